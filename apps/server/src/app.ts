@@ -1,0 +1,78 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import { registerAccessControl } from './http/access.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
+import { pruneRateLimits } from './http/rate-limit.ts';
+import { registerSecurityHeaders } from './http/security.ts';
+import { registerSpa } from './http/spa.ts';
+import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
+import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import type { TokenIssuer } from './modules/auth/tokens.ts';
+import { registerCountryRoutes } from './modules/countries/countries.routes.ts';
+import { registerMetaRoutes } from './modules/meta/meta.routes.ts';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export type AppDeps = { db: Db; config: Config; tokens: TokenIssuer };
+
+const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+
+/** Builds the whole HTTP application around its dependencies; tests pass their own. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    logger: { level: deps.config.logLevel },
+    trustProxy: deps.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  registerAccessControl(app, deps.tokens);
+  registerErrorHandler(app);
+  await registerSecurityHeaders(app);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Rayo API', version: '1.0.0', description: 'Merchant API for Bitcoin Lightning payments' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  registerMetaRoutes(app, deps);
+  registerAuthRoutes(app, deps);
+  registerCountryRoutes(app, deps);
+  registerAccountRoutes(app, deps);
+  await registerSpa(app, deps.config.webDistDir);
+
+  const prune = setInterval(() => {
+    pruneRateLimits(deps.db).catch((error) => app.log.warn({ err: error }, 'rate-limit pruning failed'));
+  }, PRUNE_INTERVAL_MS);
+  prune.unref();
+  app.addHook('onClose', async () => clearInterval(prune));
+
+  return app;
+}

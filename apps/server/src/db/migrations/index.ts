@@ -1,0 +1,9 @@
+import type { Migration } from 'kysely';
+import * as foundation from './0001-foundation.ts';
+import * as countries from './0002-countries.ts';
+
+/** Every migration, in order. A new migration gets the next number and a line here. */
+export const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+  '0002-countries': countries,
+};

@@ -1,0 +1,34 @@
+import type { Config } from '../config.ts';
+import { createDatabase, type Db } from './database.ts';
+import { startEmbeddedPostgres } from './embedded-postgres.ts';
+import { migrateToLatest } from './migrate.ts';
+
+export type OpenDatabase = { db: Db; embedded: boolean; close: () => Promise<void> };
+
+/**
+ * Connects to `DATABASE_URL`, or starts the embedded PostgreSQL under the data directory when it
+ * is unset, then applies pending migrations.
+ */
+export async function openDatabase(config: Config, log: (message: string) => void): Promise<OpenDatabase> {
+  const cluster = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
+  if (cluster) log(`Embedded PostgreSQL on 127.0.0.1:${config.embeddedPgPort}, data in ${config.dataDir}`);
+  const db = createDatabase(cluster?.url ?? (config.databaseUrl as string));
+  try {
+    const applied = await migrateToLatest(db);
+    if (applied.length > 0) log(`Applied migrations: ${applied.join(', ')}`);
+  } catch (error) {
+    await db.destroy();
+    await cluster?.stop();
+    throw error;
+  }
+  return {
+    db,
+    embedded: cluster !== undefined,
+    close: async () => {
+      await db.destroy();
+      await cluster?.stop();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { AppError, type ErrorCode, isErrorCode } from '@rayo/shared';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * SPEC §8: a failed field becomes `Missing<Field>` when it was absent or blank and
+ * `Invalid<Field>` otherwise; fields without a code of their own fall back to `InvalidInput`.
+ */
+export function validationErrorCode(field: string, input: unknown): ErrorCode {
+  const code = `${isBlank(input) ? 'Missing' : 'Invalid'}${capitalize(field)}`;
+  return isErrorCode(code) ? code : 'InvalidInput';
+}
+
+function send(reply: FastifyReply, code: ErrorCode, message: string, status?: number) {
+  return reply.status(status ?? new AppError(code).status).send({ code, message });
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      if (error.code === 'Default') request.log.error({ err: error }, 'request failed');
+      return send(reply, error.code, error.message);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issue = error.validation[0];
+      const field = issue?.instancePath.split('/').filter(Boolean)[0] ?? '';
+      const sources: Record<string, unknown> = {
+        body: request.body,
+        querystring: request.query,
+        params: request.params,
+        headers: request.headers,
+      };
+      const source = sources[error.validationContext ?? 'body'] as Record<string, unknown> | undefined;
+      if (!field) return send(reply, 'InvalidInput', 'The request is not valid');
+      const missing = isBlank(source?.[field]);
+      const code = validationErrorCode(field, source?.[field]);
+      return send(reply, code, missing ? `${field} is required` : `${field}: ${issue?.message}`);
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) return send(reply, 'TooManyRequests', 'Too many requests, try again later');
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, wrong content type, oversized bodies: the client's fault, said plainly.
+      return send(reply, 'InvalidInput', error.message, status);
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return send(reply, 'Default', 'An unexpected error occurred');
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, 'NotFound', `No route ${request.method} ${request.url.split('?')[0]}`),
+  );
+}

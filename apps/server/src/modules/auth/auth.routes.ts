@@ -1,0 +1,51 @@
+import {
+  LogoutRequestSchema,
+  RefreshAccessTokenRequestSchema,
+  RefreshAccessTokenResponseSchema,
+  SignInRequestSchema,
+  SignInResponseSchema,
+} from '@rayo/shared';
+import type { App } from '../../app.ts';
+import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { type AuthDeps, logout, refreshAccessToken, signIn } from './auth.service.ts';
+
+export function registerAuthRoutes(app: App, deps: AuthDeps): void {
+  const window = deps.config.signInLimitWindowSeconds;
+  const perIp = { name: 'signin-ip', limit: deps.config.signInLimitPerIp, windowSeconds: window };
+  const perEmail = { name: 'signin-email', limit: deps.config.signInLimitPerEmail, windowSeconds: window };
+
+  app.post(
+    '/api/auth/signin',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['auth'], body: SignInRequestSchema, response: { 200: SignInResponseSchema } },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(deps.db, reply, perIp, request.ip);
+      await enforceRateLimit(deps.db, reply, perEmail, request.body.email.toLowerCase());
+      return signIn(deps, request.body);
+    },
+  );
+
+  app.post(
+    '/api/auth/refresh-access-token',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        body: RefreshAccessTokenRequestSchema,
+        response: { 200: RefreshAccessTokenResponseSchema },
+      },
+    },
+    async (request) => refreshAccessToken(deps, request.body.refreshToken),
+  );
+
+  app.post(
+    '/api/auth/logout',
+    { config: { access: 'public' }, schema: { tags: ['auth'], body: LogoutRequestSchema.optional() } },
+    async (request, reply) => {
+      await logout(deps, request.body?.refreshToken);
+      return reply.status(204).send();
+    },
+  );
+}

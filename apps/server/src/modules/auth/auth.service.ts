@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { AppError, type SignInRequest, type SignInResponse } from '@rayo/shared';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { findUserByEmail } from '../users/users.repo.ts';
+import {
+  findSecret,
+  findUserByLiveRefreshToken,
+  insertRefreshToken,
+  insertSecretIfAbsent,
+  revokeRefreshToken,
+} from './auth.repo.ts';
+import { unmatchableHash, verifyPassword } from './passwords.ts';
+import { hashRefreshToken, newRefreshToken, type TokenIssuer } from './tokens.ts';
+
+export type AuthDeps = { db: Db; config: Config; tokens: TokenIssuer };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export async function signIn(deps: AuthDeps, request: SignInRequest, now = new Date()): Promise<SignInResponse> {
+  const user = await findUserByEmail(deps.db, request.email);
+  const matches = await verifyPassword(request.password, user?.password_hash ?? unmatchableHash);
+  if (!user || !matches) throw new AppError('WrongAuth', 'Invalid email or password');
+
+  const refresh = newRefreshToken();
+  await insertRefreshToken(
+    deps.db,
+    user.id,
+    refresh.hash,
+    new Date(now.getTime() + deps.config.refreshTokenTtlDays * DAY_MS),
+  );
+  const accessToken = await deps.tokens.signAccessToken({
+    userId: user.id,
+    organizationId: user.organization_id,
+    role: user.role,
+  });
+  return { accessToken, refreshToken: refresh.token, role: user.role, language: user.language };
+}
+
+export async function refreshAccessToken(
+  deps: AuthDeps,
+  refreshToken: string,
+  now = new Date(),
+): Promise<{ accessToken: string }> {
+  const user = await findUserByLiveRefreshToken(deps.db, hashRefreshToken(refreshToken), now);
+  if (!user) throw new AppError('Unauthorized', 'The refresh token is not valid');
+  const accessToken = await deps.tokens.signAccessToken({
+    userId: user.id,
+    organizationId: user.organization_id,
+    role: user.role,
+  });
+  return { accessToken };
+}
+
+export async function logout(deps: AuthDeps, refreshToken: string | undefined, now = new Date()): Promise<void> {
+  if (refreshToken) await revokeRefreshToken(deps.db, hashRefreshToken(refreshToken), now);
+}
+
+/**
+ * The key that signs access tokens: `JWT_SECRET` when set, otherwise one generated once and kept
+ * in the database, so every server process on that database agrees on it.
+ */
+export async function loadSigningSecret(db: Db, configured: string | undefined): Promise<string> {
+  if (configured) return configured;
+  await insertSecretIfAbsent(db, 'jwt', randomBytes(32).toString('base64url'));
+  const stored = await findSecret(db, 'jwt');
+  if (!stored) throw new Error('The signing secret could not be stored');
+  return stored;
+}

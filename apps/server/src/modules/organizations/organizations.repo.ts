@@ -1,0 +1,18 @@
+import type { Db } from '../../db/database.ts';
+import type { NewOrganization, Organization } from '../../db/schema.ts';
+
+export async function insertOrganization(db: Db, organization: NewOrganization): Promise<Organization> {
+  return db.insertInto('organizations').values(organization).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findOrganizationByName(db: Db, name: string): Promise<Organization | undefined> {
+  return db.selectFrom('organizations').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+export async function countOrganizations(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('organizations')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

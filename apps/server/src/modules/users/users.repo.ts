@@ -1,0 +1,23 @@
+import type { Db } from '../../db/database.ts';
+import type { NewUser, User } from '../../db/schema.ts';
+
+export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
+}
+
+export async function insertUser(db: Db, user: NewUser): Promise<User> {
+  return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function linkManagerToAccounts(db: Db, userId: string, accountIds: string[]): Promise<void> {
+  if (accountIds.length === 0) return;
+  await db
+    .insertInto('manager_accounts')
+    .values(accountIds.map((accountId) => ({ user_id: userId, account_id: accountId })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}

@@ -1,0 +1,37 @@
+import { AppError, type Language, type Role } from '@rayo/shared';
+import type { Db } from '../../db/database.ts';
+import type { User } from '../../db/schema.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { insertUser } from './users.repo.ts';
+
+export type NewUserInput = {
+  organizationId: string | null;
+  email: string;
+  name: string;
+  password: string;
+  role: Role;
+  language: Language;
+};
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+}
+
+export async function createUser(db: Db, input: NewUserInput): Promise<User> {
+  if ((input.role === 'back_office') !== (input.organizationId === null)) {
+    throw new AppError('InvalidInput', 'Back-office users belong to no organization; every other role to one');
+  }
+  try {
+    return await insertUser(db, {
+      organization_id: input.organizationId,
+      email: input.email.toLowerCase(),
+      name: input.name,
+      password_hash: await hashPassword(input.password),
+      role: input.role,
+      language: input.language,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('UserAlreadyExist', 'User already exist');
+    throw error;
+  }
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { languages } from './constants.ts';
+import { RoleSchema } from './roles.ts';
+import { EmailSchema } from './validation.ts';
+
+export const LanguageSchema = z.enum(languages);
+
+export const SignInRequestSchema = z.object({
+  email: EmailSchema,
+  password: z.string().min(1).max(256),
+});
+export type SignInRequest = z.infer<typeof SignInRequestSchema>;
+
+export const SignInResponseSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  role: RoleSchema,
+  language: LanguageSchema,
+});
+export type SignInResponse = z.infer<typeof SignInResponseSchema>;
+
+export const RefreshAccessTokenRequestSchema = z.object({
+  refreshToken: z.string().min(1).max(512),
+});
+export type RefreshAccessTokenRequest = z.infer<typeof RefreshAccessTokenRequestSchema>;
+
+export const RefreshAccessTokenResponseSchema = z.object({ accessToken: z.string() });
+export type RefreshAccessTokenResponse = z.infer<typeof RefreshAccessTokenResponseSchema>;
+
+export const LogoutRequestSchema = z.object({ refreshToken: z.string().max(512).optional() });
+export type LogoutRequest = z.infer<typeof LogoutRequestSchema>;

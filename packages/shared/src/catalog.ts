@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+export const CountrySchema = z.object({ id: z.number().int(), name: z.string(), code: z.string() });
+export type Country = z.infer<typeof CountrySchema>;
+export const CountryListSchema = z.array(CountrySchema);
+
+export const AccountSummarySchema = z.object({ id: z.string(), name: z.string() });
+export type AccountSummary = z.infer<typeof AccountSummarySchema>;
+export const AccountSummaryListSchema = z.array(AccountSummarySchema);
+
+/** Public facts the web app needs before sign-in. */
+export const PublicConfigSchema = z.object({ supportEmail: z.string() });
+export type PublicConfig = z.infer<typeof PublicConfigSchema>;
+
+export const ErrorResponseSchema = z.object({ code: z.string(), message: z.string() });
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+
+export const HealthSchema = z.object({ status: z.literal('ok') });
+export const ReadinessSchema = z.object({ status: z.literal('ready') });

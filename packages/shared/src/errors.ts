@@ -1,0 +1,41 @@
+/**
+ * The closed set of error codes the API answers with, and the HTTP status of each.
+ * Typed as a Record so that adding a code without a status does not compile.
+ */
+export const errorStatus = {
+  Default: 500,
+  InvalidInput: 400,
+  MissingEmail: 400,
+  MissingPassword: 400,
+  MissingRefreshToken: 400,
+  InvalidEmail: 400,
+  InvalidPassword: 400,
+  WrongAuth: 401,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  UserAlreadyExist: 409,
+  TooManyRequests: 429,
+  ServiceUnavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export const errorCodes = Object.keys(errorStatus) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(errorStatus, value);
+}
+
+/** A failure a service reports on purpose; the HTTP layer turns it into `{ code, message }`. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+
+  constructor(code: ErrorCode, message?: string) {
+    super(message ?? code);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = errorStatus[code];
+  }
+}
