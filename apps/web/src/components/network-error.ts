@@ -1,0 +1,13 @@
+import { notifications } from '@mantine/notifications';
+import type { TFunction } from 'i18next';
+
+/** SPEC §8: a red snackbar at the top that stays until dismissed. */
+export function showNetworkError(t: TFunction): void {
+  notifications.show({
+    id: 'network-error',
+    color: 'red',
+    position: 'top-center',
+    message: t('errors.network'),
+    autoClose: false,
+  });
+}

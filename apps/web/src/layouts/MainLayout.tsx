@@ -1,0 +1,83 @@
+import { AppShell, Burger, Group, NavLink, ScrollArea } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { MOBILE_MAX_WIDTH_PX } from '@rayo/shared';
+import { IconHelp, IconLogout } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router';
+import { logout } from '../api/auth.ts';
+import { usePublicConfig } from '../api/catalog.ts';
+import { Logo } from '../components/Logo.tsx';
+import { useSession } from '../session/use-session.ts';
+import { NavLinks } from './nav-links.tsx';
+
+const HEADER_HEIGHT = 60;
+
+function ContactUs() {
+  const { t } = useTranslation();
+  const config = usePublicConfig();
+  const copy = async () => {
+    if (!config.data) return;
+    try {
+      await navigator.clipboard.writeText(config.data.supportEmail);
+      notifications.show({ message: t('nav.emailCopied'), color: 'teal', position: 'top-center' });
+    } catch (error) {
+      console.warn('Could not copy the support address', error);
+    }
+  };
+  return (
+    <NavLink
+      component="button"
+      onClick={copy}
+      label={t('nav.help')}
+      title={config.data?.supportEmail}
+      leftSection={<IconHelp size={20} stroke={1.6} />}
+      c="dimmed"
+    />
+  );
+}
+
+/** Sidebar on wide screens; below the mobile width (SPEC §9) a top bar whose menu opens below it. */
+export function MainLayout() {
+  const { t } = useTranslation();
+  const { role } = useSession();
+  const [menuOpen, menu] = useDisclosure(false);
+  const isMobile = useMediaQuery(`(max-width: ${MOBILE_MAX_WIDTH_PX - 0.02}px)`);
+  if (!role) return null;
+  return (
+    <AppShell
+      header={{ height: HEADER_HEIGHT, collapsed: !isMobile }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !menuOpen } }}
+      padding="lg"
+    >
+      <AppShell.Header px="md" data-testid="top-menu">
+        <Group h="100%" justify="space-between">
+          <Logo size={28} />
+          <Burger opened={menuOpen} onClick={menu.toggle} aria-label={t('nav.menu')} size="sm" />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="md" data-testid="sidebar">
+        <AppShell.Section visibleFrom="sm" mb="lg">
+          <Logo />
+        </AppShell.Section>
+        <AppShell.Section grow component={ScrollArea}>
+          <nav aria-label="Main">
+            <NavLinks role={role} onNavigate={menu.close} />
+          </nav>
+        </AppShell.Section>
+        <AppShell.Section>
+          <ContactUs />
+          <NavLink
+            component="button"
+            onClick={logout}
+            label={t('nav.logout')}
+            leftSection={<IconLogout size={20} stroke={1.6} />}
+          />
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,57 @@
+import { NavLink } from '@mantine/core';
+import { type NavEntry, navByRole, navHighlightOf, type Role } from '@rayo/shared';
+import {
+  IconAdjustments,
+  IconBuildingBank,
+  IconDeviceMobile,
+  IconHome,
+  IconPlugConnected,
+  IconShieldCheck,
+  IconUsers,
+} from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useMatches } from 'react-router';
+import { navPaths } from '../session/routes.ts';
+
+const icons: Record<NavEntry, typeof IconHome> = {
+  index: IconHome,
+  settings: IconAdjustments,
+  accounts: IconBuildingBank,
+  bpts: IconDeviceMobile,
+  integrations: IconPlugConnected,
+  managers: IconUsers,
+  'back-office': IconShieldCheck,
+};
+
+/** The sidebar entry the current route belongs to, from the route's `handle.name` (SPEC §2). */
+function useActiveEntry(): NavEntry | undefined {
+  const matches = useMatches();
+  for (const match of [...matches].reverse()) {
+    const name = (match.handle as { name?: string } | undefined)?.name;
+    if (!name) continue;
+    if (name in navPaths) return name as NavEntry;
+    if (navHighlightOf[name]) return navHighlightOf[name];
+  }
+  return undefined;
+}
+
+export function NavLinks({ role, onNavigate }: { role: Role; onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  const active = useActiveEntry();
+  return navByRole[role].map((entry) => {
+    const Icon = icons[entry];
+    return (
+      <NavLink
+        key={entry}
+        component={Link}
+        to={navPaths[entry]}
+        label={t(`nav.${entry}`)}
+        leftSection={<Icon size={20} stroke={1.6} />}
+        active={entry === active}
+        aria-current={entry === active ? 'page' : undefined}
+        data-nav={entry}
+        onClick={onNavigate}
+      />
+    );
+  });
+}

@@ -1,0 +1,104 @@
+import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { EmailSchema } from '@rayo/shared';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { signIn } from '../../api/auth.ts';
+import { ApiError } from '../../api/client.ts';
+import { errorMessageKey } from '../../api/error-messages.ts';
+import { homePathOf, safeRedirect } from '../../session/routes.ts';
+import { sessionStore } from '../../session/session-store.ts';
+
+type FieldErrors = { email?: string; password?: string };
+
+/** SPEC §5: the email is required and valid, the password required. */
+export function validateLogin(email: string, password: string): FieldErrors {
+  const errors: FieldErrors = {};
+  if (email.trim() === '') errors.email = 'errors.missingEmail';
+  else if (!EmailSchema.safeParse(email.trim()).success) errors.email = 'errors.invalidEmail';
+  if (password === '') errors.password = 'errors.missingPassword';
+  return errors;
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(sessionStore.get().remember);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    const errors = validateLogin(email, password);
+    setFieldErrors(errors);
+    if (errors.email || errors.password) return;
+    setSubmitting(true);
+    try {
+      const result = await signIn({ email: email.trim(), password });
+      sessionStore.signIn(result, remember);
+      navigate(safeRedirect(searchParams.get('redirect')) ?? homePathOf(result.role), { replace: true });
+    } catch (error) {
+      setFormError(errorMessageKey(error instanceof ApiError ? error.code : 'Default'));
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <div>
+          <Title order={1} size="h2">
+            {t('login.title')}
+          </Title>
+          <Text c="dimmed" size="sm" mt={4}>
+            {t('login.subtitle')}
+          </Text>
+        </div>
+        {formError && (
+          <Alert color="red" variant="light" role="alert">
+            {t(formError)}
+          </Alert>
+        )}
+        <TextInput
+          label={t('login.email')}
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(event) => setEmail(event.currentTarget.value)}
+          error={fieldErrors.email && t(fieldErrors.email)}
+        />
+        <PasswordInput
+          label={t('login.password')}
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+          error={fieldErrors.password && t(fieldErrors.password)}
+        />
+        <Group justify="space-between">
+          <Checkbox
+            label={t('login.remember')}
+            checked={remember}
+            onChange={(event) => setRemember(event.currentTarget.checked)}
+          />
+          <Anchor component={Link} to="/forgot-password" size="sm">
+            {t('login.forgot')}
+          </Anchor>
+        </Group>
+        <Button type="submit" loading={submitting} fullWidth size="md">
+          {t('login.submit')}
+        </Button>
+        <Text size="sm" ta="center">
+          {t('login.noAccount')}{' '}
+          <Anchor component={Link} to="/signup">
+            {t('login.signup')}
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,112 @@
+import type { NavEntry } from '@rayo/shared';
+import type { ReactNode } from 'react';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { ScreenTitle } from './components/ScreenTitle.tsx';
+import { AuthLayout } from './layouts/AuthLayout.tsx';
+import { EcwidLayout } from './layouts/EcwidLayout.tsx';
+import { EmptyLayout } from './layouts/EmptyLayout.tsx';
+import { MainLayout } from './layouts/MainLayout.tsx';
+import { PlainLayout } from './layouts/PlainLayout.tsx';
+import { BackOfficePage } from './pages/back-office/BackOfficePage.tsx';
+import { HomePage } from './pages/home/HomePage.tsx';
+import { LoginPage } from './pages/login/LoginPage.tsx';
+import { NotFoundPage } from './pages/not-found/NotFoundPage.tsx';
+import { RedirectIfSignedIn, RequireSession } from './session/guards.tsx';
+
+/** A route of the main layout; `entry` is the sidebar entry whose roles may open it. */
+function mainRoute(path: string, name: string, entry: NavEntry, element: ReactNode): RouteObject {
+  return { path, handle: { name }, element: <RequireSession entry={entry}>{element}</RequireSession> };
+}
+
+function titled(titleKey: string) {
+  return <ScreenTitle titleKey={titleKey} />;
+}
+
+/** Every route of SPEC §2. Route `handle.name`s are SPEC's route names. */
+export const routes: RouteObject[] = [
+  {
+    element: <AuthLayout />,
+    children: [
+      {
+        path: '/login',
+        handle: { name: 'login' },
+        element: (
+          <RedirectIfSignedIn>
+            <LoginPage />
+          </RedirectIfSignedIn>
+        ),
+      },
+      { path: '/signup', handle: { name: 'signup' }, element: titled('pages.signup') },
+      { path: '/forgot-password', handle: { name: 'forgot-password' }, element: titled('pages.forgotPassword') },
+      {
+        path: '/confirm-forgot-password',
+        handle: { name: 'confirm-forgot-password' },
+        element: titled('pages.confirmForgotPassword'),
+      },
+      { path: '/check-your-email', handle: { name: 'check-your-email' }, element: titled('pages.checkYourEmail') },
+      { path: '/onboard', handle: { name: 'onboard' }, element: titled('pages.onboard') },
+    ],
+  },
+  {
+    element: <PlainLayout />,
+    children: [
+      {
+        path: '/ecommerce/shopify',
+        handle: { name: 'ecommerce-shopify' },
+        element: <RequireSession>{titled('pages.shopify')}</RequireSession>,
+      },
+      { path: '/ecommerce/checkout/:id', handle: { name: 'ecommerce-checkout-id' }, element: titled('pages.checkout') },
+      { path: '/donation/:id', handle: { name: 'donation-id' }, element: titled('pages.donation') },
+      // The bpt route parameter (SPEC §2): a shareable terminal opens without signing in.
+      { path: '/bpts/:bptToken', handle: { name: 'bpt-terminal' }, element: titled('pages.terminal') },
+    ],
+  },
+  {
+    element: <EcwidLayout />,
+    children: [
+      {
+        path: '/ecommerce/ecwid',
+        handle: { name: 'ecommerce-ecwid' },
+        element: <RequireSession>{titled('pages.ecwid')}</RequireSession>,
+      },
+    ],
+  },
+  {
+    element: (
+      <RequireSession>
+        <MainLayout />
+      </RequireSession>
+    ),
+    children: [
+      mainRoute('/', 'index', 'index', <HomePage />),
+      mainRoute('/settings', 'settings', 'settings', titled('nav.settings')),
+      mainRoute('/accounts', 'accounts', 'accounts', titled('nav.accounts')),
+      mainRoute('/accounts/:id/links', 'account-links', 'accounts', titled('pages.accountLinks')),
+      mainRoute('/bpts', 'bpts', 'bpts', titled('nav.bpts')),
+      mainRoute('/integrations', 'integrations', 'integrations', titled('nav.integrations')),
+      mainRoute(
+        '/integrations/payment-links/:vbpt',
+        'payment-link-vbpt',
+        'integrations',
+        titled('pages.paymentLinkVbpt'),
+      ),
+      mainRoute('/managers', 'managers', 'managers', titled('nav.managers')),
+      mainRoute('/back-office', 'back-office', 'back-office', <BackOfficePage />),
+      mainRoute('/back-office/:id/infos', 'back-office-id-infos', 'back-office', titled('pages.backOfficeInfos')),
+      mainRoute(
+        '/back-office/:id/transactions',
+        'back-office-id-transactions',
+        'back-office',
+        titled('pages.backOfficeTransactions'),
+      ),
+    ],
+  },
+  {
+    element: <EmptyLayout />,
+    children: [{ path: '*', handle: { name: 'not-found' }, element: <NotFoundPage /> }],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter([{ element: <Outlet />, children: routes }]);
+}

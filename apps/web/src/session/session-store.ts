@@ -1,0 +1,83 @@
+import { DEFAULT_LANGUAGE, type Language, languages, type Role, RoleSchema } from '@rayo/shared';
+
+/** SPEC §3 "Auth session": every part is kept in localStorage under these keys. */
+export const storageKeys = {
+  accessToken: 'accessToken',
+  refreshToken: 'refreshToken',
+  role: 'role',
+  language: 'language',
+  remember: 'remember',
+} as const;
+
+export type Session = {
+  accessToken: string | null;
+  refreshToken: string | null;
+  role: Role | null;
+  language: Language;
+  remember: boolean;
+};
+
+const listeners = new Set<() => void>();
+let snapshot: Session = read();
+
+function read(): Session {
+  const role = RoleSchema.safeParse(localStorage.getItem(storageKeys.role));
+  const language = localStorage.getItem(storageKeys.language);
+  return {
+    accessToken: localStorage.getItem(storageKeys.accessToken),
+    refreshToken: localStorage.getItem(storageKeys.refreshToken),
+    role: role.success ? role.data : null,
+    language: languages.includes(language as Language) ? (language as Language) : DEFAULT_LANGUAGE,
+    remember: localStorage.getItem(storageKeys.remember) === 'true',
+  };
+}
+
+function write(key: string, value: string | null): void {
+  if (value === null) localStorage.removeItem(key);
+  else localStorage.setItem(key, value);
+}
+
+function changed(): void {
+  snapshot = read();
+  for (const listener of listeners) listener();
+}
+
+export const sessionStore = {
+  get: (): Session => snapshot,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  /** Re-reads storage, e.g. after another tab changed it. */
+  reload: changed,
+
+  /** SPEC §4: the access token is stored; the refresh token only when remember is on. */
+  signIn(result: { accessToken: string; refreshToken: string; role: Role; language: Language }, remember: boolean) {
+    write(storageKeys.accessToken, result.accessToken);
+    write(storageKeys.refreshToken, remember ? result.refreshToken : null);
+    write(storageKeys.role, result.role);
+    write(storageKeys.language, result.language);
+    write(storageKeys.remember, String(remember));
+    changed();
+  },
+  replaceAccessToken(accessToken: string) {
+    write(storageKeys.accessToken, accessToken);
+    changed();
+  },
+  setLanguage(language: Language) {
+    write(storageKeys.language, language);
+    changed();
+  },
+  /** SPEC §4: clears the tokens; role, language and remember stay. */
+  logout() {
+    write(storageKeys.accessToken, null);
+    write(storageKeys.refreshToken, null);
+    changed();
+  },
+};
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key === null || Object.values(storageKeys).includes(event.key as never)) changed();
+  });
+}
