@@ -17,6 +17,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { registerAccessControl } from './http/access.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
@@ -50,6 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerAccessControl(app, deps.tokens);
   registerErrorHandler(app);
+  registerJsonBodyParser(app);
   await registerSecurityHeaders(app);
 
   await app.register(swagger, {

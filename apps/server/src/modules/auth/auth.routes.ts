@@ -42,7 +42,11 @@ export function registerAuthRoutes(app: App, deps: AuthDeps): void {
 
   app.post(
     '/api/auth/logout',
-    { config: { access: 'public' }, schema: { tags: ['auth'], body: LogoutRequestSchema.optional() } },
+    {
+      config: { access: 'public' },
+      // Fastify validates an absent body as null, so `optional()` alone would refuse it.
+      schema: { tags: ['auth'], body: LogoutRequestSchema.nullish() },
+    },
     async (request, reply) => {
       await logout(deps, request.body?.refreshToken);
       return reply.status(204).send();

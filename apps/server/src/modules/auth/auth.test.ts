@@ -1,0 +1,272 @@
+import type { ErrorResponse, SignInResponse } from '@rayo/shared';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, signIn, TEST_JWT_SECRET, type TestApp } from '../../../test/test-app.ts';
+import { DEMO_PASSWORD, demoUsers, seedDemo } from '../../db/seed-demo.ts';
+
+const admin = 'admin@rayo.local';
+
+function postSignIn(t: TestApp, payload: unknown, remoteAddress?: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/auth/signin',
+    payload: payload as Record<string, unknown>,
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
+}
+
+function claimsOf(accessToken: string): Record<string, unknown> {
+  const [, payload] = accessToken.split('.');
+  return JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
+}
+
+function listAccounts(t: TestApp, accessToken: string) {
+  return t.app.inject({ method: 'GET', url: '/api/account/all', headers: bearer(accessToken) });
+}
+
+describe('auth', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // These tests sign in often; the limits have tests of their own below.
+    t = await createTestApp({ SIGNIN_LIMIT_PER_EMAIL: '1000', SIGNIN_LIMIT_PER_IP: '1000' });
+    await seedDemo(t.db);
+  });
+  afterAll(() => t?.close());
+
+  describe('POST /api/auth/signin', () => {
+    it.each(demoUsers)('signs in the demo $role', async (user) => {
+      const response = await postSignIn(t, { email: user.email, password: DEMO_PASSWORD });
+      expect(response.statusCode).toBe(200);
+      const body = response.json<SignInResponse>();
+      expect(body).toEqual({
+        accessToken: expect.any(String),
+        refreshToken: expect.any(String),
+        role: user.role,
+        language: 'en',
+      });
+      expect(body.accessToken.split('.')).toHaveLength(3);
+      expect(body.refreshToken.length).toBeGreaterThanOrEqual(43);
+    });
+
+    it('treats the email case-insensitively', async () => {
+      const body = await signIn(t.app, 'ADMIN@Rayo.Local', DEMO_PASSWORD);
+      expect(body.role).toBe('admin');
+    });
+
+    it('answers WrongAuth for a wrong password', async () => {
+      const response = await postSignIn(t, { email: admin, password: 'Wrong-password-1' });
+      expect(response.statusCode).toBe(401);
+      expect(response.json<ErrorResponse>().code).toBe('WrongAuth');
+    });
+
+    it('answers WrongAuth, the same answer, for an unknown email', async () => {
+      const response = await postSignIn(t, { email: 'nobody@rayo.local', password: DEMO_PASSWORD });
+      expect(response.statusCode).toBe(401);
+      expect(response.json<ErrorResponse>()).toEqual({ code: 'WrongAuth', message: 'Invalid email or password' });
+    });
+
+    it.each([
+      ['a missing email', { password: DEMO_PASSWORD }, 'MissingEmail'],
+      ['a blank email', { email: '   ', password: DEMO_PASSWORD }, 'MissingEmail'],
+      ['an empty email', { email: '', password: DEMO_PASSWORD }, 'MissingEmail'],
+      ['an invalid email', { email: 'not-an-email', password: DEMO_PASSWORD }, 'InvalidEmail'],
+      ['a missing password', { email: admin }, 'MissingPassword'],
+      ['an empty password', { email: admin, password: '' }, 'MissingPassword'],
+      ['an empty body', {}, 'MissingEmail'],
+    ])('answers 400 for %s', async (_case, payload, code) => {
+      const response = await postSignIn(t, payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json<ErrorResponse>().code).toBe(code);
+    });
+
+    it.each([
+      ['malformed JSON', '{"email": "admin@rayo.local", '],
+      ['an empty body', ''],
+      ['a JSON array', '[]'],
+      ['a prototype-poisoning body', '{"email": "a@b.co", "password": "x", "__proto__": {"role": "admin"}}'],
+    ])('answers 400 InvalidInput, never 500, for %s', async (_case, payload) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/signin',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json<ErrorResponse>().code).toBe('InvalidInput');
+    });
+  });
+
+  describe('access tokens', () => {
+    it('opens protected routes', async () => {
+      const { accessToken } = await signIn(t.app, admin, DEMO_PASSWORD);
+      expect((await listAccounts(t, accessToken)).statusCode).toBe(200);
+    });
+
+    it('refuses an expired token', async () => {
+      const { accessToken } = await signIn(t.app, admin, DEMO_PASSWORD);
+      const now = Math.floor(Date.now() / 1000);
+      const expired = await new SignJWT(claimsOf(accessToken))
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(now - 3600)
+        .setExpirationTime(now - 60)
+        .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+      const response = await listAccounts(t, expired);
+      expect(response.statusCode).toBe(401);
+      expect(response.json<ErrorResponse>().code).toBe('Unauthorized');
+    });
+
+    it('refuses a token signed with another secret', async () => {
+      const { accessToken } = await signIn(t.app, admin, DEMO_PASSWORD);
+      const forged = await new SignJWT(claimsOf(accessToken))
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode('another-secret-that-is-also-32-characters'));
+      const response = await listAccounts(t, forged);
+      expect(response.statusCode).toBe(401);
+      expect(response.json<ErrorResponse>().code).toBe('Unauthorized');
+    });
+
+    it('refuses an unsigned token', async () => {
+      const { accessToken } = await signIn(t.app, admin, DEMO_PASSWORD);
+      const [, payload] = accessToken.split('.');
+      const noneHeader = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
+      const response = await listAccounts(t, `${noneHeader}.${payload}.`);
+      expect(response.statusCode).toBe(401);
+    });
+
+    it('refuses a garbage bearer value and a non-bearer scheme', async () => {
+      expect((await listAccounts(t, 'garbage')).statusCode).toBe(401);
+      const { accessToken } = await signIn(t.app, admin, DEMO_PASSWORD);
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/account/all',
+        headers: { authorization: `Token ${accessToken}` },
+      });
+      expect(response.statusCode).toBe(401);
+    });
+  });
+
+  describe('refresh tokens', () => {
+    it('gives a working access token for a live refresh token', async () => {
+      const { refreshToken } = await signIn(t.app, admin, DEMO_PASSWORD);
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh-access-token',
+        payload: { refreshToken },
+      });
+      expect(response.statusCode).toBe(200);
+      const { accessToken } = response.json<{ accessToken: string }>();
+      expect((await listAccounts(t, accessToken)).statusCode).toBe(200);
+    });
+
+    it('refuses a refresh token revoked by logout', async () => {
+      const { refreshToken } = await signIn(t.app, admin, DEMO_PASSWORD);
+      const logout = await t.app.inject({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken } });
+      expect(logout.statusCode).toBe(204);
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh-access-token',
+        payload: { refreshToken },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json<ErrorResponse>().code).toBe('Unauthorized');
+    });
+
+    it('revokes only the refresh token it is given', async () => {
+      const first = await signIn(t.app, admin, DEMO_PASSWORD);
+      const second = await signIn(t.app, admin, DEMO_PASSWORD);
+      await t.app.inject({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken: first.refreshToken } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh-access-token',
+        payload: { refreshToken: second.refreshToken },
+      });
+      expect(response.statusCode).toBe(200);
+    });
+
+    it('refuses an unknown refresh token', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh-access-token',
+        payload: { refreshToken: 'not-a-token-we-issued' },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json<ErrorResponse>().code).toBe('Unauthorized');
+    });
+
+    it('answers MissingRefreshToken when none is sent', async () => {
+      const response = await t.app.inject({ method: 'POST', url: '/api/auth/refresh-access-token', payload: {} });
+      expect(response.statusCode).toBe(400);
+      expect(response.json<ErrorResponse>().code).toBe('MissingRefreshToken');
+    });
+
+    it('accepts a logout without a body, with or without a JSON content type', async () => {
+      expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout' })).statusCode).toBe(204);
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.statusCode).toBe(204);
+    });
+  });
+});
+
+describe('auth with a short access-token lifetime', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ ACCESS_TOKEN_TTL_SECONDS: '10' });
+    await seedDemo(t.db);
+  });
+  afterAll(() => t?.close());
+
+  it('stamps the configured lifetime on access tokens', async () => {
+    const { accessToken } = await signIn(t.app, admin, DEMO_PASSWORD);
+    const claims = claimsOf(accessToken);
+    expect(Number(claims.exp) - Number(claims.iat)).toBe(10);
+  });
+});
+
+describe('sign-in rate limits', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ SIGNIN_LIMIT_PER_EMAIL: '3', SIGNIN_LIMIT_PER_IP: '5' });
+    await seedDemo(t.db);
+  });
+  afterAll(() => t?.close());
+
+  it('answers 429 with Retry-After once an email passes its limit, while other emails still work', async () => {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const response = await postSignIn(t, { email: admin, password: 'Wrong-password-1' }, '198.51.100.1');
+      expect(response.statusCode, `attempt ${attempt}`).toBe(401);
+    }
+    const blocked = await postSignIn(t, { email: 'Admin@rayo.local', password: DEMO_PASSWORD }, '198.51.100.2');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json<ErrorResponse>().code).toBe('TooManyRequests');
+    const retryAfter = Number(blocked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(t.config.signInLimitWindowSeconds);
+
+    const other = await postSignIn(t, { email: 'manager@rayo.local', password: DEMO_PASSWORD }, '198.51.100.3');
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('answers 429 once an address passes its limit, whatever the email', async () => {
+    const address = '203.0.113.7';
+    const emails = demoUsers.map((user) => user.email);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const email = `someone-${attempt}@rayo.local`;
+      const response = await postSignIn(t, { email, password: DEMO_PASSWORD }, address);
+      expect(response.statusCode, `attempt ${attempt + 1}`).toBe(401);
+    }
+    const blocked = await postSignIn(t, { email: emails[3], password: DEMO_PASSWORD }, address);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json<ErrorResponse>().code).toBe('TooManyRequests');
+    expect(blocked.headers['retry-after']).toBeDefined();
+
+    const elsewhere = await postSignIn(t, { email: emails[3], password: DEMO_PASSWORD }, '203.0.113.8');
+    expect(elsewhere.statusCode).toBe(200);
+  });
+});

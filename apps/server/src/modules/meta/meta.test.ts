@@ -1,0 +1,66 @@
+import type { ErrorResponse } from '@rayo/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+
+describe('meta routes', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ SUPPORT_EMAIL: 'help@shop.example' });
+  });
+  afterAll(() => t?.close());
+
+  it('answers /api/health', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers /api/ready once the database is reachable', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ready' });
+  });
+
+  it('answers /api/public-config with the support address', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/public-config' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ supportEmail: 'help@shop.example' });
+  });
+
+  it('publishes an OpenAPI document of the API', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>();
+    expect(document.openapi).toMatch(/^3\./);
+    expect(document.paths['/api/auth/signin']).toHaveProperty('post');
+    expect(document.paths['/api/account/all']).toHaveProperty('get');
+  });
+
+  it('serves the API documentation page without sign-in', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+  });
+
+  it('answers an unknown API path with a JSON 404', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/xyz?x=1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json<ErrorResponse>()).toEqual({ code: 'NotFound', message: 'No route GET /api/xyz' });
+  });
+
+  it('sends security headers with a strict Content-Security-Policy', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(response.headers['strict-transport-security']).toContain('max-age=');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+});

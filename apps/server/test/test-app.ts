@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Language, Role, SignInResponse } from '@rayo/shared';
+import pg from 'pg';
+import { expect, inject } from 'vitest';
+import { type App, buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { createDatabase, type Db } from '../src/db/database.ts';
+import { insertAccount } from '../src/modules/accounts/accounts.repo.ts';
+import { createTokenIssuer } from '../src/modules/auth/tokens.ts';
+import { createOrganization } from '../src/modules/organizations/organizations.service.ts';
+import { linkManagerToAccounts } from '../src/modules/users/users.repo.ts';
+import { createUser } from '../src/modules/users/users.service.ts';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
+export const TEST_PASSWORD = 'Test-password-1';
+
+async function withAdminClient<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export type TestDatabase = { url: string; drop: () => Promise<void> };
+
+/**
+ * A new database on the test cluster: a clone of the migrated template, or an empty one with
+ * `{ migrated: false }`.
+ */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+  const name = `test_${randomBytes(8).toString('hex')}`;
+  const template = options.migrated === false ? 'template1' : inject('templateDatabase');
+  await withAdminClient((client) => client.query(`create database "${name}" template "${template}"`));
+  const url = new URL(inject('adminDatabaseUrl'));
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await withAdminClient((client) => client.query(`drop database if exists "${name}" with (force)`));
+    },
+  };
+}
+
+export type TestApp = { app: App; db: Db; config: Config; close: () => Promise<void> };
+
+/** The whole application over a fresh migrated database; `env` overrides configuration variables. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    JWT_SECRET: TEST_JWT_SECRET,
+    LOG_LEVEL: 'silent',
+    // API tests must not depend on whether the web app happens to be built in this checkout.
+    WEB_DIST_DIR: path.join(import.meta.dirname, 'no-web-dist'),
+    ...env,
+  });
+  const db = createDatabase(database.url, 4);
+  const release = async () => {
+    await db.destroy();
+    await database.drop();
+  };
+  try {
+    const app = await buildApp({
+      db,
+      config,
+      tokens: createTokenIssuer(TEST_JWT_SECRET, config.accessTokenTtlSeconds),
+    });
+    await app.ready();
+    return {
+      app,
+      db,
+      config,
+      close: async () => {
+        await app.close();
+        await release();
+      },
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+export async function createTestOrganization(db: Db, name = `Org ${randomBytes(3).toString('hex')}`) {
+  return createOrganization(db, { name, countryCode: 'GT', language: 'en' });
+}
+
+export async function createTestAccount(db: Db, organizationId: string, name: string) {
+  return insertAccount(db, { organizationId, name, internalCode: null });
+}
+
+export async function createTestUser(
+  db: Db,
+  input: { role: Role; organizationId: string | null; email?: string; language?: Language; accountIds?: string[] },
+) {
+  const email = input.email ?? `${input.role}-${randomBytes(4).toString('hex')}@example.com`;
+  const user = await createUser(db, {
+    organizationId: input.organizationId,
+    email,
+    name: email.split('@')[0] ?? email,
+    password: TEST_PASSWORD,
+    role: input.role,
+    language: input.language ?? 'en',
+  });
+  if (input.accountIds) await linkManagerToAccounts(db, user.id, input.accountIds);
+  return { ...user, password: TEST_PASSWORD };
+}
+
+/** Signs in through the API and returns its answer, failing the test when sign-in does not succeed. */
+export async function signIn(app: App, email: string, password: string): Promise<SignInResponse> {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password } });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<SignInResponse>();
+}
+
+export function bearer(accessToken: string): { authorization: string } {
+  return { authorization: `Bearer ${accessToken}` };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { homeEntryOf, navByRole, navEntries, navHighlightOf, RoleSchema, roles } from './roles.ts';
+
+describe('navByRole (SPEC §6)', () => {
+  it('gives each role exactly the sidebar entries of the SPEC table, in sidebar order', () => {
+    expect(navByRole).toEqual({
+      super_admin: ['index', 'settings', 'accounts', 'bpts', 'integrations', 'managers', 'back-office'],
+      admin: ['index', 'settings', 'accounts', 'bpts', 'integrations', 'managers'],
+      back_office: ['back-office'],
+      manager: ['index', 'settings', 'accounts', 'bpts', 'integrations'],
+    });
+  });
+
+  it('covers every role and keeps the order of navEntries', () => {
+    expect(Object.keys(navByRole).sort()).toEqual([...roles].sort());
+    for (const role of roles) {
+      const entries = navByRole[role];
+      expect(entries).toEqual(navEntries.filter((entry) => entries.includes(entry)));
+    }
+  });
+
+  it('lands each role on its first sidebar entry', () => {
+    expect(homeEntryOf('super_admin')).toBe('index');
+    expect(homeEntryOf('admin')).toBe('index');
+    expect(homeEntryOf('manager')).toBe('index');
+    expect(homeEntryOf('back_office')).toBe('back-office');
+  });
+});
+
+describe('navHighlightOf (SPEC §2)', () => {
+  it('highlights the parent entry of detail routes', () => {
+    expect(navHighlightOf).toEqual({
+      'back-office-id-infos': 'back-office',
+      'back-office-id-transactions': 'back-office',
+      'account-links': 'accounts',
+      'payment-link-vbpt': 'integrations',
+    });
+  });
+});
+
+describe('RoleSchema', () => {
+  it('accepts the four roles only', () => {
+    for (const role of roles) expect(RoleSchema.parse(role)).toBe(role);
+    expect(RoleSchema.safeParse('owner').success).toBe(false);
+  });
+});
