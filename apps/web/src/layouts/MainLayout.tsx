@@ -50,13 +50,15 @@ export function MainLayout() {
       navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !menuOpen } }}
       padding="lg"
     >
-      <AppShell.Header px="md" data-testid="top-menu">
-        <Group h="100%" justify="space-between">
-          <Logo size={28} />
-          <Burger opened={menuOpen} onClick={menu.toggle} aria-label={t('nav.menu')} size="sm" />
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="md" data-testid="sidebar">
+      {isMobile && (
+        <AppShell.Header px="md">
+          <Group h="100%" justify="space-between">
+            <Logo size={28} />
+            <Burger opened={menuOpen} onClick={menu.toggle} aria-label={t('nav.menu')} size="sm" />
+          </Group>
+        </AppShell.Header>
+      )}
+      <AppShell.Navbar p="md">
         <AppShell.Section visibleFrom="sm" mb="lg">
           <Logo />
         </AppShell.Section>

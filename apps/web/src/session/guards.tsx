@@ -1,8 +1,8 @@
 import type { NavEntry } from '@rayo/shared';
 import { navByRole } from '@rayo/shared';
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
-import { homePathOf, loginPathAfterLogout } from './routes.ts';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
+import { homePathOf, loginPathAfterLogout, safeRedirect } from './routes.ts';
 import { useSession } from './use-session.ts';
 
 /**
@@ -20,9 +20,15 @@ export function RequireSession({ entry, children }: { entry?: NavEntry; children
   return children;
 }
 
-/** SPEC §2: /login redirects home when a session already exists. */
+/**
+ * SPEC §2: /login redirects home when a session exists, or back to the page named in its
+ * `redirect` query. This is also how a fresh sign-in leaves the login page.
+ */
 export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
   const { accessToken, role } = useSession();
-  if (accessToken && role) return <Navigate to={homePathOf(role)} replace />;
+  const [searchParams] = useSearchParams();
+  if (accessToken && role) {
+    return <Navigate to={safeRedirect(searchParams.get('redirect')) ?? homePathOf(role)} replace />;
+  }
   return children;
 }

@@ -2,11 +2,10 @@ import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, Tex
 import { EmailSchema } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { signIn } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
-import { homePathOf, safeRedirect } from '../../session/routes.ts';
 import { sessionStore } from '../../session/session-store.ts';
 
 type FieldErrors = { email?: string; password?: string };
@@ -22,8 +21,6 @@ export function validateLogin(email: string, password: string): FieldErrors {
 
 export function LoginPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const [searchParams] = useSearchParams();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(sessionStore.get().remember);
@@ -40,8 +37,8 @@ export function LoginPage() {
     setSubmitting(true);
     try {
       const result = await signIn({ email: email.trim(), password });
+      // Storing the session makes the login route's guard send the user on.
       sessionStore.signIn(result, remember);
-      navigate(safeRedirect(searchParams.get('redirect')) ?? homePathOf(result.role), { replace: true });
     } catch (error) {
       setFormError(errorMessageKey(error instanceof ApiError ? error.code : 'Default'));
       setSubmitting(false);

@@ -1,0 +1,50 @@
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = 8097;
+export const E2E_JWT_SECRET = 'e2e-only-signing-secret-0123456789abcdef';
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [['list']],
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // This machine's network is closed; keep Chromium from trying to reach Google's services.
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    // A fresh embedded database for every run, seeded with the demo organization.
+    command: 'rm -rf ../.data/e2e && exec node ../apps/server/src/main.ts',
+    url: `http://127.0.0.1:${PORT}/api/ready`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: '.data/e2e',
+      EMBEDDED_PG_PORT: '5497',
+      JWT_SECRET: E2E_JWT_SECRET,
+      SIGNIN_LIMIT_PER_IP: '10000',
+      SIGNIN_LIMIT_PER_EMAIL: '10000',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

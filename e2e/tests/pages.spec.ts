@@ -1,0 +1,99 @@
+import { expect, test } from '@playwright/test';
+import { demo, sidebarEntries, signInViaUi, storage } from './support.ts';
+
+test('an unknown path shows the 404 page, whose button goes home', async ({ page }) => {
+  await signInViaUi(page, demo.admin);
+  await page.goto('/no/such/page');
+  await expect(page.getByRole('heading', { name: "This page doesn't exist" })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Rayo' }).or(page.getByLabel('Rayo'))).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Go to home page' }).click();
+  await expect(page).toHaveURL('/');
+});
+
+test('the language switch turns the auth screens to Spanish and is remembered', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByText('Español').click();
+  await expect(page.getByRole('button', { name: 'Iniciar sesión' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  expect((await storage(page)).language).toBe('es');
+
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await expect(page.getByText('Falta el correo electrónico')).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Iniciar sesión' })).toBeVisible();
+  await page.getByText('English').click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+});
+
+test('the language returned by sign-in is used and stored', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByText('Español').click();
+  await page.getByRole('textbox', { name: 'Correo electrónico' }).fill(demo.admin);
+  await page.getByRole('textbox', { name: 'Contraseña' }).fill('Rayo-demo-2026!');
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await expect(page).toHaveURL('/');
+  // The demo admin's language is English.
+  await expect(page.getByRole('link', { name: 'Home' })).toBeVisible();
+  expect((await storage(page)).language).toBe('en');
+});
+
+test('the main layout reads in Spanish', async ({ page }) => {
+  await signInViaUi(page, demo.superAdmin);
+  await page.evaluate(() => localStorage.setItem('language', 'es'));
+  await page.reload();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const label of ['Inicio', 'Configuración', 'Cuentas', 'BPTs', 'Integraciones', 'Gestores', 'Back Office']) {
+    await expect(nav.getByRole('link', { name: label })).toBeVisible();
+  }
+  await expect(page.getByRole('button', { name: 'Cerrar sesión' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Cuenta' })).toHaveValue('Todas');
+});
+
+test('a network error loading countries shows the red snackbar at the top', async ({ page }) => {
+  await signInViaUi(page, demo.backOffice);
+  await page.route('**/api/countries', (route) => route.abort('internetdisconnected'));
+  await page.reload();
+  const snackbar = page.getByRole('alert').filter({ hasText: 'Network error: Please reload the page' });
+  await expect(snackbar).toBeVisible();
+  const box = await snackbar.boundingBox();
+  expect(box?.y).toBeLessThan(100);
+  const [color, red] = await snackbar.evaluate((element) => [
+    getComputedStyle(element).getPropertyValue('--notification-color'),
+    getComputedStyle(document.documentElement).getPropertyValue('--mantine-color-red-filled'),
+  ]);
+  expect(color).toBe(red);
+});
+
+test('countries load into the back-office filter after All Countries', async ({ page }) => {
+  await signInViaUi(page, demo.backOffice);
+  await page.getByRole('combobox', { name: 'Country' }).click();
+  const options = page.getByRole('option');
+  await expect(options.first()).toHaveText('All Countries');
+  await expect(page.getByRole('option', { name: 'Guatemala' })).toBeAttached();
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 800 } });
+
+  test('the sidebar becomes a top menu', async ({ page }) => {
+    await signInViaUi(page, demo.admin);
+    const menuButton = page.getByRole('button', { name: 'Menu' });
+    await expect(menuButton).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).not.toBeInViewport();
+    await menuButton.click();
+    expect(await sidebarEntries(page)).toEqual(['index', 'settings', 'accounts', 'bpts', 'integrations', 'managers']);
+    await page.getByRole('link', { name: 'Accounts' }).click();
+    await expect(page).toHaveURL('/accounts');
+    await expect(page.getByRole('heading', { name: 'Accounts' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).not.toBeInViewport();
+  });
+});
+
+test('at 900 px the sidebar shows without a menu button', async ({ page }) => {
+  await page.setViewportSize({ width: 900, height: 800 });
+  await signInViaUi(page, demo.admin);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Menu' })).toHaveCount(0);
+});

@@ -1,0 +1,53 @@
+import { expect, type Page } from '@playwright/test';
+import { decodeJwt, SignJWT } from 'jose';
+import { E2E_JWT_SECRET } from '../playwright.config.ts';
+
+export const DEMO_PASSWORD = 'Rayo-demo-2026!';
+
+export const demo = {
+  superAdmin: 'superadmin@rayo.local',
+  admin: 'admin@rayo.local',
+  manager: 'manager@rayo.local',
+  backOffice: 'backoffice@rayo.local',
+} as const;
+
+export async function signInViaUi(
+  page: Page,
+  email: string,
+  options: { remember?: boolean; password?: string } = {},
+): Promise<void> {
+  if (!page.url().includes('/login')) await page.goto('/login');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(options.password ?? DEMO_PASSWORD);
+  if (options.remember) await page.getByRole('checkbox', { name: 'Remember me' }).check();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+export function storage(page: Page): Promise<Record<string, string | null>> {
+  return page.evaluate(() =>
+    Object.fromEntries(
+      ['accessToken', 'refreshToken', 'role', 'language', 'remember'].map((key) => [key, localStorage.getItem(key)]),
+    ),
+  );
+}
+
+/** A correctly signed access token for the same user whose expiry has already passed. */
+export async function expiredCopyOf(accessToken: string): Promise<string> {
+  const claims = decodeJwt(accessToken);
+  const past = Math.floor(Date.now() / 1000) - 60;
+  return new SignJWT({ role: claims.role, org: claims.org })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(String(claims.sub))
+    .setIssuer('rayo')
+    .setIssuedAt(past - 900)
+    .setExpirationTime(past)
+    .sign(new TextEncoder().encode(E2E_JWT_SECRET));
+}
+
+/** The sidebar entries shown, in order, by their route names. */
+export async function sidebarEntries(page: Page): Promise<string[]> {
+  const links = page.getByRole('navigation', { name: 'Main' }).locator('[data-nav]');
+  await expect(links.first()).toBeVisible();
+  return links.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-nav') ?? ''));
+}
