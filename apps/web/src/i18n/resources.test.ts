@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import en from './en.json';
+import es from './es.json';
+
+function keys(tree: object, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'object' && value !== null ? keys(value, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+}
+
+describe('translations', () => {
+  it('English and Spanish have the same keys', () => {
+    expect(keys(es).sort()).toEqual(keys(en).sort());
+  });
+
+  it('no text is empty', () => {
+    for (const tree of [en, es]) {
+      expect(JSON.stringify(tree)).not.toMatch(/:\s*""/);
+    }
+  });
+
+  it('English uses the words of SPEC §2 and §8', () => {
+    expect(en.notFound).toEqual({ title: "This page doesn't exist", home: 'Go to home page' });
+    expect(en.nav.help).toBe('Need help? Contact Us');
+    expect(en.nav.emailCopied).toBe('Email copied to clipboard.');
+    expect(en.errors.network).toBe('Network error: Please reload the page');
+    expect(en.errors.wrongAuth).toBe('Invalid email or password');
+    expect(en.ecwid.heading).toBe('The easiest and fastest way to receive bitcoin payments');
+  });
+});

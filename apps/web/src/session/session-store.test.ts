@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { sessionStore, storageKeys } from './session-store.ts';
+
+const result = { accessToken: 'access', refreshToken: 'refresh', role: 'admin', language: 'es' } as const;
+
+describe('sessionStore', () => {
+  it('with remember on keeps both tokens', () => {
+    sessionStore.signIn(result, true);
+    expect(localStorage.getItem(storageKeys.refreshToken)).toBe('refresh');
+    expect(sessionStore.get()).toEqual({ ...result, remember: true });
+  });
+
+  it('with remember off keeps no refresh token', () => {
+    localStorage.setItem(storageKeys.refreshToken, 'left over');
+    sessionStore.signIn(result, false);
+    expect(localStorage.getItem(storageKeys.refreshToken)).toBeNull();
+    expect(sessionStore.get().remember).toBe(false);
+  });
+
+  it('logout clears the tokens and keeps role, language and remember', () => {
+    sessionStore.signIn(result, true);
+    sessionStore.logout();
+    expect({ ...localStorage }).toEqual({ role: 'admin', language: 'es', remember: 'true' });
+    expect(sessionStore.get()).toEqual({
+      accessToken: null,
+      refreshToken: null,
+      role: 'admin',
+      language: 'es',
+      remember: true,
+    });
+  });
+
+  it('tells subscribers about every change', () => {
+    let calls = 0;
+    const unsubscribe = sessionStore.subscribe(() => {
+      calls += 1;
+    });
+    sessionStore.setLanguage('en');
+    sessionStore.replaceAccessToken('new');
+    unsubscribe();
+    sessionStore.logout();
+    expect(calls).toBe(2);
+    expect(sessionStore.get().language).toBe('en');
+  });
+
+  it('ignores a stored role it does not know and defaults the language to en', () => {
+    localStorage.setItem(storageKeys.role, 'owner');
+    localStorage.setItem(storageKeys.language, 'fr');
+    sessionStore.reload();
+    expect(sessionStore.get()).toMatchObject({ role: null, language: 'en' });
+  });
+});
