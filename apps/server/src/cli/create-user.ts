@@ -49,7 +49,10 @@ if ((args.role === 'back_office') === (args.organization !== undefined)) {
   process.exit(2);
 }
 
-const database = await openDatabase(loadConfig(), () => {});
+const database = await openDatabase(loadConfig(), () => {}).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
 try {
   let organizationId: string | null = null;
   if (args.organization) {

@@ -39,7 +39,16 @@ export async function startEmbeddedPostgres(options: {
     onError: options.onLog ?? (() => {}),
   });
   if (isNew) await cluster.initialise();
-  await cluster.start();
+  try {
+    await cluster.start();
+  } catch (cause) {
+    // The package rejects without a reason; the usual one is another process on the same data.
+    throw new Error(
+      `The embedded PostgreSQL could not start on port ${options.port} with data in ${clusterDir}. ` +
+        'Is Rayo already running on this data directory, or the port taken?',
+      { cause },
+    );
+  }
 
   const database = options.database ?? 'rayo';
   const client = cluster.getPgClient();

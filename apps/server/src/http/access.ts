@@ -42,6 +42,8 @@ export function registerAccessControl(app: FastifyInstance, tokens: TokenIssuer)
     if (route.config?.access === undefined && isPublicByPath(route.url)) {
       route.config = { ...route.config, access: 'public' };
     }
+    // The OpenAPI document says which calls need no token.
+    if (route.config?.access === 'public' && route.schema) route.schema = { ...route.schema, security: [] };
   });
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access;
