@@ -1,5 +1,5 @@
-import type { Language, Role } from '@rayo/shared';
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { InvoiceStatus, Language, Role } from '@rayo/shared';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 export interface OrganizationsTable {
   id: Generated<string>;
@@ -66,6 +66,104 @@ export interface ServerSecretsTable {
   value: string;
 }
 
+export interface BptsTable {
+  id: Generated<string>;
+  organization_id: string;
+  account_id: string;
+  name: string;
+  channel: string;
+  currency: string;
+  shareable: Generated<boolean>;
+  share_token: string | null;
+  tip_enabled: Generated<boolean>;
+  tax_bps: Generated<number>;
+  created_at: Generated<Date>;
+  deleted_at: Date | null;
+}
+
+/** bigint columns arrive as strings from pg; repos convert them to bigint at the edge. */
+type Int8 = ColumnType<string, bigint | string, bigint | string>;
+
+export interface InvoicesTable {
+  id: Generated<string>;
+  organization_id: string;
+  account_id: string;
+  bpt_id: string | null;
+  payment_hash: string;
+  payment_request: string;
+  description: string;
+  amount_msat: Int8;
+  currency: string;
+  bill_minor: Int8;
+  tip_minor: Int8;
+  tax_minor: Int8;
+  total_minor: Int8;
+  rate_minor_per_btc: Int8;
+  status: Generated<InvoiceStatus>;
+  expires_at: Date;
+  settled_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+export interface TransactionsTable {
+  id: Generated<string>;
+  invoice_id: string;
+  payment_hash: string;
+  organization_id: string;
+  account_id: string;
+  bpt_id: string | null;
+  created_at: Date;
+  settled_at: Date;
+  currency: string;
+  bill_minor: Int8;
+  tip_minor: Int8;
+  tax_minor: Int8;
+  total_minor: Int8;
+  total_msat: Int8;
+  rate_minor_per_btc: Int8;
+  tx_fee_msat: Int8;
+  conversion_fee_msat: Int8;
+  income_msat: Int8;
+  fiat_bps: number;
+  onchain_bps: number;
+  lightning_bps: number;
+  fiat_msat: Int8;
+  onchain_msat: Int8;
+  lightning_msat: Int8;
+  fiat_income_minor: Int8;
+  disbursed: Generated<boolean>;
+}
+
+export interface LightningCursorsTable {
+  backend: string;
+  settle_index: Int8;
+}
+
+export interface RatesTable {
+  currency: string;
+  rate_minor_per_btc: Int8;
+  source: string;
+  fetched_at: Date;
+}
+
+export interface DevnetInvoicesTable {
+  payment_hash: string;
+  preimage: string;
+  payment_request: string;
+  amount_msat: Int8;
+  expires_at: Date;
+  settle_index: Int8 | null;
+  settled_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+export interface DevnetWithdrawalsTable {
+  k1: string;
+  max_msat: Int8;
+  used_at: Date | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -75,6 +173,13 @@ export interface Database {
   manager_accounts: ManagerAccountsTable;
   rate_limit_hits: RateLimitHitsTable;
   server_secrets: ServerSecretsTable;
+  bpts: BptsTable;
+  invoices: InvoicesTable;
+  transactions: TransactionsTable;
+  lightning_cursors: LightningCursorsTable;
+  rates: RatesTable;
+  devnet_invoices: DevnetInvoicesTable;
+  devnet_withdrawals: DevnetWithdrawalsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

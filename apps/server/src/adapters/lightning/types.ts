@@ -1,0 +1,68 @@
+/** A settlement the Lightning backend reports, in the order of its settle index. */
+export type Settlement = {
+  paymentHash: string;
+  /** Strictly increasing per backend: lnd `settle_index`, CLN `pay_index`, devnet's own counter. */
+  settleIndex: bigint;
+  amountPaidMsat: bigint;
+  settledAt: Date;
+};
+
+export type CreatedInvoice = {
+  paymentHash: string;
+  paymentRequest: string;
+  expiresAt: Date;
+};
+
+export type InvoiceLookup = {
+  paymentHash: string;
+  state: 'open' | 'settled' | 'expired' | 'cancelled';
+  settlement: Settlement | null;
+};
+
+export type DecodedInvoice = {
+  paymentHash: string;
+  amountMsat: bigint | null;
+  description: string | null;
+  expiresAt: Date;
+  payee: string;
+};
+
+export type PaymentResult = { paymentHash: string; preimage: string; feeMsat: bigint };
+
+/** Raised by adapters when the node cannot be reached or answers with an error. */
+export class LightningBackendError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LightningBackendError';
+  }
+}
+
+/**
+ * The one interface every Lightning node sits behind (DESIGN §5). All amounts are msat.
+ */
+export interface LightningBackend {
+  /** A stable name used as the key of the stored settle cursor, e.g. `devnet`, `lnd`, `cln`. */
+  readonly name: string;
+  /** `lnbcrt` for devnet/regtest, `lnbc` for mainnet, … */
+  readonly network: 'devnet' | 'regtest' | 'testnet' | 'signet' | 'mainnet';
+
+  createInvoice(input: { amountMsat: bigint; description: string; expirySeconds: number }): Promise<CreatedInvoice>;
+
+  lookupInvoice(paymentHash: string): Promise<InvoiceLookup>;
+
+  /**
+   * Delivers every settlement with a settle index greater than `afterIndex`, first those that
+   * happened while nobody listened, then new ones as they happen, until `signal` aborts.
+   * Reconnects by itself after a dropped connection, resuming from the last index it delivered.
+   * `onSettlement` is awaited before the next settlement is delivered.
+   */
+  subscribeSettlements(
+    afterIndex: bigint,
+    onSettlement: (settlement: Settlement) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void>;
+
+  payInvoice(paymentRequest: string, options: { maxFeeMsat: bigint; timeoutSeconds: number }): Promise<PaymentResult>;
+
+  decodeInvoice(paymentRequest: string): Promise<DecodedInvoice>;
+}

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+
+/** A decimal amount as typed on a keypad: digits, optionally a dot and more digits. */
+export const DecimalStringSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,15}(\.\d{1,8})?$/);
+
+/** msat travel as JSON numbers only while they are safe integers (DESIGN §4). */
+export const MsatSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/** `SAT` prices a BPT in satoshis; every other code is an ISO 4217 fiat currency. */
+export const SATS = 'SAT';
+export const CurrencyCodeSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/);
+
+export const CurrencySchema = z.object({ code: z.string(), isFiat: z.boolean() });
+export type Currency = z.infer<typeof CurrencySchema>;
+export const CurrencyListSchema = z.array(CurrencySchema);
+
+// Accounts (SPEC §3: id, name, optional internal code)
+export const AccountSchema = z.object({ id: z.string(), name: z.string(), internalCode: z.string().nullable() });
+export type Account = z.infer<typeof AccountSchema>;
+export const AccountListSchema = z.array(AccountSchema);
+export const CreateAccountRequestSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  internalCode: z.string().trim().max(50).nullish(),
+});
+export type CreateAccountRequest = z.infer<typeof CreateAccountRequestSchema>;
+export const UpdateAccountRequestSchema = CreateAccountRequestSchema.partial();
+export type UpdateAccountRequest = z.infer<typeof UpdateAccountRequestSchema>;
+
+// BPTs (SPEC §3: name, account, channel, currency, shareable, tip enabled, tax percentage)
+export const TaxPercentageSchema = z.union([z.number(), z.string()]);
+export const BptSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  accountId: z.string(),
+  accountName: z.string(),
+  channel: z.string(),
+  currency: z.string(),
+  shareable: z.boolean(),
+  tipEnabled: z.boolean(),
+  /** Percent with up to two decimals, e.g. 12 or 7.25. */
+  taxPercentage: z.number(),
+  /** The random token of the shareable terminal's link; null unless shareable. */
+  shareToken: z.string().nullable(),
+});
+export type Bpt = z.infer<typeof BptSchema>;
+export const BptListSchema = z.array(BptSchema);
+export const CreateBptRequestSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  accountId: z.uuid(),
+  channel: z.string().trim().min(1).max(50).default('store'),
+  currency: CurrencyCodeSchema,
+  shareable: z.boolean().default(false),
+  tipEnabled: z.boolean().default(false),
+  taxPercentage: TaxPercentageSchema.default(0),
+});
+export type CreateBptRequest = z.input<typeof CreateBptRequestSchema>;
+export const UpdateBptRequestSchema = z.object({
+  name: z.string().trim().min(1).max(100).optional(),
+  accountId: z.uuid().optional(),
+  channel: z.string().trim().min(1).max(50).optional(),
+  currency: CurrencyCodeSchema.optional(),
+  shareable: z.boolean().optional(),
+  tipEnabled: z.boolean().optional(),
+  taxPercentage: TaxPercentageSchema.optional(),
+});
+export type UpdateBptRequest = z.infer<typeof UpdateBptRequestSchema>;
+
+/** What a terminal opened by share token may know of its BPT. */
+export const TerminalBptSchema = BptSchema.pick({
+  id: true,
+  name: true,
+  currency: true,
+  tipEnabled: true,
+  taxPercentage: true,
+});
+export type TerminalBpt = z.infer<typeof TerminalBptSchema>;
+
+// Invoices
+export const invoiceStatuses = ['pending', 'settled', 'expired', 'cancelled'] as const;
+export const InvoiceStatusSchema = z.enum(invoiceStatuses);
+export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
+
+export const CreateInvoiceRequestSchema = z.object({
+  amount: DecimalStringSchema,
+  tip: DecimalStringSchema.optional(),
+  description: z.string().trim().max(300).optional(),
+});
+export type CreateInvoiceRequest = z.infer<typeof CreateInvoiceRequestSchema>;
+
+export const InvoiceSchema = z.object({
+  id: z.string(),
+  paymentRequest: z.string(),
+  paymentHash: z.string(),
+  amountMsat: MsatSchema,
+  /** Bill + tip + tax, as a decimal string in `currency`. */
+  fiatTotal: z.string(),
+  billAmount: z.string(),
+  tip: z.string(),
+  tax: z.string(),
+  currency: z.string(),
+  /** Satoshis per unit of `currency` at the rate locked on this invoice, as a decimal string. */
+  rate: z.string(),
+  expiresAt: z.iso.datetime(),
+  status: InvoiceStatusSchema,
+});
+export type Invoice = z.infer<typeof InvoiceSchema>;
+
+export const InvoiceStatusEventSchema = z.object({ id: z.string(), status: InvoiceStatusSchema });
+export type InvoiceStatusEvent = z.infer<typeof InvoiceStatusEventSchema>;
+
+export const LnurlWithdrawRequestSchema = z.object({ lnurl: z.string().trim().min(1).max(2048) });
+export type LnurlWithdrawRequest = z.infer<typeof LnurlWithdrawRequestSchema>;
+
+export const DevnetPayRequestSchema = z.object({ paymentRequest: z.string().trim().min(1).max(4096) });
+export type DevnetPayRequest = z.infer<typeof DevnetPayRequestSchema>;
+export const DevnetPayResponseSchema = z.object({ paymentHash: z.string(), amountMsat: MsatSchema });
+
+// Ledger (SPEC §3 "Transaction"), as stored at settlement (DESIGN §4)
+export const TransactionSchema = z.object({
+  id: z.string(),
+  createdAt: z.iso.datetime(),
+  settledAt: z.iso.datetime(),
+  accountId: z.string(),
+  /** The payment hash, the identifier a payer's wallet shows. */
+  transactionId: z.string(),
+  bptId: z.string().nullable(),
+  currencyPair: z.string(),
+  currency: z.string(),
+  totalMsatCharged: MsatSchema,
+  billAmount: z.string(),
+  tip: z.string(),
+  tax: z.string(),
+  msatIncome: MsatSchema,
+  fiatIncome: z.string(),
+  rate: z.string(),
+  txFeeMsat: MsatSchema,
+  conversionFeeMsat: MsatSchema,
+  fiatPercentage: z.number(),
+  disbursed: z.boolean(),
+});
+export type Transaction = z.infer<typeof TransactionSchema>;
+export const TransactionListSchema = z.array(TransactionSchema);
