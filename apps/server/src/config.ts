@@ -31,6 +31,24 @@ const ConfigSchema = z.object({
   SUPPORT_EMAIL: z.email().default('support@rayo.local'),
   WEB_DIST_DIR: z.string().default('apps/web/dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LIGHTNING_BACKEND: z.enum(['devnet', 'lnd', 'cln']).default('devnet'),
+  LND_REST_URL: z.url().optional(),
+  LND_MACAROON_HEX: z.string().regex(/^[0-9a-fA-F]+$/).optional(),
+  LND_MACAROON_PATH: z.string().optional(),
+  LND_TLS_CERT_PATH: z.string().optional(),
+  CLN_REST_URL: z.url().optional(),
+  CLN_RUNE: z.string().optional(),
+  CLN_TLS_CA_PATH: z.string().optional(),
+  LIGHTNING_MAX_FEE_PERCENT: z.coerce.number().min(0).max(10).default(0.5),
+  RATE_SOURCE: z.enum(['fixed', 'coinbase', 'kraken', 'yadio']).default('fixed'),
+  FIXED_RATES: z.string().default('USD=95000,EUR=88000,GTQ=730000,MXN=1750000,ARS=110000000,BRL=520000,COP=380000000'),
+  RATE_SOURCE_URL: z.url().optional(),
+  RATE_REFRESH_SECONDS: z.coerce.number().int().min(5).default(60),
+  RATE_MAX_AGE_SECONDS: z.coerce.number().int().min(10).default(600),
+  TX_FEE_PERCENT: z.coerce.number().min(0).max(100).default(1),
+  CONVERSION_FEE_PERCENT: z.coerce.number().min(0).max(100).default(1),
+  INVOICE_EXPIRY_SECONDS: z.coerce.number().int().min(30).max(86400).default(15 * 60),
+  RECONCILE_SECONDS: z.coerce.number().int().min(1).default(30),
 });
 
 export type Config = {
@@ -51,7 +69,38 @@ export type Config = {
   supportEmail: string;
   webDistDir: string;
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
+  lightning: {
+    backend: 'devnet' | 'lnd' | 'cln';
+    lndRestUrl: string | undefined;
+    lndMacaroonHex: string | undefined;
+    lndMacaroonPath: string | undefined;
+    lndTlsCertPath: string | undefined;
+    clnRestUrl: string | undefined;
+    clnRune: string | undefined;
+    clnTlsCaPath: string | undefined;
+    /** Basis points of an outgoing payment's amount we accept to pay in routing fees. */
+    maxFeeBps: number;
+  };
+  rates: {
+    source: 'fixed' | 'coinbase' | 'kraken' | 'yadio';
+    /** `CODE=price of one bitcoin` pairs for the fixed source, e.g. `USD=95000`. */
+    fixed: string;
+    /** Overrides the source's public base URL (tests point it at a local server). */
+    sourceUrl: string | undefined;
+    refreshSeconds: number;
+    /** A cached rate older than this is not used to price an invoice. */
+    maxAgeSeconds: number;
+  };
+  /** Operator fees in basis points (1% = 100). */
+  txFeeBps: number;
+  conversionFeeBps: number;
+  invoiceExpirySeconds: number;
+  reconcileSeconds: number;
 };
+
+function percentToBps(percent: number): number {
+  return Math.round(percent * 100);
+}
 
 /** Reads every setting from the environment once; relative paths are taken from the repository root. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -80,5 +129,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportEmail: c.SUPPORT_EMAIL,
     webDistDir: path.resolve(repoRoot, c.WEB_DIST_DIR),
     logLevel: c.LOG_LEVEL,
+    lightning: {
+      backend: c.LIGHTNING_BACKEND,
+      lndRestUrl: c.LND_REST_URL,
+      lndMacaroonHex: c.LND_MACAROON_HEX,
+      lndMacaroonPath: c.LND_MACAROON_PATH,
+      lndTlsCertPath: c.LND_TLS_CERT_PATH,
+      clnRestUrl: c.CLN_REST_URL,
+      clnRune: c.CLN_RUNE,
+      clnTlsCaPath: c.CLN_TLS_CA_PATH,
+      maxFeeBps: percentToBps(c.LIGHTNING_MAX_FEE_PERCENT),
+    },
+    rates: {
+      source: c.RATE_SOURCE,
+      fixed: c.FIXED_RATES,
+      sourceUrl: c.RATE_SOURCE_URL,
+      refreshSeconds: c.RATE_REFRESH_SECONDS,
+      maxAgeSeconds: c.RATE_MAX_AGE_SECONDS,
+    },
+    txFeeBps: percentToBps(c.TX_FEE_PERCENT),
+    conversionFeeBps: percentToBps(c.CONVERSION_FEE_PERCENT),
+    invoiceExpirySeconds: c.INVOICE_EXPIRY_SECONDS,
+    reconcileSeconds: c.RECONCILE_SECONDS,
   };
 }
