@@ -9,7 +9,11 @@ export type AccountSummary = z.infer<typeof AccountSummarySchema>;
 export const AccountSummaryListSchema = z.array(AccountSummarySchema);
 
 /** Public facts the web app needs before sign-in. */
-export const PublicConfigSchema = z.object({ supportEmail: z.string() });
+export const PublicConfigSchema = z.object({
+  supportEmail: z.string(),
+  /** True when payments go to the built-in devnet node, whose wallet page can pay them. */
+  devnet: z.boolean(),
+});
 export type PublicConfig = z.infer<typeof PublicConfigSchema>;
 
 export const ErrorResponseSchema = z.object({ code: z.string(), message: z.string() });

@@ -147,3 +147,13 @@ export const TransactionSchema = z.object({
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
 export const TransactionListSchema = z.array(TransactionSchema);
+
+/** What a terminal needs before charging: its BPT and the current rate for the BPT's currency. */
+export const TerminalInfoSchema = z.object({
+  bpt: TerminalBptSchema,
+  /** Satoshis per unit of the BPT's currency right now, as a decimal string. */
+  rate: z.string(),
+});
+export type TerminalInfo = z.infer<typeof TerminalInfoSchema>;
+
+export const LatestTransactionsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) });

@@ -27,6 +27,6 @@ export function registerMetaRoutes(app: App, deps: { db: Db; config: Config }): 
   app.get(
     '/api/public-config',
     { config: { access: 'public' }, schema: { tags: ['meta'], response: { 200: PublicConfigSchema } } },
-    async () => ({ supportEmail: deps.config.supportEmail }),
+    async () => ({ supportEmail: deps.config.supportEmail, devnet: deps.config.lightning.backend === 'devnet' }),
   );
 }

@@ -25,7 +25,7 @@ describe('meta routes', () => {
   it('answers /api/public-config with the support address', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/public-config' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ supportEmail: 'help@shop.example' });
+    expect(response.json()).toEqual({ supportEmail: 'help@shop.example', devnet: true });
   });
 
   it('publishes an OpenAPI document of the API', async () => {
