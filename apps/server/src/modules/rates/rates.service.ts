@@ -1,0 +1,122 @@
+import { AppError, type Currency, SATS } from '@rayo/shared';
+import type { RateSource } from '../../adapters/rates/types.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { currencyExponent, satRateMinorPerBtc } from '../../domain/money.ts';
+import { findRate, listRates, type StoredRate, upsertRates } from './rates.repo.ts';
+
+/** The currencies merchants in Rayo's markets price in, asked for even before any BPT uses them. */
+const DEFAULT_CURRENCIES = [
+  'USD',
+  'EUR',
+  'GTQ',
+  'MXN',
+  'ARS',
+  'BRL',
+  'COP',
+  'CRC',
+  'HNL',
+  'NIO',
+  'PAB',
+  'PEN',
+  'CLP',
+  'UYU',
+  'DOP',
+  'SVC',
+  'GBP',
+  'CAD',
+  'CHF',
+  'JPY',
+];
+
+/** A source that lists its currencies up front (the fixed one) has all of them refreshed. */
+type RefreshableSource = RateSource & { readonly currencies?: readonly string[] };
+
+type RefreshDeps = { db: Db; rateSource: RefreshableSource };
+
+/** Warnings go to the process log; the pino logger fits. */
+type RefreshLog = { warn: (details: object, message: string) => void };
+
+/**
+ * Fetches prices and caches them. Without a list, every currency already cached is refreshed
+ * along with the defaults and the source's own. Source failures propagate as RateSourceError.
+ */
+export async function refreshRates(deps: RefreshDeps, currencies?: readonly string[]): Promise<StoredRate[]> {
+  const wanted =
+    currencies ??
+    [
+      ...(await listRates(deps.db)).map((rate) => rate.currency),
+      ...DEFAULT_CURRENCIES,
+      ...(deps.rateSource.currencies ?? []),
+    ].sort();
+  const requested = new Set(wanted.filter((code) => code !== SATS));
+  const fetched = await deps.rateSource.fetchRates([...requested]);
+  const fetchedAt = new Date();
+  const stored = fetched
+    .filter((rate) => requested.has(rate.currency))
+    .map((rate) => ({ ...rate, source: deps.rateSource.name, fetchedAt }));
+  await upsertRates(deps.db, stored);
+  return stored;
+}
+
+/**
+ * The rate an invoice in `currency` is priced at: the cached one while it is fresh, since an
+ * old price would charge the wrong amount. SAT needs no rate.
+ */
+export async function getRateForInvoice(
+  deps: { db: Db; config: Pick<Config, 'rates'> },
+  currency: string,
+): Promise<bigint> {
+  if (currency === SATS) return satRateMinorPerBtc;
+  currencyExponent(currency); // rejects unknown codes
+  const rate = await findRate(deps.db, currency);
+  if (!rate) throw new AppError('RateUnavailable', `No exchange rate for ${currency} is available`);
+  const ageSeconds = Math.floor((Date.now() - rate.fetchedAt.getTime()) / 1000);
+  if (ageSeconds >= deps.config.rates.maxAgeSeconds) {
+    throw new AppError('RateUnavailable', `The ${currency} exchange rate is ${ageSeconds} seconds old`);
+  }
+  return rate.rateMinorPerBtc;
+}
+
+/** The currencies a BPT can be priced in: satoshis, then every fiat currency with a cached rate. */
+export async function listCurrencies(db: Db): Promise<Currency[]> {
+  const fiat = (await listRates(db)).map((rate) => rate.currency).sort();
+  return [{ code: SATS, isFiat: false }, ...fiat.map((code) => ({ code, isFiat: true }))];
+}
+
+/**
+ * Refreshes rates now and then every `config.rates.refreshSeconds` after the previous refresh
+ * ends, so refreshes never overlap. A failure is logged and the next refresh tried as usual.
+ * The returned function stops the cycle and waits for a refresh under way.
+ */
+export function startRateRefresh(
+  deps: RefreshDeps & { config: Pick<Config, 'rates'> },
+  log: RefreshLog,
+): () => Promise<void> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current = Promise.resolve();
+
+  const refresh = (): void => {
+    current = refreshRates(deps)
+      .then(
+        (stored) => {
+          if (stored.length === 0) log.warn({ source: deps.rateSource.name }, 'the rate source quoted no currency');
+        },
+        (error: unknown) => log.warn({ err: error, source: deps.rateSource.name }, 'exchange-rate refresh failed'),
+      )
+      .then(() => {
+        if (stopped) return;
+        timer = setTimeout(refresh, deps.config.rates.refreshSeconds * 1000);
+        // The refresh alone must not keep a process alive that is otherwise done.
+        timer.unref();
+      });
+  };
+  refresh();
+
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await current;
+  };
+}
