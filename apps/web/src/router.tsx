@@ -7,10 +7,14 @@ import { EcwidLayout } from './layouts/EcwidLayout.tsx';
 import { EmptyLayout } from './layouts/EmptyLayout.tsx';
 import { MainLayout } from './layouts/MainLayout.tsx';
 import { PlainLayout } from './layouts/PlainLayout.tsx';
+import { AccountsPage } from './pages/accounts/AccountsPage.tsx';
 import { BackOfficePage } from './pages/back-office/BackOfficePage.tsx';
+import { BptsPage } from './pages/bpts/BptsPage.tsx';
+import { DevnetOnly, DevnetWalletPage } from './pages/devnet/DevnetWalletPage.tsx';
 import { HomePage } from './pages/home/HomePage.tsx';
 import { LoginPage } from './pages/login/LoginPage.tsx';
 import { NotFoundPage } from './pages/not-found/NotFoundPage.tsx';
+import { SharedTerminalPage, SignedInTerminalPage } from './pages/terminal/TerminalPage.tsx';
 import { RedirectIfSignedIn, RequireSession } from './session/guards.tsx';
 
 /** A route of the main layout; `entry` is the sidebar entry whose roles may open it. */
@@ -58,7 +62,17 @@ export const routes: RouteObject[] = [
       { path: '/ecommerce/checkout/:id', handle: { name: 'ecommerce-checkout-id' }, element: titled('pages.checkout') },
       { path: '/donation/:id', handle: { name: 'donation-id' }, element: titled('pages.donation') },
       // The bpt route parameter (SPEC §2): a shareable terminal opens without signing in.
-      { path: '/bpts/:bptToken', handle: { name: 'bpt-terminal' }, element: titled('pages.terminal') },
+      { path: '/bpts/:bptToken', handle: { name: 'bpt-terminal' }, element: <SharedTerminalPage /> },
+    ],
+  },
+  {
+    // Public, and only on a devnet server; elsewhere the path is a 404.
+    element: <DevnetOnly />,
+    children: [
+      {
+        element: <PlainLayout />,
+        children: [{ path: '/devnet/wallet', handle: { name: 'devnet-wallet' }, element: <DevnetWalletPage /> }],
+      },
     ],
   },
   {
@@ -80,9 +94,10 @@ export const routes: RouteObject[] = [
     children: [
       mainRoute('/', 'index', 'index', <HomePage />),
       mainRoute('/settings', 'settings', 'settings', titled('nav.settings')),
-      mainRoute('/accounts', 'accounts', 'accounts', titled('nav.accounts')),
+      mainRoute('/accounts', 'accounts', 'accounts', <AccountsPage />),
       mainRoute('/accounts/:id/links', 'account-links', 'accounts', titled('pages.accountLinks')),
-      mainRoute('/bpts', 'bpts', 'bpts', titled('nav.bpts')),
+      mainRoute('/bpts', 'bpts', 'bpts', <BptsPage />),
+      mainRoute('/bpts/:id/terminal', 'bpt-terminal-signed-in', 'bpts', <SignedInTerminalPage />),
       mainRoute('/integrations', 'integrations', 'integrations', titled('nav.integrations')),
       mainRoute(
         '/integrations/payment-links/:vbpt',

@@ -1,4 +1,6 @@
 import type { ErrorCode } from '@rayo/shared';
+import type { TFunction } from 'i18next';
+import { ApiError } from './client.ts';
 
 /** The i18n key of the message a user sees for each error code (SPEC §8). */
 const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
@@ -10,8 +12,28 @@ const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
   UserAlreadyExist: 'errors.userAlreadyExist',
   TooManyRequests: 'errors.tooManyRequests',
   Network: 'errors.network',
+  OrganizationDisabled: 'errors.organizationDisabled',
+  InvoiceFailed: 'errors.invoiceFailed',
+  LightningUnavailable: 'errors.maintenance',
+  RateUnavailable: 'errors.maintenance',
+  InvalidLnurlWithdraw: 'errors.invalidLnurlWithdraw',
+  AccountRequired: 'errors.accountRequired',
+  AccountInUse: 'errors.accountInUse',
+  InvoiceNotPending: 'errors.invoiceNotPending',
+  MissingName: 'errors.missingName',
+  MissingAmount: 'errors.missingAmount',
+  InvalidAmount: 'errors.invalidAmount',
+  InvalidTip: 'errors.invalidTip',
+  InvalidCurrency: 'errors.invalidCurrency',
+  InvalidTaxPercentage: 'errors.invalidTaxPercentage',
+  Forbidden: 'errors.forbidden',
 };
 
 export function errorMessageKey(code: ErrorCode | 'Network'): string {
   return messageKeys[code] ?? 'errors.default';
+}
+
+/** The translated message for any failure a call can throw. */
+export function errorMessage(t: TFunction, error: unknown): string {
+  return t(error instanceof ApiError ? errorMessageKey(error.code) : 'errors.default');
 }

@@ -2,7 +2,7 @@ import { AppShell, Burger, Group, NavLink, ScrollArea } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { MOBILE_MAX_WIDTH_PX } from '@rayo/shared';
-import { IconHelp, IconLogout } from '@tabler/icons-react';
+import { IconExternalLink, IconFlask, IconHelp, IconLogout } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { logout } from '../api/auth.ts';
@@ -33,6 +33,25 @@ function ContactUs() {
       title={config.data?.supportEmail}
       leftSection={<IconHelp size={20} stroke={1.6} />}
       c="dimmed"
+    />
+  );
+}
+
+/** On a devnet server, the wallet that pays test invoices, in its own tab beside the terminal. */
+function DevnetWalletLink() {
+  const { t } = useTranslation();
+  const config = usePublicConfig();
+  if (!config.data?.devnet) return null;
+  return (
+    <NavLink
+      href="/devnet/wallet"
+      target="_blank"
+      rel="noopener"
+      label={t('nav.devnetWallet')}
+      leftSection={<IconFlask size={18} stroke={1.6} />}
+      rightSection={<IconExternalLink size={14} stroke={1.6} />}
+      c="dimmed"
+      fz="sm"
     />
   );
 }
@@ -68,6 +87,7 @@ export function MainLayout() {
           </nav>
         </AppShell.Section>
         <AppShell.Section>
+          <DevnetWalletLink />
           <ContactUs />
           <NavLink
             component="button"

@@ -23,6 +23,12 @@ const icons: Record<NavEntry, typeof IconHome> = {
   'back-office': IconShieldCheck,
 };
 
+/**
+ * SPEC §2's detail routes, plus the routes the design adds under an entry: the signed-in
+ * terminal of a BPT belongs to BPTs.
+ */
+const highlightOf: Record<string, NavEntry> = { ...navHighlightOf, 'bpt-terminal-signed-in': 'bpts' };
+
 /** The sidebar entry the current route belongs to, from the route's `handle.name` (SPEC §2). */
 function useActiveEntry(): NavEntry | undefined {
   const matches = useMatches();
@@ -30,7 +36,7 @@ function useActiveEntry(): NavEntry | undefined {
     const name = (match.handle as { name?: string } | undefined)?.name;
     if (!name) continue;
     if (name in navPaths) return name as NavEntry;
-    if (navHighlightOf[name]) return navHighlightOf[name];
+    if (highlightOf[name]) return highlightOf[name];
   }
   return undefined;
 }

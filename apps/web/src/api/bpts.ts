@@ -1,0 +1,67 @@
+import {
+  BptListSchema,
+  BptSchema,
+  type CreateBptRequest,
+  CurrencyListSchema,
+  SATS,
+  type UpdateBptRequest,
+} from '@rayo/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiRequest } from './client.ts';
+
+const bptsKey = ['bpts'] as const;
+
+export function useBpts() {
+  return useQuery({ queryKey: bptsKey, queryFn: () => apiRequest('/bpts', BptListSchema) });
+}
+
+/** The currencies a BPT may price in, SAT first. */
+export function useCurrencies() {
+  return useQuery({
+    queryKey: ['currencies'],
+    queryFn: async () => {
+      const currencies = await apiRequest('/currencies', CurrencyListSchema);
+      return [...currencies].sort((a, b) => Number(b.code === SATS) - Number(a.code === SATS));
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+function useBptMutation<Variables>(call: (variables: Variables) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: bptsKey }),
+  });
+}
+
+export function useCreateBpt() {
+  return useBptMutation((request: CreateBptRequest) =>
+    apiRequest('/bpts', BptSchema, { method: 'POST', body: request }),
+  );
+}
+
+export function useUpdateBpt() {
+  return useBptMutation(({ id, ...request }: UpdateBptRequest & { id: string }) =>
+    apiRequest(`/bpts/${encodeURIComponent(id)}`, BptSchema, { method: 'PATCH', body: request }),
+  );
+}
+
+export function useDeleteBpt() {
+  return useBptMutation((id: string) =>
+    apiRequest(`/bpts/${encodeURIComponent(id)}`, z.unknown(), { method: 'DELETE' }),
+  );
+}
+
+/** A new share token for a shareable BPT; the old link stops working. */
+export function useRotateShareToken() {
+  return useBptMutation((id: string) =>
+    apiRequest(`/bpts/${encodeURIComponent(id)}/share-token`, BptSchema, { method: 'POST' }),
+  );
+}
+
+/** The public link of a shareable BPT's terminal. */
+export function shareLinkOf(shareToken: string): string {
+  return `${window.location.origin}/bpts/${encodeURIComponent(shareToken)}`;
+}

@@ -1,0 +1,82 @@
+import { InvoiceSchema, type InvoiceStatus, InvoiceStatusEventSchema } from '@rayo/shared';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useEffectEvent } from 'react';
+import { apiRequest } from './client.ts';
+
+/** Invoice calls are public: whoever shows an invoice may follow it. */
+export function getInvoice(id: string) {
+  return apiRequest(`/invoices/${encodeURIComponent(id)}`, InvoiceSchema, { auth: false });
+}
+
+/** Pays an invoice from an LNURL-withdraw link, e.g. the one a Bolt Card holds. */
+export function useLnurlWithdraw() {
+  return useMutation({
+    mutationFn: ({ invoiceId, lnurl }: { invoiceId: string; lnurl: string }) =>
+      apiRequest(`/invoices/${encodeURIComponent(invoiceId)}/lnurl-withdraw`, InvoiceSchema, {
+        method: 'POST',
+        body: { lnurl },
+        auth: false,
+      }),
+  });
+}
+
+/** How long to wait before opening a new stream after the server closed one for good. */
+const REOPEN_DELAY_MS = 3_000;
+
+/**
+ * Follows an invoice's status over Server-Sent Events. EventSource reconnects by itself after
+ * a dropped connection; a status sent while it was away would be missed, so every (re)connect
+ * and every return to the page also reads the invoice once.
+ */
+export function useInvoiceStatus(invoiceId: string | null, onStatus: (status: InvoiceStatus) => void): void {
+  const notify = useEffectEvent(onStatus);
+
+  useEffect(() => {
+    if (!invoiceId) return;
+    let source: EventSource | null = null;
+    let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+
+    const check = () => {
+      getInvoice(invoiceId)
+        .then((invoice) => {
+          if (!stopped) notify(invoice.status);
+        })
+        .catch((error: unknown) => console.warn('Could not read the invoice status', error));
+    };
+    const onMessage = (event: MessageEvent<string>) => {
+      let data: unknown;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        console.warn('Unreadable invoice status event', event.data);
+        return;
+      }
+      const parsed = InvoiceStatusEventSchema.safeParse(data);
+      if (parsed.success && parsed.data.id === invoiceId) notify(parsed.data.status);
+    };
+    const open = () => {
+      source = new EventSource(`/api/invoices/${encodeURIComponent(invoiceId)}/events`);
+      source.addEventListener('status', onMessage);
+      source.addEventListener('open', check);
+      source.addEventListener('error', () => {
+        // A refused stream (e.g. an error status) is not retried by the browser itself.
+        if (source?.readyState === EventSource.CLOSED && !stopped) reopenTimer = setTimeout(open, REOPEN_DELAY_MS);
+      });
+    };
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') check();
+    };
+
+    open();
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('focus', check);
+    return () => {
+      stopped = true;
+      clearTimeout(reopenTimer);
+      source?.close();
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('focus', check);
+    };
+  }, [invoiceId]);
+}

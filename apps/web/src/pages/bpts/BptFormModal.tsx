@@ -1,0 +1,210 @@
+import {
+  Alert,
+  Anchor,
+  Autocomplete,
+  Button,
+  Group,
+  Modal,
+  NumberInput,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { type Bpt, SATS } from '@rayo/shared';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useCreateBpt, useCurrencies, useUpdateBpt } from '../../api/bpts.ts';
+import { useAccounts } from '../../api/catalog.ts';
+import { ApiError } from '../../api/client.ts';
+import { errorMessage } from '../../api/error-messages.ts';
+import { channelLabel, suggestedChannels } from './channels.ts';
+
+type Form = {
+  name: string;
+  accountId: string | null;
+  channel: string;
+  currency: string | null;
+  shareable: boolean;
+  tipEnabled: boolean;
+  taxPercentage: number | string;
+};
+type Errors = Partial<Record<keyof Form, string>>;
+
+const TAX = /^\d{1,3}(\.\d{1,2})?$/;
+
+function validate(form: Form): Errors {
+  const errors: Errors = {};
+  if (!form.name.trim()) errors.name = 'bpts.nameRequired';
+  if (!form.accountId) errors.accountId = 'bpts.accountRequired';
+  if (!form.channel.trim()) errors.channel = 'bpts.channelRequired';
+  if (!form.currency) errors.currency = 'bpts.currencyRequired';
+  const tax = String(form.taxPercentage);
+  if (!TAX.test(tax) || Number(tax) > 100) errors.taxPercentage = 'bpts.taxInvalid';
+  return errors;
+}
+
+/** SPEC §5: a BPT needs at least one account first. */
+function AccountNeeded({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="yellow" title={t('bpts.accountNeededTitle')} role="alert">
+      <Stack gap="sm">
+        <Text size="sm">{t('errors.accountRequired')}</Text>
+        <Anchor component={Link} to="/accounts" onClick={onClose} fw={600}>
+          {t('bpts.goToAccounts')}
+        </Anchor>
+      </Stack>
+    </Alert>
+  );
+}
+
+/** Creates a BPT (`bpt` null) or edits one. */
+export function BptFormModal({ bpt, onClose }: { bpt: Bpt | null; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const accounts = useAccounts();
+  const currencies = useCurrencies();
+  const create = useCreateBpt();
+  const update = useUpdateBpt();
+  const mutation = bpt ? update : create;
+  const [form, setForm] = useState<Form>({
+    name: bpt?.name ?? '',
+    accountId: bpt?.accountId ?? null,
+    channel: bpt?.channel ?? 'store',
+    currency: bpt?.currency ?? null,
+    shareable: bpt?.shareable ?? false,
+    tipEnabled: bpt?.tipEnabled ?? false,
+    taxPercentage: bpt?.taxPercentage ?? 0,
+  });
+  const [errors, setErrors] = useState<Errors>({});
+  const set = <K extends keyof Form>(key: K, value: Form[K]) => {
+    setForm((current) => ({ ...current, [key]: value }));
+    setErrors((current) => ({ ...current, [key]: undefined }));
+  };
+
+  const currencyNames = new Intl.DisplayNames(i18n.language, { type: 'currency', fallback: 'code' });
+  const currencyOptions = (currencies.data ?? []).map(({ code }) => ({
+    value: code,
+    label: code === SATS ? t('bpts.sats') : `${code} · ${currencyNames.of(code)}`,
+  }));
+  const accountNeeded =
+    (!bpt && accounts.data?.length === 0) ||
+    (mutation.error instanceof ApiError && mutation.error.code === 'AccountRequired');
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validate(form);
+    setErrors(found);
+    if (Object.keys(found).length > 0 || !form.accountId || !form.currency) return;
+    const request = {
+      name: form.name.trim(),
+      accountId: form.accountId,
+      channel: form.channel.trim(),
+      currency: form.currency,
+      shareable: form.shareable,
+      tipEnabled: form.tipEnabled,
+      taxPercentage: Number(form.taxPercentage),
+    };
+    try {
+      if (bpt) await update.mutateAsync({ id: bpt.id, ...request });
+      else await create.mutateAsync(request);
+      notifications.show({ color: 'teal', message: t(bpt ? 'bpts.saved' : 'bpts.created') });
+      onClose();
+    } catch {
+      // The mutation's error is shown in the form.
+    }
+  };
+
+  return (
+    <Modal opened onClose={onClose} title={t(bpt ? 'bpts.editTitle' : 'bpts.createTitle')} centered>
+      {accountNeeded ? (
+        <AccountNeeded onClose={onClose} />
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <TextInput
+              label={t('bpts.name')}
+              value={form.name}
+              onChange={(event) => set('name', event.currentTarget.value)}
+              error={errors.name && t(errors.name)}
+              required
+              maxLength={100}
+              data-autofocus
+            />
+            <Select
+              label={t('bpts.account')}
+              data={(accounts.data ?? []).map((account) => ({ value: account.id, label: account.name }))}
+              value={form.accountId}
+              onChange={(value) => set('accountId', value)}
+              error={errors.accountId && t(errors.accountId)}
+              required
+              searchable
+              allowDeselect={false}
+            />
+            <Autocomplete
+              label={t('bpts.channel')}
+              description={t('bpts.channelHint')}
+              data={[...suggestedChannels]}
+              renderOption={({ option }) => channelLabel(t, option.value)}
+              value={form.channel}
+              onChange={(value) => set('channel', value)}
+              error={errors.channel && t(errors.channel)}
+              required
+              maxLength={50}
+            />
+            <Select
+              label={t('bpts.currency')}
+              data={currencyOptions}
+              value={form.currency}
+              onChange={(value) => set('currency', value)}
+              error={errors.currency && t(errors.currency)}
+              required
+              searchable
+              allowDeselect={false}
+            />
+            <NumberInput
+              label={t('bpts.taxPercentage')}
+              description={t('bpts.taxHint')}
+              value={form.taxPercentage}
+              onChange={(value) => set('taxPercentage', value)}
+              error={errors.taxPercentage && t(errors.taxPercentage)}
+              min={0}
+              max={100}
+              decimalScale={2}
+              allowNegative={false}
+              suffix=" %"
+            />
+            <Switch
+              label={t('bpts.tip')}
+              description={t('bpts.tipHint')}
+              checked={form.tipEnabled}
+              onChange={(event) => set('tipEnabled', event.currentTarget.checked)}
+            />
+            <Switch
+              label={t('bpts.shareable')}
+              description={t('bpts.shareableHint')}
+              checked={form.shareable}
+              onChange={(event) => set('shareable', event.currentTarget.checked)}
+            />
+            {mutation.error && (
+              <Alert color="red" role="alert">
+                {errorMessage(t, mutation.error)}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                {t('common.cancel')}
+              </Button>
+              <Button type="submit" loading={mutation.isPending}>
+                {t(bpt ? 'common.save' : 'common.create')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,97 @@
+import { Button, CopyButton, Divider, Group, Loader, Stack, Text } from '@mantine/core';
+import { type Invoice, type InvoiceStatus, SATS } from '@rayo/shared';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { useEffect, useEffectEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LightningQr } from '../../components/LightningQr.tsx';
+import { CardPayment } from './CardPayment.tsx';
+import { currencyExponent, formatMoney, formatSats, msatToSats, toMinor } from './money.ts';
+
+/** Whole seconds until `deadline`, ticking every second; never below zero. */
+function useSecondsLeft(deadline: string): number {
+  const end = Date.parse(deadline);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return Math.max(0, Math.ceil((end - now) / 1000));
+}
+
+function mmss(seconds: number): string {
+  return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** The amount of an invoice in its currency, and in sats when that is not the same thing. */
+export function InvoiceAmount({ invoice, size = 32 }: { invoice: Invoice; size?: number }) {
+  const { i18n } = useTranslation();
+  const total = toMinor(invoice.fiatTotal, currencyExponent(invoice.currency));
+  return (
+    <Stack gap={0} align="center">
+      <Text fz={size} fw={700} lh={1.2} ta="center">
+        {formatMoney(total, invoice.currency, i18n.language)}
+      </Text>
+      {invoice.currency !== SATS && (
+        <Text c="inherit" opacity={0.75} ta="center">
+          {formatSats(msatToSats(invoice.amountMsat), i18n.language)}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** A pending invoice: its QR code to scan, a copy of it, the time left, and card payment. */
+export function InvoicePanel({
+  invoice,
+  onStatus,
+  onTimeUp,
+  onCancel,
+}: {
+  invoice: Invoice;
+  onStatus: (status: InvoiceStatus) => void;
+  onTimeUp: () => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const secondsLeft = useSecondsLeft(invoice.expiresAt);
+  const timeUp = useEffectEvent(onTimeUp);
+  useEffect(() => {
+    if (secondsLeft === 0) timeUp();
+  }, [secondsLeft]);
+
+  return (
+    <Stack gap="md">
+      <InvoiceAmount invoice={invoice} />
+      <LightningQr paymentRequest={invoice.paymentRequest} alt={t('terminal.qrAlt')} />
+      <Text ta="center" size="sm" c="dimmed">
+        {t('terminal.scanToPay')}
+      </Text>
+      <Group justify="center" gap="xs" role="status">
+        <Loader size="xs" type="dots" />
+        <Text size="sm">{t('terminal.waiting')}</Text>
+        <Text size="sm" c="dimmed" ff="monospace">
+          {t('terminal.expiresIn', { time: mmss(secondsLeft) })}
+        </Text>
+      </Group>
+      <Group grow>
+        <CopyButton value={invoice.paymentRequest.toLowerCase()} timeout={2000}>
+          {({ copied, copy }) => (
+            <Button
+              variant="light"
+              color={copied ? 'teal' : undefined}
+              leftSection={copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
+              onClick={copy}
+            >
+              {t(copied ? 'terminal.invoiceCopied' : 'terminal.copyInvoice')}
+            </Button>
+          )}
+        </CopyButton>
+        <Button variant="default" onClick={onCancel}>
+          {t('terminal.cancel')}
+        </Button>
+      </Group>
+      <Divider />
+      <CardPayment invoiceId={invoice.id} onStatus={onStatus} />
+    </Stack>
+  );
+}

@@ -1,0 +1,63 @@
+import { Loader, Table, Text, Title } from '@mantine/core';
+import type { Transaction } from '@rayo/shared';
+import { useTranslation } from 'react-i18next';
+import { type TerminalSource, useLatestTransactions } from '../../api/terminal.ts';
+import { currencyExponent, formatMoney, formatSats, msatToSats, sumDecimals, toMinor } from './money.ts';
+
+function Row({ transaction }: { transaction: Transaction }) {
+  const { i18n } = useTranslation();
+  const { currency } = transaction;
+  const exponent = currencyExponent(currency);
+  const money = (decimal: string) => formatMoney(toMinor(decimal, exponent), currency, i18n.language);
+  const total = sumDecimals([transaction.billAmount, transaction.tip, transaction.tax], exponent);
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' });
+  return (
+    <Table.Tr>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{date.format(new Date(transaction.settledAt))}</Table.Td>
+      <Table.Td ta="right">{money(transaction.billAmount)}</Table.Td>
+      <Table.Td ta="right">{money(transaction.tip)}</Table.Td>
+      <Table.Td ta="right">{money(transaction.tax)}</Table.Td>
+      <Table.Td ta="right" fw={600}>
+        {formatMoney(total, currency, i18n.language)}
+      </Table.Td>
+      <Table.Td ta="right">{formatSats(msatToSats(transaction.totalMsatCharged), i18n.language)}</Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** The BPT's latest sales, newest first. */
+export function LatestTransactions({ source }: { source: TerminalSource }) {
+  const { t } = useTranslation();
+  const transactions = useLatestTransactions(source);
+  return (
+    <section aria-labelledby="latest-transactions">
+      <Title order={2} size="h4" mb="sm" id="latest-transactions">
+        {t('terminal.latest')}
+      </Title>
+      {transactions.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+      {transactions.isError && <Text c="dimmed">{t('terminal.transactionsFailed')}</Text>}
+      {transactions.data?.length === 0 && <Text c="dimmed">{t('terminal.noTransactions')}</Text>}
+      {transactions.data && transactions.data.length > 0 && (
+        <Table.ScrollContainer minWidth={560}>
+          <Table striped verticalSpacing="xs" fz="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('terminal.date')}</Table.Th>
+                <Table.Th ta="right">{t('terminal.bill')}</Table.Th>
+                <Table.Th ta="right">{t('terminal.tipLine')}</Table.Th>
+                <Table.Th ta="right">{t('bpts.tax')}</Table.Th>
+                <Table.Th ta="right">{t('terminal.total')}</Table.Th>
+                <Table.Th ta="right">{t('terminal.sats')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {transactions.data.map((transaction) => (
+                <Row key={transaction.id} transaction={transaction} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import { Divider, Group, Stack, Text } from '@mantine/core';
+import { SATS } from '@rayo/shared';
+import { useTranslation } from 'react-i18next';
+import { formatPercent } from '../../components/format-percent.ts';
+import { formatMoney, formatSats, type SaleFigures } from './money.ts';
+
+function Line({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <Group justify="space-between" wrap="nowrap">
+      <Text fw={strong ? 700 : undefined} size={strong ? 'lg' : 'sm'} c={strong ? undefined : 'dimmed'}>
+        {label}
+      </Text>
+      <Text fw={strong ? 700 : 500} size={strong ? 'lg' : 'sm'} ta="right">
+        {value}
+      </Text>
+    </Group>
+  );
+}
+
+/** Bill, tip, tax and total of the sale being typed, and what the total is in sats now. */
+export function SaleSummary({
+  figures,
+  currency,
+  showTip,
+  taxPercentage,
+}: {
+  figures: SaleFigures;
+  currency: string;
+  showTip: boolean;
+  taxPercentage: number;
+}) {
+  const { t, i18n } = useTranslation();
+  const money = (minor: bigint) => formatMoney(minor, currency, i18n.language);
+  return (
+    <Stack gap={4} aria-live="polite">
+      <Line label={t('terminal.bill')} value={money(figures.bill)} />
+      {showTip && <Line label={t('terminal.tipLine')} value={money(figures.tip)} />}
+      {taxPercentage > 0 && (
+        <Line
+          label={t('terminal.taxLine', { percent: formatPercent(taxPercentage, i18n.language) })}
+          value={money(figures.tax)}
+        />
+      )}
+      <Divider my={4} />
+      <Line label={t('terminal.total')} value={money(figures.total)} strong />
+      {currency !== SATS && (
+        <Text size="sm" c="dimmed" ta="right">
+          {t('terminal.approxSats', { sats: formatSats(figures.sats, i18n.language) })}
+        </Text>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,253 @@
+import { Alert, Box, Button, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import type { Invoice, InvoiceStatus, TerminalInfo } from '@rayo/shared';
+import { IconClockX } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { ApiError } from '../../api/client.ts';
+import { errorMessage } from '../../api/error-messages.ts';
+import { useInvoiceStatus } from '../../api/invoices.ts';
+import { type TerminalSource, terminalKey, useCreateInvoice, useTerminalInfo } from '../../api/terminal.ts';
+import { InvoiceAmount, InvoicePanel } from './InvoicePanel.tsx';
+import { Keypad } from './Keypad.tsx';
+import { type KeypadKey, pressKey } from './keypad.ts';
+import { LatestTransactions } from './LatestTransactions.tsx';
+import { currencyExponent, formatMoney, formatTyped, fromMinor, saleFigures, type TipChoice } from './money.ts';
+import { PaidScreen } from './PaidScreen.tsx';
+import { SaleSummary } from './SaleSummary.tsx';
+import { TipPicker } from './TipPicker.tsx';
+
+type Sale = { bill: string; tip: TipChoice | null };
+type Stage =
+  | { name: 'entry' }
+  | { name: 'invoice'; invoice: Invoice; sale: Sale }
+  | { name: 'ended'; invoice: Invoice; sale: Sale; status: 'expired' | 'cancelled' }
+  | { name: 'paid'; invoice: Invoice };
+
+const NO_TIP: TipChoice = { kind: 'percent', percent: 0 };
+
+/** Keys of a physical keyboard that work like the keypad, for terminals on a laptop. */
+function keypadKeyOf(event: KeyboardEvent): KeypadKey | null {
+  if (/^[0-9]$/.test(event.key)) return event.key as KeypadKey;
+  if (event.key === '.' || event.key === ',') return '.';
+  if (event.key === 'Backspace') return 'backspace';
+  if (event.key === 'Escape' || event.key === 'Delete') return 'clear';
+  return null;
+}
+
+function isTextField(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
+  );
+}
+
+/** Types an amount, charges it as a Lightning invoice and follows the invoice until it is paid or ends. */
+function Register({ info, source }: { info: TerminalInfo; source: TerminalSource }) {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const { bpt, rate } = info;
+  const exponent = currencyExponent(bpt.currency);
+  const [bill, setBill] = useState('');
+  const [tip, setTip] = useState<TipChoice>(NO_TIP);
+  const [stage, setStage] = useState<Stage>({ name: 'entry' });
+  const createInvoice = useCreateInvoice(source);
+  const sale: Sale = { bill, tip: bpt.tipEnabled ? tip : null };
+  const figuresOf = (of: Sale) =>
+    saleFigures({ ...of, taxPercentage: bpt.taxPercentage, currency: bpt.currency, rate });
+  const figures = figuresOf(sale);
+
+  const charge = (of: Sale) => {
+    const { bill: billMinor, tip: tipMinor } = figuresOf(of);
+    if (billMinor === 0n || createInvoice.isPending) return;
+    // The server adds the tax itself; the tip goes as an amount, whichever way it was chosen.
+    const request = {
+      amount: fromMinor(billMinor, exponent),
+      tip: tipMinor > 0n ? fromMinor(tipMinor, exponent) : undefined,
+    };
+    createInvoice.mutate(request, { onSuccess: (invoice) => setStage({ name: 'invoice', invoice, sale: of }) });
+  };
+
+  const onStatus = (status: InvoiceStatus) =>
+    setStage((current) => {
+      if (current.name !== 'invoice' && current.name !== 'ended') return current;
+      if (status === 'settled') return { name: 'paid', invoice: current.invoice };
+      if (current.name === 'invoice' && (status === 'expired' || status === 'cancelled')) {
+        return { ...current, name: 'ended', status };
+      }
+      return current;
+    });
+  // An expired invoice is still followed: a payment sent in its last second may yet settle.
+  useInvoiceStatus(stage.name === 'invoice' || stage.name === 'ended' ? stage.invoice.id : null, onStatus);
+
+  const paid = stage.name === 'paid';
+  useEffect(() => {
+    if (paid) void queryClient.invalidateQueries({ queryKey: [...terminalKey(source), 'transactions'] });
+  }, [paid, queryClient, source]);
+
+  const chargeTyped = useEffectEvent(() => charge(sale));
+  const typing = stage.name === 'entry';
+  useEffect(() => {
+    if (!typing) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.metaKey || event.altKey || isTextField(event.target)) return;
+      const key = keypadKeyOf(event);
+      if (key) {
+        event.preventDefault();
+        setBill((current) => pressKey(current, key, exponent));
+      } else if (event.key === 'Enter' && !(event.target instanceof HTMLButtonElement)) {
+        chargeTyped();
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [typing, exponent]);
+
+  const newSale = () => {
+    setBill('');
+    setTip(NO_TIP);
+    createInvoice.reset();
+    setStage({ name: 'entry' });
+  };
+  const backToAmount = () => {
+    createInvoice.reset();
+    setStage({ name: 'entry' });
+  };
+  const chargeError = createInvoice.error && (
+    <Alert color="red" role="alert">
+      {errorMessage(t, createInvoice.error)}
+    </Alert>
+  );
+
+  if (stage.name === 'invoice') {
+    return (
+      <InvoicePanel
+        invoice={stage.invoice}
+        onStatus={onStatus}
+        onTimeUp={() =>
+          setStage((current) =>
+            current.name === 'invoice' ? { ...current, name: 'ended', status: 'expired' } : current,
+          )
+        }
+        onCancel={backToAmount}
+      />
+    );
+  }
+  if (stage.name === 'ended') {
+    return (
+      <Stack align="center" gap="md" py="md">
+        <ThemeIcon size={64} radius={64} variant="light" color="orange">
+          <IconClockX size={36} />
+        </ThemeIcon>
+        <Title order={2} size="h3">
+          {t(stage.status === 'cancelled' ? 'terminal.cancelled' : 'terminal.expired')}
+        </Title>
+        <Text c="dimmed" ta="center">
+          {t('terminal.expiredText')}
+        </Text>
+        <InvoiceAmount invoice={stage.invoice} size={28} />
+        {chargeError}
+        <Button size="xl" fullWidth loading={createInvoice.isPending} onClick={() => charge(stage.sale)} data-autofocus>
+          {t('terminal.chargeAgain')}
+        </Button>
+        <Button variant="subtle" onClick={backToAmount}>
+          {t('terminal.changeAmount')}
+        </Button>
+      </Stack>
+    );
+  }
+  return (
+    <Stack gap="md">
+      <Box ta="right">
+        <Text size="sm" c="dimmed" id="amount-label">
+          {t('terminal.amount')}
+        </Text>
+        <Text
+          component="output"
+          aria-labelledby="amount-label"
+          fz={40}
+          fw={700}
+          lh={1.2}
+          style={{ overflowWrap: 'anywhere' }}
+        >
+          {formatTyped(bill, bpt.currency, i18n.language)}
+        </Text>
+      </Box>
+      <Keypad decimals={exponent > 0} onKey={(key) => setBill((current) => pressKey(current, key, exponent))} />
+      {bpt.tipEnabled && <TipPicker value={tip} onChange={setTip} currency={bpt.currency} exponent={exponent} />}
+      <SaleSummary
+        figures={figures}
+        currency={bpt.currency}
+        showTip={bpt.tipEnabled}
+        taxPercentage={bpt.taxPercentage}
+      />
+      {chargeError}
+      <Button
+        size="xl"
+        fullWidth
+        disabled={figures.bill === 0n}
+        loading={createInvoice.isPending}
+        onClick={() => charge(sale)}
+      >
+        {t('terminal.charge', { amount: formatMoney(figures.total, bpt.currency, i18n.language) })}
+      </Button>
+      {stage.name === 'paid' && <PaidScreen invoice={stage.invoice} onNewSale={newSale} />}
+    </Stack>
+  );
+}
+
+function LoadProblem({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const { t } = useTranslation();
+  const notFound = error instanceof ApiError && error.code === 'NotFound';
+  return (
+    <Alert color="red" role="alert">
+      <Stack gap="sm" align="flex-start">
+        <Text size="sm">{notFound ? t('terminal.notFound') : errorMessage(t, error)}</Text>
+        {!notFound && (
+          <Button size="xs" variant="white" color="red" onClick={onRetry}>
+            {t('common.retry')}
+          </Button>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
+
+/** The terminal of one BPT (SPEC §2 "BPTs": invoice QR, NFC reading, tip and tax, latest transactions). */
+export function TerminalPage({ source }: { source: TerminalSource }) {
+  const { t } = useTranslation();
+  const info = useTerminalInfo(source);
+  return (
+    <Stack gap="xl">
+      <Stack maw={480} w="100%" mx="auto" gap="md">
+        <Title order={1} size="h2">
+          {info.data?.bpt.name ?? t('pages.terminal')}
+        </Title>
+        {info.isPending && <Loader aria-label={t('common.loading')} />}
+        {info.isError && <LoadProblem error={info.error} onRetry={() => info.refetch()} />}
+        {info.data && (
+          <Paper withBorder radius="lg" p={{ base: 'sm', xs: 'lg' }} shadow="xs">
+            <Register info={info.data} source={source} />
+          </Paper>
+        )}
+      </Stack>
+      {info.data && (
+        <Box maw={760} w="100%" mx="auto">
+          <LatestTransactions source={source} />
+        </Box>
+      )}
+    </Stack>
+  );
+}
+
+export function SignedInTerminalPage() {
+  const { id = '' } = useParams();
+  const source = useMemo<TerminalSource>(() => ({ kind: 'bpt', id }), [id]);
+  return <TerminalPage key={id} source={source} />;
+}
+
+export function SharedTerminalPage() {
+  const { bptToken = '' } = useParams();
+  const source = useMemo<TerminalSource>(() => ({ kind: 'shared', token: bptToken }), [bptToken]);
+  return <TerminalPage key={bptToken} source={source} />;
+}

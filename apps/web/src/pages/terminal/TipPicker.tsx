@@ -1,0 +1,56 @@
+import { SegmentedControl, Stack, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatPercent } from '../../components/format-percent.ts';
+import { isTypedAmount } from './keypad.ts';
+import { TIP_PRESETS, type TipChoice } from './money.ts';
+
+const OTHER = 'other';
+
+/** Tip presets as a share of the bill, or an amount typed in the BPT's currency. */
+export function TipPicker({
+  value,
+  onChange,
+  currency,
+  exponent,
+}: {
+  value: TipChoice;
+  onChange: (tip: TipChoice) => void;
+  currency: string;
+  exponent: number;
+}) {
+  const { t, i18n } = useTranslation();
+  const selected = value.kind === 'percent' ? String(value.percent) : OTHER;
+  return (
+    <Stack gap="xs">
+      <SegmentedControl
+        fullWidth
+        aria-label={t('terminal.tip')}
+        value={selected}
+        onChange={(choice) =>
+          onChange(choice === OTHER ? { kind: 'amount', amount: '' } : { kind: 'percent', percent: Number(choice) })
+        }
+        data={[
+          ...TIP_PRESETS.map((percent) => ({ value: String(percent), label: formatPercent(percent, i18n.language) })),
+          { value: OTHER, label: t('terminal.tipOther') },
+        ]}
+      />
+      {value.kind === 'amount' && (
+        <TextInput
+          label={t('terminal.tipAmount')}
+          inputMode={exponent > 0 ? 'decimal' : 'numeric'}
+          autoComplete="off"
+          rightSection={currency}
+          rightSectionWidth={56}
+          value={value.amount}
+          onChange={(event) => {
+            // Keep only what the keypad itself could type: digits and the currency's decimals.
+            const typed = event.currentTarget.value.replace(',', '.');
+            if (isTypedAmount(typed, exponent)) onChange({ kind: 'amount', amount: typed });
+          }}
+          description={exponent > 0 ? t('terminal.tipAmountHint', { count: exponent }) : t('terminal.tipAmountWhole')}
+          data-autofocus
+        />
+      )}
+    </Stack>
+  );
+}
