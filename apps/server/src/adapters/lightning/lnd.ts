@@ -1,0 +1,395 @@
+import { createHash } from 'node:crypto';
+import { fetch as undiciFetch } from 'undici';
+import {
+  Backoff,
+  createDispatcher,
+  deadline,
+  describeFailure,
+  type Fetch,
+  HandlerFailure,
+  jsonLines,
+  pause,
+} from './http.ts';
+import {
+  type CreatedInvoice,
+  type DecodedInvoice,
+  type InvoiceLookup,
+  type LightningBackend,
+  LightningBackendError,
+  type PaymentResult,
+  type Settlement,
+} from './types.ts';
+
+export type LndBackendOptions = {
+  /** lnd's REST listener, e.g. `https://127.0.0.1:8080`. */
+  restUrl: string;
+  /** Hex of the macaroon file's bytes; the invoice macaroon is enough unless payouts are sent. */
+  macaroonHex: string;
+  /** lnd's `tls.cert`, trusted as the only CA; without it the system CAs must vouch for the node. */
+  tlsCertPem?: string;
+  fetch?: Fetch;
+  /** Deadline of every call except the settle stream and payments. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** First wait before the settle stream reconnects, doubling up to `maxReconnectDelayMs`. Default 1 s / 60 s. */
+  reconnectDelayMs?: number;
+  maxReconnectDelayMs?: number;
+  /** Hears of every dropped settle stream before the adapter reconnects, so the caller can log it. */
+  onStreamError?: (error: LightningBackendError, retryInMs: number) => void;
+};
+
+/** `chains[0].network` of `GET /v1/getinfo`; simnet and other chains are not supported. */
+const NETWORKS: Record<string, LightningBackend['network']> = {
+  mainnet: 'mainnet',
+  testnet: 'testnet',
+  testnet4: 'testnet',
+  signet: 'signet',
+  regtest: 'regtest',
+};
+
+/** Beyond its own `timeout_seconds`, how long lnd may take to report a payment's final state. */
+const PAYMENT_GRACE_MS = 30_000;
+/** Page size when reading lnd's invoice history for settlements older than any cursor. */
+const LIST_PAGE_SIZE = 1000;
+
+type Json = Record<string, unknown>;
+
+/**
+ * The Lightning backend over lnd's REST gateway (reference/protocols.md §4).
+ *
+ * Asks `GET /v1/getinfo` for the network before answering, so a wrong URL, certificate or macaroon
+ * stops the server at boot instead of at the first payment.
+ */
+export async function createLndBackend(options: LndBackendOptions): Promise<LightningBackend> {
+  if (!/^(?:[0-9a-fA-F]{2})+$/.test(options.macaroonHex)) {
+    throw new LightningBackendError('The lnd macaroon must be the hex of the macaroon file bytes');
+  }
+  const client = createClient(options);
+  const info = await client.json('GET', '/v1/getinfo');
+  const chains = info.chains;
+  const chainNetwork =
+    Array.isArray(chains) && typeof (chains[0] as Json | undefined)?.network === 'string'
+      ? ((chains[0] as Json).network as string)
+      : undefined;
+  const network = chainNetwork === undefined ? undefined : NETWORKS[chainNetwork];
+  if (!network) throw new LightningBackendError(`lnd runs on an unsupported network: ${String(chainNetwork)}`);
+
+  return {
+    name: 'lnd',
+    network,
+
+    async createInvoice({ amountMsat, description, expirySeconds }): Promise<CreatedInvoice> {
+      if (amountMsat <= 0n) throw new RangeError('An invoice amount must be positive');
+      // lnd reads an expiry of 0 as 86400 s, so a zero must never reach it.
+      if (!Number.isSafeInteger(expirySeconds) || expirySeconds < 1) {
+        throw new RangeError('An invoice expiry must be a whole number of seconds, at least 1');
+      }
+      // lnd does not answer the creation time; taking it before the call errs towards an earlier expiry.
+      const requestedAt = Date.now();
+      const answer = await client.json('POST', '/v1/invoices', {
+        value_msat: amountMsat.toString(),
+        memo: description,
+        expiry: String(expirySeconds),
+      });
+      return {
+        paymentHash: hashFromBase64(answer.r_hash, 'r_hash'),
+        paymentRequest: text(answer.payment_request, 'payment_request'),
+        expiresAt: new Date(requestedAt + expirySeconds * 1000),
+      };
+    },
+
+    async lookupInvoice(paymentHash): Promise<InvoiceLookup> {
+      const query = encodeURIComponent(Buffer.from(checkHash(paymentHash), 'hex').toString('base64'));
+      const invoice = await client.json('GET', `/v2/invoices/lookup?payment_hash=${query}`);
+      return toLookup(invoice, Date.now());
+    },
+
+    async subscribeSettlements(afterIndex, onSettlement, signal): Promise<void> {
+      let last = afterIndex;
+      const delays = new Backoff(options.reconnectDelayMs ?? 1000, options.maxReconnectDelayMs ?? 60_000);
+      const deliver = async (settlement: Settlement) => {
+        try {
+          await onSettlement(settlement);
+        } catch (error) {
+          throw new HandlerFailure(error);
+        }
+        last = settlement.settleIndex;
+      };
+      while (!signal.aborted) {
+        let failure: LightningBackendError;
+        try {
+          // lnd replays nothing for `settle_index=0`, so settlements from before the first cursor are
+          // read from the invoice list; any later index makes the stream replay what it missed.
+          if (last === 0n) await deliverHistory(client, signal, deliver);
+          if (signal.aborted) return;
+          const response = await client.send('GET', `/v1/invoices/subscribe?settle_index=${last}`, undefined, signal);
+          // Connected: whatever failed before has recovered, so the next drop retries quickly again.
+          delays.reset();
+          for await (const message of jsonLines(response.body ?? emptyBody())) {
+            const invoice = streamResult(message, 'settle stream');
+            // The stream also carries new and cancelled invoices; only settlements matter here.
+            if (invoice.state !== 'SETTLED') continue;
+            const settlement = toSettlement(invoice);
+            if (settlement.settleIndex > last) await deliver(settlement);
+            if (signal.aborted) return;
+          }
+          failure = new LightningBackendError('lnd closed the settle stream');
+        } catch (error) {
+          if (error instanceof HandlerFailure) throw error.error;
+          if (signal.aborted) return;
+          failure =
+            error instanceof LightningBackendError
+              ? error
+              : new LightningBackendError(`lnd settle stream failed: ${describeFailure(error)}`, { cause: error });
+        }
+        const wait = delays.next();
+        options.onStreamError?.(failure, wait);
+        if (!(await pause(wait, signal))) return;
+      }
+    },
+
+    async payInvoice(paymentRequest, { maxFeeMsat, timeoutSeconds }): Promise<PaymentResult> {
+      if (maxFeeMsat < 0n) throw new RangeError('A fee limit cannot be negative');
+      // lnd reads 0 as 60 s; the caller's limit must be explicit.
+      if (!Number.isSafeInteger(timeoutSeconds) || timeoutSeconds < 1) {
+        throw new RangeError('A payment timeout must be a whole number of seconds, at least 1');
+      }
+      const response = await client.send(
+        'POST',
+        '/v2/router/send',
+        { payment_request: paymentRequest, fee_limit_msat: maxFeeMsat.toString(), timeout_seconds: timeoutSeconds },
+        deadline(timeoutSeconds * 1000 + PAYMENT_GRACE_MS),
+      );
+      try {
+        for await (const message of jsonLines(response.body ?? emptyBody())) {
+          const payment = streamResult(message, 'payment');
+          if (payment.status === 'SUCCEEDED') return toPaymentResult(payment);
+          if (payment.status === 'FAILED') {
+            throw new LightningBackendError(`lnd could not pay the invoice: ${String(payment.failure_reason)}`);
+          }
+        }
+      } catch (error) {
+        if (error instanceof LightningBackendError) throw error;
+        throw new LightningBackendError(
+          `lnd payment stream broke before a final state, so the payment may still be in flight: ${describeFailure(error)}`,
+          { cause: error },
+        );
+      }
+      throw new LightningBackendError(
+        'lnd closed the payment stream before a final state, so the payment may still be in flight',
+      );
+    },
+
+    async decodeInvoice(paymentRequest): Promise<DecodedInvoice> {
+      const payReq = await client.json(
+        'GET',
+        `/v1/payreq/${encodeURIComponent(paymentRequest)}`,
+        undefined,
+        'GET /v1/payreq',
+      );
+      const amountMsat = int64(payReq.num_msat, 'num_msat');
+      const description =
+        typeof payReq.description === 'string' && payReq.description !== '' ? payReq.description : null;
+      const expiresAtSeconds = int64(payReq.timestamp, 'timestamp') + int64(payReq.expiry, 'expiry');
+      return {
+        paymentHash: checkHash(text(payReq.payment_hash, 'payment_hash')),
+        amountMsat: amountMsat === 0n ? null : amountMsat,
+        description,
+        expiresAt: new Date(Number(expiresAtSeconds) * 1000),
+        payee: text(payReq.destination, 'destination'),
+      };
+    },
+  };
+}
+
+type LndClient = {
+  /**
+   * A call answered with one JSON object, within the request deadline or until `signal` aborts.
+   * `label` names it in errors when the path carries data.
+   */
+  json(method: 'GET' | 'POST', path: string, body?: Json, label?: string, signal?: AbortSignal): Promise<Json>;
+  /** A call whose 2xx response is handed over unread, for the streaming endpoints. */
+  send(method: 'GET' | 'POST', path: string, body: Json | undefined, signal: AbortSignal): Promise<FetchResponse>;
+};
+
+type FetchResponse = Awaited<ReturnType<Fetch>>;
+
+function createClient(options: LndBackendOptions): LndClient {
+  const base = new URL(options.restUrl);
+  const fetch = options.fetch ?? undiciFetch;
+  const dispatcher = createDispatcher(options.tlsCertPem);
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+
+  async function send(
+    method: 'GET' | 'POST',
+    path: string,
+    body: Json | undefined,
+    signal: AbortSignal,
+    label = `${method} ${path.split('?')[0]}`,
+  ): Promise<FetchResponse> {
+    let response: FetchResponse;
+    try {
+      response = await fetch(new URL(path, base), {
+        method,
+        headers: {
+          'Grpc-Metadata-macaroon': options.macaroonHex,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        dispatcher,
+      });
+    } catch (error) {
+      if (signal.aborted && !(signal.reason instanceof DOMException && signal.reason.name === 'TimeoutError')) {
+        throw error;
+      }
+      throw new LightningBackendError(`lnd ${label}: no answer from ${base.origin}: ${describeFailure(error)}`, {
+        cause: error,
+      });
+    }
+    if (response.ok) return response;
+    const answer = await response.text().catch(() => '');
+    throw new LightningBackendError(`lnd ${label} answered HTTP ${response.status}: ${errorMessage(answer)}`);
+  }
+
+  return {
+    send: (method, path, body, signal) => send(method, path, body, signal),
+    async json(method, path, body, label, signal) {
+      const response = await send(method, path, body, deadline(requestTimeoutMs, signal), label);
+      const where = label ?? `${method} ${path.split('?')[0]}`;
+      let answer: unknown;
+      try {
+        answer = JSON.parse(await response.text());
+      } catch (error) {
+        throw new LightningBackendError(`lnd ${where} gave an unreadable answer: ${describeFailure(error)}`, {
+          cause: error,
+        });
+      }
+      if (typeof answer !== 'object' || answer === null) {
+        throw new LightningBackendError(`lnd ${where} answered something other than an object`);
+      }
+      return answer as Json;
+    },
+  };
+}
+
+/** Delivers every settled invoice of lnd's history, oldest settle first. */
+async function deliverHistory(
+  client: LndClient,
+  signal: AbortSignal,
+  deliver: (settlement: Settlement) => Promise<void>,
+): Promise<void> {
+  const settled: Settlement[] = [];
+  let offset = '0';
+  for (;;) {
+    const page = await client.json(
+      'GET',
+      `/v1/invoices?index_offset=${offset}&num_max_invoices=${LIST_PAGE_SIZE}`,
+      undefined,
+      'GET /v1/invoices',
+      signal,
+    );
+    const invoices = Array.isArray(page.invoices) ? (page.invoices as Json[]) : [];
+    if (invoices.length === 0) break;
+    for (const invoice of invoices) if (invoice.state === 'SETTLED') settled.push(toSettlement(invoice));
+    const next = int64(page.last_index_offset, 'last_index_offset').toString();
+    if (next === offset) break;
+    offset = next;
+  }
+  settled.sort((a, b) => (a.settleIndex < b.settleIndex ? -1 : a.settleIndex > b.settleIndex ? 1 : 0));
+  for (const settlement of settled) {
+    if (signal.aborted) return;
+    await deliver(settlement);
+  }
+}
+
+async function* emptyBody(): AsyncGenerator<Uint8Array> {}
+
+/** One message of a streaming call: `{"result": …}` or `{"error": {code, message}}`. */
+function streamResult(message: unknown, what: string): Json {
+  const envelope = (typeof message === 'object' && message !== null ? message : {}) as Json;
+  if (envelope.error !== undefined && envelope.error !== null) {
+    throw new LightningBackendError(`lnd ${what} reported an error: ${errorMessage(JSON.stringify(envelope.error))}`);
+  }
+  if (typeof envelope.result !== 'object' || envelope.result === null) {
+    throw new LightningBackendError(`lnd ${what} sent a message without a result`);
+  }
+  return envelope.result as Json;
+}
+
+function toSettlement(invoice: Json): Settlement {
+  return {
+    paymentHash: hashFromBase64(invoice.r_hash, 'r_hash'),
+    settleIndex: int64(invoice.settle_index, 'settle_index'),
+    amountPaidMsat: int64(invoice.amt_paid_msat, 'amt_paid_msat'),
+    settledAt: new Date(Number(int64(invoice.settle_date, 'settle_date')) * 1000),
+  };
+}
+
+/**
+ * lnd cancels an open invoice once it expires, so CANCELED past the expiry reads as expired and
+ * CANCELED before it as cancelled. ACCEPTED (a held HTLC) is not money received yet: still open.
+ */
+function toLookup(invoice: Json, now: number): InvoiceLookup {
+  const paymentHash = hashFromBase64(invoice.r_hash, 'r_hash');
+  const expiresAtMs = Number(int64(invoice.creation_date, 'creation_date') + int64(invoice.expiry, 'expiry')) * 1000;
+  switch (invoice.state) {
+    case 'SETTLED':
+      return { paymentHash, state: 'settled', settlement: toSettlement(invoice) };
+    case 'OPEN':
+      return { paymentHash, state: expiresAtMs <= now ? 'expired' : 'open', settlement: null };
+    case 'ACCEPTED':
+      return { paymentHash, state: 'open', settlement: null };
+    case 'CANCELED':
+      return { paymentHash, state: expiresAtMs <= now ? 'expired' : 'cancelled', settlement: null };
+    default:
+      throw new LightningBackendError(`lnd answered an unknown invoice state: ${String(invoice.state)}`);
+  }
+}
+
+/** Router payments carry the hash and preimage as hex strings (lnrpc.Payment), unlike invoices. */
+function toPaymentResult(payment: Json): PaymentResult {
+  const paymentHash = checkHash(text(payment.payment_hash, 'payment_hash'));
+  const preimage = text(payment.payment_preimage, 'payment_preimage').toLowerCase();
+  if (
+    !/^[0-9a-f]{64}$/.test(preimage) ||
+    createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex') !== paymentHash
+  ) {
+    throw new LightningBackendError('lnd reported a payment whose preimage does not match its hash');
+  }
+  return { paymentHash, preimage, feeMsat: int64(payment.fee_msat, 'fee_msat') };
+}
+
+/** The `message` of lnd's `{code, message, details}` (or `{"error": …}` for streams), else the raw text. */
+function errorMessage(answer: string): string {
+  try {
+    const parsed = JSON.parse(answer) as Json;
+    const status = (typeof parsed.error === 'object' && parsed.error !== null ? parsed.error : parsed) as Json;
+    if (typeof status.message === 'string') return status.message;
+  } catch {
+    // Not JSON: a proxy's HTML page or plain text, shown shortened below.
+  }
+  return answer.slice(0, 200) || '(empty body)';
+}
+
+/** int64/uint64 fields arrive as JSON strings. */
+function int64(value: unknown, field: string): bigint {
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  throw new LightningBackendError(`lnd answered an invalid ${field}`);
+}
+
+function text(value: unknown, field: string): string {
+  if (typeof value === 'string' && value !== '') return value;
+  throw new LightningBackendError(`lnd answered without ${field}`);
+}
+
+function hashFromBase64(value: unknown, field: string): string {
+  const bytes = Buffer.from(text(value, field), 'base64');
+  if (bytes.length !== 32) throw new LightningBackendError(`lnd answered an invalid ${field}`);
+  return bytes.toString('hex');
+}
+
+function checkHash(hash: string): string {
+  if (!/^[0-9a-fA-F]{64}$/.test(hash)) throw new LightningBackendError('A payment hash must be 64 hex characters');
+  return hash.toLowerCase();
+}

@@ -1,0 +1,405 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { fakeNodeId, fakePaymentRequest, newPreimage } from './lightning.ts';
+import { caAndServerCertificate } from './tls.ts';
+
+/**
+ * A local Core Lightning clnrest for tests (reference/protocols.md §5): HTTPS with a certificate
+ * signed by its own `ca.pem`, the `Rune` header, `POST /v1/<method>` with JSON params, 201 with the
+ * RPC result, 401/403 for rune problems and 500 `{code, message}` for RPC errors. msat amounts are
+ * bare JSON integers, exact beyond 2^53.
+ */
+
+type Status = 'unpaid' | 'paid' | 'expired';
+
+type Invoice = {
+  label: string;
+  description: string;
+  paymentHash: string;
+  preimage: string;
+  bolt11: string;
+  amountMsat: bigint;
+  createdAt: number;
+  expiresAt: number;
+  createdIndex: number;
+  status: Status;
+  payIndex: bigint | null;
+  amountReceivedMsat: bigint | null;
+  paidAt: number | null;
+};
+
+/** Someone else's invoice, which this node can decode and try to pay. */
+export type ClnRemoteInvoice = {
+  bolt11: string;
+  paymentHash: string;
+  preimage: string;
+  amountMsat: bigint | null;
+  description: string;
+  payee: string;
+  createdAt: number;
+  expiry: number;
+  /** What the route costs; a lower `maxfee` fails the payment. */
+  routeFeeMsat: bigint;
+  /** An RPC error to fail every attempt with instead. */
+  failWith: { code: number; message: string } | null;
+  /** What `decode` says of the signature. */
+  valid: boolean;
+};
+
+type Waiter = { lastpayIndex: bigint; response: ServerResponse; timer: NodeJS.Timeout | undefined };
+
+export type RecordedCall = { method: string; params: Record<string, unknown>; rawBody: string };
+
+export type FakeCln = {
+  url: string;
+  /** The CA that signed the server's certificate: clnrest's `ca.pem`. */
+  caPem: string;
+  rune: string;
+  calls: RecordedCall[];
+  /** Pays one of this node's invoices; returns its new pay_index. */
+  settle(paymentHash: string, amountReceivedMsat?: bigint): bigint;
+  /** Lets the invoice's time run out; the long polls waiting at that moment hear of it. */
+  expire(paymentHash: string): void;
+  addRemoteInvoice(input: {
+    amountMsat: bigint | null;
+    description?: string;
+    routeFeeMsat?: bigint;
+    failWith?: { code: number; message: string };
+    valid?: boolean;
+  }): ClnRemoteInvoice;
+  /** Cuts every waiting long poll without an answer, as a crashed node or network would. */
+  dropWaiters(): number;
+  waitingPolls(): number;
+  close(): Promise<void>;
+};
+
+const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
+function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? rawJson(v.toString()) : v));
+}
+
+/** lightningd reads JSON numbers as exact integers; so does the fake, for `*_msat` and the indexes. */
+function parseParams(text: string): Record<string, unknown> {
+  return JSON.parse(text, (key: string, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' && /_msat$|_index$|^maxfee$/.test(key) && context?.source && /^\d+$/.test(context.source)
+      ? BigInt(context.source)
+      : value,
+  );
+}
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+export async function startFakeCln(options: { network?: string } = {}): Promise<FakeCln> {
+  const { ca, server: serverCert } = await caAndServerCertificate();
+  const rune = randomBytes(48).toString('base64url');
+  const nodeId = fakeNodeId();
+  const invoices: Invoice[] = [];
+  const remote: ClnRemoteInvoice[] = [];
+  const waiters = new Set<Waiter>();
+  const calls: RecordedCall[] = [];
+  let lastPayIndex = 0n;
+
+  function mustFind(paymentHash: string): Invoice {
+    const invoice = invoices.find((i) => i.paymentHash === paymentHash);
+    if (!invoice) throw new Error(`fake cln has no invoice ${paymentHash}`);
+    return invoice;
+  }
+
+  /** Like lightningd: an unpaid invoice past its expiry reads as expired. */
+  function refresh(invoice: Invoice): Invoice {
+    if (invoice.status === 'unpaid' && invoice.expiresAt <= nowSeconds()) invoice.status = 'expired';
+    return invoice;
+  }
+
+  function invoiceJson(invoice: Invoice): Record<string, unknown> {
+    const base = {
+      label: invoice.label,
+      bolt11: invoice.bolt11,
+      payment_hash: invoice.paymentHash,
+      amount_msat: invoice.amountMsat,
+      status: invoice.status,
+      description: invoice.description,
+      expires_at: invoice.expiresAt,
+      created_index: invoice.createdIndex,
+    };
+    if (invoice.status !== 'paid') return base;
+    return {
+      ...base,
+      pay_index: invoice.payIndex,
+      amount_received_msat: invoice.amountReceivedMsat,
+      paid_at: invoice.paidAt,
+      payment_preimage: invoice.preimage,
+      updated_index: Number(invoice.payIndex),
+    };
+  }
+
+  function reply(response: ServerResponse, status: number, body: unknown) {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(toJson(body));
+  }
+
+  function rpcError(response: ServerResponse, code: number, message: string, data?: unknown) {
+    reply(response, 500, data === undefined ? { code, message } : { code, message, data });
+  }
+
+  function answerWaiter(waiter: Waiter, invoice: Invoice) {
+    clearTimeout(waiter.timer);
+    waiters.delete(waiter);
+    reply(waiter.response, 201, invoiceJson(invoice));
+  }
+
+  function waitAnyInvoice(response: ServerResponse, params: Record<string, unknown>) {
+    const lastpayIndex = typeof params.lastpay_index === 'bigint' ? params.lastpay_index : 0n;
+    const timeout = params.timeout;
+    const next = invoices
+      .filter((i) => i.payIndex !== null && i.payIndex > lastpayIndex)
+      .sort((a, b) => Number((a.payIndex ?? 0n) - (b.payIndex ?? 0n)))[0];
+    if (next) {
+      reply(response, 201, invoiceJson(next));
+      return;
+    }
+    if (timeout === 0) {
+      rpcError(response, 904, 'Timed out');
+      return;
+    }
+    const waiter: Waiter = { lastpayIndex, response, timer: undefined };
+    if (typeof timeout === 'number') {
+      waiter.timer = setTimeout(() => {
+        waiters.delete(waiter);
+        rpcError(response, 904, 'Timed out');
+      }, timeout * 1000);
+    }
+    waiters.add(waiter);
+    response.on('close', () => {
+      clearTimeout(waiter.timer);
+      waiters.delete(waiter);
+    });
+  }
+
+  function createInvoice(response: ServerResponse, params: Record<string, unknown>) {
+    const { label, description } = params;
+    const amount = params.amount_msat;
+    if (typeof label !== 'string' || typeof description !== 'string' || typeof amount !== 'bigint') {
+      rpcError(response, -32602, 'amount_msat, label and description are required');
+      return;
+    }
+    if (invoices.some((i) => i.label === label)) {
+      rpcError(response, 900, 'Duplicate label');
+      return;
+    }
+    const expiry = typeof params.expiry === 'number' ? params.expiry : 604800;
+    const { preimage, paymentHash } = newPreimage();
+    const createdAt = nowSeconds();
+    const invoice: Invoice = {
+      label,
+      description,
+      paymentHash: paymentHash.toString('hex'),
+      preimage: preimage.toString('hex'),
+      bolt11: fakePaymentRequest(amount),
+      amountMsat: amount,
+      createdAt,
+      expiresAt: createdAt + expiry,
+      createdIndex: invoices.length + 1,
+      status: 'unpaid',
+      payIndex: null,
+      amountReceivedMsat: null,
+      paidAt: null,
+    };
+    invoices.push(invoice);
+    reply(response, 201, {
+      payment_hash: invoice.paymentHash,
+      expires_at: invoice.expiresAt,
+      bolt11: invoice.bolt11,
+      payment_secret: randomBytes(32).toString('hex'),
+      created_index: invoice.createdIndex,
+    });
+  }
+
+  function pay(response: ServerResponse, params: Record<string, unknown>) {
+    const target = remote.find((i) => i.bolt11 === params.bolt11);
+    if (!target) {
+      rpcError(response, -32602, 'Invalid bolt11: Bad bech32 string');
+      return;
+    }
+    if (target.failWith) {
+      rpcError(response, target.failWith.code, target.failWith.message, { status: 'failed' });
+      return;
+    }
+    const maxfee = typeof params.maxfee === 'bigint' ? params.maxfee : target.routeFeeMsat;
+    if (target.routeFeeMsat > maxfee) {
+      rpcError(response, 206, `Route wanted fee of ${target.routeFeeMsat}msat`);
+      return;
+    }
+    const amount = target.amountMsat ?? 0n;
+    reply(response, 201, {
+      destination: target.payee,
+      payment_hash: target.paymentHash,
+      created_at: Date.now() / 1000,
+      parts: 1,
+      amount_msat: amount,
+      amount_sent_msat: amount + target.routeFeeMsat,
+      payment_preimage: target.preimage,
+      status: 'complete',
+    });
+  }
+
+  function decode(response: ServerResponse, params: Record<string, unknown>) {
+    const own = invoices.find((i) => i.bolt11 === params.string);
+    const other = remote.find((i) => i.bolt11 === params.string);
+    if (!own && !other) {
+      rpcError(response, -32602, 'string: Unparsable invoice');
+      return;
+    }
+    const amount = own ? own.amountMsat : other?.amountMsat;
+    reply(response, 201, {
+      type: 'bolt11 invoice',
+      valid: own ? true : other?.valid,
+      currency: 'bcrt',
+      created_at: own ? own.createdAt : other?.createdAt,
+      expiry: own ? own.expiresAt - own.createdAt : other?.expiry,
+      payee: own ? nodeId : other?.payee,
+      ...(amount === null || amount === undefined ? {} : { amount_msat: amount }),
+      payment_hash: own ? own.paymentHash : other?.paymentHash,
+      signature: randomBytes(70).toString('hex'),
+      description: own ? own.description : other?.description,
+      min_final_cltv_expiry: 18,
+      payment_secret: randomBytes(32).toString('hex'),
+    });
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    const url = new URL(request.url ?? '/', 'https://fake-cln');
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const rawBody = Buffer.concat(chunks).toString('utf8');
+    const method = url.pathname.startsWith('/v1/') ? url.pathname.slice(4) : '';
+    let params: Record<string, unknown>;
+    try {
+      params = rawBody === '' ? {} : parseParams(rawBody);
+    } catch {
+      rpcError(response, -32700, 'Could not parse request body');
+      return;
+    }
+    calls.push({ method, params, rawBody });
+
+    const given = request.headers.rune;
+    if (given === undefined) {
+      reply(response, 403, { code: 1501, message: 'Not authorized: Missing rune' });
+      return;
+    }
+    if (given !== rune) {
+      reply(response, 401, { code: 1502, message: 'Rune is not valid' });
+      return;
+    }
+    if (request.method !== 'POST') {
+      reply(response, 404, { code: -32601, message: 'Wrong http method' });
+      return;
+    }
+    switch (method) {
+      case 'getinfo':
+        reply(response, 201, {
+          id: nodeId,
+          alias: 'fake-cln',
+          color: '02aabb',
+          num_peers: 1,
+          num_active_channels: 1,
+          version: 'v25.02',
+          blockheight: 800,
+          network: options.network ?? 'regtest',
+          fees_collected_msat: 0n,
+        });
+        return;
+      case 'invoice':
+        createInvoice(response, params);
+        return;
+      case 'listinvoices': {
+        const matching = invoices.filter(
+          (i) => params.payment_hash === undefined || i.paymentHash === params.payment_hash,
+        );
+        reply(response, 201, { invoices: matching.map((i) => invoiceJson(refresh(i))) });
+        return;
+      }
+      case 'waitanyinvoice':
+        waitAnyInvoice(response, params);
+        return;
+      case 'pay':
+        pay(response, params);
+        return;
+      case 'decode':
+        decode(response, params);
+        return;
+      default:
+        reply(response, 404, { code: -32601, message: `Unknown command '${method}'` });
+    }
+  }
+
+  const server = https.createServer({ key: serverCert.key, cert: serverCert.cert }, (request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) rpcError(response, -1, String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `https://127.0.0.1:${port}`,
+    caPem: ca.cert,
+    rune,
+    calls,
+    settle(paymentHash, amountReceivedMsat) {
+      const invoice = refresh(mustFind(paymentHash));
+      if (invoice.status !== 'unpaid') throw new Error(`fake cln cannot pay an ${invoice.status} invoice`);
+      lastPayIndex += 1n;
+      invoice.status = 'paid';
+      invoice.payIndex = lastPayIndex;
+      invoice.amountReceivedMsat = amountReceivedMsat ?? invoice.amountMsat;
+      invoice.paidAt = nowSeconds();
+      for (const waiter of [...waiters]) if (lastPayIndex > waiter.lastpayIndex) answerWaiter(waiter, invoice);
+      return lastPayIndex;
+    },
+    expire(paymentHash) {
+      const invoice = mustFind(paymentHash);
+      invoice.expiresAt = nowSeconds() - 1;
+      refresh(invoice);
+      for (const waiter of [...waiters]) answerWaiter(waiter, invoice);
+    },
+    addRemoteInvoice(input) {
+      const { preimage, paymentHash } = newPreimage();
+      const invoice: ClnRemoteInvoice = {
+        bolt11: fakePaymentRequest(input.amountMsat),
+        paymentHash: paymentHash.toString('hex'),
+        preimage: preimage.toString('hex'),
+        amountMsat: input.amountMsat,
+        description: input.description ?? '',
+        payee: fakeNodeId(),
+        createdAt: nowSeconds(),
+        expiry: 3600,
+        routeFeeMsat: input.routeFeeMsat ?? 0n,
+        failWith: input.failWith ?? null,
+        valid: input.valid ?? true,
+      };
+      remote.push(invoice);
+      return invoice;
+    },
+    dropWaiters() {
+      const count = waiters.size;
+      for (const waiter of [...waiters]) {
+        clearTimeout(waiter.timer);
+        waiters.delete(waiter);
+        waiter.response.socket?.destroy();
+      }
+      return count;
+    },
+    waitingPolls: () => waiters.size,
+    async close() {
+      for (const waiter of waiters) clearTimeout(waiter.timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
