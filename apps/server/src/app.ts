@@ -25,6 +25,7 @@ import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import type { TokenIssuer } from './modules/auth/tokens.ts';
 import { registerCountryRoutes } from './modules/countries/countries.routes.ts';
+import { registerDevnetRoutes } from './modules/devnet/devnet.routes.ts';
 import { registerMetaRoutes } from './modules/meta/meta.routes.ts';
 
 export type App = FastifyInstance<
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAuthRoutes(app, deps);
   registerCountryRoutes(app, deps);
   registerAccountRoutes(app, deps);
+  if (deps.config.lightning.backend === 'devnet') registerDevnetRoutes(app, deps);
   await registerSpa(app, deps.config.webDistDir);
 
   const prune = setInterval(() => {

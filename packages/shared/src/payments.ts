@@ -157,3 +157,29 @@ export const TerminalInfoSchema = z.object({
 export type TerminalInfo = z.infer<typeof TerminalInfoSchema>;
 
 export const LatestTransactionsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) });
+
+// The devnet Bolt Card service: one-time LNURL-withdraw links that pay like a card tap (LUD-03)
+export const DevnetWithdrawLinkRequestSchema = z.object({
+  /** The most the link pays, in msat; at least the 1 sat LNURL minimum. */
+  maxMsat: MsatSchema.min(1000).optional(),
+});
+export type DevnetWithdrawLinkRequest = z.infer<typeof DevnetWithdrawLinkRequestSchema>;
+export const DevnetWithdrawLinkSchema = z.object({ lnurl: z.string() });
+export type DevnetWithdrawLink = z.infer<typeof DevnetWithdrawLinkSchema>;
+
+// LNURL answers (LUD-01, LUD-03): HTTP 200 with a status in the body
+export const LnurlOkSchema = z.object({ status: z.literal('OK') });
+export const LnurlErrorSchema = z.object({ status: z.literal('ERROR'), reason: z.string() });
+export type LnurlOk = z.infer<typeof LnurlOkSchema>;
+export type LnurlError = z.infer<typeof LnurlErrorSchema>;
+export const LnurlWithdrawOfferSchema = z.object({
+  tag: z.literal('withdrawRequest'),
+  callback: z.string(),
+  k1: z.string(),
+  defaultDescription: z.string(),
+  minWithdrawable: MsatSchema,
+  maxWithdrawable: MsatSchema,
+});
+export type LnurlWithdrawOffer = z.infer<typeof LnurlWithdrawOfferSchema>;
+/** Both optional so that a wallet missing one hears an LNURL ERROR, not our own error shape. */
+export const LnurlWithdrawCallbackQuerySchema = z.object({ k1: z.string().optional(), pr: z.string().optional() });

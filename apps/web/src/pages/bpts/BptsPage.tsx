@@ -33,12 +33,14 @@ export function BptsPage() {
   const [confirmOpen, setConfirmOpen] = useState(false);
   const confirmation = confirming?.action === 'rotate' ? rotate : remove;
 
-  // SPEC §8: a failed BPT load says 'Error getting the BPTs' in a red snackbar at the top.
+  // SPEC §8: a failed BPT load says 'Error getting the BPTs' in a red snackbar at the top, again
+  // after each failed retry.
+  const failedAt = bpts.isError ? bpts.errorUpdatedAt : 0;
   useEffect(() => {
-    if (bpts.isError) {
+    if (failedAt) {
       notifications.show({ id: 'bpts-failed', color: 'red', position: 'top-center', message: t('errors.bptsFailed') });
     }
-  }, [bpts.isError, t]);
+  }, [failedAt, t]);
 
   const closeConfirm = () => {
     setConfirmOpen(false);
@@ -110,7 +112,7 @@ export function BptsPage() {
                     {bpt.accountName} · {channelLabel(t, bpt.channel)}
                   </Text>
                 </div>
-                <Badge variant="light" color="gray">
+                <Badge variant="light" color="gray" style={{ flexShrink: 0 }}>
                   {currencyOf(bpt)}
                 </Badge>
               </Group>

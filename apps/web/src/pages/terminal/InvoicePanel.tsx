@@ -1,4 +1,4 @@
-import { Button, CopyButton, Divider, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, CopyButton, Divider, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { type Invoice, type InvoiceStatus, SATS } from '@rayo/shared';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useEffectEvent, useState } from 'react';
@@ -73,7 +73,7 @@ export function InvoicePanel({
           {t('terminal.expiresIn', { time: mmss(secondsLeft) })}
         </Text>
       </Group>
-      <Group grow>
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
         <CopyButton value={invoice.paymentRequest.toLowerCase()} timeout={2000}>
           {({ copied, copy }) => (
             <Button
@@ -89,7 +89,7 @@ export function InvoicePanel({
         <Button variant="default" onClick={onCancel}>
           {t('terminal.cancel')}
         </Button>
-      </Group>
+      </SimpleGrid>
       <Divider />
       <CardPayment invoiceId={invoice.id} onStatus={onStatus} />
     </Stack>

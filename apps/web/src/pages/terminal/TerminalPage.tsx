@@ -150,7 +150,7 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
         <Button size="xl" fullWidth loading={createInvoice.isPending} onClick={() => charge(stage.sale)} data-autofocus>
           {t('terminal.chargeAgain')}
         </Button>
-        <Button variant="subtle" onClick={backToAmount}>
+        <Button variant="subtle" color="gray" onClick={backToAmount}>
           {t('terminal.changeAmount')}
         </Button>
       </Stack>

@@ -1,0 +1,265 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, hexToBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { AppError } from '@rayo/shared';
+import type { Db } from '../../db/database.ts';
+import { decodeBolt11, encodeBolt11 } from '../../domain/bolt11.ts';
+import {
+  type DevnetInvoiceRow,
+  findDevnetInvoice,
+  insertDevnetInvoice,
+  listDevnetSettlementsAfter,
+  listenForDevnetSettlements,
+  type SettledDevnetInvoice,
+  settleDevnetInvoice,
+  storeSecretOnce,
+} from './devnet.repo.ts';
+import {
+  type DecodedInvoice,
+  type InvoiceLookup,
+  type LightningBackend,
+  LightningBackendError,
+  type Settlement,
+} from './types.ts';
+
+export type DevnetBackendOptions = {
+  /**
+   * Connection string of the database `db` uses. Each settlement stream holds one connection of
+   * its own for LISTEN, which Kysely's pool cannot lend out for good.
+   */
+  databaseUrl: string;
+  /** How often a stream also looks for settlements without being notified. Default 3 s. */
+  pollIntervalMs?: number;
+  /** First wait before a failed stream starts again, doubling up to 30 s. Default 500 ms. */
+  retryDelayMs?: number;
+  /** Hears of every failure the stream recovers from, so the caller can log it. Default: console.warn. */
+  onStreamError?: (error: LightningBackendError, retryInMs: number) => void;
+};
+
+const NODE_KEY_SECRET = 'devnet_node_key';
+const CURRENCY = 'bcrt';
+const MIN_FINAL_CLTV_EXPIRY = 80;
+/** A `d` field holds at most 1023 five-bit words; longer descriptions are committed to by hash. */
+const MAX_DESCRIPTION_BYTES = 639;
+const SETTLEMENT_BATCH = 100;
+const MAX_RETRY_DELAY_MS = 30_000;
+
+export type DevnetPayment = {
+  paymentHash: string;
+  preimage: string;
+  amountMsat: bigint;
+  settleIndex: bigint;
+  settledAt: Date;
+};
+
+/** The node's key is made once per database, so every server process on it is the same node. */
+async function loadNodeKey(db: Db): Promise<Uint8Array> {
+  return hexToBytes(await storeSecretOnce(db, NODE_KEY_SECRET, bytesToHex(secp256k1.utils.randomSecretKey())));
+}
+
+/** The devnet node's compressed public key (hex), the payee of every invoice it signs. */
+export async function getDevnetNodePublicKey(db: Db): Promise<string> {
+  return bytesToHex(secp256k1.getPublicKey(await loadNodeKey(db), true));
+}
+
+function toSettlement(row: SettledDevnetInvoice): Settlement {
+  return {
+    paymentHash: row.paymentHash,
+    settleIndex: row.settleIndex,
+    amountPaidMsat: row.amountMsat,
+    settledAt: row.settledAt,
+  };
+}
+
+function isSettled(row: DevnetInvoiceRow): row is SettledDevnetInvoice {
+  return row.settleIndex !== null && row.settledAt !== null;
+}
+
+/**
+ * Pays an invoice of the devnet node from the devnet wallet: the wallet page, the CLI, the devnet
+ * Bolt Card service and devnet payouts all come here. Settles it at most once.
+ */
+export async function payDevnetInvoice(db: Db, paymentRequest: string): Promise<DevnetPayment> {
+  const invoice = decodeBolt11(paymentRequest);
+  if (invoice.currency !== CURRENCY) {
+    throw new AppError('InvalidInput', `This is not a devnet invoice: those start with ln${CURRENCY}`);
+  }
+  if (invoice.payee !== (await getDevnetNodePublicKey(db))) {
+    throw new AppError('InvalidInput', 'This invoice was issued by another node, not by this devnet');
+  }
+  const settled = await settleDevnetInvoice(db, invoice.paymentHash);
+  if (settled) {
+    return {
+      paymentHash: settled.paymentHash,
+      preimage: settled.preimage,
+      amountMsat: settled.amountMsat,
+      settleIndex: settled.settleIndex,
+      settledAt: settled.settledAt,
+    };
+  }
+  const current = await findDevnetInvoice(db, invoice.paymentHash);
+  if (!current) throw new AppError('InvalidInput', 'The devnet node has no record of this invoice');
+  if (current.settleIndex !== null) throw new AppError('InvoiceNotPending', 'This invoice is already paid');
+  throw new AppError('InvalidInput', `This invoice expired at ${current.expiresAt.toISOString()}`);
+}
+
+function asBackendError(error: unknown): LightningBackendError {
+  if (error instanceof LightningBackendError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new LightningBackendError(`devnet settlement stream failed: ${message}`, { cause: error });
+}
+
+/**
+ * The in-process devnet Lightning node (DESIGN §5): it signs real regtest BOLT11 invoices with its
+ * own key, keeps them in PostgreSQL, and settles them when the devnet wallet pays.
+ */
+export function createDevnetBackend(db: Db, options: DevnetBackendOptions): LightningBackend {
+  const pollIntervalMs = options.pollIntervalMs ?? 3000;
+  const retryDelayMs = options.retryDelayMs ?? 500;
+  const onStreamError =
+    options.onStreamError ??
+    ((error: LightningBackendError, retryInMs: number) =>
+      console.warn(`${error.message}; retrying in ${retryInMs} ms`));
+  let nodeKey: Promise<Uint8Array> | undefined;
+  const signingKey = () => {
+    nodeKey ??= loadNodeKey(db).catch((error: unknown) => {
+      nodeKey = undefined;
+      throw error;
+    });
+    return nodeKey;
+  };
+
+  return {
+    name: 'devnet',
+    network: 'devnet',
+
+    async createInvoice({ amountMsat, description, expirySeconds }) {
+      const preimage = randomBytes(32);
+      const paymentHash = bytesToHex(sha256(preimage));
+      const timestamp = Math.floor(Date.now() / 1000);
+      const describe =
+        utf8ToBytes(description).length <= MAX_DESCRIPTION_BYTES
+          ? { description }
+          : { descriptionHash: bytesToHex(sha256(utf8ToBytes(description))) };
+      const paymentRequest = encodeBolt11(
+        {
+          currency: CURRENCY,
+          amountMsat,
+          timestamp,
+          paymentHash,
+          paymentSecret: bytesToHex(randomBytes(32)),
+          ...describe,
+          expirySeconds,
+          minFinalCltvExpiry: MIN_FINAL_CLTV_EXPIRY,
+        },
+        await signingKey(),
+      );
+      const expiresAt = new Date((timestamp + expirySeconds) * 1000);
+      await insertDevnetInvoice(db, {
+        paymentHash,
+        preimage: bytesToHex(preimage),
+        paymentRequest,
+        amountMsat,
+        expiresAt,
+      });
+      return { paymentHash, paymentRequest, expiresAt };
+    },
+
+    async lookupInvoice(paymentHash): Promise<InvoiceLookup> {
+      const row = await findDevnetInvoice(db, paymentHash);
+      if (!row) throw new LightningBackendError(`The devnet node has no invoice with payment hash ${paymentHash}`);
+      if (isSettled(row)) return { paymentHash, state: 'settled', settlement: toSettlement(row) };
+      return { paymentHash, state: row.expiresAt.getTime() < Date.now() ? 'expired' : 'open', settlement: null };
+    },
+
+    async subscribeSettlements(afterIndex, onSettlement, signal) {
+      let cursor = afterIndex;
+      let delay = retryDelayMs;
+
+      const deliverNewer = async () => {
+        for (;;) {
+          const batch = await listDevnetSettlementsAfter(db, cursor, SETTLEMENT_BATCH);
+          for (const row of batch) {
+            if (signal.aborted) return;
+            await onSettlement(toSettlement(row));
+            cursor = row.settleIndex;
+          }
+          if (batch.length < SETTLEMENT_BATCH) return;
+        }
+      };
+
+      // Returns only once `signal` aborts; throws when the listener or a delivery fails.
+      const follow = async () => {
+        let wake = () => {};
+        let nudged = false;
+        let failure: Error | undefined;
+        const nudge = () => {
+          nudged = true;
+          wake();
+        };
+        // Listening starts before the first read, so a settlement between the two is not missed.
+        const listener = await listenForDevnetSettlements(options.databaseUrl, nudge, (error) => {
+          failure = error;
+          nudge();
+        });
+        // A connection that dies silently brings neither notifications nor an error: poll as a safety net.
+        const poll = setInterval(nudge, pollIntervalMs);
+        signal.addEventListener('abort', nudge);
+        try {
+          while (!signal.aborted) {
+            if (failure) throw failure;
+            nudged = false;
+            await deliverNewer();
+            delay = retryDelayMs;
+            if (!nudged && !signal.aborted) {
+              await new Promise<void>((resolve) => {
+                wake = resolve;
+              });
+            }
+            wake = () => {};
+          }
+        } finally {
+          clearInterval(poll);
+          signal.removeEventListener('abort', nudge);
+          await listener.close();
+        }
+      };
+
+      while (!signal.aborted) {
+        try {
+          await follow();
+        } catch (error) {
+          if (signal.aborted) break;
+          onStreamError(asBackendError(error), delay);
+          await sleep(delay, undefined, { signal }).catch(() => {});
+          delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
+        }
+      }
+    },
+
+    async payInvoice(paymentRequest) {
+      try {
+        const payment = await payDevnetInvoice(db, paymentRequest);
+        return { paymentHash: payment.paymentHash, preimage: payment.preimage, feeMsat: 0n };
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        throw new LightningBackendError(`The devnet node could not pay: ${error.message}`, { cause: error });
+      }
+    },
+
+    async decodeInvoice(paymentRequest): Promise<DecodedInvoice> {
+      const invoice = decodeBolt11(paymentRequest);
+      if (invoice.currency !== CURRENCY) {
+        throw new AppError('InvalidInput', `This is not a devnet invoice: those start with ln${CURRENCY}`);
+      }
+      return {
+        paymentHash: invoice.paymentHash,
+        amountMsat: invoice.amountMsat,
+        description: invoice.description,
+        expiresAt: invoice.expiresAt,
+        payee: invoice.payee,
+      };
+    },
+  };
+}

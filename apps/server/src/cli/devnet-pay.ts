@@ -1,0 +1,70 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { payDevnetInvoice } from '../adapters/lightning/devnet.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { type OpenDatabase, openDatabase } from '../db/open-database.ts';
+
+const usage = `Pays an invoice of the devnet Lightning node, as the devnet wallet page does.
+
+  npm run devnet:pay -- <invoice>
+
+The invoice is a BOLT11 payment request starting with lnbcrt (a lightning: prefix is fine).`;
+
+/**
+ * A running server's embedded PostgreSQL holds the data directory, so a second one cannot start on
+ * it: join the running one first, and start it only when nothing answers. The user, database and
+ * password file are those `db/embedded-postgres.ts` creates.
+ */
+async function openDevnetDatabase(config: Config): Promise<OpenDatabase> {
+  if (config.databaseUrl) return openDatabase(config, () => {});
+  const password = await readFile(path.join(config.dataDir, 'postgres-password'), 'utf8').catch(() => undefined);
+  if (password) {
+    const url = `postgres://rayo:${encodeURIComponent(password.trim())}@127.0.0.1:${config.embeddedPgPort}/rayo`;
+    try {
+      return await openDatabase({ ...config, databaseUrl: url }, () => {});
+    } catch {
+      // Nothing listens there: the server is not running, so start the cluster ourselves.
+    }
+  }
+  return openDatabase(config, () => {});
+}
+
+const args = process.argv.slice(2);
+const paymentRequest = args[0];
+if (args.length !== 1 || !paymentRequest || paymentRequest.startsWith('-')) {
+  console.error(usage);
+  process.exit(2);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(2);
+}
+if (config.lightning.backend !== 'devnet') {
+  console.error(`LIGHTNING_BACKEND is ${config.lightning.backend}: only the devnet node's invoices can be paid here.`);
+  process.exit(2);
+}
+
+const database = await openDevnetDatabase(config).catch((error: unknown) => {
+  console.error(`Cannot open the database: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+});
+let exitCode = 0;
+try {
+  const payment = await payDevnetInvoice(database.db, paymentRequest);
+  const sats = payment.amountMsat / 1000n;
+  const rest = payment.amountMsat % 1000n;
+  console.log(`Paid ${sats}${rest === 0n ? '' : `.${rest.toString().padStart(3, '0')}`} sat.`);
+  console.log(`Payment hash: ${payment.paymentHash}`);
+  console.log(`Preimage:     ${payment.preimage}`);
+} catch (error) {
+  console.error(`Not paid: ${error instanceof Error ? error.message : error}`);
+  exitCode = 1;
+} finally {
+  await database.close();
+}
+// The embedded PostgreSQL package exits with 0 on beforeExit, which would hide a failure.
+process.exit(exitCode);

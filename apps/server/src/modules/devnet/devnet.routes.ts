@@ -1,0 +1,87 @@
+import {
+  DevnetPayRequestSchema,
+  DevnetPayResponseSchema,
+  DevnetWithdrawLinkRequestSchema,
+  DevnetWithdrawLinkSchema,
+  LnurlErrorSchema,
+  LnurlOkSchema,
+  LnurlWithdrawCallbackQuerySchema,
+  LnurlWithdrawOfferSchema,
+} from '@rayo/shared';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import {
+  createDevnetWithdrawLink,
+  type DevnetDeps,
+  describeDevnetWithdrawal,
+  payFromDevnetWallet,
+  redeemDevnetWithdrawal,
+} from './devnet.service.ts';
+
+/** Any text: an unknown k1 gets an LNURL ERROR answer, not a validation error. */
+const K1ParamsSchema = z.object({ k1: z.string().max(128) });
+
+/**
+ * The devnet wallet and its Bolt Card service. Public because devnet money is not real; the caller
+ * registers these only when the devnet Lightning backend is configured.
+ */
+export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
+  app.post(
+    '/api/devnet/pay',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['devnet'], body: DevnetPayRequestSchema, response: { 200: DevnetPayResponseSchema } },
+    },
+    async (request) => payFromDevnetWallet(deps.db, request.body.paymentRequest),
+  );
+
+  app.post(
+    '/api/devnet/lnurl-withdraw',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['devnet'],
+        body: DevnetWithdrawLinkRequestSchema,
+        response: { 200: DevnetWithdrawLinkSchema },
+      },
+    },
+    async (request) => {
+      const { maxMsat } = request.body;
+      return createDevnetWithdrawLink(deps, maxMsat === undefined ? undefined : BigInt(maxMsat));
+    },
+  );
+
+  // LNURL wallets read these from other origins and expect HTTP 200 with a status in the body.
+  app.get(
+    '/api/devnet/lnurlw/:k1',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['devnet'],
+        params: K1ParamsSchema,
+        response: { 200: z.union([LnurlWithdrawOfferSchema, LnurlErrorSchema]) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('access-control-allow-origin', '*');
+      return describeDevnetWithdrawal(deps, request.params.k1);
+    },
+  );
+
+  app.get(
+    '/api/devnet/lnurlw/:k1/callback',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['devnet'],
+        params: K1ParamsSchema,
+        querystring: LnurlWithdrawCallbackQuerySchema,
+        response: { 200: z.union([LnurlOkSchema, LnurlErrorSchema]) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('access-control-allow-origin', '*');
+      return redeemDevnetWithdrawal(deps, request.params.k1, request.query);
+    },
+  );
+}

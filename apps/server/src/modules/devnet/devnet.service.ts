@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AppError,
+  type DevnetWithdrawLink,
+  type LnurlError,
+  type LnurlOk,
+  type LnurlWithdrawOffer,
+} from '@rayo/shared';
+import { payDevnetInvoice } from '../../adapters/lightning/devnet.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { decodeBolt11 } from '../../domain/bolt11.ts';
+import { claimDevnetWithdrawal, findDevnetWithdrawal, insertDevnetWithdrawal } from './devnet.repo.ts';
+
+export type DevnetDeps = { db: Db; config: Pick<Config, 'publicUrl'> };
+
+/** LNURL-withdraw's smallest amount: one satoshi. */
+const MIN_WITHDRAWABLE_MSAT = 1_000n;
+/** Without a limit, a devnet card pays any sale up to one bitcoin. */
+const DEFAULT_MAX_MSAT = 100_000_000_000n;
+
+function lnurlError(reason: string): LnurlError {
+  return { status: 'ERROR', reason };
+}
+
+function withdrawUrl(config: DevnetDeps['config'], k1: string): string {
+  return `${config.publicUrl.replace(/\/+$/, '')}/api/devnet/lnurlw/${k1}`;
+}
+
+/** Pays a devnet invoice from the devnet wallet page. */
+export async function payFromDevnetWallet(
+  db: Db,
+  paymentRequest: string,
+): Promise<{ paymentHash: string; amountMsat: number }> {
+  const payment = await payDevnetInvoice(db, paymentRequest);
+  return { paymentHash: payment.paymentHash, amountMsat: Number(payment.amountMsat) };
+}
+
+/**
+ * A one-time withdraw link in a Bolt Card's own form, `lnurlw://…`, so that pasting it into a
+ * terminal goes through the same path as a card tap.
+ */
+export async function createDevnetWithdrawLink(deps: DevnetDeps, maxMsat?: bigint): Promise<DevnetWithdrawLink> {
+  const k1 = randomBytes(32).toString('hex');
+  await insertDevnetWithdrawal(deps.db, k1, maxMsat ?? DEFAULT_MAX_MSAT);
+  return { lnurl: withdrawUrl(deps.config, k1).replace(/^https?:\/\//, 'lnurlw://') };
+}
+
+/** The LUD-03 withdrawRequest a wallet or terminal reads first. */
+export async function describeDevnetWithdrawal(deps: DevnetDeps, k1: string): Promise<LnurlWithdrawOffer | LnurlError> {
+  const withdrawal = await findDevnetWithdrawal(deps.db, k1);
+  if (!withdrawal) return lnurlError('Unknown withdraw link');
+  if (withdrawal.usedAt) return lnurlError('This withdraw link was already used');
+  return {
+    tag: 'withdrawRequest',
+    callback: `${withdrawUrl(deps.config, k1)}/callback`,
+    k1,
+    defaultDescription: 'Rayo devnet Bolt Card',
+    minWithdrawable: Number(MIN_WITHDRAWABLE_MSAT),
+    maxWithdrawable: Number(withdrawal.maxMsat),
+  };
+}
+
+/**
+ * The LUD-03 callback: pays `pr` and uses up the link, both or neither, so a failed payment leaves
+ * the link usable and two racing callbacks pay once.
+ */
+export async function redeemDevnetWithdrawal(
+  deps: DevnetDeps,
+  k1: string,
+  query: { k1?: string | undefined; pr?: string | undefined },
+): Promise<LnurlOk | LnurlError> {
+  if (!query.k1 || !query.pr) return lnurlError('Both k1 and pr are required');
+  if (query.k1 !== k1) return lnurlError('k1 does not belong to this withdraw link');
+  const paymentRequest = query.pr;
+  try {
+    const amountMsat = decodeBolt11(paymentRequest).amountMsat;
+    if (amountMsat === null) return lnurlError('The invoice must state an amount');
+    if (amountMsat < MIN_WITHDRAWABLE_MSAT) return lnurlError('The invoice is for less than 1 sat');
+    await deps.db.transaction().execute(async (trx) => {
+      const claimed = await claimDevnetWithdrawal(trx, k1);
+      if (!claimed) throw new AppError('InvalidLnurlWithdraw', 'This withdraw link is unknown or already used');
+      if (amountMsat > claimed.maxMsat) {
+        throw new AppError('InvalidLnurlWithdraw', `This link pays at most ${claimed.maxMsat} msat`);
+      }
+      await payDevnetInvoice(trx, paymentRequest);
+    });
+    return { status: 'OK' };
+  } catch (error) {
+    if (error instanceof AppError) return lnurlError(error.message);
+    throw error;
+  }
+}
