@@ -1,10 +1,11 @@
-import { DevnetPayResponseSchema, MsatSchema } from '@rayo/shared';
+import {
+  DevnetPayResponseSchema,
+  type DevnetWithdrawLinkRequest,
+  DevnetWithdrawLinkRequestSchema,
+  DevnetWithdrawLinkSchema,
+} from '@rayo/shared';
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from './client.ts';
-
-/** The devnet's one-time LNURL-withdraw link, which pays like a Bolt Card tap. */
-const DevnetWithdrawLinkSchema = z.object({ lnurl: z.string() });
 
 export function useDevnetPay() {
   return useMutation({
@@ -13,12 +14,13 @@ export function useDevnetPay() {
   });
 }
 
+/** A one-time LNURL-withdraw link from the devnet, which pays like a Bolt Card tap. */
 export function useDevnetWithdrawLink() {
   return useMutation({
-    mutationFn: (maxMsat: number | undefined) =>
+    mutationFn: (request: DevnetWithdrawLinkRequest) =>
       apiRequest('/devnet/lnurl-withdraw', DevnetWithdrawLinkSchema, {
         method: 'POST',
-        body: maxMsat === undefined ? {} : { maxMsat: MsatSchema.parse(maxMsat) },
+        body: DevnetWithdrawLinkRequestSchema.parse(request),
         auth: false,
       }),
   });

@@ -1,14 +1,17 @@
-import { Box, Container } from '@mantine/core';
+import { Box, Container, Group } from '@mantine/core';
 import { Outlet } from 'react-router';
+import { LanguageSelect } from '../components/LanguageSelect.tsx';
 import { Logo } from '../components/Logo.tsx';
 
 export function PlainLayout() {
   return (
     <Box mih="100dvh" bg="gray.0">
       <Container size="sm" py="lg">
-        <Box mb="lg">
+        {/* Customers and shared terminals use these pages without signing in, so they choose the language here. */}
+        <Group justify="space-between" mb="lg">
           <Logo />
-        </Box>
+          <LanguageSelect />
+        </Group>
         <Outlet />
       </Container>
     </Box>

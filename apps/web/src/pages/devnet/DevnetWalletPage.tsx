@@ -121,7 +121,7 @@ function TestCard() {
   const [maxSats, setMaxSats] = useState<number | string>('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate(typeof maxSats === 'number' ? maxSats * 1000 : undefined);
+    create.mutate(typeof maxSats === 'number' ? { maxMsat: maxSats * 1000 } : {});
   };
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="devnet-card">

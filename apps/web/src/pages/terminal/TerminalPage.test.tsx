@@ -83,7 +83,7 @@ async function renderTerminal() {
     <MantineProvider>
       <I18nextProvider i18n={i18n}>
         <QueryClientProvider client={queryClient}>
-          <TerminalPage source={{ kind: 'bpt', id: 'bpt-1' }} />
+          <TerminalPage source={{ kind: 'bpt', id: 'bpt-1' }} canCharge />
         </QueryClientProvider>
       </I18nextProvider>
     </MantineProvider>,

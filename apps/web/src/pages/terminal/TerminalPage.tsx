@@ -9,6 +9,8 @@ import { ApiError } from '../../api/client.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useInvoiceStatus } from '../../api/invoices.ts';
 import { type TerminalSource, terminalKey, useCreateInvoice, useTerminalInfo } from '../../api/terminal.ts';
+import { canChange } from '../../session/permissions.ts';
+import { useSession } from '../../session/use-session.ts';
 import { InvoiceAmount, InvoicePanel } from './InvoicePanel.tsx';
 import { Keypad } from './Keypad.tsx';
 import { type KeypadKey, pressKey } from './keypad.ts';
@@ -36,10 +38,10 @@ function keypadKeyOf(event: KeyboardEvent): KeypadKey | null {
   return null;
 }
 
+/** Whether a key press belongs to a field being typed in (the tip amount, say) rather than to the keypad. */
 function isTextField(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
-  );
+  if (target instanceof HTMLInputElement) return !['radio', 'checkbox', 'button', 'submit'].includes(target.type);
+  return target instanceof HTMLElement && (target.isContentEditable || /^(TEXTAREA|SELECT)$/.test(target.tagName));
 }
 
 /** Types an amount, charges it as a Lightning invoice and follows the invoice until it is paid or ends. */
@@ -198,7 +200,8 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
 
 function LoadProblem({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const { t } = useTranslation();
-  const notFound = error instanceof ApiError && error.code === 'NotFound';
+  // A link with a malformed token is refused as invalid input; to its holder it is just as broken.
+  const notFound = error instanceof ApiError && (error.status === 404 || error.status === 400);
   return (
     <Alert color="red" role="alert">
       <Stack gap="sm" align="flex-start">
@@ -214,7 +217,7 @@ function LoadProblem({ error, onRetry }: { error: unknown; onRetry: () => void }
 }
 
 /** The terminal of one BPT (SPEC §2 "BPTs": invoice QR, NFC reading, tip and tax, latest transactions). */
-export function TerminalPage({ source }: { source: TerminalSource }) {
+export function TerminalPage({ source, canCharge }: { source: TerminalSource; canCharge: boolean }) {
   const { t } = useTranslation();
   const info = useTerminalInfo(source);
   return (
@@ -224,10 +227,14 @@ export function TerminalPage({ source }: { source: TerminalSource }) {
           {info.data?.bpt.name ?? t('pages.terminal')}
         </Title>
         {info.isPending && <Loader aria-label={t('common.loading')} />}
-        {info.isError && <LoadProblem error={info.error} onRetry={() => info.refetch()} />}
+        {info.isError && !info.data && <LoadProblem error={info.error} onRetry={() => info.refetch()} />}
         {info.data && (
           <Paper withBorder radius="lg" p={{ base: 'sm', xs: 'lg' }} shadow="xs">
-            <Register info={info.data} source={source} />
+            {canCharge ? (
+              <Register info={info.data} source={source} />
+            ) : (
+              <Text c="dimmed">{t('terminal.viewOnly')}</Text>
+            )}
           </Paper>
         )}
       </Stack>
@@ -242,12 +249,14 @@ export function TerminalPage({ source }: { source: TerminalSource }) {
 
 export function SignedInTerminalPage() {
   const { id = '' } = useParams();
+  const { role } = useSession();
   const source = useMemo<TerminalSource>(() => ({ kind: 'bpt', id }), [id]);
-  return <TerminalPage key={id} source={source} />;
+  // SPEC §6: managers view; charging is the administrator's (or anyone's with the share link).
+  return <TerminalPage key={id} source={source} canCharge={canChange(role)} />;
 }
 
 export function SharedTerminalPage() {
   const { bptToken = '' } = useParams();
   const source = useMemo<TerminalSource>(() => ({ kind: 'shared', token: bptToken }), [bptToken]);
-  return <TerminalPage key={bptToken} source={source} />;
+  return <TerminalPage key={bptToken} source={source} canCharge />;
 }
