@@ -13,6 +13,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { LightningBackend } from './adapters/lightning/types.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { registerAccessControl } from './http/access.ts';
@@ -24,9 +25,13 @@ import { registerSpa } from './http/spa.ts';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import type { TokenIssuer } from './modules/auth/tokens.ts';
+import { registerBptRoutes } from './modules/bpts/bpts.routes.ts';
 import { registerCountryRoutes } from './modules/countries/countries.routes.ts';
 import { registerDevnetRoutes } from './modules/devnet/devnet.routes.ts';
+import type { InvoiceEventHub } from './modules/invoices/invoice-events.ts';
+import { registerInvoiceRoutes } from './modules/invoices/invoices.routes.ts';
 import { registerMetaRoutes } from './modules/meta/meta.routes.ts';
+import { registerRateRoutes } from './modules/rates/rates.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -36,14 +41,21 @@ export type App = FastifyInstance<
   ZodTypeProvider
 >;
 
-export type AppDeps = { db: Db; config: Config; tokens: TokenIssuer };
+export type AppDeps = {
+  db: Db;
+  config: Config;
+  tokens: TokenIssuer;
+  lightning: LightningBackend;
+  events: InvoiceEventHub;
+  log: FastifyBaseLogger;
+};
 
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
 /** Builds the whole HTTP application around its dependencies; tests pass their own. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
-    logger: { level: deps.config.logLevel },
+    loggerInstance: deps.log,
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
@@ -69,6 +81,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAuthRoutes(app, deps);
   registerCountryRoutes(app, deps);
   registerAccountRoutes(app, deps);
+  registerRateRoutes(app, deps);
+  registerBptRoutes(app, deps);
+  registerInvoiceRoutes(app, deps);
   if (deps.config.lightning.backend === 'devnet') registerDevnetRoutes(app, deps);
   await registerSpa(app, deps.config.webDistDir);
 

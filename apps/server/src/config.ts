@@ -33,7 +33,10 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LIGHTNING_BACKEND: z.enum(['devnet', 'lnd', 'cln']).default('devnet'),
   LND_REST_URL: z.url().optional(),
-  LND_MACAROON_HEX: z.string().regex(/^[0-9a-fA-F]+$/).optional(),
+  LND_MACAROON_HEX: z
+    .string()
+    .regex(/^[0-9a-fA-F]+$/)
+    .optional(),
   LND_MACAROON_PATH: z.string().optional(),
   LND_TLS_CERT_PATH: z.string().optional(),
   CLN_REST_URL: z.url().optional(),
@@ -47,7 +50,12 @@ const ConfigSchema = z.object({
   RATE_MAX_AGE_SECONDS: z.coerce.number().int().min(10).default(600),
   TX_FEE_PERCENT: z.coerce.number().min(0).max(100).default(1),
   CONVERSION_FEE_PERCENT: z.coerce.number().min(0).max(100).default(1),
-  INVOICE_EXPIRY_SECONDS: z.coerce.number().int().min(30).max(86400).default(15 * 60),
+  INVOICE_EXPIRY_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(30)
+    .max(86400)
+    .default(15 * 60),
   RECONCILE_SECONDS: z.coerce.number().int().min(1).default(30),
 });
 

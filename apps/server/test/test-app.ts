@@ -7,10 +7,10 @@ import { type App, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { createDatabase, type Db } from '../src/db/database.ts';
 import { insertAccount } from '../src/modules/accounts/accounts.repo.ts';
-import { createTokenIssuer } from '../src/modules/auth/tokens.ts';
 import { createOrganization } from '../src/modules/organizations/organizations.service.ts';
 import { linkManagerToAccounts } from '../src/modules/users/users.repo.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
+import { type Runtime, startRuntime } from '../src/runtime.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 export const TEST_PASSWORD = 'Test-password-1';
@@ -45,10 +45,13 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
   };
 }
 
-export type TestApp = { app: App; db: Db; config: Config; close: () => Promise<void> };
+export type TestApp = { app: App; db: Db; config: Config; runtime: Runtime; close: () => Promise<void> };
 
 /** The whole application over a fresh migrated database; `env` overrides configuration variables. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { jobs?: boolean } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -64,18 +67,17 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     await database.drop();
   };
   try {
-    const app = await buildApp({
-      db,
-      config,
-      tokens: createTokenIssuer(TEST_JWT_SECRET, config.accessTokenTtlSeconds),
-    });
+    const runtime = await startRuntime(config, { db, url: database.url }, options);
+    const app = await buildApp(runtime.deps);
     await app.ready();
     return {
       app,
       db,
       config,
+      runtime,
       close: async () => {
         await app.close();
+        await runtime.stop();
         await release();
       },
     };

@@ -3,7 +3,8 @@ import { createDatabase, type Db } from './database.ts';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 import { migrateToLatest } from './migrate.ts';
 
-export type OpenDatabase = { db: Db; embedded: boolean; close: () => Promise<void> };
+/** `url` is for the connections Kysely cannot serve, such as LISTEN. */
+export type OpenDatabase = { db: Db; url: string; embedded: boolean; close: () => Promise<void> };
 
 /**
  * Connects to `DATABASE_URL`, or starts the embedded PostgreSQL under the data directory when it
@@ -14,7 +15,8 @@ export async function openDatabase(config: Config, log: (message: string) => voi
     ? undefined
     : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
   if (cluster) log(`Embedded PostgreSQL on 127.0.0.1:${config.embeddedPgPort}, data in ${config.dataDir}`);
-  const db = createDatabase(cluster?.url ?? (config.databaseUrl as string));
+  const url = cluster?.url ?? (config.databaseUrl as string);
+  const db = createDatabase(url);
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) log(`Applied migrations: ${applied.join(', ')}`);
@@ -25,6 +27,7 @@ export async function openDatabase(config: Config, log: (message: string) => voi
   }
   return {
     db,
+    url,
     embedded: cluster !== undefined,
     close: async () => {
       await db.destroy();

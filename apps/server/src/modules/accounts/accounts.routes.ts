@@ -1,16 +1,68 @@
-import { AccountSummaryListSchema } from '@rayo/shared';
+import {
+  AccountListSchema,
+  AccountSchema,
+  AccountSummaryListSchema,
+  CreateAccountRequestSchema,
+  UpdateAccountRequestSchema,
+} from '@rayo/shared';
+import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
-import { listVisibleAccounts } from './accounts.service.ts';
+import {
+  createAccount,
+  deleteAccount,
+  listAccountDetails,
+  listVisibleAccounts,
+  updateAccount,
+} from './accounts.service.ts';
+
+const viewers = ['super_admin', 'admin', 'manager'] as const;
+const editors = ['super_admin', 'admin'] as const;
+const IdParamsSchema = z.object({ id: z.uuid() });
 
 export function registerAccountRoutes(app: App, deps: { db: Db }): void {
   app.get(
     '/api/account/all',
-    {
-      config: { access: ['super_admin', 'admin', 'manager'] },
-      schema: { tags: ['accounts'], response: { 200: AccountSummaryListSchema } },
-    },
+    { config: { access: viewers }, schema: { tags: ['accounts'], response: { 200: AccountSummaryListSchema } } },
     async (request) => listVisibleAccounts(deps.db, callerOf(request)),
+  );
+
+  app.get(
+    '/api/accounts',
+    { config: { access: viewers }, schema: { tags: ['accounts'], response: { 200: AccountListSchema } } },
+    async (request) => listAccountDetails(deps.db, callerOf(request)),
+  );
+
+  app.post(
+    '/api/accounts',
+    {
+      config: { access: editors },
+      schema: { tags: ['accounts'], body: CreateAccountRequestSchema, response: { 201: AccountSchema } },
+    },
+    async (request, reply) => reply.status(201).send(await createAccount(deps.db, callerOf(request), request.body)),
+  );
+
+  app.patch(
+    '/api/accounts/:id',
+    {
+      config: { access: editors },
+      schema: {
+        tags: ['accounts'],
+        params: IdParamsSchema,
+        body: UpdateAccountRequestSchema,
+        response: { 200: AccountSchema },
+      },
+    },
+    async (request) => updateAccount(deps.db, callerOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/accounts/:id',
+    { config: { access: editors }, schema: { tags: ['accounts'], params: IdParamsSchema } },
+    async (request, reply) => {
+      await deleteAccount(deps.db, callerOf(request), request.params.id);
+      return reply.status(204).send();
+    },
   );
 }

@@ -1,12 +1,66 @@
-import { type AccountSummary, AppError } from '@rayo/shared';
+import {
+  type Account,
+  type AccountSummary,
+  AppError,
+  type CreateAccountRequest,
+  type UpdateAccountRequest,
+} from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { listManagerAccounts, listOrganizationAccounts } from './accounts.repo.ts';
+import {
+  deleteAccount as deleteAccountRow,
+  insertAccount,
+  isAccountInUse,
+  listAccountSummaries,
+  listAccounts,
+  updateAccount as updateAccountRow,
+} from './accounts.repo.ts';
 
-/** The accounts the caller may see: all of the organization's, or a manager's linked ones. */
-export async function listVisibleAccounts(db: Db, caller: AccessClaims): Promise<AccountSummary[]> {
+export function organizationOf(caller: AccessClaims): string {
   if (!caller.organizationId) throw new AppError('Forbidden', 'This user belongs to no organization');
-  return caller.role === 'manager'
-    ? listManagerAccounts(db, caller.organizationId, caller.userId)
-    : listOrganizationAccounts(db, caller.organizationId);
+  return caller.organizationId;
+}
+
+/** Managers see only the accounts linked to them (SPEC §6). */
+function managerFilter(caller: AccessClaims): string | undefined {
+  return caller.role === 'manager' ? caller.userId : undefined;
+}
+
+export async function listVisibleAccounts(db: Db, caller: AccessClaims): Promise<AccountSummary[]> {
+  return listAccountSummaries(db, organizationOf(caller), managerFilter(caller));
+}
+
+export async function listAccountDetails(db: Db, caller: AccessClaims): Promise<Account[]> {
+  return listAccounts(db, organizationOf(caller), managerFilter(caller));
+}
+
+export async function createAccount(db: Db, caller: AccessClaims, request: CreateAccountRequest): Promise<Account> {
+  return insertAccount(db, {
+    organizationId: organizationOf(caller),
+    name: request.name,
+    internalCode: request.internalCode || null,
+  });
+}
+
+export async function updateAccount(
+  db: Db,
+  caller: AccessClaims,
+  id: string,
+  request: UpdateAccountRequest,
+): Promise<Account> {
+  const updated = await updateAccountRow(db, organizationOf(caller), id, {
+    name: request.name,
+    internalCode: request.internalCode === undefined ? undefined : request.internalCode || null,
+  });
+  if (!updated) throw new AppError('NotFound', 'Account not found');
+  return updated;
+}
+
+export async function deleteAccount(db: Db, caller: AccessClaims, id: string): Promise<void> {
+  const organizationId = organizationOf(caller);
+  // Sales and terminals keep their account; such an account can be renamed but not removed.
+  if (await isAccountInUse(db, id)) {
+    throw new AppError('AccountInUse', 'This account has terminals or sales and cannot be deleted');
+  }
+  if (!(await deleteAccountRow(db, organizationId, id))) throw new AppError('NotFound', 'Account not found');
 }

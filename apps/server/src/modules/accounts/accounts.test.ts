@@ -10,6 +10,9 @@ import {
   type TestApp,
 } from '../../../test/test-app.ts';
 
+/** The dropdown's shape: id and name only. */
+const summary = ({ id, name }: AccountSummary): AccountSummary => ({ id, name });
+
 type Caller = 'superAdmin' | 'admin' | 'manager' | 'unlinkedManager' | 'backOffice';
 
 describe('GET /api/account/all', () => {
@@ -23,11 +26,11 @@ describe('GET /api/account/all', () => {
   beforeAll(async () => {
     t = await createTestApp();
     const organization = await createTestOrganization(t.db, 'Shop');
-    counter = await createTestAccount(t.db, organization.id, 'Counter');
-    bar = await createTestAccount(t.db, organization.id, 'Bar');
-    web = await createTestAccount(t.db, organization.id, 'Web');
+    counter = summary(await createTestAccount(t.db, organization.id, 'Counter'));
+    bar = summary(await createTestAccount(t.db, organization.id, 'Bar'));
+    web = summary(await createTestAccount(t.db, organization.id, 'Web'));
     const other = await createTestOrganization(t.db, 'Other shop');
-    elsewhere = await createTestAccount(t.db, other.id, 'Elsewhere');
+    elsewhere = summary(await createTestAccount(t.db, other.id, 'Elsewhere'));
     await createTestUser(t.db, { role: 'admin', organizationId: other.id });
 
     const users: Record<Caller, { email: string; password: string }> = {

@@ -16,3 +16,7 @@ export async function countOrganizations(db: Db): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+export async function findOrganizationById(db: Db, id: string): Promise<Organization | undefined> {
+  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+}

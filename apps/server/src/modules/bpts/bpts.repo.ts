@@ -1,0 +1,90 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { BptsTable } from '../../db/schema.ts';
+
+export type BptRow = Selectable<BptsTable> & { account_name: string };
+
+function selectBpts(db: Db) {
+  return db
+    .selectFrom('bpts')
+    .innerJoin('accounts', 'accounts.id', 'bpts.account_id')
+    .selectAll('bpts')
+    .select('accounts.name as account_name')
+    .where('bpts.deleted_at', 'is', null);
+}
+
+/** The organization's live terminals, or only those on accounts linked to `managerUserId`. */
+export async function listBpts(db: Db, organizationId: string, managerUserId?: string): Promise<BptRow[]> {
+  let query = selectBpts(db).where('bpts.organization_id', '=', organizationId);
+  if (managerUserId) {
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('manager_accounts')
+          .select('manager_accounts.account_id')
+          .whereRef('manager_accounts.account_id', '=', 'bpts.account_id')
+          .where('manager_accounts.user_id', '=', managerUserId),
+      ),
+    );
+  }
+  return query.orderBy('bpts.name').orderBy('bpts.id').execute();
+}
+
+export async function findBpt(db: Db, organizationId: string, id: string): Promise<BptRow | undefined> {
+  return selectBpts(db).where('bpts.organization_id', '=', organizationId).where('bpts.id', '=', id).executeTakeFirst();
+}
+
+export async function findBptByShareToken(db: Db, shareToken: string): Promise<BptRow | undefined> {
+  return selectBpts(db)
+    .where('bpts.share_token', '=', shareToken)
+    .where('bpts.shareable', '=', true)
+    .executeTakeFirst();
+}
+
+export type BptFields = {
+  account_id: string;
+  name: string;
+  channel: string;
+  currency: string;
+  shareable: boolean;
+  share_token: string | null;
+  tip_enabled: boolean;
+  tax_bps: number;
+};
+
+export async function insertBpt(db: Db, organizationId: string, fields: BptFields): Promise<string> {
+  const row = await db
+    .insertInto('bpts')
+    .values({ organization_id: organizationId, ...fields })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateBpt(
+  db: Db,
+  organizationId: string,
+  id: string,
+  changes: Partial<BptFields>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('bpts')
+    .set(changes)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Terminals leave the lists but keep their sales; their share link stops working at once. */
+export async function softDeleteBpt(db: Db, organizationId: string, id: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('bpts')
+    .set({ deleted_at: now, share_token: null, shareable: false })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,0 +1,174 @@
+import {
+  BptListSchema,
+  BptSchema,
+  CreateBptRequestSchema,
+  CreateInvoiceRequestSchema,
+  InvoiceSchema,
+  LatestTransactionsQuerySchema,
+  TerminalInfoSchema,
+  TransactionListSchema,
+  UpdateBptRequestSchema,
+} from '@rayo/shared';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { callerOf } from '../../http/access.ts';
+import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { createInvoiceForBpt, type InvoiceDeps } from '../invoices/invoices.service.ts';
+import { listLatestBptTransactions } from '../transactions/transactions.repo.ts';
+import { toTransaction } from '../transactions/transactions.service.ts';
+import {
+  createBpt,
+  deleteBpt,
+  findCallerBpt,
+  findSharedBpt,
+  getTerminalInfo,
+  listBpts,
+  rotateShareToken,
+  updateBpt,
+} from './bpts.service.ts';
+
+const viewers = ['super_admin', 'admin', 'manager'] as const;
+const editors = ['super_admin', 'admin'] as const;
+const IdParamsSchema = z.object({ id: z.uuid() });
+const TokenParamsSchema = z.object({ token: z.string().min(16).max(64) });
+
+/** A shareable terminal charges without a session, so each link gets its own invoice budget. */
+const sharedInvoiceLimit = { name: 'terminal-invoices', limit: 120, windowSeconds: 60 };
+
+export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
+  const { db } = deps;
+
+  app.get(
+    '/api/bpts',
+    { config: { access: viewers }, schema: { tags: ['bpts'], response: { 200: BptListSchema } } },
+    async (request) => listBpts(db, callerOf(request)),
+  );
+
+  app.post(
+    '/api/bpts',
+    {
+      config: { access: editors },
+      schema: { tags: ['bpts'], body: CreateBptRequestSchema, response: { 201: BptSchema } },
+    },
+    async (request, reply) => reply.status(201).send(await createBpt(db, callerOf(request), request.body)),
+  );
+
+  app.patch(
+    '/api/bpts/:id',
+    {
+      config: { access: editors },
+      schema: { tags: ['bpts'], params: IdParamsSchema, body: UpdateBptRequestSchema, response: { 200: BptSchema } },
+    },
+    async (request) => updateBpt(db, callerOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/bpts/:id',
+    { config: { access: editors }, schema: { tags: ['bpts'], params: IdParamsSchema } },
+    async (request, reply) => {
+      await deleteBpt(db, callerOf(request), request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/bpts/:id/share-token',
+    {
+      config: { access: editors },
+      schema: {
+        tags: ['bpts'],
+        params: IdParamsSchema,
+        description: 'Issues a new share link; the old one stops working.',
+        response: { 200: BptSchema },
+      },
+    },
+    async (request) => rotateShareToken(db, callerOf(request), request.params.id),
+  );
+
+  app.get(
+    '/api/bpts/:id/terminal',
+    {
+      config: { access: viewers },
+      schema: { tags: ['terminal'], params: IdParamsSchema, response: { 200: TerminalInfoSchema } },
+    },
+    async (request) => getTerminalInfo(deps, await findCallerBpt(db, callerOf(request), request.params.id)),
+  );
+
+  app.post(
+    '/api/bpts/:id/invoices',
+    {
+      config: { access: editors },
+      schema: {
+        tags: ['terminal'],
+        params: IdParamsSchema,
+        body: CreateInvoiceRequestSchema,
+        response: { 201: InvoiceSchema },
+      },
+    },
+    async (request, reply) => {
+      const bpt = await findCallerBpt(db, callerOf(request), request.params.id);
+      return reply.status(201).send(await createInvoiceForBpt(deps, bpt, request.body));
+    },
+  );
+
+  app.get(
+    '/api/bpts/:id/transactions',
+    {
+      config: { access: viewers },
+      schema: {
+        tags: ['terminal'],
+        params: IdParamsSchema,
+        querystring: LatestTransactionsQuerySchema,
+        response: { 200: TransactionListSchema },
+      },
+    },
+    async (request) => {
+      const bpt = await findCallerBpt(db, callerOf(request), request.params.id);
+      return (await listLatestBptTransactions(db, bpt.id, request.query.limit)).map(toTransaction);
+    },
+  );
+
+  app.get(
+    '/api/terminal/:token',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['terminal'], params: TokenParamsSchema, response: { 200: TerminalInfoSchema } },
+    },
+    async (request) => getTerminalInfo(deps, await findSharedBpt(db, request.params.token)),
+  );
+
+  app.post(
+    '/api/terminal/:token/invoices',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['terminal'],
+        params: TokenParamsSchema,
+        body: CreateInvoiceRequestSchema,
+        response: { 201: InvoiceSchema },
+      },
+    },
+    async (request, reply) => {
+      const bpt = await findSharedBpt(db, request.params.token);
+      await enforceRateLimit(db, reply, sharedInvoiceLimit, bpt.id);
+      return reply.status(201).send(await createInvoiceForBpt(deps, bpt, request.body));
+    },
+  );
+
+  app.get(
+    '/api/terminal/:token/transactions',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['terminal'],
+        params: TokenParamsSchema,
+        querystring: LatestTransactionsQuerySchema,
+        response: { 200: TransactionListSchema },
+      },
+    },
+    async (request) => {
+      const bpt = await findSharedBpt(db, request.params.token);
+      return (await listLatestBptTransactions(db, bpt.id, request.query.limit)).map(toTransaction);
+    },
+  );
+}

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AppError,
+  type Bpt,
+  type CreateBptRequest,
+  CreateBptRequestSchema,
+  SATS,
+  type TerminalInfo,
+  type UpdateBptRequest,
+} from '@rayo/shared';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { parsePercentToBps, satsPerUnit } from '../../domain/money.ts';
+import { countAccounts, findAccount } from '../accounts/accounts.repo.ts';
+import { organizationOf } from '../accounts/accounts.service.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { getRateForInvoice, listCurrencies } from '../rates/rates.service.ts';
+import {
+  type BptFields,
+  type BptRow,
+  findBpt,
+  findBptByShareToken,
+  insertBpt,
+  listBpts as listBptRows,
+  softDeleteBpt,
+  updateBpt as updateBptRow,
+} from './bpts.repo.ts';
+
+export function toBpt(row: BptRow): Bpt {
+  return {
+    id: row.id,
+    name: row.name,
+    accountId: row.account_id,
+    accountName: row.account_name,
+    channel: row.channel,
+    currency: row.currency,
+    shareable: row.shareable,
+    tipEnabled: row.tip_enabled,
+    taxPercentage: row.tax_bps / 100,
+    shareToken: row.shareable ? row.share_token : null,
+  };
+}
+
+/** 192 random bits: the share link is the cashier's only credential. */
+function newShareToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+async function requireCurrency(db: Db, currency: string): Promise<void> {
+  if (currency === SATS) return;
+  const quoted = await listCurrencies(db);
+  if (!quoted.some((c) => c.code === currency)) {
+    throw new AppError('InvalidCurrency', `No exchange rate is available for ${currency}`);
+  }
+}
+
+async function requireAccount(db: Db, organizationId: string, accountId: string): Promise<void> {
+  if (!(await findAccount(db, organizationId, accountId))) {
+    throw new AppError('InvalidInput', 'accountId: no such account in this organization');
+  }
+}
+
+async function requireBpt(db: Db, organizationId: string, id: string): Promise<BptRow> {
+  const row = await findBpt(db, organizationId, id);
+  if (!row) throw new AppError('NotFound', 'Terminal not found');
+  return row;
+}
+
+export async function listBpts(db: Db, caller: AccessClaims): Promise<Bpt[]> {
+  const rows = await listBptRows(db, organizationOf(caller), caller.role === 'manager' ? caller.userId : undefined);
+  return rows.map(toBpt);
+}
+
+export async function createBpt(db: Db, caller: AccessClaims, request: CreateBptRequest): Promise<Bpt> {
+  const organizationId = organizationOf(caller);
+  const input = CreateBptRequestSchema.parse(request);
+  // SPEC §5: a BPT needs at least one account first.
+  if ((await countAccounts(db, organizationId)) === 0) {
+    throw new AppError('AccountRequired', 'Create an account before adding a terminal');
+  }
+  await requireAccount(db, organizationId, input.accountId);
+  await requireCurrency(db, input.currency);
+  const id = await insertBpt(db, organizationId, {
+    account_id: input.accountId,
+    name: input.name,
+    channel: input.channel,
+    currency: input.currency,
+    shareable: input.shareable,
+    share_token: input.shareable ? newShareToken() : null,
+    tip_enabled: input.tipEnabled,
+    tax_bps: parsePercentToBps(input.taxPercentage),
+  });
+  return toBpt(await requireBpt(db, organizationId, id));
+}
+
+export async function updateBpt(db: Db, caller: AccessClaims, id: string, request: UpdateBptRequest): Promise<Bpt> {
+  const organizationId = organizationOf(caller);
+  const current = await requireBpt(db, organizationId, id);
+  const changes: Partial<BptFields> = {};
+  if (request.name !== undefined) changes.name = request.name;
+  if (request.channel !== undefined) changes.channel = request.channel;
+  if (request.tipEnabled !== undefined) changes.tip_enabled = request.tipEnabled;
+  if (request.taxPercentage !== undefined) changes.tax_bps = parsePercentToBps(request.taxPercentage);
+  if (request.accountId !== undefined) {
+    await requireAccount(db, organizationId, request.accountId);
+    changes.account_id = request.accountId;
+  }
+  if (request.currency !== undefined) {
+    await requireCurrency(db, request.currency);
+    changes.currency = request.currency;
+  }
+  if (request.shareable !== undefined) {
+    changes.shareable = request.shareable;
+    // Turning sharing off revokes the link; turning it back on issues a new one.
+    changes.share_token = request.shareable ? (current.share_token ?? newShareToken()) : null;
+  }
+  await updateBptRow(db, organizationId, id, changes);
+  return toBpt(await requireBpt(db, organizationId, id));
+}
+
+export async function rotateShareToken(db: Db, caller: AccessClaims, id: string): Promise<Bpt> {
+  const organizationId = organizationOf(caller);
+  const current = await requireBpt(db, organizationId, id);
+  if (!current.shareable) throw new AppError('InvalidInput', 'Only a shareable terminal has a link to rotate');
+  await updateBptRow(db, organizationId, id, { share_token: newShareToken() });
+  return toBpt(await requireBpt(db, organizationId, id));
+}
+
+export async function deleteBpt(db: Db, caller: AccessClaims, id: string, now = new Date()): Promise<void> {
+  if (!(await softDeleteBpt(db, organizationOf(caller), id, now))) throw new AppError('NotFound', 'Terminal not found');
+}
+
+/** The terminal of a signed-in user; managers may open those of their linked accounts. */
+export async function findCallerBpt(db: Db, caller: AccessClaims, id: string): Promise<BptRow> {
+  const row = await requireBpt(db, organizationOf(caller), id);
+  if (caller.role === 'manager') {
+    const visible = await listBptRows(db, row.organization_id, caller.userId);
+    if (!visible.some((bpt) => bpt.id === id)) throw new AppError('NotFound', 'Terminal not found');
+  }
+  return row;
+}
+
+export async function findSharedBpt(db: Db, shareToken: string): Promise<BptRow> {
+  const row = await findBptByShareToken(db, shareToken);
+  if (!row) throw new AppError('NotFound', 'This terminal link is not valid any more');
+  return row;
+}
+
+export async function getTerminalInfo(deps: { db: Db; config: Config }, row: BptRow): Promise<TerminalInfo> {
+  const rateMinorPerBtc = await getRateForInvoice(deps, row.currency);
+  const bpt = toBpt(row);
+  return {
+    bpt: {
+      id: bpt.id,
+      name: bpt.name,
+      currency: bpt.currency,
+      tipEnabled: bpt.tipEnabled,
+      taxPercentage: bpt.taxPercentage,
+    },
+    rate: satsPerUnit(rateMinorPerBtc, row.currency),
+  };
+}

@@ -1,0 +1,108 @@
+import type { InvoiceStatus } from '@rayo/shared';
+import type { Selectable } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { InvoicesTable } from '../../db/schema.ts';
+
+export type InvoiceRow = Selectable<InvoicesTable>;
+
+export type NewInvoice = {
+  organization_id: string;
+  account_id: string;
+  bpt_id: string | null;
+  payment_hash: string;
+  payment_request: string;
+  description: string;
+  amount_msat: bigint;
+  currency: string;
+  bill_minor: bigint;
+  tip_minor: bigint;
+  tax_minor: bigint;
+  total_minor: bigint;
+  rate_minor_per_btc: bigint;
+  expires_at: Date;
+};
+
+export async function insertInvoice(db: Db, invoice: NewInvoice): Promise<InvoiceRow> {
+  return db.insertInto('invoices').values(invoice).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findInvoice(db: Db, id: string): Promise<InvoiceRow | undefined> {
+  return db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Moves the invoice to settled unless it already is, and returns it only when this call did
+ * the move: the row lock makes concurrent settlers of one payment agree on a single winner.
+ * An expired invoice can still settle: the money arrived.
+ */
+export async function markInvoiceSettled(
+  db: Db,
+  paymentHash: string,
+  settledAt: Date,
+): Promise<InvoiceRow | undefined> {
+  return db
+    .updateTable('invoices')
+    .set({ status: 'settled', settled_at: settledAt })
+    .where('payment_hash', '=', paymentHash)
+    .where('status', 'in', ['pending', 'expired'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Pending invoices past their expiry become expired; returns their ids. */
+export async function expireInvoices(db: Db, now: Date): Promise<string[]> {
+  const rows = await db
+    .updateTable('invoices')
+    .set({ status: 'expired' })
+    .where('status', '=', 'pending')
+    .where('expires_at', '<=', now)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Invoices a payment may still arrive for: pending, or expired within the last day. */
+export async function listOpenInvoices(db: Db, now: Date, limit: number): Promise<InvoiceRow[]> {
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([eb('status', '=', 'expired'), eb('expires_at', '>', new Date(now.getTime() - 86_400_000))]),
+      ]),
+    )
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function readSettleCursor(db: Db, backend: string): Promise<bigint> {
+  const row = await db
+    .selectFrom('lightning_cursors')
+    .select('settle_index')
+    .where('backend', '=', backend)
+    .executeTakeFirst();
+  return row ? BigInt(row.settle_index) : 0n;
+}
+
+/** Never moves the cursor backwards, whatever order concurrent settlers commit in. */
+export async function advanceSettleCursor(db: Db, backend: string, settleIndex: bigint): Promise<void> {
+  await db
+    .insertInto('lightning_cursors')
+    .values({ backend, settle_index: settleIndex })
+    .onConflict((oc) =>
+      oc.column('backend').doUpdateSet({
+        settle_index: sql`greatest(lightning_cursors.settle_index, excluded.settle_index)`,
+      }),
+    )
+    .execute();
+}
+
+export const INVOICE_EVENTS_CHANNEL = 'invoice_events';
+
+/** Delivered to every listening server process when the surrounding transaction commits. */
+export async function notifyInvoiceStatus(db: Db, id: string, status: InvoiceStatus): Promise<void> {
+  await sql`select pg_notify(${INVOICE_EVENTS_CHANNEL}, ${JSON.stringify({ id, status })})`.execute(db);
+}

@@ -1,0 +1,71 @@
+import { InvoiceSchema, type InvoiceStatus, LnurlWithdrawRequestSchema } from '@rayo/shared';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { openEventStream } from '../../http/sse.ts';
+import type { InvoiceEventHub } from './invoice-events.ts';
+import { getInvoice, type InvoiceDeps, payInvoiceWithLnurlWithdraw } from './invoices.service.ts';
+
+const IdParamsSchema = z.object({ id: z.uuid() });
+
+/** Statuses only move forward: pending, then expired or cancelled, and settled last (a late payment). */
+const statusRank: Record<InvoiceStatus, number> = { pending: 0, expired: 1, cancelled: 1, settled: 2 };
+
+/**
+ * An invoice's id is a random UUID handed only to whoever created it, so reading its status and
+ * paying it need no session: the terminal, the shareable terminal and checkout pages use these.
+ */
+export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: InvoiceEventHub }): void {
+  app.get(
+    '/api/invoices/:id',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['invoices'], params: IdParamsSchema, response: { 200: InvoiceSchema } },
+    },
+    async (request) => getInvoice(deps.db, request.params.id),
+  );
+
+  app.get(
+    '/api/invoices/:id/events',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['invoices'],
+        params: IdParamsSchema,
+        description: 'Server-Sent Events: `status` events with `{id, status}` (pending, settled, expired, cancelled).',
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await getInvoice(deps.db, id);
+      const stream = openEventStream(request, reply);
+      let last: InvoiceStatus | undefined;
+      // A read that started before an event may finish after it: never step back from a later status.
+      const publish = (status: InvoiceStatus) => {
+        if (last !== undefined && statusRank[status] <= statusRank[last]) return;
+        last = status;
+        stream.send('status', { id, status });
+      };
+      const reread = () =>
+        getInvoice(deps.db, id).then(
+          (invoice) => publish(invoice.status),
+          (error: unknown) => request.log.warn({ err: error }, 'could not read invoice status'),
+        );
+      stream.onClose(deps.events.subscribe(id, (status) => (status ? publish(status) : reread())));
+      await reread();
+    },
+  );
+
+  app.post(
+    '/api/invoices/:id/lnurl-withdraw',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['invoices'],
+        params: IdParamsSchema,
+        body: LnurlWithdrawRequestSchema,
+        response: { 200: InvoiceSchema },
+      },
+    },
+    async (request) => payInvoiceWithLnurlWithdraw(deps, request.params.id, request.body.lnurl),
+  );
+}

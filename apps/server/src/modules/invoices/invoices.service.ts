@@ -1,0 +1,211 @@
+import { AppError, type CreateInvoiceRequest, type Invoice } from '@rayo/shared';
+import { type LightningBackend, LightningBackendError, type Settlement } from '../../adapters/lightning/types.ts';
+import { redeemLnurlWithdraw } from '../../adapters/lnurl/withdraw-client.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import {
+  computeSale,
+  computeSettlement,
+  fiatToMsat,
+  formatMinor,
+  parseAmount,
+  satsPerUnit,
+} from '../../domain/money.ts';
+import type { BptRow } from '../bpts/bpts.repo.ts';
+import { findOrganizationById } from '../organizations/organizations.repo.ts';
+import { getRateForInvoice } from '../rates/rates.service.ts';
+import { insertTransaction } from '../transactions/transactions.repo.ts';
+import {
+  advanceSettleCursor,
+  expireInvoices,
+  findInvoice,
+  type InvoiceRow,
+  insertInvoice,
+  listOpenInvoices,
+  markInvoiceSettled,
+  notifyInvoiceStatus,
+  readSettleCursor,
+} from './invoices.repo.ts';
+
+export type InvoiceDeps = { db: Db; config: Config; lightning: LightningBackend };
+
+/** Until payout settings exist, the whole income stays in Lightning. */
+const ALL_LIGHTNING = { fiatBps: 0, onchainBps: 0, lightningBps: 10_000 };
+
+export function toInvoice(row: InvoiceRow): Invoice {
+  const money = (minor: string) => formatMinor(BigInt(minor), row.currency);
+  return {
+    id: row.id,
+    paymentRequest: row.payment_request,
+    paymentHash: row.payment_hash,
+    amountMsat: Number(BigInt(row.amount_msat)),
+    fiatTotal: money(row.total_minor),
+    billAmount: money(row.bill_minor),
+    tip: money(row.tip_minor),
+    tax: money(row.tax_minor),
+    currency: row.currency,
+    rate: satsPerUnit(BigInt(row.rate_minor_per_btc), row.currency),
+    expiresAt: row.expires_at.toISOString(),
+    status: row.status,
+  };
+}
+
+/** Prices the sale at the current rate, asks the Lightning node for an invoice and records it. */
+export async function createInvoiceForBpt(
+  deps: InvoiceDeps,
+  bpt: BptRow,
+  request: CreateInvoiceRequest,
+  now = new Date(),
+): Promise<Invoice> {
+  const organization = await findOrganizationById(deps.db, bpt.organization_id);
+  if (!organization || organization.blocked) {
+    throw new AppError('OrganizationDisabled', 'Your organization is disabled, missing info in Settings');
+  }
+  const billMinor = parseAmount(request.amount, bpt.currency);
+  if (billMinor <= 0n) throw new AppError('InvalidAmount', 'The amount must be more than zero');
+  const tipMinor = request.tip === undefined ? 0n : parseAmount(request.tip, bpt.currency, 'InvalidTip');
+  if (tipMinor > 0n && !bpt.tip_enabled) throw new AppError('InvalidTip', 'This terminal does not take tips');
+
+  const sale = computeSale({ billMinor, tipMinor, taxBps: bpt.tax_bps });
+  const rateMinorPerBtc = await getRateForInvoice(deps, bpt.currency);
+  const amountMsat = fiatToMsat(sale.totalMinor, rateMinorPerBtc, bpt.currency);
+  if (amountMsat < 1000n) throw new AppError('InvalidAmount', 'The amount is less than one satoshi');
+
+  const description = request.description || `${organization.name} · ${bpt.name}`;
+  let created: Awaited<ReturnType<LightningBackend['createInvoice']>>;
+  try {
+    created = await deps.lightning.createInvoice({
+      amountMsat,
+      description,
+      expirySeconds: deps.config.invoiceExpirySeconds,
+    });
+  } catch (error) {
+    if (error instanceof LightningBackendError) {
+      throw new AppError('LightningUnavailable', 'Under maintenance, please try again later.');
+    }
+    throw new AppError('InvoiceFailed', 'Error creating invoice.');
+  }
+
+  const row = await insertInvoice(deps.db, {
+    organization_id: bpt.organization_id,
+    account_id: bpt.account_id,
+    bpt_id: bpt.id,
+    payment_hash: created.paymentHash,
+    payment_request: created.paymentRequest,
+    description,
+    amount_msat: amountMsat,
+    currency: bpt.currency,
+    bill_minor: sale.billMinor,
+    tip_minor: sale.tipMinor,
+    tax_minor: sale.taxMinor,
+    total_minor: sale.totalMinor,
+    rate_minor_per_btc: rateMinorPerBtc,
+    expires_at: created.expiresAt < now ? now : created.expiresAt,
+  });
+  return toInvoice(row);
+}
+
+export async function getInvoice(db: Db, id: string): Promise<Invoice> {
+  const row = await findInvoice(db, id);
+  if (!row) throw new AppError('NotFound', 'Invoice not found');
+  return toInvoice(row);
+}
+
+/**
+ * Records a settlement exactly once: the invoice's move to settled, its ledger row and the
+ * settle cursor commit together, and the status event goes out on commit. Reports of a payment
+ * already recorded (a replayed stream, the reconcile job, another process) change nothing.
+ * Returns whether this call recorded it.
+ */
+export async function settleInvoice(
+  deps: { db: Db; config: Config },
+  backend: string,
+  settlement: Settlement,
+): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    const invoice = await markInvoiceSettled(trx, settlement.paymentHash, settlement.settledAt);
+    if (invoice) {
+      const totalMsat = BigInt(invoice.amount_msat);
+      const rateMinorPerBtc = BigInt(invoice.rate_minor_per_btc);
+      const figures = computeSettlement({
+        totalMsat,
+        rateMinorPerBtc,
+        currency: invoice.currency,
+        txFeeBps: deps.config.txFeeBps,
+        conversionFeeBps: deps.config.conversionFeeBps,
+        split: ALL_LIGHTNING,
+      });
+      await insertTransaction(trx, {
+        invoice_id: invoice.id,
+        payment_hash: invoice.payment_hash,
+        organization_id: invoice.organization_id,
+        account_id: invoice.account_id,
+        bpt_id: invoice.bpt_id,
+        created_at: invoice.created_at,
+        settled_at: settlement.settledAt,
+        currency: invoice.currency,
+        bill_minor: invoice.bill_minor,
+        tip_minor: invoice.tip_minor,
+        tax_minor: invoice.tax_minor,
+        total_minor: invoice.total_minor,
+        total_msat: totalMsat,
+        rate_minor_per_btc: rateMinorPerBtc,
+        tx_fee_msat: figures.txFeeMsat,
+        conversion_fee_msat: figures.conversionFeeMsat,
+        income_msat: figures.incomeMsat,
+        fiat_bps: ALL_LIGHTNING.fiatBps,
+        onchain_bps: ALL_LIGHTNING.onchainBps,
+        lightning_bps: ALL_LIGHTNING.lightningBps,
+        fiat_msat: figures.fiatMsat,
+        onchain_msat: figures.onchainMsat,
+        lightning_msat: figures.lightningMsat,
+        fiat_income_minor: figures.fiatIncomeMinor,
+      });
+      await notifyInvoiceStatus(trx, invoice.id, 'settled');
+    }
+    if (settlement.settleIndex > 0n) await advanceSettleCursor(trx, backend, settlement.settleIndex);
+    return invoice !== undefined;
+  });
+}
+
+export async function expireDueInvoices(db: Db, now = new Date()): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const ids = await expireInvoices(trx, now);
+    for (const id of ids) await notifyInvoiceStatus(trx, id, 'expired');
+    return ids.length;
+  });
+}
+
+/**
+ * Asks the node about every invoice that may still be paid and records the settlements the
+ * stream missed (a restart, a dropped connection). Returns how many it recorded.
+ */
+export async function reconcileOpenInvoices(deps: InvoiceDeps, now = new Date(), batch = 200): Promise<number> {
+  let recorded = 0;
+  for (const invoice of await listOpenInvoices(deps.db, now, batch)) {
+    const lookup = await deps.lightning.lookupInvoice(invoice.payment_hash);
+    if (lookup.state === 'settled' && lookup.settlement) {
+      // The stream owns the cursor; a reconciled settlement must not move it past unseen ones.
+      if (await settleInvoice(deps, deps.lightning.name, { ...lookup.settlement, settleIndex: 0n })) recorded += 1;
+    }
+  }
+  return recorded;
+}
+
+/** The NFC / pasted-link path: a Bolt Card's LNURL-withdraw service pays our invoice (LUD-03). */
+export async function payInvoiceWithLnurlWithdraw(deps: InvoiceDeps, id: string, lnurl: string): Promise<Invoice> {
+  const row = await findInvoice(deps.db, id);
+  if (!row) throw new AppError('NotFound', 'Invoice not found');
+  if (row.status !== 'pending') throw new AppError('InvoiceNotPending', `This invoice is ${row.status}`);
+  await redeemLnurlWithdraw({
+    lnurl,
+    paymentRequest: row.payment_request,
+    amountMsat: BigInt(row.amount_msat),
+    allowInsecureLoopback: deps.config.lightning.backend === 'devnet',
+  });
+  return toInvoice(row);
+}
+
+export async function readSettlementCursor(db: Db, backend: string): Promise<bigint> {
+  return readSettleCursor(db, backend);
+}

@@ -1,0 +1,130 @@
+import type { Account, Bpt, Invoice, SignInResponse } from '@rayo/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServerProcess } from '../../../test/server-process.ts';
+import { openSse } from '../../../test/sse.ts';
+import {
+  createTestDatabase,
+  createTestOrganization,
+  createTestUser,
+  type TestDatabase,
+} from '../../../test/test-app.ts';
+import { payDevnetInvoice } from '../../adapters/lightning/devnet.ts';
+import { createDatabase, type Db } from '../../db/database.ts';
+import { countTransactionsForPayment } from '../transactions/transactions.repo.ts';
+
+/** Reconcile far away, so that only the settlement stream can record what these tests pay. */
+const STREAM_ONLY = { RECONCILE_SECONDS: '3600' };
+
+async function json<T>(response: Response): Promise<T> {
+  if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function openShop(server: ServerProcess, db: Db) {
+  const organization = await createTestOrganization(db);
+  const user = await createTestUser(db, { role: 'admin', organizationId: organization.id });
+  const post = (path: string, body: object, token?: string) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+      body: JSON.stringify(body),
+    });
+  const { accessToken } = await json<SignInResponse>(
+    await post('/api/auth/signin', { email: user.email, password: user.password }),
+  );
+  const account = await json<Account>(await post('/api/accounts', { name: 'Counter' }, accessToken));
+  const bpt = await json<Bpt>(
+    await post('/api/bpts', { name: 'Till', accountId: account.id, currency: 'USD' }, accessToken),
+  );
+  return {
+    charge: async () => json<Invoice>(await post(`/api/bpts/${bpt.id}/invoices`, { amount: '3.75' }, accessToken)),
+  };
+}
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('two server processes on one database', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let a: ServerProcess;
+  let b: ServerProcess;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createDatabase(database.url, 2);
+    [a, b] = await Promise.all([
+      startServerProcess(database.url, STREAM_ONLY),
+      startServerProcess(database.url, STREAM_ONLY),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await db.destroy();
+    await database.drop();
+  });
+
+  it('a watcher on one process hears of a payment the other recorded, and the sale is recorded once', async () => {
+    const shop = await openShop(a, db);
+    const invoice = await shop.charge();
+    const events = await openSse(`${b.url}/api/invoices/${invoice.id}/events`);
+    expect((await events.next()).data).toEqual({ id: invoice.id, status: 'pending' });
+
+    const paid = await fetch(`${a.url}/api/devnet/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paymentRequest: invoice.paymentRequest }),
+    });
+    expect(paid.status).toBe(200);
+    expect((await events.next(10_000)).data).toEqual({ id: invoice.id, status: 'settled' });
+    events.close();
+    // Both processes follow the same settlement stream; the ledger still has one row.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await countTransactionsForPayment(db, invoice.paymentHash)).toBe(1);
+  });
+});
+
+describe('a server killed between the settlement and the ledger write', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let server: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createDatabase(database.url, 2);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await db.destroy();
+    await database.drop();
+  });
+
+  it('records the sale once after a restart', async () => {
+    server = await startServerProcess(database.url, STREAM_ONLY);
+    const shop = await openShop(server, db);
+    const invoice = await shop.charge();
+
+    // SIGKILL: no shutdown code runs. The node then settles the payment while Rayo is down,
+    // so the settlement exists on the node and not in the ledger.
+    server.child.kill('SIGKILL');
+    await server.stop();
+    await payDevnetInvoice(db, invoice.paymentRequest);
+    expect(await countTransactionsForPayment(db, invoice.paymentHash)).toBe(0);
+
+    server = await startServerProcess(database.url, STREAM_ONLY);
+    await eventually(async () => (await countTransactionsForPayment(db, invoice.paymentHash)) === 1);
+    const status = await json<Invoice>(await fetch(`${server.url}/api/invoices/${invoice.id}`));
+    expect(status.status).toBe('settled');
+
+    // A second restart replays nothing twice.
+    await server.stop();
+    server = await startServerProcess(database.url, STREAM_ONLY);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await countTransactionsForPayment(db, invoice.paymentHash)).toBe(1);
+  });
+});

@@ -1,0 +1,49 @@
+import pino, { type Logger } from 'pino';
+import { createLightningBackend } from './adapters/lightning/index.ts';
+import { createRateSource } from './adapters/rates/index.ts';
+import type { AppDeps } from './app.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import { startPaymentJobs } from './jobs/payment-jobs.ts';
+import { loadSigningSecret } from './modules/auth/auth.service.ts';
+import { createTokenIssuer } from './modules/auth/tokens.ts';
+import { startInvoiceEventHub } from './modules/invoices/invoice-events.ts';
+import { refreshRates, startRateRefresh } from './modules/rates/rates.service.ts';
+
+export type Runtime = { deps: AppDeps & { log: Logger }; stop: () => Promise<void> };
+
+/**
+ * Everything a server process runs besides HTTP: the Lightning backend and its settlement
+ * stream, the invoice event relay, rate refreshes and the payment jobs. `main.ts` and the tests
+ * both start it, so tests run the same wiring as production.
+ */
+export async function startRuntime(
+  config: Config,
+  database: { db: Db; url: string },
+  options: { jobs?: boolean } = {},
+): Promise<Runtime> {
+  const log = pino({ level: config.logLevel });
+  const { db } = database;
+  const tokens = createTokenIssuer(await loadSigningSecret(db, config.jwtSecret), config.accessTokenTtlSeconds);
+  const lightning = await createLightningBackend(config, database);
+  const rateSource = createRateSource(config);
+  // The first prices are fetched before serving, so terminals can charge at once; a source
+  // that is down at boot must not keep Rayo from starting.
+  await refreshRates({ db, rateSource }).catch((error: unknown) =>
+    log.warn({ err: error }, 'could not fetch exchange rates at start'),
+  );
+  const events = await startInvoiceEventHub(database.url, log);
+  const stops: Array<() => Promise<void> | void> = [];
+  if (options.jobs !== false) {
+    stops.push(startRateRefresh({ db, config, rateSource }, log));
+    stops.push(startPaymentJobs({ db, config, lightning }, log));
+  }
+  log.info({ lightning: lightning.name, network: lightning.network, rates: rateSource.name }, 'payments ready');
+  return {
+    deps: { db, config, tokens, lightning, events, log },
+    stop: async () => {
+      for (const stop of stops) await stop();
+      await events.close();
+    },
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * Payment benchmarks, each beside its floor measured in the same run on the same machine:
+ * - invoice creation over HTTP (price, devnet node signs a BOLT11, insert) vs. an empty
+ *   Fastify route and PostgreSQL's single-row insert-and-commit rate;
+ * - settle-to-SSE latency: from the devnet payment call to the `settled` event on a watcher.
+ * Everything runs on loopback against a throwaway embedded PostgreSQL.
+ *
+ *   npm run bench            (writes the tables to stdout)
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Account, Bpt, Invoice, SignInResponse } from '@rayo/shared';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { Agent, request } from 'undici';
+import { startEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres.ts';
+import { formatResult, runLoad, summarize } from './load.ts';
+
+const CONCURRENCY = 8;
+const INVOICES = Number(process.env.BENCH_INVOICES ?? 3000);
+const SETTLEMENTS = Number(process.env.BENCH_SETTLEMENTS ?? 200);
+const agent = new Agent({ connections: CONCURRENCY * 2 });
+
+async function call<T>(url: string, method: 'GET' | 'POST', body?: object, token?: string): Promise<T> {
+  const response = await request(url, {
+    method,
+    dispatcher: agent,
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.body.text();
+  if (response.statusCode >= 400) throw new Error(`${method} ${url}: ${response.statusCode} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+async function floorInsertCommit(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('create table if not exists bench_floor (id bigserial primary key, note text not null)');
+  await client.end();
+  const pool = new pg.Pool({ connectionString: url, max: CONCURRENCY });
+  const result = await runLoad(INVOICES, CONCURRENCY, async () => {
+    await pool.query('insert into bench_floor (note) values ($1)', ['floor']);
+  });
+  await pool.end();
+  return result;
+}
+
+async function floorEmptyRoute() {
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({}));
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const result = await runLoad(INVOICES, CONCURRENCY, () => call(url, 'GET'));
+  await app.close();
+  return result;
+}
+
+async function startRayo(dataDir: string, databaseUrl: string) {
+  const port = 18_000 + Math.floor(Math.random() * 1000);
+  process.env.DATABASE_URL = databaseUrl;
+  process.env.PORT = String(port);
+  process.env.HOST = '127.0.0.1';
+  process.env.LOG_LEVEL = 'warn';
+  process.env.DATA_DIR = dataDir;
+  process.env.SIGNIN_LIMIT_PER_IP = '1000';
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, '../apps/server/src/main.ts')], {
+    env: process.env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i += 1) {
+    const ready = await fetch(`${url}/api/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return { url, child };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('Rayo did not start');
+}
+
+async function seedShop(url: string, databaseUrl: string) {
+  const { createDatabase } = await import('../apps/server/src/db/database.ts');
+  const { createOrganization } = await import('../apps/server/src/modules/organizations/organizations.service.ts');
+  const { createUser } = await import('../apps/server/src/modules/users/users.service.ts');
+  const db = createDatabase(databaseUrl, 1);
+  const organization = await createOrganization(db, { name: 'Bench Café', countryCode: 'US', language: 'en' });
+  await createUser(db, {
+    organizationId: organization.id,
+    email: 'bench@rayo.local',
+    name: 'Bench',
+    password: 'Bench-pass-2026!',
+    role: 'admin',
+    language: 'en',
+  });
+  await db.destroy();
+  const { accessToken } = await call<SignInResponse>(`${url}/api/auth/signin`, 'POST', {
+    email: 'bench@rayo.local',
+    password: 'Bench-pass-2026!',
+  });
+  const account = await call<Account>(`${url}/api/accounts`, 'POST', { name: 'Counter' }, accessToken);
+  const bpt = await call<Bpt>(
+    `${url}/api/bpts`,
+    'POST',
+    { name: 'Till', accountId: account.id, currency: 'USD' },
+    accessToken,
+  );
+  return { token: accessToken, bpt };
+}
+
+/** Time from the payment call to the `settled` event arriving at an SSE watcher. */
+async function settleToSse(url: string, shop: { token: string; bpt: Bpt }) {
+  const latencies: number[] = [];
+  const begin = performance.now();
+  for (let i = 0; i < SETTLEMENTS; i += 1) {
+    const invoice = await call<Invoice>(
+      `${url}/api/bpts/${shop.bpt.id}/invoices`,
+      'POST',
+      { amount: '1.00' },
+      shop.token,
+    );
+    const controller = new AbortController();
+    const response = await fetch(`${url}/api/invoices/${invoice.id}/events`, { signal: controller.signal });
+    const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('"pending"')) text += (await reader.read()).value ?? '';
+    const t0 = performance.now();
+    await call(`${url}/api/devnet/pay`, 'POST', { paymentRequest: invoice.paymentRequest });
+    while (!text.includes('"settled"')) text += (await reader.read()).value ?? '';
+    latencies.push(performance.now() - t0);
+    controller.abort();
+  }
+  return summarize(latencies, (performance.now() - begin) / 1000);
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-bench-'));
+const { chmod } = await import('node:fs/promises');
+await chmod(dataDir, 0o755);
+const cluster = await startEmbeddedPostgres({
+  dataDir,
+  port: 15_000 + Math.floor(Math.random() * 1000),
+  persistent: false,
+});
+try {
+  const insertFloor = await floorInsertCommit(cluster.url);
+  const routeFloor = await floorEmptyRoute();
+  const rayo = await startRayo(dataDir, cluster.url);
+  try {
+    const shop = await seedShop(rayo.url, cluster.url);
+    // Warm up JIT and pools before measuring.
+    await runLoad(200, CONCURRENCY, () =>
+      call(`${rayo.url}/api/bpts/${shop.bpt.id}/invoices`, 'POST', { amount: '1.00' }, shop.token),
+    );
+    const invoices = await runLoad(INVOICES, CONCURRENCY, () =>
+      call(`${rayo.url}/api/bpts/${shop.bpt.id}/invoices`, 'POST', { amount: '4.20' }, shop.token),
+    );
+    const settle = await settleToSse(rayo.url, shop);
+    console.log(
+      `\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+    );
+    console.log(`Concurrency ${CONCURRENCY}, loopback.\n`);
+    console.log('| measurement | requests | per second | p50 ms | p95 ms | p99 ms |');
+    console.log('|---|---|---|---|---|---|');
+    console.log(formatResult('floor: PostgreSQL single-row insert + commit', insertFloor));
+    console.log(formatResult('floor: empty Fastify route', routeFloor));
+    console.log(formatResult('POST /api/bpts/:id/invoices (devnet)', invoices));
+    console.log(formatResult('settle → SSE `settled` (sequential)', settle));
+  } finally {
+    rayo.child.kill('SIGTERM');
+    await new Promise((resolve) => rayo.child.once('exit', resolve));
+  }
+} finally {
+  await cluster.stop();
+  await rm(dataDir, { recursive: true, force: true });
+  await agent.close();
+}
