@@ -21,7 +21,7 @@ import { useCreateBpt, useCurrencies, useUpdateBpt } from '../../api/bpts.ts';
 import { useAccounts } from '../../api/catalog.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessage } from '../../api/error-messages.ts';
-import { channelLabel, suggestedChannels } from './channels.ts';
+import { channelLabel, channelValue, suggestedChannels } from './channels.ts';
 
 type Form = {
   name: string;
@@ -73,7 +73,7 @@ export function BptFormModal({ bpt, onClose }: { bpt: Bpt | null; onClose: () =>
   const [form, setForm] = useState<Form>({
     name: bpt?.name ?? '',
     accountId: bpt?.accountId ?? null,
-    channel: bpt?.channel ?? 'store',
+    channel: channelLabel(t, bpt?.channel ?? 'store'),
     currency: bpt?.currency ?? null,
     shareable: bpt?.shareable ?? false,
     tipEnabled: bpt?.tipEnabled ?? false,
@@ -102,7 +102,7 @@ export function BptFormModal({ bpt, onClose }: { bpt: Bpt | null; onClose: () =>
     const request = {
       name: form.name.trim(),
       accountId: form.accountId,
-      channel: form.channel.trim(),
+      channel: channelValue(t, form.channel),
       currency: form.currency,
       shareable: form.shareable,
       tipEnabled: form.tipEnabled,
@@ -147,8 +147,7 @@ export function BptFormModal({ bpt, onClose }: { bpt: Bpt | null; onClose: () =>
             <Autocomplete
               label={t('bpts.channel')}
               description={t('bpts.channelHint')}
-              data={[...suggestedChannels]}
-              renderOption={({ option }) => channelLabel(t, option.value)}
+              data={suggestedChannels.map((channel) => channelLabel(t, channel))}
               value={form.channel}
               onChange={(value) => set('channel', value)}
               error={errors.channel && t(errors.channel)}
