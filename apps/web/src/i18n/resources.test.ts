@@ -27,4 +27,16 @@ describe('translations', () => {
     expect(en.errors.wrongAuth).toBe('Invalid email or password');
     expect(en.ecwid.heading).toBe('The easiest and fastest way to receive bitcoin payments');
   });
+
+  it('the BPT screens and the terminal say what SPEC §8 says', () => {
+    expect(en.errors).toMatchObject({
+      organizationDisabled: 'Your organization is disabled, missing info in Settings',
+      invoiceFailed: 'Error creating invoice.',
+      maintenance: 'Under maintenance, please try again later.',
+      invalidLnurlWithdraw: 'Invalid Lnurl-withdraw code',
+      nfcRead: 'NFC Read Error',
+      bptsFailed: 'Error getting the BPTs',
+      accountRequired: 'A BPT needs at least one account first.',
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import { SegmentedControl, Stack, TextInput } from '@mantine/core';
+import { SATS } from '@rayo/shared';
 import { useTranslation } from 'react-i18next';
 import { formatPercent } from '../../components/format-percent.ts';
 import { isTypedAmount } from './keypad.ts';
@@ -39,7 +40,7 @@ export function TipPicker({
           label={t('terminal.tipAmount')}
           inputMode={exponent > 0 ? 'decimal' : 'numeric'}
           autoComplete="off"
-          rightSection={currency}
+          rightSection={currency === SATS ? t('bpts.sats') : currency}
           rightSectionWidth={56}
           value={value.amount}
           onChange={(event) => {
