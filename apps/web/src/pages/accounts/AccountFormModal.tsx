@@ -1,10 +1,10 @@
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Account } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCreateAccount, useUpdateAccount } from '../../api/accounts.ts';
-import { errorMessage } from '../../api/error-messages.ts';
+import { FormFooter } from '../../components/FormFooter.tsx';
 
 /** Creates an account, or renames one and changes its internal code (SPEC §5: the code is optional). */
 export function AccountFormModal({ account, onClose }: { account: Account | null; onClose: () => void }) {
@@ -56,19 +56,12 @@ export function AccountFormModal({ account, onClose }: { account: Account | null
             onChange={(event) => setInternalCode(event.currentTarget.value)}
             maxLength={50}
           />
-          {mutation.error && (
-            <Alert color="red" role="alert">
-              {errorMessage(t, mutation.error)}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={mutation.isPending}>
-              {t(account ? 'common.save' : 'common.create')}
-            </Button>
-          </Group>
+          <FormFooter
+            editing={account !== null}
+            error={mutation.error}
+            saving={mutation.isPending}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Autocomplete,
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Anchor, Autocomplete, Modal, NumberInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type Bpt, SATS } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
@@ -20,7 +7,7 @@ import { Link } from 'react-router';
 import { useCreateBpt, useCurrencies, useUpdateBpt } from '../../api/bpts.ts';
 import { useAccounts } from '../../api/catalog.ts';
 import { ApiError } from '../../api/client.ts';
-import { errorMessage } from '../../api/error-messages.ts';
+import { FormFooter } from '../../components/FormFooter.tsx';
 import { channelLabel, channelValue, suggestedChannels } from './channels.ts';
 
 type Form = {
@@ -188,19 +175,7 @@ export function BptFormModal({ bpt, onClose }: { bpt: Bpt | null; onClose: () =>
               checked={form.shareable}
               onChange={(event) => set('shareable', event.currentTarget.checked)}
             />
-            {mutation.error && (
-              <Alert color="red" role="alert">
-                {errorMessage(t, mutation.error)}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>
-                {t('common.cancel')}
-              </Button>
-              <Button type="submit" loading={mutation.isPending}>
-                {t(bpt ? 'common.save' : 'common.create')}
-              </Button>
-            </Group>
+            <FormFooter editing={bpt !== null} error={mutation.error} saving={mutation.isPending} onCancel={onClose} />
           </Stack>
         </form>
       )}
