@@ -1,5 +1,4 @@
-import { SATS } from '@rayo/shared';
-import { isKnownCurrency, parseBtcPrice } from '../../domain/money.ts';
+import { isKnownCurrency, parseBtcPrice, SATS } from '@rayo/shared';
 import type { Rate, RateSource } from './types.ts';
 
 /** A source that knows up front which currencies it quotes, so a refresh can ask for all of them. */

@@ -1,5 +1,4 @@
-import { SATS } from '@rayo/shared';
-import { isKnownCurrency, parseBtcPrice } from '../../domain/money.ts';
+import { isKnownCurrency, parseBtcPrice, SATS } from '@rayo/shared';
 import { type Rate, RateSourceError } from './types.ts';
 
 export type HttpRateSourceOptions = {

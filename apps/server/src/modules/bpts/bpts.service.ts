@@ -4,13 +4,14 @@ import {
   type Bpt,
   type CreateBptRequest,
   CreateBptRequestSchema,
+  parsePercentToBps,
   SATS,
+  satsPerUnit,
   type TerminalInfo,
   type UpdateBptRequest,
 } from '@rayo/shared';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { parsePercentToBps, satsPerUnit } from '../../domain/money.ts';
 import { countAccounts, findAccount } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';

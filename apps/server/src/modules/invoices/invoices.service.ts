@@ -1,16 +1,18 @@
-import { AppError, type CreateInvoiceRequest, type Invoice } from '@rayo/shared';
-import { type LightningBackend, LightningBackendError, type Settlement } from '../../adapters/lightning/types.ts';
-import { redeemLnurlWithdraw } from '../../adapters/lnurl/withdraw-client.ts';
-import type { Config } from '../../config.ts';
-import type { Db } from '../../db/database.ts';
 import {
+  AppError,
+  type CreateInvoiceRequest,
   computeSale,
   computeSettlement,
   fiatToMsat,
   formatMinor,
+  type Invoice,
   parseAmount,
   satsPerUnit,
-} from '../../domain/money.ts';
+} from '@rayo/shared';
+import { type LightningBackend, LightningBackendError, type Settlement } from '../../adapters/lightning/types.ts';
+import { redeemLnurlWithdraw } from '../../adapters/lnurl/withdraw-client.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
 import type { BptRow } from '../bpts/bpts.repo.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';

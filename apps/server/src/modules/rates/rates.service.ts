@@ -1,8 +1,7 @@
-import { AppError, type Currency, SATS } from '@rayo/shared';
+import { AppError, type Currency, currencyExponent, SATS, satRateMinorPerBtc } from '@rayo/shared';
 import type { RateSource } from '../../adapters/rates/types.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { currencyExponent, satRateMinorPerBtc } from '../../domain/money.ts';
 import { findRate, listRates, type StoredRate, upsertRates } from './rates.repo.ts';
 
 /** The currencies merchants in Rayo's markets price in, asked for even before any BPT uses them. */

@@ -1,5 +1,5 @@
 import type { Transaction } from '@rayo/shared';
-import { formatMinor, satsPerUnit } from '../../domain/money.ts';
+import { formatMinor, satsPerUnit } from '@rayo/shared';
 import type { TransactionRow } from './transactions.repo.ts';
 
 function msat(value: string): number {

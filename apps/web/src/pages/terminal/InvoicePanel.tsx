@@ -1,11 +1,11 @@
 import { Button, CopyButton, Divider, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
-import { type Invoice, type InvoiceStatus, SATS } from '@rayo/shared';
+import { type Invoice, type InvoiceStatus, parseAmount, SATS } from '@rayo/shared';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LightningQr } from '../../components/LightningQr.tsx';
 import { CardPayment } from './CardPayment.tsx';
-import { currencyExponent, formatMoney, formatSats, msatToSats, toMinor } from './money.ts';
+import { formatMoney, formatSats, msatToSats } from './money.ts';
 
 /** Whole seconds until `deadline`, ticking every second; never below zero. */
 function useSecondsLeft(deadline: string): number {
@@ -25,7 +25,7 @@ function mmss(seconds: number): string {
 /** The amount of an invoice in its currency, and in sats when that is not the same thing. */
 export function InvoiceAmount({ invoice, size = 32 }: { invoice: Invoice; size?: number }) {
   const { i18n } = useTranslation();
-  const total = toMinor(invoice.fiatTotal, currencyExponent(invoice.currency));
+  const total = parseAmount(invoice.fiatTotal, invoice.currency);
   return (
     <Stack gap={0} align="center">
       <Text fz={size} fw={700} lh={1.2} ta="center">

@@ -1,15 +1,15 @@
 import { Loader, Table, Text, Title } from '@mantine/core';
 import type { Transaction } from '@rayo/shared';
+import { parseAmount } from '@rayo/shared';
 import { useTranslation } from 'react-i18next';
 import { type TerminalSource, useLatestTransactions } from '../../api/terminal.ts';
-import { currencyExponent, formatMoney, formatSats, msatToSats, sumDecimals, toMinor } from './money.ts';
+import { formatMoney, formatSats, msatToSats, sumDecimals } from './money.ts';
 
 function Row({ transaction }: { transaction: Transaction }) {
   const { i18n } = useTranslation();
   const { currency } = transaction;
-  const exponent = currencyExponent(currency);
-  const money = (decimal: string) => formatMoney(toMinor(decimal, exponent), currency, i18n.language);
-  const total = sumDecimals([transaction.billAmount, transaction.tip, transaction.tax], exponent);
+  const money = (decimal: string) => formatMoney(parseAmount(decimal, currency), currency, i18n.language);
+  const total = sumDecimals([transaction.billAmount, transaction.tip, transaction.tax], currency);
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' });
   return (
     <Table.Tr>

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import type { Invoice, InvoiceStatus, TerminalInfo } from '@rayo/shared';
+import { currencyExponent, formatMinor, type Invoice, type InvoiceStatus, type TerminalInfo } from '@rayo/shared';
 import { IconClockX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useMemo, useState } from 'react';
@@ -15,7 +15,7 @@ import { InvoiceAmount, InvoicePanel } from './InvoicePanel.tsx';
 import { Keypad } from './Keypad.tsx';
 import { type KeypadKey, pressKey } from './keypad.ts';
 import { LatestTransactions } from './LatestTransactions.tsx';
-import { currencyExponent, formatMoney, formatTyped, fromMinor, saleFigures, type TipChoice } from './money.ts';
+import { formatMoney, formatTyped, saleFigures, type TipChoice } from './money.ts';
 import { PaidScreen } from './PaidScreen.tsx';
 import { SaleSummary } from './SaleSummary.tsx';
 import { TipPicker } from './TipPicker.tsx';
@@ -64,8 +64,8 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
     if (billMinor === 0n || createInvoice.isPending) return;
     // The server adds the tax itself; the tip goes as an amount, whichever way it was chosen.
     const request = {
-      amount: fromMinor(billMinor, exponent),
-      tip: tipMinor > 0n ? fromMinor(tipMinor, exponent) : undefined,
+      amount: formatMinor(billMinor, bpt.currency),
+      tip: tipMinor > 0n ? formatMinor(tipMinor, bpt.currency) : undefined,
     };
     createInvoice.mutate(request, { onSuccess: (invoice) => setStage({ name: 'invoice', invoice, sale: of }) });
   };

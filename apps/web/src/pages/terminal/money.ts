@@ -1,50 +1,23 @@
-import { SATS } from '@rayo/shared';
+import {
+  computeSale,
+  currencyExponent,
+  formatMinor,
+  parseAmount,
+  parsePercentToBps,
+  percentOf,
+  SATS,
+} from '@rayo/shared';
 
 /**
- * Money on the terminal is integer minor units in BigInt: cents for most fiat currencies,
- * whole units for SAT and zero-decimal currencies such as JPY. Decimal strings cross the API;
- * no figure ever passes through a float.
+ * Money on the terminal is integer minor units in BigInt, computed with the same rules the
+ * server charges with (`@rayo/shared`), so the figures shown are the figures invoiced. This
+ * file adds only what the keypad and the screen need on top: partial keypad entries, the
+ * estimate in sats, and formatting for people.
  */
 
-/** The number of decimals of a currency: its ISO 4217 exponent, 0 for SAT. */
-export function currencyExponent(currency: string): number {
-  if (currency === SATS) return 0;
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    // A code Intl does not know is still a three-letter fiat code; most of those use cents.
-    return 2;
-  }
-}
-
-const DECIMAL = /^(\d*)(?:\.(\d*))?$/;
-
-/** A decimal string ("12.5", "12.", "", "0.05") as minor units; extra decimals are cut, not rounded. */
-export function toMinor(decimal: string, exponent: number): bigint {
-  const match = DECIMAL.exec(decimal.trim());
-  if (!match) throw new RangeError(`Not a decimal amount: ${decimal}`);
-  const whole = match[1] || '0';
-  const fraction = (match[2] ?? '').slice(0, exponent).padEnd(exponent, '0');
-  return BigInt(whole + fraction);
-}
-
-/** Minor units as the decimal string the API takes: 1250n with exponent 2 is "12.50". */
-export function fromMinor(minor: bigint, exponent: number): string {
-  if (minor < 0n) return `-${fromMinor(-minor, exponent)}`;
-  if (exponent === 0) return minor.toString();
-  const digits = minor.toString().padStart(exponent + 1, '0');
-  return `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
-}
-
-/** numerator / denominator for non-negative integers, halves rounded up. */
-export function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
-  return (2n * numerator + denominator) / (2n * denominator);
-}
-
-/** A percentage with up to two decimals (7.25) in basis points (725). */
-export function percentToBasisPoints(percent: number): bigint {
-  // toFixed gives plain digits (never exponent notation) for 0–100, so the string parse is exact.
-  return toMinor(percent.toFixed(2), 2);
+/** Keypad text as typed so far ("12.", "", "0.5") in minor units of `currency`. */
+export function typedToMinor(typed: string, currency: string): bigint {
+  return parseAmount(typed.replace(/\.$/, '') || '0', currency);
 }
 
 /** What the customer is charged on top of the bill: a preset percentage of it, or a typed amount. */
@@ -55,9 +28,8 @@ export const TIP_PRESETS = [0, 10, 15, 20] as const;
 export type SaleFigures = { bill: bigint; tip: bigint; tax: bigint; total: bigint; sats: bigint };
 
 /**
- * The lines a terminal shows, in minor units of the BPT's currency. Tax is a share of the
- * bill only (DESIGN §4), and `sats` is the total at `rate` (satoshis per whole unit of the
- * currency, a decimal string), rounded half up.
+ * The lines a terminal shows, in minor units of the BPT's currency, and `sats`: the total at
+ * `rate` (satoshis per whole unit of the currency, a decimal string), rounded half up.
  */
 export function saleFigures(input: {
   bill: string;
@@ -66,14 +38,17 @@ export function saleFigures(input: {
   currency: string;
   rate: string;
 }): SaleFigures {
-  const exponent = currencyExponent(input.currency);
-  const bill = toMinor(input.bill, exponent);
+  const bill = typedToMinor(input.bill, input.currency);
   let tip = 0n;
-  if (input.tip?.kind === 'percent') tip = roundHalfUp(bill * BigInt(input.tip.percent) * 100n, 10_000n);
-  if (input.tip?.kind === 'amount') tip = toMinor(input.tip.amount, exponent);
-  const tax = roundHalfUp(bill * percentToBasisPoints(input.taxPercentage), 10_000n);
-  const total = bill + tip + tax;
-  return { bill, tip, tax, total, sats: satsFor(total, exponent, input.rate) };
+  if (input.tip?.kind === 'percent') tip = percentOf(bill, input.tip.percent * 100);
+  if (input.tip?.kind === 'amount') tip = typedToMinor(input.tip.amount, input.currency);
+  const sale = computeSale({ billMinor: bill, tipMinor: tip, taxBps: parsePercentToBps(input.taxPercentage) });
+  const sats = satsFor(sale.totalMinor, currencyExponent(input.currency), input.rate);
+  return { bill, tip, tax: sale.taxMinor, total: sale.totalMinor, sats };
+}
+
+function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
+  return (2n * numerator + denominator) / (2n * denominator);
 }
 
 /** Minor units of a currency in satoshis at `rate` satoshis per whole unit, rounded half up. */
@@ -89,8 +64,8 @@ export function msatToSats(msat: number): bigint {
 }
 
 /** Sums decimal strings of one currency exactly, e.g. a transaction's bill, tip and tax. */
-export function sumDecimals(values: string[], exponent: number): bigint {
-  return values.reduce((sum, value) => sum + toMinor(value, exponent), 0n);
+export function sumDecimals(values: string[], currency: string): bigint {
+  return values.reduce((sum, value) => sum + parseAmount(value, currency), 0n);
 }
 
 /** A whole number of satoshis for people: "12,345 sats" in English. */
@@ -102,7 +77,7 @@ export function formatSats(sats: bigint, locale: string): string {
 export function formatMoney(minor: bigint, currency: string, locale: string): string {
   if (currency === SATS) return formatSats(minor, locale);
   const exponent = currencyExponent(currency);
-  return moneyFormat(currency, locale, exponent).format(fromMinor(minor, exponent) as Intl.StringNumericLiteral);
+  return moneyFormat(currency, locale, exponent).format(formatMinor(minor, currency) as Intl.StringNumericLiteral);
 }
 
 function moneyFormat(currency: string, locale: string, fractionDigits: number): Intl.NumberFormat {

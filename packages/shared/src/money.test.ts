@@ -1,6 +1,6 @@
-import { AppError, SATS } from '@rayo/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { AppError } from './errors.ts';
 import {
   computeSale,
   computeSettlement,
@@ -17,6 +17,7 @@ import {
   satsPerUnit,
   taxOf,
 } from './money.ts';
+import { SATS } from './payments.ts';
 
 const SAMPLE_CURRENCIES = ['USD', 'EUR', 'GTQ', 'JPY', 'KRW', 'CLP', 'BHD', 'KWD', 'CLF', SATS];
 

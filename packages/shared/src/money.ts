@@ -1,4 +1,5 @@
-import { AppError, SATS } from '@rayo/shared';
+import { AppError } from './errors.ts';
+import { SATS } from './payments.ts';
 
 /**
  * ISO 4217 minor-unit exponents of the active currency codes (List One), by exponent.
@@ -192,7 +193,7 @@ export function satsPerUnit(rateMinorPerBtc: bigint, currency: string): string {
 
 export type PayoutSplit = { fiatBps: number; onchainBps: number; lightningBps: number };
 
-export type Settlement = {
+export type SettlementFigures = {
   txFeeMsat: bigint;
   conversionFeeMsat: bigint;
   incomeMsat: bigint;
@@ -214,7 +215,7 @@ export function computeSettlement(input: {
   txFeeBps: number;
   conversionFeeBps: number;
   split: PayoutSplit;
-}): Settlement {
+}): SettlementFigures {
   const { totalMsat, split } = input;
   if (totalMsat < 0n) throw new Error(`A settled amount cannot be negative, got ${totalMsat}`);
   const txFeeBps = assertBps(input.txFeeBps, 'The transaction fee');
