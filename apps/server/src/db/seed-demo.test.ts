@@ -25,6 +25,9 @@ describe('seedDemo', () => {
     const accounts = await t.db.selectFrom('accounts').select(['id', 'organization_id']).execute();
     expect(accounts).toHaveLength(3);
     expect(accounts.every((account) => account.organization_id === organization?.id)).toBe(true);
+    const bpts = await t.db.selectFrom('bpts').select(['account_id', 'currency', 'tax_bps']).execute();
+    expect(bpts.map((bpt) => bpt.account_id).sort()).toEqual(accounts.map((account) => account.id).sort());
+    expect(bpts.every((bpt) => bpt.currency === 'GTQ' && bpt.tax_bps === 1200)).toBe(true);
 
     const users = await t.db.selectFrom('users').select(['id', 'email', 'role', 'organization_id']).execute();
     expect(users.map((user) => user.role).sort()).toEqual(['admin', 'back_office', 'manager', 'super_admin']);
@@ -41,7 +44,7 @@ describe('seedDemo', () => {
 
     expect(await seedDemo(t.db)).toBe(false);
     const counts = await Promise.all(
-      (['organizations', 'accounts', 'users', 'manager_accounts'] as const).map(async (table) =>
+      (['organizations', 'accounts', 'bpts', 'users', 'manager_accounts'] as const).map(async (table) =>
         Number(
           (
             await t.db
@@ -52,6 +55,6 @@ describe('seedDemo', () => {
         ),
       ),
     );
-    expect(counts).toEqual([1, 3, 4, 1]);
+    expect(counts).toEqual([1, 3, 3, 4, 1]);
   });
 });

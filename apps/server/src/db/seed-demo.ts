@@ -1,5 +1,7 @@
 import type { Role } from '@rayo/shared';
 import { insertAccount } from '../modules/accounts/accounts.repo.ts';
+import { insertBpt } from '../modules/bpts/bpts.repo.ts';
+import { newShareToken } from '../modules/bpts/bpts.service.ts';
 import { countOrganizations } from '../modules/organizations/organizations.repo.ts';
 import { createOrganization } from '../modules/organizations/organizations.service.ts';
 import { linkManagerToAccounts } from '../modules/users/users.repo.ts';
@@ -17,19 +19,29 @@ export const demoUsers: ReadonlyArray<{ email: string; name: string; role: Role 
 ];
 
 const demoAccounts = [
-  { name: 'Main counter', internalCode: 'MAIN' },
-  { name: 'Terrace', internalCode: 'TERR' },
-  { name: 'Online store', internalCode: null },
+  { name: 'Main counter', internalCode: 'MAIN', bpt: { name: 'Counter till', channel: 'store', shareable: true } },
+  { name: 'Terrace', internalCode: 'TERR', bpt: { name: 'Terrace waiter', channel: 'store', shareable: false } },
+  { name: 'Online store', internalCode: null, bpt: { name: 'Web orders', channel: 'online', shareable: false } },
 ];
 
-/** Seeds the demo organization, its accounts and one user per role, only into an empty database. */
+/** Seeds the demo organization, its accounts with a BPT each and one user per role, only into an empty database. */
 export async function seedDemo(db: Db): Promise<boolean> {
   if ((await countOrganizations(db)) > 0) return false;
   await db.transaction().execute(async (trx) => {
     const organization = await createOrganization(trx, { name: DEMO_ORGANIZATION, countryCode: 'GT', language: 'en' });
     const accounts = [];
-    for (const account of demoAccounts) {
-      accounts.push(await insertAccount(trx, { organizationId: organization.id, ...account }));
+    for (const { bpt, ...account } of demoAccounts) {
+      const created = await insertAccount(trx, { organizationId: organization.id, ...account });
+      accounts.push(created);
+      // Guatemala charges 12% IVA; tips are customary at the counter and on the terrace.
+      await insertBpt(trx, organization.id, {
+        ...bpt,
+        account_id: created.id,
+        currency: 'GTQ',
+        share_token: bpt.shareable ? newShareToken() : null,
+        tip_enabled: bpt.channel === 'store',
+        tax_bps: 1200,
+      });
     }
     for (const user of demoUsers) {
       const created = await createUser(trx, {

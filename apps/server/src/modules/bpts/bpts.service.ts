@@ -43,7 +43,7 @@ export function toBpt(row: BptRow): Bpt {
 }
 
 /** 192 random bits: the share link is the cashier's only credential. */
-function newShareToken(): string {
+export function newShareToken(): string {
   return randomBytes(24).toString('base64url');
 }
 
