@@ -45,6 +45,8 @@ export default defineConfig({
       SIGNIN_LIMIT_PER_IP: '10000',
       SIGNIN_LIMIT_PER_EMAIL: '10000',
       LOG_LEVEL: 'warn',
+      // Short-lived invoices, so that the expiry journey takes seconds rather than minutes.
+      INVOICE_EXPIRY_SECONDS: '30',
     },
   },
 });
