@@ -1,6 +1,7 @@
 export * from './auth.ts';
 export * from './catalog.ts';
 export * from './constants.ts';
+export * from './dashboard.ts';
 export * from './errors.ts';
 export * from './money.ts';
 export * from './payments.ts';

@@ -15,6 +15,7 @@ const usage = `Creates a user.
   --name          display name (default: the part of the email before @)
   --organization  organization name; created when it does not exist (not for back_office)
   --country       ISO country code of a new organization (default: US)
+  --currency      the currency a new organization reports in (default: USD)
   --language      en | es (default: en)`;
 
 const ArgsSchema = z.object({
@@ -24,12 +25,16 @@ const ArgsSchema = z.object({
   name: z.string().min(1).optional(),
   organization: z.string().min(1).optional(),
   country: z.string().length(2).default('US'),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .default('USD'),
   language: LanguageSchema.default('en'),
 });
 
 const { values } = parseArgs({
   options: Object.fromEntries(
-    ['email', 'password', 'role', 'name', 'organization', 'country', 'language'].map((key) => [
+    ['email', 'password', 'role', 'name', 'organization', 'country', 'currency', 'language'].map((key) => [
       key,
       { type: 'string' as const },
     ]),
@@ -63,6 +68,7 @@ try {
         await createOrganization(database.db, {
           name: args.organization,
           countryCode: args.country,
+          currency: args.currency,
           language: args.language,
         })
       ).id;

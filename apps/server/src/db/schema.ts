@@ -7,6 +7,7 @@ export interface OrganizationsTable {
   country_id: number | null;
   language: Language;
   time_zone: string;
+  currency: Generated<string>;
   blocked: Generated<boolean>;
   bank_verified: Generated<boolean>;
   crypto_verified: Generated<boolean>;

@@ -28,7 +28,12 @@ const demoAccounts = [
 export async function seedDemo(db: Db): Promise<boolean> {
   if ((await countOrganizations(db)) > 0) return false;
   await db.transaction().execute(async (trx) => {
-    const organization = await createOrganization(trx, { name: DEMO_ORGANIZATION, countryCode: 'GT', language: 'en' });
+    const organization = await createOrganization(trx, {
+      name: DEMO_ORGANIZATION,
+      countryCode: 'GT',
+      language: 'en',
+      currency: 'GTQ',
+    });
     const accounts = [];
     for (const { bpt, ...account } of demoAccounts) {
       const created = await insertAccount(trx, { organizationId: organization.id, ...account });

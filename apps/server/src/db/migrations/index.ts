@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as foundation from './0001-foundation.ts';
 import * as countries from './0002-countries.ts';
 import * as payments from './0003-payments.ts';
+import * as dashboard from './0004-dashboard.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-countries': countries,
   '0003-payments': payments,
+  '0004-dashboard': dashboard,
 };

@@ -7,7 +7,7 @@ import { insertOrganization } from './organizations.repo.ts';
 
 export async function createOrganization(
   db: Db,
-  input: { name: string; countryCode: string; language: Language },
+  input: { name: string; countryCode: string; language: Language; currency?: string },
 ): Promise<Organization> {
   const country = await findCountryByCode(db, input.countryCode);
   if (!country) throw new AppError('InvalidInput', `Unknown country code ${input.countryCode}`);
@@ -16,5 +16,6 @@ export async function createOrganization(
     country_id: country.id,
     language: input.language,
     time_zone: defaultTimeZoneOf(country.code),
+    ...(input.currency && { currency: input.currency }),
   });
 }

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE } from './constants.ts';
+import { MsatSchema, TransactionSchema } from './payments.ts';
+
+/** `all`, or no account, means every account the caller may see (SPEC §7). */
+export const AccountFilterSchema = z.union([z.literal('all'), z.uuid()]).optional();
+
+/** Unix seconds; `start` inclusive, `end` exclusive. Without them, the whole history. */
+export const PeriodQuerySchema = z.object({
+  start: z.coerce.number().int().min(0).optional(),
+  end: z.coerce.number().int().min(0).optional(),
+  account: AccountFilterSchema,
+});
+export type PeriodQuery = z.infer<typeof PeriodQuerySchema>;
+
+export const TransactionPageQuerySchema = PeriodQuerySchema.extend({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(500).default(DEFAULT_PAGE_SIZE),
+});
+export type TransactionPageQuery = z.infer<typeof TransactionPageQuerySchema>;
+
+export const TransactionPageSchema = z.object({
+  transactions: z.array(TransactionSchema),
+  total: z.number().int(),
+});
+export type TransactionPage = z.infer<typeof TransactionPageSchema>;
+
+/**
+ * SPEC §3 "Transaction metrics" for a period. msat figures count every sale; fiat figures
+ * count the sales priced in the organization's currency (`currency`), as decimal strings.
+ * - receiveMsat: msat charged.
+ * - msatsToDisburse: the bitcoin part of the income (Lightning + on-chain) not yet disbursed.
+ * - receiveFiat: bill + tip + tax charged.
+ * - fiatToDisburse: the fiat part of the income not yet disbursed.
+ */
+export const TransactionSumsSchema = z.object({
+  msatsToDisburse: MsatSchema,
+  receiveMsat: MsatSchema,
+  fiatToDisburse: z.string(),
+  receiveFiat: z.string(),
+  currency: z.string(),
+});
+export type TransactionSums = z.infer<typeof TransactionSumsSchema>;
+
+export const seriesBuckets = ['hour', 'day', 'month'] as const;
+export const SeriesQuerySchema = PeriodQuerySchema.extend({ bucket: z.enum(seriesBuckets).default('day') });
+export type SeriesQuery = z.infer<typeof SeriesQuerySchema>;
+
+export const SeriesPointSchema = z.object({
+  /** Start of the bucket, unix seconds, aligned to the organization's time zone. */
+  start: z.number().int(),
+  count: z.number().int(),
+  salesMsat: MsatSchema,
+  /** Sales in the organization's currency (bill + tip + tax), decimal string. */
+  salesFiat: z.string(),
+  tipsFiat: z.string(),
+});
+export const AccountTotalSchema = z.object({
+  accountId: z.string(),
+  name: z.string(),
+  count: z.number().int(),
+  salesMsat: MsatSchema,
+  salesFiat: z.string(),
+});
+export const TransactionSeriesSchema = z.object({
+  bucket: z.enum(seriesBuckets),
+  timeZone: z.string(),
+  currency: z.string(),
+  points: z.array(SeriesPointSchema),
+  byAccount: z.array(AccountTotalSchema),
+});
+export type TransactionSeries = z.infer<typeof TransactionSeriesSchema>;
+
+/** The signed-in user's organization, as the dashboard needs it to compute periods and format money. */
+export const CurrentOrganizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  countryCode: z.string().nullable(),
+  timeZone: z.string(),
+  currency: z.string(),
+});
+export type CurrentOrganization = z.infer<typeof CurrentOrganizationSchema>;
