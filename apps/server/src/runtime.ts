@@ -25,7 +25,7 @@ export async function startRuntime(
   const log = pino({ level: config.logLevel });
   const { db } = database;
   const tokens = createTokenIssuer(await loadSigningSecret(db, config.jwtSecret), config.accessTokenTtlSeconds);
-  const lightning = await createLightningBackend(config, database);
+  const lightning = await createLightningBackend(config, database, log);
   const rateSource = createRateSource(config);
   // The first prices are fetched before serving, so terminals can charge at once; a source
   // that is down at boot must not keep Rayo from starting.

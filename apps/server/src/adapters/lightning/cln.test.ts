@@ -301,14 +301,15 @@ describe('Core Lightning backend', () => {
       };
       // Core Lightning holds no database connection of its own, so no database is given.
       const noDatabase = { db: undefined as never, url: '' };
-      await expect(createLightningBackend(loadConfig(env), noDatabase)).resolves.toMatchObject({
+      const quiet = { warn: () => {} };
+      await expect(createLightningBackend(loadConfig(env), noDatabase, quiet)).resolves.toMatchObject({
         name: 'cln',
         network: 'regtest',
       });
-      await expect(createLightningBackend(loadConfig({ ...env, CLN_REST_URL: '' }), noDatabase)).rejects.toThrow(
+      await expect(createLightningBackend(loadConfig({ ...env, CLN_REST_URL: '' }), noDatabase, quiet)).rejects.toThrow(
         'CLN_REST_URL must be set when LIGHTNING_BACKEND=cln',
       );
-      await expect(createLightningBackend(loadConfig({ ...env, CLN_RUNE: '' }), noDatabase)).rejects.toThrow(
+      await expect(createLightningBackend(loadConfig({ ...env, CLN_RUNE: '' }), noDatabase, quiet)).rejects.toThrow(
         'CLN_RUNE must be set when LIGHTNING_BACKEND=cln',
       );
     } finally {

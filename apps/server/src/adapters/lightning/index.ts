@@ -5,23 +5,29 @@ import type { Db } from '../../db/database.ts';
 import { createClnBackend } from './cln.ts';
 import { createDevnetBackend } from './devnet.ts';
 import { createLndBackend } from './lnd.ts';
-import type { LightningBackend } from './types.ts';
+import type { LightningBackend, LightningBackendError } from './types.ts';
+
+type Log = { warn: (details: object, message: string) => void };
 
 /**
  * The Lightning backend the configuration names (DESIGN §5). `database.url` is the connection
  * string of `database.db`, for the connections a backend holds of its own (devnet's LISTEN).
+ * Every dropped settlement stream is logged before the backend retries it.
  */
 export async function createLightningBackend(
   config: Pick<Config, 'lightning'>,
   database: { db: Db; url: string },
+  log: Log,
 ): Promise<LightningBackend> {
+  const onStreamError = (error: LightningBackendError, retryInMs: number) =>
+    log.warn({ err: error, retryInMs }, 'Lightning settlement stream interrupted; retrying');
   switch (config.lightning.backend) {
     case 'devnet':
-      return createDevnetBackend(database.db, { databaseUrl: database.url });
+      return createDevnetBackend(database.db, { databaseUrl: database.url, onStreamError });
     case 'lnd':
-      return createLndBackend(await lndOptions(config.lightning));
+      return createLndBackend({ ...(await lndOptions(config.lightning)), onStreamError });
     case 'cln':
-      return createClnBackend(await clnOptions(config.lightning));
+      return createClnBackend({ ...(await clnOptions(config.lightning)), onStreamError });
   }
 }
 

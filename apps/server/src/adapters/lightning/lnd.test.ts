@@ -357,21 +357,26 @@ describe('lnd backend', () => {
       };
       // lnd holds no database connection of its own, so no database is given.
       const noDatabase = { db: undefined as never, url: '' };
-      const fromFiles = await createLightningBackend(loadConfig(env), noDatabase);
+      const quiet = { warn: () => {} };
+      const fromFiles = await createLightningBackend(loadConfig(env), noDatabase, quiet);
       expect(fromFiles).toMatchObject({ name: 'lnd', network: 'regtest' });
       const { LND_MACAROON_PATH: _, ...withHex } = env;
       await expect(
-        createLightningBackend(loadConfig({ ...withHex, LND_MACAROON_HEX: lnd.macaroonHex }), noDatabase),
+        createLightningBackend(loadConfig({ ...withHex, LND_MACAROON_HEX: lnd.macaroonHex }), noDatabase, quiet),
       ).resolves.toMatchObject({ name: 'lnd' });
 
-      await expect(createLightningBackend(loadConfig({ ...env, LND_REST_URL: '' }), noDatabase)).rejects.toThrow(
+      await expect(createLightningBackend(loadConfig({ ...env, LND_REST_URL: '' }), noDatabase, quiet)).rejects.toThrow(
         'LND_REST_URL must be set when LIGHTNING_BACKEND=lnd',
       );
-      await expect(createLightningBackend(loadConfig(withHex), noDatabase)).rejects.toThrow(
+      await expect(createLightningBackend(loadConfig(withHex), noDatabase, quiet)).rejects.toThrow(
         'LND_MACAROON_HEX or LND_MACAROON_PATH must be set',
       );
       await expect(
-        createLightningBackend(loadConfig({ ...env, LND_TLS_CERT_PATH: path.join(dir, 'missing.cert') }), noDatabase),
+        createLightningBackend(
+          loadConfig({ ...env, LND_TLS_CERT_PATH: path.join(dir, 'missing.cert') }),
+          noDatabase,
+          quiet,
+        ),
       ).rejects.toThrow(/LND_TLS_CERT_PATH names a file that cannot be read/);
     } finally {
       await rm(dir, { recursive: true, force: true });
