@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { fetch as undiciFetch } from 'undici';
 import {
   Backoff,
