@@ -27,10 +27,12 @@ import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import type { TokenIssuer } from './modules/auth/tokens.ts';
 import { registerBptRoutes } from './modules/bpts/bpts.routes.ts';
 import { registerCountryRoutes } from './modules/countries/countries.routes.ts';
+import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { registerDevnetRoutes } from './modules/devnet/devnet.routes.ts';
 import type { InvoiceEventHub } from './modules/invoices/invoice-events.ts';
 import { registerInvoiceRoutes } from './modules/invoices/invoices.routes.ts';
 import { registerMetaRoutes } from './modules/meta/meta.routes.ts';
+import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
 import { registerRateRoutes } from './modules/rates/rates.routes.ts';
 
 export type App = FastifyInstance<
@@ -84,6 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerRateRoutes(app, deps);
   registerBptRoutes(app, deps);
   registerInvoiceRoutes(app, deps);
+  registerOrganizationRoutes(app, deps);
+  registerDashboardRoutes(app, deps);
   if (deps.config.lightning.backend === 'devnet') registerDevnetRoutes(app, deps);
   await registerSpa(app, deps.config.webDistDir);
 

@@ -135,6 +135,21 @@ export interface TransactionsTable {
   disbursed: Generated<boolean>;
 }
 
+/** Whole local days of sales per account and currency, kept by settleInvoice (see migration 0005). */
+export interface TransactionDailyTable {
+  organization_id: string;
+  account_id: string;
+  /** The local day in the organization's time zone; queries read it as `day::text` (YYYY-MM-DD). */
+  day: ColumnType<string, string, string>;
+  currency: string;
+  count: Int8;
+  total_msat: Int8;
+  bitcoin_to_disburse_msat: Int8;
+  total_minor: Int8;
+  tip_minor: Int8;
+  fiat_to_disburse_minor: Int8;
+}
+
 export interface LightningCursorsTable {
   backend: string;
   settle_index: Int8;
@@ -177,6 +192,7 @@ export interface Database {
   bpts: BptsTable;
   invoices: InvoicesTable;
   transactions: TransactionsTable;
+  transaction_daily: TransactionDailyTable;
   lightning_cursors: LightningCursorsTable;
   rates: RatesTable;
   devnet_invoices: DevnetInvoicesTable;

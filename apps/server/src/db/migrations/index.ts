@@ -3,6 +3,7 @@ import * as foundation from './0001-foundation.ts';
 import * as countries from './0002-countries.ts';
 import * as payments from './0003-payments.ts';
 import * as dashboard from './0004-dashboard.ts';
+import * as dashboardRollup from './0005-dashboard-rollup.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-countries': countries,
   '0003-payments': payments,
   '0004-dashboard': dashboard,
+  '0005-dashboard-rollup': dashboardRollup,
 };

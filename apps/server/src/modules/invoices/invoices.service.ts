@@ -16,7 +16,7 @@ import type { Db } from '../../db/database.ts';
 import type { BptRow } from '../bpts/bpts.repo.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
-import { insertTransaction } from '../transactions/transactions.repo.ts';
+import { addTransactionToDailyRollup, insertTransaction } from '../transactions/transactions.repo.ts';
 import {
   advanceSettleCursor,
   expireInvoices,
@@ -137,7 +137,7 @@ export async function settleInvoice(
         conversionFeeBps: deps.config.conversionFeeBps,
         split: ALL_LIGHTNING,
       });
-      await insertTransaction(trx, {
+      const transaction = await insertTransaction(trx, {
         invoice_id: invoice.id,
         payment_hash: invoice.payment_hash,
         organization_id: invoice.organization_id,
@@ -163,6 +163,7 @@ export async function settleInvoice(
         lightning_msat: figures.lightningMsat,
         fiat_income_minor: figures.fiatIncomeMinor,
       });
+      await addTransactionToDailyRollup(trx, transaction.id);
       await notifyInvoiceStatus(trx, invoice.id, 'settled');
     }
     if (settlement.settleIndex > 0n) await advanceSettleCursor(trx, backend, settlement.settleIndex);

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { TransactionsTable } from '../../db/schema.ts';
 
@@ -7,6 +7,34 @@ export type NewTransaction = Insertable<TransactionsTable>;
 
 export async function insertTransaction(db: Db, transaction: NewTransaction): Promise<TransactionRow> {
   return db.insertInto('transactions').values(transaction).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Adds one recorded sale to its local day in `transaction_daily`. Called inside the settlement's
+ * database transaction, so the rollup gains the sale exactly when the ledger does. Whatever
+ * later changes a sale's amounts-to-disburse (marking it disbursed) or the organization's time
+ * zone must adjust or rebuild these rows in the same transaction, or the dashboard drifts.
+ */
+export async function addTransactionToDailyRollup(db: Db, transactionId: string): Promise<void> {
+  await sql`
+    insert into transaction_daily as d (organization_id, account_id, day, currency, count, total_msat,
+      bitcoin_to_disburse_msat, total_minor, tip_minor, fiat_to_disburse_minor)
+    select t.organization_id, t.account_id, (t.settled_at at time zone o.time_zone)::date, t.currency, 1,
+      t.total_msat,
+      case when t.disbursed then 0 else t.onchain_msat + t.lightning_msat end,
+      t.total_minor, t.tip_minor,
+      case when t.disbursed then 0 else t.fiat_income_minor end
+    from transactions t
+    join organizations o on o.id = t.organization_id
+    where t.id = ${transactionId}
+    on conflict (organization_id, day, account_id, currency) do update set
+      count = d.count + excluded.count,
+      total_msat = d.total_msat + excluded.total_msat,
+      bitcoin_to_disburse_msat = d.bitcoin_to_disburse_msat + excluded.bitcoin_to_disburse_msat,
+      total_minor = d.total_minor + excluded.total_minor,
+      tip_minor = d.tip_minor + excluded.tip_minor,
+      fiat_to_disburse_minor = d.fiat_to_disburse_minor + excluded.fiat_to_disburse_minor
+  `.execute(db);
 }
 
 export async function listLatestBptTransactions(db: Db, bptId: string, limit: number): Promise<TransactionRow[]> {

@@ -1,0 +1,321 @@
+import type { Readable } from 'node:stream';
+import type { CurrentOrganization } from '@rayo/shared';
+import { type RawBuilder, sql } from 'kysely';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { type Db, poolOf } from '../../db/database.ts';
+import type { TransactionRow } from '../transactions/transactions.repo.ts';
+
+/**
+ * Which sales a dashboard call reads: one organization, its accounts (`null` for all of them),
+ * whole local days from the rollup and instants from the ledger for the partial days at the
+ * edges. Day bounds are YYYY-MM-DD in the organization's time zone, `to` exclusive, `null` open.
+ */
+export type SalesFilter = {
+  organizationId: string;
+  accountIds: string[] | null;
+  days: { from: string | null; to: string | null } | null;
+  edges: Array<{ from: Date | null; to: Date | null }>;
+};
+
+export type LocalDayBounds = {
+  /** The first local day that starts at or after `start`, and the instant it starts. */
+  firstDay: string | null;
+  firstDayAt: Date | null;
+  /** The local day `end` falls in (exclusive bound of the whole days), and the instant it starts. */
+  endDay: string | null;
+  endDayAt: Date | null;
+};
+
+export type SalesTotals = {
+  count: string;
+  receiveMsat: string;
+  msatsToDisburse: string;
+  receiveFiatMinor: string;
+  fiatToDisburseMinor: string;
+};
+
+export type SeriesRow = { start: string; count: string; salesMsat: string; salesMinor: string; tipsMinor: string };
+export type AccountTotalRow = {
+  accountId: string;
+  name: string;
+  count: string;
+  salesMsat: string;
+  salesMinor: string;
+};
+
+export async function findCurrentOrganization(db: Db, id: string): Promise<CurrentOrganization | undefined> {
+  return db
+    .selectFrom('organizations')
+    .leftJoin('countries', 'countries.id', 'organizations.country_id')
+    .select([
+      'organizations.id',
+      'organizations.name',
+      'countries.code as countryCode',
+      'organizations.time_zone as timeZone',
+      'organizations.currency',
+    ])
+    .where('organizations.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function listLinkedAccountIds(db: Db, organizationId: string, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('manager_accounts')
+    .innerJoin('accounts', 'accounts.id', 'manager_accounts.account_id')
+    .select('accounts.id')
+    .where('manager_accounts.user_id', '=', userId)
+    .where('accounts.organization_id', '=', organizationId)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export async function accountBelongsTo(db: Db, organizationId: string, accountId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The local midnights around a period, computed by PostgreSQL's time zone rules. */
+export async function findLocalDayBounds(
+  db: Db,
+  timeZone: string,
+  start: Date | null,
+  end: Date | null,
+): Promise<LocalDayBounds> {
+  const { rows } = await sql<LocalDayBounds>`
+    with local as (
+      select (${start}::timestamptz at time zone ${timeZone}) as start_local,
+        (${end}::timestamptz at time zone ${timeZone}) as end_local
+    ), days as (
+      select
+        case when start_local = date_trunc('day', start_local) then start_local::date
+          else start_local::date + 1 end as first_day,
+        end_local::date as end_day
+      from local
+    )
+    select first_day::text as "firstDay", first_day::timestamp at time zone ${timeZone} as "firstDayAt",
+      end_day::text as "endDay", end_day::timestamp at time zone ${timeZone} as "endDayAt"
+    from days
+  `.execute(db);
+  const [bounds] = rows;
+  if (!bounds) throw new Error('The day bounds query returned no row');
+  return bounds;
+}
+
+function accountCondition(accountIds: string[] | null): RawBuilder<unknown> {
+  if (accountIds === null) return sql`true`;
+  // A single account compares with `=` so the planner can walk the (organization, account,
+  // settled_at) index in order; `= any(array)` would make it sort.
+  if (accountIds.length === 1) return sql`account_id = ${accountIds[0]}`;
+  return sql`account_id = any(${accountIds}::uuid[])`;
+}
+
+function ledgerRange(edge: { from: Date | null; to: Date | null }): RawBuilder<unknown> {
+  return sql`${edge.from === null ? sql`true` : sql`settled_at >= ${edge.from}`}
+    and ${edge.to === null ? sql`true` : sql`settled_at < ${edge.to}`}`;
+}
+
+/**
+ * The sales of a filter as rows of one shape, from the rollup (one row per day, account and
+ * currency) and from the ledger (one row per sale), with the local time they fall in.
+ */
+function salesSource(filter: SalesFilter, timeZone: string): RawBuilder<unknown> {
+  const accounts = accountCondition(filter.accountIds);
+  const parts: RawBuilder<unknown>[] = [];
+  if (filter.days) {
+    const { from, to } = filter.days;
+    parts.push(sql`
+      select account_id, currency, count, total_msat, bitcoin_to_disburse_msat, total_minor, tip_minor,
+        fiat_to_disburse_minor, day::timestamp as local_time
+      from transaction_daily
+      where organization_id = ${filter.organizationId} and ${accounts}
+        and ${from === null ? sql`true` : sql`day >= ${from}::date`}
+        and ${to === null ? sql`true` : sql`day < ${to}::date`}`);
+  }
+  for (const edge of filter.edges) {
+    parts.push(sql`
+      select account_id, currency, 1::bigint as count, total_msat,
+        case when disbursed then 0 else onchain_msat + lightning_msat end as bitcoin_to_disburse_msat,
+        total_minor, tip_minor,
+        case when disbursed then 0 else fiat_income_minor end as fiat_to_disburse_minor,
+        settled_at at time zone ${timeZone} as local_time
+      from transactions
+      where organization_id = ${filter.organizationId} and ${accounts} and ${ledgerRange(edge)}`);
+  }
+  if (parts.length === 0) throw new Error('A sales filter needs days or edges');
+  return sql.join(parts, sql` union all `);
+}
+
+export async function sumSales(db: Db, filter: SalesFilter, timeZone: string, currency: string): Promise<SalesTotals> {
+  const { rows } = await sql<SalesTotals>`
+    select coalesce(sum(count), 0)::text as count,
+      coalesce(sum(total_msat), 0)::text as "receiveMsat",
+      coalesce(sum(bitcoin_to_disburse_msat), 0)::text as "msatsToDisburse",
+      coalesce(sum(total_minor) filter (where currency = ${currency}), 0)::text as "receiveFiatMinor",
+      coalesce(sum(fiat_to_disburse_minor) filter (where currency = ${currency}), 0)::text as "fiatToDisburseMinor"
+    from (${salesSource(filter, timeZone)}) sales
+  `.execute(db);
+  const [totals] = rows;
+  if (!totals) throw new Error('The sums query returned no row');
+  return totals;
+}
+
+export async function listSalesSeries(
+  db: Db,
+  filter: SalesFilter,
+  timeZone: string,
+  currency: string,
+  bucket: 'hour' | 'day' | 'month',
+): Promise<SeriesRow[]> {
+  // The unit is one of three words, inlined so that select, group by and order by are the
+  // same expression to PostgreSQL (three bind parameters would be three different ones).
+  const bucketStart = sql`date_trunc(${sql.lit(bucket)}, local_time)`;
+  const { rows } = await sql<SeriesRow>`
+    select extract(epoch from ${bucketStart} at time zone ${timeZone})::bigint::text as start,
+      sum(count)::text as count,
+      sum(total_msat)::text as "salesMsat",
+      coalesce(sum(total_minor) filter (where currency = ${currency}), 0)::text as "salesMinor",
+      coalesce(sum(tip_minor) filter (where currency = ${currency}), 0)::text as "tipsMinor"
+    from (${salesSource(filter, timeZone)}) sales
+    group by ${bucketStart}
+    order by ${bucketStart}
+  `.execute(db);
+  return rows;
+}
+
+export async function listSalesByAccount(
+  db: Db,
+  filter: SalesFilter,
+  timeZone: string,
+  currency: string,
+): Promise<AccountTotalRow[]> {
+  const { rows } = await sql<AccountTotalRow>`
+    select sales.account_id as "accountId", accounts.name,
+      sum(count)::text as count,
+      sum(total_msat)::text as "salesMsat",
+      coalesce(sum(total_minor) filter (where currency = ${currency}), 0)::text as "salesMinor"
+    from (${salesSource(filter, timeZone)}) sales
+    join accounts on accounts.id = sales.account_id
+    group by sales.account_id, accounts.name
+    order by sum(total_msat) desc, accounts.name
+  `.execute(db);
+  return rows;
+}
+
+export async function listTransactionsPage(
+  db: Db,
+  filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null },
+  limit: number,
+  offset: number,
+): Promise<TransactionRow[]> {
+  let query = db.selectFrom('transactions').selectAll().where('organization_id', '=', filter.organizationId);
+  const { accountIds } = filter;
+  if (accountIds?.length === 1) query = query.where('account_id', '=', accountIds[0] as string);
+  else if (accountIds) query = query.where(sql<boolean>`account_id = any(${accountIds}::uuid[])`);
+  if (filter.from) query = query.where('settled_at', '>=', filter.from);
+  if (filter.to) query = query.where('settled_at', '<', filter.to);
+  return query.orderBy('settled_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+}
+
+/** Every currency the organization has sold in; the rollup has a row for each. */
+export async function listSoldCurrencies(db: Db, organizationId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('transaction_daily')
+    .select('currency')
+    .distinct()
+    .where('organization_id', '=', organizationId)
+    .execute();
+  return rows.map((row) => row.currency);
+}
+
+const UTC_ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/**
+ * `COPY` takes no bind parameters, so every value is written as a literal: ids are checked
+ * UUIDs, instants are integers, and the rest goes through pg's own literal escaping.
+ */
+function csvQuery(
+  filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null },
+  exponents: ReadonlyMap<string, number>,
+): string {
+  const literal = pg.escapeLiteral;
+  const instant = (date: Date) => `to_timestamp(${Math.trunc(date.getTime() / 1000)})`;
+  const conditions = [`t.organization_id = ${literal(filter.organizationId)}`];
+  if (filter.accountIds) {
+    conditions.push(
+      filter.accountIds.length === 1
+        ? `t.account_id = ${literal(filter.accountIds[0] as string)}`
+        : `t.account_id = any(array[${filter.accountIds.map(literal).join(', ') || 'null'}]::uuid[])`,
+    );
+  }
+  if (filter.from) conditions.push(`t.settled_at >= ${instant(filter.from)}`);
+  if (filter.to) conditions.push(`t.settled_at < ${instant(filter.to)}`);
+  const exponentCases = [...exponents].map(([code, exponent]) => `when ${literal(code)} then ${Math.trunc(exponent)}`);
+  // Minor units divided by 10^exponent and rounded to the exponent are exact decimals with
+  // exactly the currency's digits (12.50, not 12.5); the rate is satsPerUnit's formula.
+  const money = (column: string) => `round(t.${column}::numeric / power(10::numeric, x.e), x.e)`;
+  return `copy (
+    select
+      to_char(t.created_at at time zone 'UTC', ${UTC_ISO}) as "Date created",
+      to_char(t.settled_at at time zone 'UTC', ${UTC_ISO}) as "Date settled",
+      t.account_id as "Account id",
+      a.name as "Account name",
+      t.payment_hash as "Transaction id",
+      t.bpt_id as "BPT id",
+      'BTC/' || t.currency as "Currency pair",
+      t.total_msat as "Total msats charged",
+      round(t.total_msat::numeric / 1000, 3) as "Total sats",
+      ${money('bill_minor')} as "Bill amount",
+      ${money('tip_minor')} as "Tip",
+      ${money('tax_minor')} as "Tax",
+      t.income_msat as "Msats income",
+      ${money('fiat_income_minor')} as "Fiat income",
+      round(round(100000000000 * power(10::numeric, x.e) / t.rate_minor_per_btc) / 1000, 3) as "Rate (sats per unit)",
+      t.tx_fee_msat as "Tx fee msats",
+      t.conversion_fee_msat as "Conversion fee msats",
+      round(t.fiat_bps::numeric / 100, 2) as "Fiat percentage",
+      case when t.disbursed then 'true' else 'false' end as "Disbursed",
+      t.currency as "Currency"
+    from transactions t
+    join accounts a on a.id = t.account_id
+    cross join lateral (
+      select case t.currency ${exponentCases.join(' ') || "when '' then 2"} else 2 end as e
+    ) x
+    where ${conditions.join(' and ')}
+    order by t.settled_at desc, t.id desc
+  ) to stdout with (format csv, header)`;
+}
+
+/**
+ * Streams the filtered ledger as CSV straight from PostgreSQL on a client of its own, which
+ * goes back to the pool when the stream ends, and is discarded on an error or an early close
+ * (a connection left mid-COPY cannot serve another query).
+ */
+export async function streamTransactionsCsv(
+  db: Db,
+  filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null },
+  exponents: ReadonlyMap<string, number>,
+): Promise<Readable> {
+  const client = await poolOf(db).connect();
+  let released = false;
+  const release = (error?: Error) => {
+    if (released) return;
+    released = true;
+    client.release(error);
+  };
+  try {
+    const stream = client.query(copyTo(csvQuery(filter, exponents)));
+    stream.on('end', () => release());
+    stream.on('error', (error) => release(error));
+    stream.on('close', () => release(stream.readableEnded ? undefined : new Error('CSV stream closed early')));
+    return stream;
+  } catch (error) {
+    release(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  }
+}

@@ -1,0 +1,101 @@
+import {
+  PeriodQuerySchema,
+  SeriesQuerySchema,
+  TransactionPageQuerySchema,
+  TransactionPageSchema,
+  TransactionSeriesSchema,
+  TransactionSumsSchema,
+} from '@rayo/shared';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import type { Db } from '../../db/database.ts';
+import { callerOf } from '../../http/access.ts';
+import { chartTransactions, exportTransactionsCsv, listTransactions, sumTransactions } from './dashboard.service.ts';
+
+const viewers = ['super_admin', 'admin', 'manager'] as const;
+const PeriodOnlyQuerySchema = PeriodQuerySchema.omit({ account: true });
+const AccountParamsSchema = z.object({ account: z.uuid() });
+
+export function registerDashboardRoutes(app: App, deps: { db: Db }): void {
+  app.get(
+    '/api/dashboard/transactions',
+    {
+      config: { access: viewers },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'A page of the ledger, newest first, with the total for the filter',
+        querystring: TransactionPageQuerySchema,
+        response: { 200: TransactionPageSchema },
+      },
+    },
+    async (request) => listTransactions(deps.db, callerOf(request), request.query),
+  );
+
+  app.get(
+    '/api/dashboard/transactions/sum',
+    {
+      config: { access: viewers },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'SPEC §3 transaction metrics of a period',
+        querystring: PeriodQuerySchema,
+        response: { 200: TransactionSumsSchema },
+      },
+    },
+    async (request) => sumTransactions(deps.db, callerOf(request), request.query),
+  );
+
+  app.get(
+    '/api/dashboard/transactions/sum/:account',
+    {
+      config: { access: viewers },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'SPEC §3 transaction metrics of a period for one account',
+        params: AccountParamsSchema,
+        querystring: PeriodOnlyQuerySchema,
+        response: { 200: TransactionSumsSchema },
+      },
+    },
+    async (request) =>
+      sumTransactions(deps.db, callerOf(request), { ...request.query, account: request.params.account }),
+  );
+
+  app.get(
+    '/api/dashboard/transactions/series',
+    {
+      config: { access: viewers },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'Sales per hour, day or month in the organization time zone, and per account',
+        querystring: SeriesQuerySchema,
+        response: { 200: TransactionSeriesSchema },
+      },
+    },
+    async (request) => chartTransactions(deps.db, callerOf(request), request.query),
+  );
+
+  app.get(
+    '/api/dashboard/transactions/csv',
+    {
+      config: { access: viewers },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'The whole filtered ledger as CSV (RFC 4180, header row), streamed',
+        querystring: PeriodQuerySchema,
+        produces: ['text/csv'],
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportTransactionsCsv(deps.db, callerOf(request), request.query);
+      // A client that goes away mid-download must stop the COPY and free its connection.
+      reply.raw.on('close', () => {
+        if (!csv.stream.readableEnded) csv.stream.destroy();
+      });
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${csv.filename}"`)
+        .send(csv.stream);
+    },
+  );
+}

@@ -1,0 +1,184 @@
+import type { Readable } from 'node:stream';
+import {
+  AppError,
+  type CurrentOrganization,
+  currencyExponent,
+  formatMinor,
+  isKnownCurrency,
+  type PeriodQuery,
+  type SeriesQuery,
+  type TransactionPage,
+  type TransactionPageQuery,
+  type TransactionSeries,
+  type TransactionSums,
+} from '@rayo/shared';
+import type { Db } from '../../db/database.ts';
+import { organizationOf } from '../accounts/accounts.service.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { toTransaction } from '../transactions/transactions.service.ts';
+import {
+  accountBelongsTo,
+  findCurrentOrganization,
+  findLocalDayBounds,
+  listLinkedAccountIds,
+  listSalesByAccount,
+  listSalesSeries,
+  listSoldCurrencies,
+  listTransactionsPage,
+  type SalesFilter,
+  streamTransactionsCsv,
+  sumSales,
+} from './dashboard.repo.ts';
+
+/** The caller's organization and the accounts a call covers (`null`: all of the organization's). */
+type Scope = { organization: CurrentOrganization; accountIds: string[] | null };
+type Period = { from: Date | null; to: Date | null };
+
+export async function getCurrentOrganization(db: Db, caller: AccessClaims): Promise<CurrentOrganization> {
+  const organization = await findCurrentOrganization(db, organizationOf(caller));
+  if (!organization) throw new AppError('NotFound', 'Organization not found');
+  return organization;
+}
+
+/**
+ * Managers see the accounts linked to them. Asking for an account outside what the caller may
+ * see (not linked, another organization's, unknown) is Forbidden rather than an empty answer,
+ * so a wrong filter is visible and other organizations' ids cannot be probed either way.
+ */
+async function scopeOf(db: Db, caller: AccessClaims, account: PeriodQuery['account']): Promise<Scope> {
+  const organization = await getCurrentOrganization(db, caller);
+  const linked = caller.role === 'manager' ? await listLinkedAccountIds(db, organization.id, caller.userId) : null;
+  if (account === undefined || account === 'all') return { organization, accountIds: linked };
+  const visible = linked ? linked.includes(account) : await accountBelongsTo(db, organization.id, account);
+  if (!visible) throw new AppError('Forbidden', 'You may not see this account');
+  return { organization, accountIds: [account] };
+}
+
+function periodOf(query: PeriodQuery): Period {
+  if (query.start !== undefined && query.end !== undefined && query.end < query.start) {
+    throw new AppError('InvalidInput', 'end must not be before start');
+  }
+  return {
+    from: query.start === undefined ? null : new Date(query.start * 1000),
+    to: query.end === undefined ? null : new Date(query.end * 1000),
+  };
+}
+
+/**
+ * Splits a period into whole local days, read from the daily rollup, and the partial days at
+ * its edges, read from the ledger. Presets start and end on local midnights, so they read the
+ * rollup only; a period inside one or two days reads the ledger only, which is a few rows.
+ */
+async function salesFilterOf(db: Db, scope: Scope, period: Period): Promise<SalesFilter> {
+  const base = { organizationId: scope.organization.id, accountIds: scope.accountIds };
+  const bounds = await findLocalDayBounds(db, scope.organization.timeZone, period.from, period.to);
+  if (bounds.firstDay !== null && bounds.endDay !== null && bounds.firstDay >= bounds.endDay) {
+    return { ...base, days: null, edges: [period] };
+  }
+  const edges: SalesFilter['edges'] = [];
+  if (period.from && bounds.firstDayAt && period.from < bounds.firstDayAt) {
+    edges.push({ from: period.from, to: bounds.firstDayAt });
+  }
+  if (period.to && bounds.endDayAt && bounds.endDayAt < period.to) edges.push({ from: bounds.endDayAt, to: period.to });
+  return { ...base, days: { from: bounds.firstDay, to: bounds.endDay }, edges };
+}
+
+function msatNumber(value: string): number {
+  const msat = BigInt(value);
+  if (msat > BigInt(Number.MAX_SAFE_INTEGER)) throw new AppError('Default', 'An msat sum exceeds what JSON carries');
+  return Number(msat);
+}
+
+export async function listTransactions(
+  db: Db,
+  caller: AccessClaims,
+  query: TransactionPageQuery,
+): Promise<TransactionPage> {
+  const period = periodOf(query);
+  const scope = await scopeOf(db, caller, query.account);
+  const filter = { organizationId: scope.organization.id, accountIds: scope.accountIds, ...period };
+  // The total comes from the rollup plus the edge days, not a COUNT(*) over the whole period.
+  const [rows, totals] = await Promise.all([
+    listTransactionsPage(db, filter, query.limit, (query.page - 1) * query.limit),
+    salesFilterOf(db, scope, period).then((sales) =>
+      sumSales(db, sales, scope.organization.timeZone, scope.organization.currency),
+    ),
+  ]);
+  return { transactions: rows.map(toTransaction), total: Number(totals.count) };
+}
+
+export async function sumTransactions(db: Db, caller: AccessClaims, query: PeriodQuery): Promise<TransactionSums> {
+  const period = periodOf(query);
+  const scope = await scopeOf(db, caller, query.account);
+  const { timeZone, currency } = scope.organization;
+  const totals = await sumSales(db, await salesFilterOf(db, scope, period), timeZone, currency);
+  return {
+    msatsToDisburse: msatNumber(totals.msatsToDisburse),
+    receiveMsat: msatNumber(totals.receiveMsat),
+    fiatToDisburse: formatMinor(BigInt(totals.fiatToDisburseMinor), currency),
+    receiveFiat: formatMinor(BigInt(totals.receiveFiatMinor), currency),
+    currency,
+  };
+}
+
+export async function chartTransactions(db: Db, caller: AccessClaims, query: SeriesQuery): Promise<TransactionSeries> {
+  const period = periodOf(query);
+  const scope = await scopeOf(db, caller, query.account);
+  const { timeZone, currency } = scope.organization;
+  const byDay = await salesFilterOf(db, scope, period);
+  // The rollup has no hours: hourly charts read the ledger, which suits their short periods.
+  const sales: SalesFilter = query.bucket === 'hour' ? { ...byDay, days: null, edges: [period] } : byDay;
+  const [points, byAccount] = await Promise.all([
+    listSalesSeries(db, sales, timeZone, currency, query.bucket),
+    listSalesByAccount(db, byDay, timeZone, currency),
+  ]);
+  const money = (minor: string) => formatMinor(BigInt(minor), currency);
+  return {
+    bucket: query.bucket,
+    timeZone,
+    currency,
+    points: points.map((point) => ({
+      start: Number(point.start),
+      count: Number(point.count),
+      salesMsat: msatNumber(point.salesMsat),
+      salesFiat: money(point.salesMinor),
+      tipsFiat: money(point.tipsMinor),
+    })),
+    byAccount: byAccount.map((row) => ({
+      accountId: row.accountId,
+      name: row.name,
+      count: Number(row.count),
+      salesMsat: msatNumber(row.salesMsat),
+      salesFiat: money(row.salesMinor),
+    })),
+  };
+}
+
+function localDate(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
+}
+
+export type TransactionsCsv = { filename: string; stream: Readable };
+
+export async function exportTransactionsCsv(
+  db: Db,
+  caller: AccessClaims,
+  query: PeriodQuery,
+): Promise<TransactionsCsv> {
+  const period = periodOf(query);
+  const scope = await scopeOf(db, caller, query.account);
+  const { id, timeZone } = scope.organization;
+  const exponents = new Map<string, number>();
+  for (const code of await listSoldCurrencies(db, id)) {
+    if (isKnownCurrency(code)) exponents.set(code, currencyExponent(code));
+  }
+  // The file is named after the local days it covers; `end` is exclusive, so its last second.
+  const first = period.from ? localDate(period.from, timeZone) : 'start';
+  const last = period.to ? localDate(new Date(period.to.getTime() - 1000), timeZone) : 'now';
+  const stream = await streamTransactionsCsv(
+    db,
+    { organizationId: id, accountIds: scope.accountIds, ...period },
+    exponents,
+  );
+  return { filename: `transactions_${first}_${last}.csv`, stream };
+}
