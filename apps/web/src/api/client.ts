@@ -76,6 +76,16 @@ function refreshAccessToken(): Promise<boolean> {
  * retried once; when that is not possible, or fails, the user is logged out.
  */
 export async function apiRequest<T>(path: string, schema: z.ZodType<T>, options: RequestOptions = {}): Promise<T> {
+  const response = await apiResponse(path, options);
+  if (response.status === 204) return schema.parse(undefined);
+  return schema.parse(await response.json());
+}
+
+/**
+ * The successful response of a call, body unread, with the same token, refresh and logout
+ * rules as `apiRequest`; for bodies that are streamed rather than parsed as JSON (the CSV).
+ */
+export async function apiResponse(path: string, options: RequestOptions = {}): Promise<Response> {
   let response = await send(path, options);
   if (response.status === 401 && options.auth !== false) {
     if (await refreshAccessToken()) response = await send(path, options);
@@ -85,6 +95,5 @@ export async function apiRequest<T>(path: string, schema: z.ZodType<T>, options:
     }
   }
   if (!response.ok) throw await failure(response);
-  if (response.status === 204) return schema.parse(undefined);
-  return schema.parse(await response.json());
+  return response;
 }

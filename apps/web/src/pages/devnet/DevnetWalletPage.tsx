@@ -20,8 +20,9 @@ import { usePublicConfig } from '../../api/catalog.ts';
 import { ApiError } from '../../api/client.ts';
 import { useDevnetPay, useDevnetWithdrawLink } from '../../api/devnet.ts';
 import { errorMessage } from '../../api/error-messages.ts';
+import { formatSats } from '../../components/money-format.ts';
 import { NotFoundPage } from '../not-found/NotFoundPage.tsx';
-import { formatSats, msatToSats } from '../terminal/money.ts';
+import { msatToSats } from '../terminal/money.ts';
 
 /** Devnet pages exist only on a server whose payments go to the built-in devnet node. */
 export function DevnetOnly() {

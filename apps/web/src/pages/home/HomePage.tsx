@@ -1,30 +1,66 @@
-import { Select } from '@mantine/core';
-import { useState } from 'react';
+import { Group, Select, Stack } from '@mantine/core';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
+import { type DashboardFilter, useCurrentOrganization } from '../../api/dashboard.ts';
 import { ScreenTitle } from '../../components/ScreenTitle.tsx';
+import { CsvDownload } from './CsvDownload.tsx';
+import { MetricCards } from './MetricCards.tsx';
+import { PeriodFilter } from './PeriodFilter.tsx';
+import { type CustomDays, type PeriodPreset, periodRange } from './period.ts';
+import { SalesCharts } from './SalesCharts.tsx';
+import { TransactionsTable } from './TransactionsTable.tsx';
 
 const ALL = 'all';
+
+/** The browser's zone, used only when the organization could not be loaded (the failure is logged). */
+const browserTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 export function HomePage() {
   const { t } = useTranslation();
   const accounts = useAccounts();
+  const organization = useCurrentOrganization();
   const [account, setAccount] = useState(ALL);
+  const [preset, setPreset] = useState<PeriodPreset>('today');
+  const [custom, setCustom] = useState<CustomDays | null>(null);
+  const timeZone = organization.data?.timeZone ?? (organization.isError ? browserTimeZone : null);
+
+  // The range is fixed when the filter changes, so every call of one view asks for the same period.
+  const filter = useMemo<DashboardFilter | null>(() => {
+    if (!timeZone) return null;
+    return { ...periodRange(preset, new Date(), timeZone, custom), account };
+  }, [preset, custom, account, timeZone]);
+
   const options = [
     { value: ALL, label: t('home.all') },
     ...(accounts.data ?? []).map((a) => ({ value: a.id, label: a.name })),
   ];
+  const accountNames = useMemo(
+    () => new Map((accounts.data ?? []).map((a) => [a.id, a.name] as const)),
+    [accounts.data],
+  );
+  const currency = organization.data?.currency ?? '';
+
   return (
-    <>
-      <ScreenTitle titleKey="nav.index" />
-      <Select
-        label={t('home.account')}
-        data={options}
-        value={account}
-        onChange={(value) => setAccount(value ?? ALL)}
-        allowDeselect={false}
-        maw={320}
-      />
-    </>
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+        <ScreenTitle titleKey="nav.index" />
+        <CsvDownload filter={filter} />
+      </Group>
+      <Stack gap="sm">
+        <PeriodFilter preset={preset} custom={custom} onPreset={setPreset} onCustom={setCustom} />
+        <Select
+          label={t('home.account')}
+          data={options}
+          value={account}
+          onChange={(value) => setAccount(value ?? ALL)}
+          allowDeselect={false}
+          maw={320}
+        />
+      </Stack>
+      <MetricCards filter={filter} currency={currency} />
+      <SalesCharts filter={filter} timeZone={timeZone} />
+      <TransactionsTable filter={filter} timeZone={timeZone ?? browserTimeZone} accountNames={accountNames} />
+    </Stack>
   );
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bucketFor, periodRange, startOfDay } from './period.ts';
 
-const iso = (seconds: number | undefined) => (seconds === undefined ? undefined : new Date(seconds * 1000).toISOString());
+const iso = (seconds: number | undefined) =>
+  seconds === undefined ? undefined : new Date(seconds * 1000).toISOString();
 const isoRange = (range: { start?: number; end?: number }) => ({ start: iso(range.start), end: iso(range.end) });
 
 describe('periodRange in America/Guatemala (UTC−6, no daylight saving)', () => {

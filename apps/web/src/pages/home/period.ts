@@ -38,12 +38,9 @@ function partsFormat(timeZone: string): Intl.DateTimeFormat {
 
 /** The wall-clock reading of an instant in a zone, as if that reading were UTC (ms). */
 function wallClockAsUtc(epochMs: number, timeZone: string): number {
-  const parts = Object.fromEntries(
-    partsFormat(timeZone)
-      .formatToParts(epochMs)
-      .map((part) => [part.type, Number(part.value)]),
-  );
-  return Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+  const parts = partsFormat(timeZone).formatToParts(epochMs);
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
 }
 
 /** The zone's offset from UTC at an instant, in ms (negative west of Greenwich). */

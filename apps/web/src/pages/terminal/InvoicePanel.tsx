@@ -4,8 +4,9 @@ import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LightningQr } from '../../components/LightningQr.tsx';
+import { formatMoney, formatSats } from '../../components/money-format.ts';
 import { CardPayment } from './CardPayment.tsx';
-import { formatMoney, formatSats, msatToSats } from './money.ts';
+import { msatToSats } from './money.ts';
 
 /** Whole seconds until `deadline`, ticking every second; never below zero. */
 function useSecondsLeft(deadline: string): number {

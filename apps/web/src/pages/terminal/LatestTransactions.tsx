@@ -3,7 +3,8 @@ import type { Transaction } from '@rayo/shared';
 import { parseAmount } from '@rayo/shared';
 import { useTranslation } from 'react-i18next';
 import { type TerminalSource, useLatestTransactions } from '../../api/terminal.ts';
-import { formatMoney, formatSats, msatToSats, sumDecimals } from './money.ts';
+import { formatMoney, formatSats } from '../../components/money-format.ts';
+import { msatToSats, sumDecimals } from './money.ts';
 
 function Row({ transaction }: { transaction: Transaction }) {
   const { i18n } = useTranslation();

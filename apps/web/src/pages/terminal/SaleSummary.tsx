@@ -2,7 +2,8 @@ import { Divider, Group, Stack, Text } from '@mantine/core';
 import { SATS } from '@rayo/shared';
 import { useTranslation } from 'react-i18next';
 import { formatPercent } from '../../components/format-percent.ts';
-import { formatMoney, formatSats, type SaleFigures } from './money.ts';
+import { formatMoney, formatSats } from '../../components/money-format.ts';
+import type { SaleFigures } from './money.ts';
 
 function Line({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
   return (

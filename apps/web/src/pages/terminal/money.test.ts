@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatMoney,
-  formatSats,
-  formatTyped,
-  msatToSats,
-  saleFigures,
-  satsFor,
-  sumDecimals,
-  typedToMinor,
-} from './money.ts';
+import { formatMoney, formatSats } from '../../components/money-format.ts';
+import { formatTyped, msatToSats, saleFigures, satsFor, sumDecimals, typedToMinor } from './money.ts';
 
 describe('keypad entries', () => {
   it('reads what was typed so far in minor units', () => {

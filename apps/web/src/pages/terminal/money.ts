@@ -1,12 +1,5 @@
-import {
-  computeSale,
-  currencyExponent,
-  formatMinor,
-  parseAmount,
-  parsePercentToBps,
-  percentOf,
-  SATS,
-} from '@rayo/shared';
+import { computeSale, currencyExponent, parseAmount, parsePercentToBps, percentOf, SATS } from '@rayo/shared';
+import { formatSats, moneyFormat } from '../../components/money-format.ts';
 
 /**
  * Money on the terminal is integer minor units in BigInt, computed with the same rules the
@@ -66,27 +59,6 @@ export function msatToSats(msat: number): bigint {
 /** Sums decimal strings of one currency exactly, e.g. a transaction's bill, tip and tax. */
 export function sumDecimals(values: string[], currency: string): bigint {
   return values.reduce((sum, value) => sum + parseAmount(value, currency), 0n);
-}
-
-/** A whole number of satoshis for people: "12,345 sats" in English. */
-export function formatSats(sats: bigint, locale: string): string {
-  return `${new Intl.NumberFormat(locale).format(sats)} sats`;
-}
-
-/** An amount in a currency for people, always with the currency's decimals: "GTQ 12.50", "Q12.50". */
-export function formatMoney(minor: bigint, currency: string, locale: string): string {
-  if (currency === SATS) return formatSats(minor, locale);
-  const exponent = currencyExponent(currency);
-  return moneyFormat(currency, locale, exponent).format(formatMinor(minor, currency) as Intl.StringNumericLiteral);
-}
-
-function moneyFormat(currency: string, locale: string, fractionDigits: number): Intl.NumberFormat {
-  return new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency,
-    minimumFractionDigits: fractionDigits,
-    maximumFractionDigits: fractionDigits,
-  });
 }
 
 /** The decimal separator of a locale, for the keypad's point key. */

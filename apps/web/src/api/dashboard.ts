@@ -1,0 +1,153 @@
+import {
+  CurrentOrganizationSchema,
+  TransactionPageSchema,
+  type TransactionSeries,
+  TransactionSeriesSchema,
+  type TransactionSums,
+  TransactionSumsSchema,
+} from '@rayo/shared';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { PeriodRange, SeriesBucket } from '../pages/home/period.ts';
+import { apiRequest, apiResponse } from './client.ts';
+
+/** What every dashboard call is filtered by: a period and `all` or one account id. */
+export type DashboardFilter = PeriodRange & { account: string };
+
+export function dashboardQuery(filter: DashboardFilter, extra: Record<string, string | number> = {}): string {
+  const params = new URLSearchParams();
+  if (filter.start !== undefined) params.set('start', String(filter.start));
+  if (filter.end !== undefined) params.set('end', String(filter.end));
+  params.set('account', filter.account);
+  for (const [key, value] of Object.entries(extra)) params.set(key, String(value));
+  return params.toString();
+}
+
+export function useCurrentOrganization() {
+  return useQuery({
+    queryKey: ['organization', 'current'],
+    queryFn: () => apiRequest('/organization/current', CurrentOrganizationSchema),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Dashboard figures are only asked for once the organization's time zone has placed the period. */
+export function useTransactionPage(filter: DashboardFilter | null, page: number, limit: number) {
+  return useQuery({
+    queryKey: ['dashboard', 'transactions', filter, page, limit],
+    queryFn: () =>
+      apiRequest(
+        `/dashboard/transactions?${dashboardQuery(filter as DashboardFilter, { page, limit })}`,
+        TransactionPageSchema,
+      ),
+    enabled: filter !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useTransactionSums(filter: DashboardFilter | null) {
+  return useQuery({
+    queryKey: ['dashboard', 'sums', filter],
+    queryFn: () =>
+      apiRequest(`/dashboard/transactions/sum?${dashboardQuery(filter as DashboardFilter)}`, TransactionSumsSchema),
+    enabled: filter !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useTransactionSeries(filter: DashboardFilter | null, bucket: SeriesBucket) {
+  return useQuery({
+    queryKey: ['dashboard', 'series', filter, bucket],
+    queryFn: (): Promise<TransactionSeries> =>
+      apiRequest(
+        `/dashboard/transactions/series?${dashboardQuery(filter as DashboardFilter, { bucket })}`,
+        TransactionSeriesSchema,
+      ),
+    enabled: filter !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** SPEC §8: when the sums fail to load they read zero. */
+export function zeroSums(currency: string): TransactionSums {
+  return { msatsToDisburse: 0, receiveMsat: 0, fiatToDisburse: '0', receiveFiat: '0', currency };
+}
+
+/** The file name a Content-Disposition header proposes, preferring the RFC 6266 `filename*` form. */
+export function filenameFromDisposition(header: string | null, fallback: string): string {
+  if (!header) return fallback;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // A malformed escape falls through to the plain parameter.
+    }
+  }
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/.exec(header);
+  const name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2];
+  return name?.trim() || fallback;
+}
+
+/**
+ * Counts the records of a CSV as its text arrives in pieces: line breaks inside quoted fields
+ * (RFC 4180) belong to their record, so the quote state is carried from one piece to the next.
+ */
+export function csvRowCounter(): (chunk: string) => number {
+  let quoted = false;
+  let rows = 0;
+  return (chunk) => {
+    for (const char of chunk) {
+      if (char === '"') quoted = !quoted;
+      else if (char === '\n' && !quoted) rows += 1;
+    }
+    return rows;
+  };
+}
+
+export type CsvProgress = { bytes: number; rows: number };
+
+/**
+ * Downloads the CSV of a filter and hands it to the browser as a file. The body is read as a
+ * stream so that the screen can count what has arrived; the count includes the header row,
+ * which `onProgress` leaves out.
+ */
+export async function downloadTransactionsCsv(
+  filter: DashboardFilter,
+  onProgress: (progress: CsvProgress) => void,
+): Promise<{ file: string; rows: number }> {
+  const response = await apiResponse(`/dashboard/transactions/csv?${dashboardQuery(filter)}`);
+  const file = filenameFromDisposition(response.headers.get('content-disposition'), 'transactions.csv');
+  const parts: BlobPart[] = [];
+  const countRows = csvRowCounter();
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let lines = 0;
+  let lastByte = 0x0a;
+  const reader = response.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    bytes += value.byteLength;
+    lastByte = value.at(-1) ?? lastByte;
+    lines = countRows(decoder.decode(value, { stream: true }));
+    onProgress({ bytes, rows: Math.max(0, lines - 1) });
+  }
+  // A last record without a closing line break still counts.
+  if (lastByte !== 0x0a) lines += 1;
+  saveBlob(new Blob(parts, { type: 'text/csv;charset=utf-8' }), file);
+  return { file, rows: Math.max(0, lines - 1) };
+}
+
+function saveBlob(blob: Blob, file: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click has handed the blob to the download; revoking later keeps slow browsers safe.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

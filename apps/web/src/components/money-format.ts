@@ -1,0 +1,53 @@
+import { currencyExponent, formatMinor, isKnownCurrency, SATS } from '@rayo/shared';
+
+/**
+ * Money for people, per language. Amounts reach Intl as exact decimal strings
+ * (`Intl.StringNumericLiteral`), never as floats, so what is shown is what is stored.
+ */
+
+/** A whole number of satoshis for people: "12,345 sats" in English. */
+export function formatSats(sats: bigint, locale: string): string {
+  return `${new Intl.NumberFormat(locale).format(sats)} sats`;
+}
+
+/**
+ * Millisatoshis as satoshis, exactly: "2,089 sats", or "2,089.5 sats" when the msat are not
+ * whole satoshis, so that a sum is never rounded away from the figures it adds up.
+ */
+export function formatMsatAsSats(msat: number, locale: string): string {
+  const value = BigInt(msat);
+  const whole = value / 1000n;
+  const fraction = (value % 1000n).toString().padStart(3, '0').replace(/0+$/, '');
+  const decimal = (fraction ? `${whole}.${fraction}` : `${whole}`) as Intl.StringNumericLiteral;
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(decimal)} sats`;
+}
+
+/** An amount in a currency for people, always with the currency's decimals: "GTQ 12.50", "Q12.50". */
+export function formatMoney(minor: bigint, currency: string, locale: string): string {
+  if (currency === SATS) return formatSats(minor, locale);
+  const exponent = currencyExponent(currency);
+  return moneyFormat(currency, locale, exponent).format(formatMinor(minor, currency) as Intl.StringNumericLiteral);
+}
+
+/**
+ * A decimal string of a currency ("12.5", "0.125") for people, with at least the currency's
+ * decimals and any further ones the figure has, so nothing is rounded.
+ */
+export function formatDecimalMoney(decimal: string, currency: string, locale: string): string {
+  const text = decimal.trim() as Intl.StringNumericLiteral;
+  if (currency === SATS) return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(text)} sats`;
+  // Not yet known (the organization still loading) or not ISO: the plain number and the code.
+  if (!isKnownCurrency(currency)) return `${new Intl.NumberFormat(locale).format(text)} ${currency}`.trim();
+  const exponent = currencyExponent(currency);
+  const decimals = Math.max(exponent, decimal.split('.')[1]?.length ?? 0);
+  return moneyFormat(currency, locale, decimals).format(text);
+}
+
+export function moneyFormat(currency: string, locale: string, fractionDigits: number): Intl.NumberFormat {
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: fractionDigits,
+    maximumFractionDigits: fractionDigits,
+  });
+}

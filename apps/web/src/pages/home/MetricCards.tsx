@@ -1,0 +1,41 @@
+import { Paper, SimpleGrid, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { type DashboardFilter, useTransactionSums, zeroSums } from '../../api/dashboard.ts';
+import { formatMetrics } from './dashboard-format.ts';
+
+/** SPEC §3 transaction metrics; SPEC §8: when they fail to load they read zero (the failure is logged). */
+export function MetricCards({ filter, currency }: { filter: DashboardFilter | null; currency: string }) {
+  const { t, i18n } = useTranslation();
+  const query = useTransactionSums(filter);
+  const sums = (!query.isError && query.data) || zeroSums(currency);
+  const metrics = formatMetrics(sums, i18n.language);
+  return (
+    <SimpleGrid
+      cols={{ base: 1, xs: 2, lg: 4 }}
+      spacing="md"
+      aria-label={t('home.metrics.title')}
+      aria-busy={query.isFetching}
+      component="section"
+    >
+      {metrics.map((metric) => (
+        <Paper key={metric.key} withBorder p="md" radius="md" data-metric={metric.key}>
+          <Text size="sm" c="dimmed" fw={500}>
+            {t(`home.metrics.${metric.key}`, { currency: sums.currency })}
+          </Text>
+          <Text
+            fz={26}
+            fw={700}
+            lh={1.3}
+            style={{ fontVariantNumeric: 'tabular-nums' }}
+            data-testid={`metric-${metric.key}`}
+          >
+            {metric.value}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t(`home.metrics.${metric.key}Hint`, { currency: sums.currency })}
+          </Text>
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,51 @@
+import { Chip, Group, Stack, Text } from '@mantine/core';
+import 'dayjs/locale/es';
+import { DatePickerInput } from '@mantine/dates';
+import { useTranslation } from 'react-i18next';
+import { type CustomDays, type PeriodPreset, periodPresets } from './period.ts';
+
+type Props = {
+  preset: PeriodPreset;
+  custom: CustomDays | null;
+  onPreset: (preset: PeriodPreset) => void;
+  onCustom: (custom: CustomDays | null) => void;
+};
+
+/** The presets as one choice of chips, which wrap on a phone; a date range appears for Custom. */
+export function PeriodFilter({ preset, custom, onPreset, onCustom }: Props) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Stack gap={6}>
+      <Text size="sm" fw={500} id="period-label">
+        {t('home.period')}
+      </Text>
+      <Chip.Group multiple={false} value={preset} onChange={(value) => onPreset(value as PeriodPreset)}>
+        <Group gap="xs" role="radiogroup" aria-labelledby="period-label">
+          {periodPresets.map((value) => (
+            <Chip key={value} value={value} type="radio" size="sm" variant="outline">
+              {t(`home.periods.${value}`)}
+            </Chip>
+          ))}
+        </Group>
+      </Chip.Group>
+      {preset === 'custom' && (
+        <DatePickerInput
+          type="range"
+          label={t('home.customRange')}
+          placeholder={t('home.customRangePlaceholder')}
+          locale={i18n.language}
+          value={[custom?.from ?? null, custom?.to ?? null]}
+          onChange={([from, to]) => onCustom(from && to ? { from: day(from), to: day(to) } : null)}
+          maxDate={new Date()}
+          clearable
+          maw={320}
+        />
+      )}
+    </Stack>
+  );
+}
+
+/** The picker gives `YYYY-MM-DD` strings; older shapes (a Date) are read as that calendar day. */
+function day(value: string | Date): string {
+  return typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10);
+}

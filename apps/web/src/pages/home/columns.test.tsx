@@ -1,0 +1,97 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { describe, expect, it } from 'vitest';
+import { initI18n } from '../../i18n/index.ts';
+import { ColumnChooser } from './ColumnChooser.tsx';
+import {
+  COLUMNS_STORAGE_KEY,
+  defaultColumns,
+  loadColumns,
+  saveColumns,
+  shortenId,
+  type TransactionColumn,
+  toggleColumn,
+  transactionColumns,
+} from './columns.ts';
+
+describe('column choice', () => {
+  it('covers every SPEC §3 transaction column', () => {
+    expect(transactionColumns).toHaveLength(18);
+  });
+
+  it('starts with the defaults and remembers a choice in localStorage', () => {
+    expect(loadColumns()).toEqual(defaultColumns);
+    saveColumns(['tax', 'createdAt']);
+    expect(localStorage.getItem(COLUMNS_STORAGE_KEY)).toBe('["tax","createdAt"]');
+    // Read back in table order.
+    expect(loadColumns()).toEqual(['createdAt', 'tax']);
+  });
+
+  it('ignores unusable stored values', () => {
+    for (const stored of ['not json', '{"a":1}', '[]', '["gone","alsoGone"]']) {
+      localStorage.setItem(COLUMNS_STORAGE_KEY, stored);
+      expect(loadColumns()).toEqual(defaultColumns);
+    }
+    localStorage.setItem(COLUMNS_STORAGE_KEY, '["gone","rate"]');
+    expect(loadColumns()).toEqual(['rate']);
+  });
+
+  it('toggles in table order and never hides the last column', () => {
+    expect(toggleColumn(['tax'], 'createdAt')).toEqual(['createdAt', 'tax']);
+    expect(toggleColumn(['createdAt', 'tax'], 'createdAt')).toEqual(['tax']);
+    expect(toggleColumn(['tax'], 'tax')).toEqual(['tax']);
+  });
+
+  it('shortens long ids to their ends', () => {
+    expect(shortenId('0123456789abcdef0123456789abcdef')).toBe('012345…abcdef');
+    expect(shortenId('short')).toBe('short');
+  });
+});
+
+function PersistedChooser() {
+  const [columns, setColumns] = useState<TransactionColumn[]>(() => loadColumns());
+  return (
+    <ColumnChooser
+      columns={columns}
+      onChange={(next) => {
+        setColumns(next);
+        saveColumns(next);
+      }}
+    />
+  );
+}
+
+async function renderChooser(language: 'en' | 'es') {
+  const i18n = initI18n();
+  await i18n.changeLanguage(language);
+  return render(
+    <MantineProvider env="test">
+      <I18nextProvider i18n={i18n}>
+        <PersistedChooser />
+      </I18nextProvider>
+    </MantineProvider>,
+  );
+}
+
+describe('ColumnChooser', () => {
+  it('shows a column picked in the menu again after a reload', async () => {
+    const first = await renderChooser('en');
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    const rate = await screen.findByRole('checkbox', { name: 'Sats/fiat rate' });
+    expect(rate).not.toBeChecked();
+    await userEvent.click(rate);
+    expect(screen.getByRole('checkbox', { name: 'Sats/fiat rate' })).toBeChecked();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Tip' }));
+    expect(loadColumns()).toContain('rate');
+    expect(loadColumns()).not.toContain('tip');
+    first.unmount();
+
+    await renderChooser('es');
+    await userEvent.click(screen.getByRole('button', { name: 'Columnas' }));
+    expect(await screen.findByRole('checkbox', { name: 'Tasa sats/moneda' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Propina' })).not.toBeChecked();
+  });
+});
