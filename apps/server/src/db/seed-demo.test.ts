@@ -11,7 +11,8 @@ describe('seedDemo', () => {
   afterAll(() => t?.close());
 
   it('seeds Demo Café with three accounts and one user per role into an empty database, once', async () => {
-    expect(await seedDemo(t.db)).toBe(true);
+    // A week of sales keeps the test fast; main seeds a year the same way.
+    expect(await seedDemo(t.db, { days: 7, now: new Date('2026-06-15T18:00:00Z') })).toBe(true);
 
     const organizations = await t.db.selectFrom('organizations').selectAll().execute();
     expect(organizations).toHaveLength(1);
@@ -56,5 +57,62 @@ describe('seedDemo', () => {
       ),
     );
     expect(counts).toEqual([1, 3, 3, 4, 1]);
+  });
+
+  it('records the sales through settleInvoice: settled invoices, their ledger rows and the daily rollup agree', async () => {
+    const invoices = await t.db.selectFrom('invoices').select(['status', 'settled_at', 'created_at']).execute();
+    // A week at 20–60 sales a day, none of them after `now`.
+    expect(invoices.length).toBeGreaterThan(7 * 15);
+    expect(invoices.length).toBeLessThan(7 * 70);
+    expect(invoices.every((invoice) => invoice.status === 'settled')).toBe(true);
+    expect(invoices.every((invoice) => (invoice.settled_at as Date) <= new Date('2026-06-15T18:00:00Z'))).toBe(true);
+
+    const ledger = await t.db
+      .selectFrom('transactions')
+      .select((eb) => [
+        eb.fn.countAll<string>().as('count'),
+        eb.fn.sum<string>('total_msat').as('msat'),
+        eb.fn.sum<string>('total_minor').as('minor'),
+        eb.fn.sum<string>('tip_minor').as('tips'),
+      ])
+      .executeTakeFirstOrThrow();
+    expect(Number(ledger.count)).toBe(invoices.length);
+    const rollup = await t.db
+      .selectFrom('transaction_daily')
+      .select((eb) => [
+        eb.fn.sum<string>('count').as('count'),
+        eb.fn.sum<string>('total_msat').as('msat'),
+        eb.fn.sum<string>('total_minor').as('minor'),
+        eb.fn.sum<string>('tip_minor').as('tips'),
+      ])
+      .executeTakeFirstOrThrow();
+    expect(rollup).toEqual(ledger);
+    // The counter and terrace take tips; the online store does not.
+    const tipsByChannel = await t.db
+      .selectFrom('transactions')
+      .innerJoin('bpts', 'bpts.id', 'transactions.bpt_id')
+      .select(['bpts.channel', (eb) => eb.fn.sum<string>('transactions.tip_minor').as('tips')])
+      .groupBy('bpts.channel')
+      .execute();
+    expect(Object.fromEntries(tipsByChannel.map((row) => [row.channel, BigInt(row.tips) > 0n]))).toEqual({
+      online: false,
+      store: true,
+    });
+  });
+
+  it('writes the same sales from the same seed', async () => {
+    const other = await createTestApp();
+    try {
+      await seedDemo(other.db, { days: 7, now: new Date('2026-06-15T18:00:00Z') });
+      const figures = (db: typeof t.db) =>
+        db
+          .selectFrom('transactions')
+          .select(['settled_at', 'total_minor', 'total_msat', 'tip_minor'])
+          .orderBy('settled_at')
+          .execute();
+      expect(await figures(other.db)).toEqual(await figures(t.db));
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { createOrganization } from '../modules/organizations/organizations.servi
 import { linkManagerToAccounts } from '../modules/users/users.repo.ts';
 import { createUser } from '../modules/users/users.service.ts';
 import type { Db } from './database.ts';
+import { type DemoSalesOptions, seedDemoSales } from './seed-demo-sales.ts';
 
 export const DEMO_ORGANIZATION = 'Demo Café';
 export const DEMO_PASSWORD = 'Rayo-demo-2026!';
@@ -24,10 +25,13 @@ const demoAccounts = [
   { name: 'Online store', internalCode: null, bpt: { name: 'Web orders', channel: 'online', shareable: false } },
 ];
 
-/** Seeds the demo organization, its accounts with a BPT each and one user per role, only into an empty database. */
-export async function seedDemo(db: Db): Promise<boolean> {
+/**
+ * Seeds the demo organization, its accounts with a BPT each, one user per role and a year of
+ * sales, only into an empty database.
+ */
+export async function seedDemo(db: Db, sales: DemoSalesOptions = {}): Promise<boolean> {
   if ((await countOrganizations(db)) > 0) return false;
-  await db.transaction().execute(async (trx) => {
+  const organizationId = await db.transaction().execute(async (trx) => {
     const organization = await createOrganization(trx, {
       name: DEMO_ORGANIZATION,
       countryCode: 'GT',
@@ -58,6 +62,9 @@ export async function seedDemo(db: Db): Promise<boolean> {
       // The demo manager sees one account only, to show how linking narrows a manager's view.
       if (user.role === 'manager' && accounts[0]) await linkManagerToAccounts(trx, created.id, [accounts[0].id]);
     }
+    return organization.id;
   });
+  // After the commit: settleInvoice opens a database transaction of its own for every sale.
+  await seedDemoSales(db, organizationId, sales);
   return true;
 }

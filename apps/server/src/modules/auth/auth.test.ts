@@ -30,7 +30,7 @@ describe('auth', () => {
   beforeAll(async () => {
     // These tests sign in often; the limits have tests of their own below.
     t = await createTestApp({ SIGNIN_LIMIT_PER_EMAIL: '1000', SIGNIN_LIMIT_PER_IP: '1000' });
-    await seedDemo(t.db);
+    await seedDemo(t.db, { days: 0 });
   });
   afterAll(() => t?.close());
 
@@ -217,7 +217,7 @@ describe('auth with a short access-token lifetime', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ ACCESS_TOKEN_TTL_SECONDS: '10' });
-    await seedDemo(t.db);
+    await seedDemo(t.db, { days: 0 });
   });
   afterAll(() => t?.close());
 
@@ -233,7 +233,7 @@ describe('sign-in rate limits', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ SIGNIN_LIMIT_PER_EMAIL: '3', SIGNIN_LIMIT_PER_IP: '5' });
-    await seedDemo(t.db);
+    await seedDemo(t.db, { days: 0 });
   });
   afterAll(() => t?.close());
 

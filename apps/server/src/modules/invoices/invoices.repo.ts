@@ -27,6 +27,14 @@ export async function insertInvoice(db: Db, invoice: NewInvoice): Promise<Invoic
   return db.insertInto('invoices').values(invoice).returningAll().executeTakeFirstOrThrow();
 }
 
+/** An invoice created in the past, as the demo's history of sales records them. */
+export type NewPastInvoice = NewInvoice & { created_at: Date };
+
+/** Many invoices in one statement; the demo seed writes a year of them. */
+export async function insertPastInvoices(db: Db, invoices: NewPastInvoice[]): Promise<void> {
+  if (invoices.length > 0) await db.insertInto('invoices').values(invoices).execute();
+}
+
 export async function findInvoice(db: Db, id: string): Promise<InvoiceRow | undefined> {
   return db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
 }
