@@ -51,3 +51,31 @@ export async function sidebarEntries(page: Page): Promise<string[]> {
   await expect(links.first()).toBeVisible();
   return links.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-nav') ?? ''));
 }
+
+/** Calls the API as the user signed in on the page, with the token the app stored. */
+export async function apiAs<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const response = await page.request.fetch(path, {
+    method,
+    headers: { authorization: `Bearer ${token}` },
+    data: body,
+  });
+  expect(response.ok(), `${method} ${path}: ${response.status()}`).toBe(true);
+  return response.json() as Promise<T>;
+}
+
+/** A sale charged on a BPT and paid from the devnet wallet, as a terminal would; returns its invoice. */
+export async function paidSale(
+  page: Page,
+  bptId: string,
+  sale: { amount: string; tip?: string },
+): Promise<{ id: string; amountMsat: number; paymentHash: string }> {
+  const invoice = await apiAs<{ id: string; paymentRequest: string; amountMsat: number; paymentHash: string }>(
+    page,
+    'POST',
+    `/api/bpts/${bptId}/invoices`,
+    sale,
+  );
+  await apiAs(page, 'POST', '/api/devnet/pay', { paymentRequest: invoice.paymentRequest });
+  return invoice;
+}

@@ -11,7 +11,7 @@ export function MetricCards({ filter, currency }: { filter: DashboardFilter | nu
   const metrics = formatMetrics(sums, i18n.language);
   return (
     <SimpleGrid
-      cols={{ base: 1, xs: 2, lg: 4 }}
+      cols={{ base: 1, xs: 2, xl: 4 }}
       spacing="md"
       aria-label={t('home.metrics.title')}
       aria-busy={query.isFetching}
@@ -23,10 +23,10 @@ export function MetricCards({ filter, currency }: { filter: DashboardFilter | nu
             {t(`home.metrics.${metric.key}`, { currency: sums.currency })}
           </Text>
           <Text
-            fz={26}
+            fz={{ base: 22, sm: 26 }}
             fw={700}
             lh={1.3}
-            style={{ fontVariantNumeric: 'tabular-nums' }}
+            style={{ fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' }}
             data-testid={`metric-${metric.key}`}
           >
             {metric.value}

@@ -58,7 +58,7 @@ export function TransactionsTable({
           </Title>
           <ColumnChooser columns={columns} onChange={chooseColumns} />
         </Group>
-        <Table.ScrollContainer minWidth={Math.max(360, columns.length * 130)}>
+        <Table.ScrollContainer minWidth={Math.max(360, columns.length * 115)}>
           <Table striped highlightOnHover verticalSpacing="xs" aria-busy={query.isFetching} data-total={total}>
             <Table.Thead>
               <Table.Tr>
