@@ -255,10 +255,18 @@ function csvQuery(
   }
   if (filter.from) conditions.push(`t.settled_at >= ${instant(filter.from)}`);
   if (filter.to) conditions.push(`t.settled_at < ${instant(filter.to)}`);
-  const exponentCases = [...exponents].map(([code, exponent]) => `when ${literal(code)} then ${Math.trunc(exponent)}`);
-  // Minor units divided by 10^exponent and rounded to the exponent are exact decimals with
-  // exactly the currency's digits (12.50, not 12.5); the rate is satsPerUnit's formula.
-  const money = (column: string) => `round(t.${column}::numeric / power(10::numeric, x.e), x.e)`;
+  // Per currency, its minor unit as a numeric of that many decimals (0.01) and 10^exponent.
+  const units = [...exponents].map(([code, exponent]) => {
+    const digits = Math.trunc(exponent);
+    const unit = digits === 0 ? '1' : `0.${'1'.padStart(digits, '0')}`;
+    return { code: literal(code), unit, pow10: 10 ** digits };
+  });
+  const unitCases = units.map((u) => `when ${u.code} then ${u.unit}`).join(' ') || "when '' then 0.01";
+  const pow10Cases = units.map((u) => `when ${u.code} then ${u.pow10}`).join(' ') || "when '' then 100";
+  // An integer times a numeric of scale e is exact and has exactly e decimals (1250 × 0.01 =
+  // 12.50), which is cheaper than dividing and rounding on a million rows. The rate is
+  // satsPerUnit's half-up division, in integers: ⌊(2·10^11·10^e + rate) / (2·rate)⌋ msat.
+  const money = (column: string) => `t.${column} * x.unit`;
   return `copy (
     select
       to_char(t.created_at at time zone 'UTC', ${UTC_ISO}) as "Date created",
@@ -269,22 +277,23 @@ function csvQuery(
       t.bpt_id as "BPT id",
       'BTC/' || t.currency as "Currency pair",
       t.total_msat as "Total msats charged",
-      round(t.total_msat::numeric / 1000, 3) as "Total sats",
+      t.total_msat * 0.001 as "Total sats",
       ${money('bill_minor')} as "Bill amount",
       ${money('tip_minor')} as "Tip",
       ${money('tax_minor')} as "Tax",
       t.income_msat as "Msats income",
       ${money('fiat_income_minor')} as "Fiat income",
-      round(round(100000000000 * power(10::numeric, x.e) / t.rate_minor_per_btc) / 1000, 3) as "Rate (sats per unit)",
+      ((200000000000 * x.pow10 + t.rate_minor_per_btc) / (2 * t.rate_minor_per_btc)) * 0.001 as "Rate (sats per unit)",
       t.tx_fee_msat as "Tx fee msats",
       t.conversion_fee_msat as "Conversion fee msats",
-      round(t.fiat_bps::numeric / 100, 2) as "Fiat percentage",
+      t.fiat_bps * 0.01 as "Fiat percentage",
       case when t.disbursed then 'true' else 'false' end as "Disbursed",
       t.currency as "Currency"
     from transactions t
     join accounts a on a.id = t.account_id
     cross join lateral (
-      select case t.currency ${exponentCases.join(' ') || "when '' then 2"} else 2 end as e
+      select case t.currency ${unitCases} else 0.01 end as unit,
+        case t.currency ${pow10Cases} else 100 end::bigint as pow10
     ) x
     where ${conditions.join(' and ')}
     order by t.settled_at desc, t.id desc
