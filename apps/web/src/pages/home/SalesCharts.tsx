@@ -6,7 +6,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, useTransactionSeries } from '../../api/dashboard.ts';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
-import { chartNumber, chartPoints } from './dashboard-format.ts';
+import { chartNumber, chartPoints, fillBuckets } from './dashboard-format.ts';
 import { bucketFor } from './period.ts';
 
 const ACCOUNT_COLORS = ['teal.6', 'indigo.6', 'orange.6', 'grape.6', 'cyan.6', 'lime.7', 'pink.6', 'yellow.7'];
@@ -41,7 +41,7 @@ export function SalesCharts({ filter, timeZone }: { filter: DashboardFilter | nu
       </Paper>
     );
   }
-  return <Charts series={series} />;
+  return <Charts series={fillBuckets(series, filter ?? {}, new Date())} />;
 }
 
 function Charts({ series }: { series: TransactionSeries }) {

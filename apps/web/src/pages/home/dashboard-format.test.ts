@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
-import { bucketLabel, chartPoints, dateTimeFormatter, formatMetrics } from './dashboard-format.ts';
+import { bucketLabel, chartPoints, dateTimeFormatter, fillBuckets, formatMetrics } from './dashboard-format.ts';
 
 const sums = {
   receiveMsat: 123_456_789_000,
@@ -74,5 +74,39 @@ describe('charts and dates', () => {
 
   it('formats transaction dates in the organization’s zone', () => {
     expect(dateTimeFormatter('en', 'America/Guatemala')('2026-03-16T05:30:00.000Z')).toBe('Mar 15, 2026, 11:30 PM');
+  });
+});
+
+describe('fillBuckets', () => {
+  const empty = { count: 0, salesMsat: 0, salesFiat: '0', tipsFiat: '0' };
+  const sale = { count: 1, salesMsat: 1000, salesFiat: '1.00', tipsFiat: '0.00' };
+  const base = { timeZone: 'America/New_York', currency: 'USD', byAccount: [] };
+
+  it('adds the quiet hours of a day up to now', () => {
+    const start = Date.UTC(2026, 2, 16, 4) / 1000;
+    const series = { ...base, bucket: 'hour' as const, points: [{ start: start + 7200, ...sale }] };
+    const filled = fillBuckets(series, { start, end: start + 86_400 }, new Date((start + 4 * 3600 + 60) * 1000));
+    expect(filled.points.map((point) => point.start - start)).toEqual([0, 3600, 7200, 10_800, 14_400]);
+    expect(filled.points[0]).toEqual({ start, ...empty });
+    expect(filled.points[2]).toEqual({ start: start + 7200, ...sale });
+  });
+
+  it('steps days and months by the calendar of the zone, across daylight saving', () => {
+    // 2026-03-07 and 2026-03-09 in New York, around the 23-hour 8th.
+    const days = [Date.UTC(2026, 2, 7, 5) / 1000, Date.UTC(2026, 2, 9, 4) / 1000];
+    const series = { ...base, bucket: 'day' as const, points: days.map((start) => ({ start, ...sale })) };
+    const filled = fillBuckets(
+      series,
+      { start: days[0], end: (days[1] ?? 0) + 86_400 },
+      new Date('2026-04-01T00:00:00Z'),
+    );
+    expect(filled.points.map((point) => new Date(point.start * 1000).toISOString())).toEqual([
+      '2026-03-07T05:00:00.000Z',
+      '2026-03-08T05:00:00.000Z',
+      '2026-03-09T04:00:00.000Z',
+    ]);
+    const months = { ...base, bucket: 'month' as const, points: [{ start: Date.UTC(2026, 0, 1, 5) / 1000, ...sale }] };
+    const year = { start: Date.UTC(2026, 0, 1, 5) / 1000, end: Date.UTC(2027, 0, 1, 5) / 1000 };
+    expect(fillBuckets(months, year, new Date('2026-03-20T00:00:00Z')).points).toHaveLength(3);
   });
 });

@@ -1,6 +1,6 @@
 import type { TransactionSeries, TransactionSums } from '@rayo/shared';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
-import type { SeriesBucket } from './period.ts';
+import { civilDateAt, type PeriodRange, type SeriesBucket, startOfDay } from './period.ts';
 
 export type MetricKey = 'receiveMsat' | 'msatsToDisburse' | 'receiveFiat' | 'fiatToDisburse';
 export type Metric = { key: MetricKey; value: string };
@@ -55,4 +55,36 @@ export function chartNumber(locale: string, maximumFractionDigits = 2): (value: 
 export function dateTimeFormatter(locale: string, timeZone: string): (iso: string) => string {
   const format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
   return (iso) => format.format(new Date(iso));
+}
+
+type SeriesPoint = TransactionSeries['points'][number];
+
+/** The start of the bucket after `start`, in the zone (days and months vary in length). */
+function nextBucket(start: number, bucket: SeriesBucket, timeZone: string): number {
+  if (bucket === 'hour') return start + 3600;
+  const date = civilDateAt(start * 1000, timeZone);
+  return bucket === 'day'
+    ? startOfDay({ ...date, day: date.day + 1 }, timeZone)
+    : startOfDay({ ...date, month: date.month + 1, day: 1 }, timeZone);
+}
+
+/**
+ * The API lists only buckets with sales; a chart over time needs the quiet ones too, as zeros,
+ * from the period's start (or the first sale) up to its end or now, whichever comes first.
+ */
+export function fillBuckets(series: TransactionSeries, range: PeriodRange, now: Date): TransactionSeries {
+  const [first] = series.points;
+  if (!first) return series;
+  const byStart = new Map(series.points.map((point) => [point.start, point] as const));
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const last = series.points.at(-1)?.start ?? first.start;
+  const end = Math.max(last + 1, Math.min(range.end ?? nowSeconds, nowSeconds));
+  let start = range.start !== undefined ? Math.min(range.start, first.start) : first.start;
+  const points: SeriesPoint[] = [];
+  // A guard against a malformed series: no chart needs more than a few thousand buckets.
+  while (start < end && points.length < 5000) {
+    points.push(byStart.get(start) ?? { start, count: 0, salesMsat: 0, salesFiat: '0', tipsFiat: '0' });
+    start = nextBucket(start, series.bucket, series.timeZone);
+  }
+  return { ...series, points };
 }
