@@ -1,0 +1,414 @@
+/**
+ * Dashboard benchmarks (issue 4 "Scale and speed"), each beside its floor measured in the same
+ * run on the same machine:
+ * - a page of the table (limit 10) for every preset and for random periods and accounts;
+ * - the sums of every preset;
+ * - the CSV of the 1,000,000-sale organization, its whole history: rows per second and the
+ *   server's resident memory while it streams;
+ * - the home route's JavaScript, gzipped, and the first load of the home page on the demo data
+ *   in Chromium, until the metric cards show their figures.
+ *
+ * The API figures run against a real Rayo process on the scale database that
+ * `node bench/generate-transactions.ts` builds; the home page runs on a fresh embedded database
+ * with the demo seed, whose cold start is reported too.
+ *
+ *   npm run bench:dashboard      (BENCH_SKIP_BUILD=1 reuses apps/web/dist)
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Account, SignInResponse } from '@rayo/shared';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { chromium } from 'playwright';
+import { Agent, request } from 'undici';
+import { repoRoot } from '../apps/server/src/config.ts';
+import { DEMO_PASSWORD } from '../apps/server/src/db/seed-demo.ts';
+import { type PeriodPreset, type PeriodRange, periodRange } from '../apps/web/src/pages/home/period.ts';
+import { BIG_ORG_EMAIL, SCALE_PASSWORD, startScaleCluster } from './generate-transactions.ts';
+import { formatResult, type LoadResult, runLoad, summarize } from './load.ts';
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const FIRST_LOADS = Number(process.env.BENCH_FIRST_LOADS ?? 5);
+const TIME_ZONE = 'America/Guatemala';
+const PRESETS: PeriodPreset[] = ['today', 'yesterday', 'last30', 'thisMonth', 'thisYear', 'all'];
+const agent = new Agent({ connections: CONCURRENCY * 2 });
+
+async function call<T>(url: string, method: 'GET' | 'POST', body?: object, token?: string): Promise<T> {
+  const response = await request(url, {
+    method,
+    dispatcher: agent,
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.body.text();
+  if (response.statusCode >= 400) throw new Error(`${method} ${url}: ${response.statusCode} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+function query(range: PeriodRange, extra: Record<string, string | number> = {}): string {
+  const entries = Object.entries({ ...range, ...extra }).filter(([, value]) => value !== undefined);
+  return new URLSearchParams(entries.map(([key, value]): [string, string] => [key, String(value)])).toString();
+}
+
+async function startRayo(env: Record<string, string>): Promise<{ url: string; child: ReturnType<typeof spawn> }> {
+  const port = 18_000 + Math.floor(Math.random() * 1000);
+  const child = spawn(process.execPath, [path.join(repoRoot, 'apps/server/src/main.ts')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SIGNIN_LIMIT_PER_IP: '1000',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 1200; i += 1) {
+    const ready = await fetch(`${url}/api/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return { url, child };
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  child.kill('SIGKILL');
+  throw new Error('Rayo did not start');
+}
+
+async function stopRayo(child: ReturnType<typeof spawn>): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+/** A field of /proc/<pid>/status in MiB (VmRSS: resident now, VmHWM: the peak so far). */
+async function memoryMiB(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+  return kib / 1024;
+}
+
+/** A random period inside the two years of data: 1 to 90 whole days, in the merchant's zone. */
+function randomPeriod(now: Date): PeriodRange {
+  const startDay = Math.floor(Math.random() * 720);
+  const length = 1 + Math.floor(Math.random() * 90);
+  const today = periodRange('today', now, TIME_ZONE);
+  const dayStart = (today.start as number) - startDay * 86_400;
+  return { start: dayStart, end: dayStart + length * 86_400 };
+}
+
+async function floorSelect(url: string): Promise<LoadResult> {
+  const pool = new pg.Pool({ connectionString: url, max: CONCURRENCY });
+  const result = await runLoad(REQUESTS, CONCURRENCY, async () => {
+    await pool.query('select 1');
+  });
+  await pool.end();
+  return result;
+}
+
+async function floorEmptyRoute(): Promise<LoadResult> {
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({}));
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const result = await runLoad(REQUESTS, CONCURRENCY, () => call(url, 'GET'));
+  await app.close();
+  return result;
+}
+
+type Rate = { rows: number; seconds: number; rowsPerSecond: number };
+
+/** The floor of the CSV: PostgreSQL's own COPY TO of the same rows, read in this process. */
+async function floorCopy(url: string, organizationId: string): Promise<Rate> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const t0 = performance.now();
+  const stream = client.query(
+    copyTo(
+      `copy (select * from transactions where organization_id = '${organizationId}' order by settled_at desc, id desc) to stdout with (format csv, header)`,
+    ),
+  );
+  let rows = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows += 1;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  await client.end();
+  return { rows: rows - 1, seconds, rowsPerSecond: (rows - 1) / seconds };
+}
+
+/** Streams the whole-history CSV, counting rows and sampling the server's RSS every 20 ms. */
+async function csvDownload(url: string, token: string, pid: number) {
+  const hwmBefore = await memoryMiB(pid, 'VmHWM');
+  const rssBefore = await memoryMiB(pid, 'VmRSS');
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => {
+    memoryMiB(pid, 'VmRSS').then(
+      (rss) => {
+        rssPeak = Math.max(rssPeak, rss);
+      },
+      () => {},
+    );
+  }, 20);
+  const t0 = performance.now();
+  const response = await request(`${url}/api/dashboard/transactions/csv`, {
+    dispatcher: agent,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (response.statusCode !== 200) throw new Error(`CSV: ${response.statusCode} ${await response.body.text()}`);
+  let lines = 0;
+  let bytes = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines += 1;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  const hwmAfter = await memoryMiB(pid, 'VmHWM');
+  // Quoted fields may hold no line breaks here (no free text in the ledger), so lines = rows + header.
+  const rows = lines - 1;
+  return { rows, bytes, seconds, rowsPerSecond: rows / seconds, rssBefore, rssPeak, hwmBefore, hwmAfter };
+}
+
+/** The JavaScript the home route loads: index.html's entry script and the chunks it preloads. */
+async function homeJavaScript(): Promise<{ files: string[]; rawKiB: number; gzipKiB: number }> {
+  const dist = path.join(repoRoot, 'apps/web/dist');
+  const html = await readFile(path.join(dist, 'index.html'), 'utf8');
+  const files = [
+    ...html.matchAll(/<script[^>]+src="([^"]+\.js)"/g),
+    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g),
+  ].map((match) => match[1] as string);
+  let raw = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const content = await readFile(path.join(dist, file));
+    raw += content.length;
+    gzip += gzipSync(content, { level: 9 }).length;
+  }
+  const assets = await readdir(path.join(dist, 'assets'));
+  const lazy = assets.filter((name) => name.endsWith('.js') && !files.some((file) => file.endsWith(name)));
+  if (lazy.length > 0) console.log(`Chunks the home route does not load up front: ${lazy.join(', ')}`);
+  return { files, rawKiB: raw / 1024, gzipKiB: gzip / 1024 };
+}
+
+/**
+ * A cold first load of `/` for a signed-in admin in a fresh browser context (empty cache): the
+ * time from navigation start until the four metric cards are visible with the loaded sums.
+ */
+async function firstLoads(url: string): Promise<number[]> {
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  try {
+    const signIn = await browser.newContext();
+    const page = await signIn.newPage();
+    await page.goto(`${url}/login`);
+    await page.getByRole('textbox', { name: 'Email' }).fill('admin@rayo.local');
+    await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+    const storageState = await signIn.storageState();
+    await signIn.close();
+
+    const times: number[] = [];
+    for (let i = 0; i < FIRST_LOADS; i += 1) {
+      const context = await browser.newContext({ storageState });
+      const cold = await context.newPage();
+      const sums = cold.waitForResponse((r) => r.url().includes('/api/dashboard/transactions/sum'));
+      await cold.goto(`${url}/`, { waitUntil: 'commit' });
+      await sums;
+      // Polled every frame: the first frame where the cards are laid out, not busy, and filled.
+      // A string, evaluated in the page: the benchmark's own types know no DOM.
+      const handle = await cold.waitForFunction(
+        `(() => {
+          const section = document.querySelector('section[aria-busy="false"]');
+          const cards = section ? [...section.querySelectorAll('[data-testid^="metric-"]')] : [];
+          const shown = cards.length === 4 && cards.every((card) => card.offsetParent !== null);
+          return shown ? performance.now() : false;
+        })()`,
+        undefined,
+        { polling: 'raf', timeout: 30_000 },
+      );
+      times.push((await handle.jsonValue()) as number);
+      await context.close();
+    }
+    return times;
+  } finally {
+    await browser.close();
+  }
+}
+
+function line(name: string, result: LoadResult): string {
+  return formatResult(name, result);
+}
+
+async function apiBenchmarks(lines: string[]): Promise<void> {
+  const cluster = await startScaleCluster();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-bench-dashboard-'));
+  const rayo = await startRayo({ DATABASE_URL: cluster.url, DATA_DIR: dataDir });
+  try {
+    const pid = rayo.child.pid as number;
+    const { accessToken } = await call<SignInResponse>(`${rayo.url}/api/auth/signin`, 'POST', {
+      email: BIG_ORG_EMAIL,
+      password: SCALE_PASSWORD,
+    });
+    const accounts = await call<Account[]>(`${rayo.url}/api/accounts`, 'GET', undefined, accessToken);
+    const client = new pg.Client({ connectionString: cluster.url });
+    await client.connect();
+    const organizationId = (
+      await client.query<{ organization_id: string }>('select organization_id from users where email = $1', [
+        BIG_ORG_EMAIL,
+      ])
+    ).rows[0]?.organization_id as string;
+    const count = (await client.query('select count(*)::int as n from transactions')).rows[0]?.n;
+    const bigCount = (
+      await client.query('select count(*)::int as n from transactions where organization_id = $1', [organizationId])
+    ).rows[0]?.n;
+    await client.end();
+    lines.push(
+      `Scale database: ${count} transactions, ${bigCount} in the big organization, ${accounts.length} accounts there.\n`,
+    );
+
+    const get = (route: string) => async () => {
+      await call(`${rayo.url}${route}`, 'GET', undefined, accessToken);
+    };
+    const now = new Date();
+    const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)] as T;
+    const randomAccount = () => (Math.random() < 0.5 ? 'all' : pick(accounts).id);
+
+    // Warm up JIT, pools and PostgreSQL's buffers on the same mix before measuring.
+    await runLoad(200, CONCURRENCY, async () => {
+      const range = Math.random() < 0.5 ? periodRange(pick(PRESETS), now, TIME_ZONE) : randomPeriod(now);
+      await get(`/api/dashboard/transactions?${query(range, { limit: 10, account: randomAccount() })}`)();
+      await get(`/api/dashboard/transactions/sum?${query(range)}`)();
+    });
+
+    const routeFloor = await floorEmptyRoute();
+    const selectFloor = await floorSelect(cluster.url);
+    lines.push(`Concurrency ${CONCURRENCY}, loopback.\n`);
+    lines.push('| measurement | requests | per second | p50 ms | p95 ms | p99 ms |');
+    lines.push('|---|---|---|---|---|---|');
+    lines.push(line('floor: empty Fastify route', routeFloor));
+    lines.push(line('floor: PostgreSQL `select 1`', selectFloor));
+
+    const perPreset = Math.max(50, Math.floor(REQUESTS / PRESETS.length));
+    for (const preset of PRESETS) {
+      const range = periodRange(preset, now, TIME_ZONE);
+      const result = await runLoad(
+        perPreset,
+        CONCURRENCY,
+        get(`/api/dashboard/transactions?${query(range, { limit: 10 })}`),
+      );
+      lines.push(line(`page (limit 10), ${preset}, all accounts`, result));
+    }
+    const randomPages: number[] = [];
+    const begin = performance.now();
+    await runLoad(REQUESTS, CONCURRENCY, async () => {
+      const t0 = performance.now();
+      const range = Math.random() < 0.3 ? periodRange(pick(PRESETS), now, TIME_ZONE) : randomPeriod(now);
+      await get(`/api/dashboard/transactions?${query(range, { limit: 10, account: randomAccount() })}`)();
+      randomPages.push(performance.now() - t0);
+    });
+    lines.push(
+      line('page (limit 10), random periods and accounts', summarize(randomPages, (performance.now() - begin) / 1000)),
+    );
+    const deep = await runLoad(
+      Math.floor(REQUESTS / 4),
+      CONCURRENCY,
+      get(`/api/dashboard/transactions?${query({}, { limit: 10, page: 1000 })}`),
+    );
+    lines.push(line('page 1000 (limit 10), all history', deep));
+
+    for (const preset of PRESETS) {
+      const range = periodRange(preset, now, TIME_ZONE);
+      const result = await runLoad(perPreset, CONCURRENCY, get(`/api/dashboard/transactions/sum?${query(range)}`));
+      lines.push(line(`sums, ${preset}, all accounts`, result));
+    }
+    const sumLatencies: number[] = [];
+    const sumBegin = performance.now();
+    await runLoad(REQUESTS, CONCURRENCY, async () => {
+      const t0 = performance.now();
+      const range = periodRange(pick(PRESETS), now, TIME_ZONE);
+      const account = pick(accounts).id;
+      await get(`/api/dashboard/transactions/sum/${account}?${query(range)}`)();
+      sumLatencies.push(performance.now() - t0);
+    });
+    lines.push(
+      line('sums, random preset, one account', summarize(sumLatencies, (performance.now() - sumBegin) / 1000)),
+    );
+
+    const copyFloor = await floorCopy(cluster.url, organizationId);
+    const csv = await csvDownload(rayo.url, accessToken, pid);
+    lines.push('');
+    lines.push('| CSV, whole history of the big organization | rows | seconds | rows per second | MiB |');
+    lines.push('|---|---|---|---|---|');
+    lines.push(
+      `| floor: PostgreSQL \`COPY … TO STDOUT\` read by a local client | ${copyFloor.rows} | ${copyFloor.seconds.toFixed(1)} | ${copyFloor.rowsPerSecond.toFixed(0)} | |`,
+    );
+    lines.push(
+      `| GET /api/dashboard/transactions/csv | ${csv.rows} | ${csv.seconds.toFixed(1)} | ${csv.rowsPerSecond.toFixed(0)} | ${(csv.bytes / 2 ** 20).toFixed(0)} |`,
+    );
+    lines.push('');
+    lines.push(
+      `Server memory during the CSV: RSS ${csv.rssBefore.toFixed(0)} MiB before, peak sampled RSS ${csv.rssPeak.toFixed(0)} MiB; VmHWM ${csv.hwmBefore.toFixed(0)} → ${csv.hwmAfter.toFixed(0)} MiB.`,
+    );
+  } finally {
+    await stopRayo(rayo.child);
+    await cluster.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function webBenchmarks(lines: string[]): Promise<void> {
+  if (process.env.BENCH_SKIP_BUILD !== '1') execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: 'ignore' });
+  const js = await homeJavaScript();
+  lines.push('');
+  lines.push(
+    `Home route JavaScript (${js.files.join(', ')}): ${js.rawKiB.toFixed(0)} KiB, ${js.gzipKiB.toFixed(0)} KiB gzipped (level 9).`,
+  );
+
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-bench-home-'));
+  // The embedded PostgreSQL runs as another user when we are root; it must reach its directory.
+  await chmod(dataDir, 0o755);
+  const t0 = performance.now();
+  const rayo = await startRayo({
+    DATABASE_URL: '',
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(16_000 + Math.floor(Math.random() * 1000)),
+  });
+  const coldStart = (performance.now() - t0) / 1000;
+  try {
+    lines.push(
+      `Cold start on a fresh data directory (initdb, migrations, demo seed with its year of sales, listen): ${coldStart.toFixed(1)} s.`,
+    );
+    const times = await firstLoads(rayo.url);
+    const sorted = [...times].sort((a, b) => a - b);
+    lines.push(
+      `First load of / on the demo data in Chromium, navigation start → metric cards shown, ${times.length} cold contexts: median ${(sorted[Math.floor(sorted.length / 2)] as number).toFixed(0)} ms (${times.map((t) => t.toFixed(0)).join(', ')} ms).`,
+    );
+  } finally {
+    await stopRayo(rayo.child);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const lines: string[] = [];
+lines.push(
+  `\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; load average before the run ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+try {
+  if (process.env.BENCH_SKIP_API !== '1') await apiBenchmarks(lines);
+  if (process.env.BENCH_SKIP_WEB !== '1') await webBenchmarks(lines);
+} finally {
+  await agent.close();
+  console.log(lines.join('\n'));
+}
