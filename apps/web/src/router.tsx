@@ -1,21 +1,38 @@
 import type { NavEntry } from '@rayo/shared';
-import type { ReactNode } from 'react';
-import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { type ComponentType, lazy, type ReactNode } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { PageOutlet } from './components/PageOutlet.tsx';
 import { ScreenTitle } from './components/ScreenTitle.tsx';
 import { AuthLayout } from './layouts/AuthLayout.tsx';
 import { EcwidLayout } from './layouts/EcwidLayout.tsx';
 import { EmptyLayout } from './layouts/EmptyLayout.tsx';
 import { MainLayout } from './layouts/MainLayout.tsx';
 import { PlainLayout } from './layouts/PlainLayout.tsx';
-import { AccountsPage } from './pages/accounts/AccountsPage.tsx';
-import { BackOfficePage } from './pages/back-office/BackOfficePage.tsx';
-import { BptsPage } from './pages/bpts/BptsPage.tsx';
-import { DevnetOnly, DevnetWalletPage } from './pages/devnet/DevnetWalletPage.tsx';
-import { HomePage } from './pages/home/HomePage.tsx';
 import { LoginPage } from './pages/login/LoginPage.tsx';
 import { NotFoundPage } from './pages/not-found/NotFoundPage.tsx';
-import { SharedTerminalPage, SignedInTerminalPage } from './pages/terminal/TerminalPage.tsx';
 import { RedirectIfSignedIn, RequireSession } from './session/guards.tsx';
+
+/** A page whose code loads on its first visit, so the first screen downloads only what it shows. */
+function lazyPage(load: () => Promise<ComponentType>) {
+  return lazy(async () => ({ default: await load() }));
+}
+
+const HomePage = lazyPage(() => import('./pages/home/HomePage.tsx').then((page) => page.HomePage));
+const AccountsPage = lazyPage(() => import('./pages/accounts/AccountsPage.tsx').then((page) => page.AccountsPage));
+const BptsPage = lazyPage(() => import('./pages/bpts/BptsPage.tsx').then((page) => page.BptsPage));
+const BackOfficePage = lazyPage(() =>
+  import('./pages/back-office/BackOfficePage.tsx').then((page) => page.BackOfficePage),
+);
+const SignedInTerminalPage = lazyPage(() =>
+  import('./pages/terminal/TerminalPage.tsx').then((page) => page.SignedInTerminalPage),
+);
+const SharedTerminalPage = lazyPage(() =>
+  import('./pages/terminal/TerminalPage.tsx').then((page) => page.SharedTerminalPage),
+);
+const DevnetOnly = lazyPage(() => import('./pages/devnet/DevnetWalletPage.tsx').then((page) => page.DevnetOnly));
+const DevnetWalletPage = lazyPage(() =>
+  import('./pages/devnet/DevnetWalletPage.tsx').then((page) => page.DevnetWalletPage),
+);
 
 /** A route of the main layout; `entry` is the sidebar entry whose roles may open it. */
 function mainRoute(path: string, name: string, entry: NavEntry, element: ReactNode): RouteObject {
@@ -123,5 +140,5 @@ export const routes: RouteObject[] = [
 ];
 
 export function createRouter() {
-  return createBrowserRouter([{ element: <Outlet />, children: routes }]);
+  return createBrowserRouter([{ element: <PageOutlet />, children: routes }]);
 }

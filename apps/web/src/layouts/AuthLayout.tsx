@@ -1,7 +1,7 @@
 import { Box, Center, Group, Paper, Stack } from '@mantine/core';
-import { Outlet } from 'react-router';
 import { LanguageSelect } from '../components/LanguageSelect.tsx';
 import { Logo } from '../components/Logo.tsx';
+import { PageOutlet } from '../components/PageOutlet.tsx';
 
 export function AuthLayout() {
   return (
@@ -12,7 +12,7 @@ export function AuthLayout() {
           <LanguageSelect />
         </Group>
         <Paper withBorder shadow="sm" p="xl" w="100%">
-          <Outlet />
+          <PageOutlet />
         </Paper>
       </Stack>
       <Center />

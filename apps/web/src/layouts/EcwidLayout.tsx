@@ -1,7 +1,7 @@
 import { Box, Container, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router';
 import { Logo } from '../components/Logo.tsx';
+import { PageOutlet } from '../components/PageOutlet.tsx';
 
 export function EcwidLayout() {
   const { t } = useTranslation();
@@ -13,7 +13,7 @@ export function EcwidLayout() {
       <Title order={1} size="h2" mb="lg">
         {t('ecwid.heading')}
       </Title>
-      <Outlet />
+      <PageOutlet />
     </Container>
   );
 }

@@ -4,10 +4,10 @@ import { notifications } from '@mantine/notifications';
 import { MOBILE_MAX_WIDTH_PX } from '@rayo/shared';
 import { IconExternalLink, IconFlask, IconHelp, IconLogout } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router';
 import { logout } from '../api/auth.ts';
 import { usePublicConfig } from '../api/catalog.ts';
 import { Logo } from '../components/Logo.tsx';
+import { PageOutlet } from '../components/PageOutlet.tsx';
 import { useSession } from '../session/use-session.ts';
 import { NavLinks } from './nav-links.tsx';
 
@@ -98,7 +98,7 @@ export function MainLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
-        <Outlet />
+        <PageOutlet />
       </AppShell.Main>
     </AppShell>
   );

@@ -1,7 +1,7 @@
 import { Box, Container, Group } from '@mantine/core';
-import { Outlet } from 'react-router';
 import { LanguageSelect } from '../components/LanguageSelect.tsx';
 import { Logo } from '../components/Logo.tsx';
+import { PageOutlet } from '../components/PageOutlet.tsx';
 
 export function PlainLayout() {
   return (
@@ -12,7 +12,7 @@ export function PlainLayout() {
           <Logo />
           <LanguageSelect />
         </Group>
-        <Outlet />
+        <PageOutlet />
       </Container>
     </Box>
   );
