@@ -31,6 +31,7 @@ import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.ts
 import { registerDevnetRoutes } from './modules/devnet/devnet.routes.ts';
 import type { InvoiceEventHub } from './modules/invoices/invoice-events.ts';
 import { registerInvoiceRoutes } from './modules/invoices/invoices.routes.ts';
+import { registerManagerRoutes } from './modules/managers/managers.routes.ts';
 import { registerMetaRoutes } from './modules/meta/meta.routes.ts';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
 import { registerRateRoutes } from './modules/rates/rates.routes.ts';
@@ -83,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAuthRoutes(app, deps);
   registerCountryRoutes(app, deps);
   registerAccountRoutes(app, deps);
+  registerManagerRoutes(app, deps);
   registerRateRoutes(app, deps);
   registerBptRoutes(app, deps);
   registerInvoiceRoutes(app, deps);

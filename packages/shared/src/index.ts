@@ -3,6 +3,7 @@ export * from './catalog.ts';
 export * from './constants.ts';
 export * from './dashboard.ts';
 export * from './errors.ts';
+export * from './managers.ts';
 export * from './money.ts';
 export * from './payments.ts';
 export * from './roles.ts';

@@ -1,0 +1,221 @@
+import type { AccountSummary, ErrorResponse, Manager } from '@rayo/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  createTestAccount,
+  createTestApp,
+  createTestOrganization,
+  createTestUser,
+  signIn,
+  type TestApp,
+} from '../../../test/test-app.ts';
+
+const PASSWORD = 'Manager-pass-1';
+
+describe('managers: created, linked, edited and removed by admins', () => {
+  let t: TestApp;
+  let admin: { authorization: string };
+  let otherAdmin: { authorization: string };
+  let manager: { authorization: string };
+  let backOffice: { authorization: string };
+  let bar: string;
+  let patio: string;
+  let foreignAccount: string;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const organization = await createTestOrganization(t.db);
+    const other = await createTestOrganization(t.db);
+    bar = (await createTestAccount(t.db, organization.id, 'Bar')).id;
+    patio = (await createTestAccount(t.db, organization.id, 'Patio')).id;
+    foreignAccount = (await createTestAccount(t.db, other.id, 'Theirs')).id;
+    const users = {
+      admin: await createTestUser(t.db, { role: 'admin', organizationId: organization.id }),
+      otherAdmin: await createTestUser(t.db, { role: 'admin', organizationId: other.id }),
+      manager: await createTestUser(t.db, { role: 'manager', organizationId: organization.id }),
+      backOffice: await createTestUser(t.db, { role: 'back_office', organizationId: null }),
+    };
+    const tokenOf = async (user: { email: string; password: string }) =>
+      bearer((await signIn(t.app, user.email, user.password)).accessToken);
+    admin = await tokenOf(users.admin);
+    otherAdmin = await tokenOf(users.otherAdmin);
+    manager = await tokenOf(users.manager);
+    backOffice = await tokenOf(users.backOffice);
+  });
+  afterAll(() => t.close());
+
+  function uniqueEmail(): string {
+    sequence += 1;
+    return `new-manager-${sequence}@example.com`;
+  }
+
+  async function create(payload: object, headers = admin) {
+    return t.app.inject({ method: 'POST', url: '/api/managers', headers, payload });
+  }
+
+  async function list(headers = admin): Promise<Manager[]> {
+    const response = await t.app.inject({ method: 'GET', url: '/api/managers', headers });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<Manager[]>();
+  }
+
+  it('creates a manager linked to accounts, who signs in and sees only those accounts', async () => {
+    const email = uniqueEmail();
+    const response = await create({ name: '  Ana  ', email, password: PASSWORD, accountIds: [bar] });
+    expect(response.statusCode, response.body).toBe(201);
+    const created = response.json<Manager>();
+    expect(created).toEqual({ id: created.id, name: 'Ana', email, accountIds: [bar] });
+    expect(await list()).toContainEqual(created);
+
+    const session = await signIn(t.app, email, PASSWORD);
+    expect(session.role).toBe('manager');
+    const accounts = await t.app.inject({
+      method: 'GET',
+      url: '/api/account/all',
+      headers: bearer(session.accessToken),
+    });
+    expect(accounts.json<AccountSummary[]>()).toEqual([{ id: bar, name: 'Bar' }]);
+  });
+
+  it('lists only managers, never admins', async () => {
+    expect((await list()).every((entry) => !entry.email.startsWith('admin-'))).toBe(true);
+  });
+
+  it('renames, relinks and sets a new password', async () => {
+    const email = uniqueEmail();
+    const created = (await create({ name: 'Old', email, password: PASSWORD, accountIds: [bar] })).json<Manager>();
+    const oldSession = await signIn(t.app, email, PASSWORD);
+    const response = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/managers/${created.id}`,
+      headers: admin,
+      payload: { name: 'New', accountIds: [patio, patio], password: 'Another-pass-2' },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<Manager>()).toEqual({ id: created.id, name: 'New', email, accountIds: [patio] });
+
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signin',
+      payload: { email, password: PASSWORD },
+    });
+    expect(wrong.statusCode).toBe(401);
+    await signIn(t.app, email, 'Another-pass-2');
+    // The session signed in with the old password cannot be refreshed any more.
+    const refresh = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh-access-token',
+      payload: { refreshToken: oldSession.refreshToken },
+    });
+    expect(refresh.statusCode).toBe(401);
+  });
+
+  it('unlinks every account with an empty list', async () => {
+    const created = (
+      await create({ name: 'Linked', email: uniqueEmail(), password: PASSWORD, accountIds: [bar, patio] })
+    ).json<Manager>();
+    const response = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/managers/${created.id}`,
+      headers: admin,
+      payload: { accountIds: [] },
+    });
+    expect(response.json<Manager>().accountIds).toEqual([]);
+  });
+
+  it('deletes the manager, whose refresh token stops working', async () => {
+    const email = uniqueEmail();
+    const created = (await create({ name: 'Gone', email, password: PASSWORD, accountIds: [bar] })).json<Manager>();
+    const session = await signIn(t.app, email, PASSWORD);
+    const response = await t.app.inject({ method: 'DELETE', url: `/api/managers/${created.id}`, headers: admin });
+    expect(response.statusCode).toBe(204);
+    expect((await list()).map((entry) => entry.id)).not.toContain(created.id);
+    const refresh = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh-access-token',
+      payload: { refreshToken: session.refreshToken },
+    });
+    expect(refresh.statusCode).toBe(401);
+    const again = await t.app.inject({ method: 'DELETE', url: `/api/managers/${created.id}`, headers: admin });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it('refuses a weak password with InvalidPassword', async () => {
+    for (const password of ['short1!', 'alllowercase1!', 'NoDigits!!', 'NoSpecial123']) {
+      const response = await create({ name: 'Weak', email: uniqueEmail(), password, accountIds: [] });
+      expect(response.statusCode, password).toBe(400);
+      expect(response.json<ErrorResponse>().code).toBe('InvalidPassword');
+    }
+    const created = (
+      await create({ name: 'W', email: uniqueEmail(), password: PASSWORD, accountIds: [] })
+    ).json<Manager>();
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/managers/${created.id}`,
+      headers: admin,
+      payload: { password: 'weak' },
+    });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json<ErrorResponse>().code).toBe('InvalidPassword');
+  });
+
+  it('refuses an email already used, in any case, with UserAlreadyExist', async () => {
+    const email = uniqueEmail();
+    expect((await create({ name: 'First', email, password: PASSWORD, accountIds: [] })).statusCode).toBe(201);
+    const response = await create({ name: 'Second', email: email.toUpperCase(), password: PASSWORD, accountIds: [] });
+    expect(response.statusCode).toBe(409);
+    expect(response.json<ErrorResponse>().code).toBe('UserAlreadyExist');
+  });
+
+  it("refuses another organization's account with InvalidInput, creating nobody", async () => {
+    const email = uniqueEmail();
+    const response = await create({ name: 'Sneaky', email, password: PASSWORD, accountIds: [bar, foreignAccount] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<ErrorResponse>().code).toBe('InvalidInput');
+    expect((await list()).map((entry) => entry.email)).not.toContain(email);
+  });
+
+  it("never shows or touches another organization's managers", async () => {
+    const created = (
+      await create({ name: 'Mine', email: uniqueEmail(), password: PASSWORD, accountIds: [bar] })
+    ).json<Manager>();
+    expect((await list(otherAdmin)).map((entry) => entry.id)).not.toContain(created.id);
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/managers/${created.id}`,
+      headers: otherAdmin,
+      payload: { name: 'Theirs' },
+    });
+    expect(patch.statusCode).toBe(404);
+    const remove = await t.app.inject({ method: 'DELETE', url: `/api/managers/${created.id}`, headers: otherAdmin });
+    expect(remove.statusCode).toBe(404);
+    expect((await list()).find((entry) => entry.id === created.id)?.name).toBe('Mine');
+  });
+
+  it.each([
+    ['a manager', () => manager],
+    ['back office', () => backOffice],
+  ])('answers 403 to %s on every managers route', async (_who, headers) => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    const calls = [
+      { method: 'GET', url: '/api/managers' },
+      {
+        method: 'POST',
+        url: '/api/managers',
+        payload: { name: 'X', email: uniqueEmail(), password: PASSWORD, accountIds: [] },
+      },
+      { method: 'PATCH', url: `/api/managers/${id}`, payload: { name: 'X' } },
+      { method: 'DELETE', url: `/api/managers/${id}` },
+    ] as const;
+    for (const call of calls) {
+      const response = await t.app.inject({ ...call, headers: headers() });
+      expect(response.statusCode, `${call.method} ${call.url}`).toBe(403);
+      expect(response.json<ErrorResponse>().code).toBe('Forbidden');
+    }
+  });
+
+  it('answers 401 without a token', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/managers' })).statusCode).toBe(401);
+  });
+});
