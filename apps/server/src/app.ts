@@ -35,6 +35,7 @@ import { registerManagerRoutes } from './modules/managers/managers.routes.ts';
 import { registerMetaRoutes } from './modules/meta/meta.routes.ts';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
 import { registerRateRoutes } from './modules/rates/rates.routes.ts';
+import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerInvoiceRoutes(app, deps);
   registerOrganizationRoutes(app, deps);
   registerDashboardRoutes(app, deps);
+  registerSettingsRoutes(app, deps);
   if (deps.config.lightning.backend === 'devnet') registerDevnetRoutes(app, deps);
   await registerSpa(app, deps.config.webDistDir);
 

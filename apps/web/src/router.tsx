@@ -20,6 +20,7 @@ function lazyPage(load: () => Promise<ComponentType>) {
 const HomePage = lazyPage(() => import('./pages/home/HomePage.tsx').then((page) => page.HomePage));
 const AccountsPage = lazyPage(() => import('./pages/accounts/AccountsPage.tsx').then((page) => page.AccountsPage));
 const BptsPage = lazyPage(() => import('./pages/bpts/BptsPage.tsx').then((page) => page.BptsPage));
+const SettingsPage = lazyPage(() => import('./pages/settings/SettingsPage.tsx').then((page) => page.SettingsPage));
 const BackOfficePage = lazyPage(() =>
   import('./pages/back-office/BackOfficePage.tsx').then((page) => page.BackOfficePage),
 );
@@ -110,7 +111,7 @@ export const routes: RouteObject[] = [
     ),
     children: [
       mainRoute('/', 'index', 'index', <HomePage />),
-      mainRoute('/settings', 'settings', 'settings', titled('nav.settings')),
+      mainRoute('/settings', 'settings', 'settings', <SettingsPage />),
       mainRoute('/accounts', 'accounts', 'accounts', <AccountsPage />),
       mainRoute('/accounts/:id/links', 'account-links', 'accounts', titled('pages.accountLinks')),
       mainRoute('/bpts', 'bpts', 'bpts', <BptsPage />),

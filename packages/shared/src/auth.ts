@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { languages } from './constants.ts';
 import { RoleSchema } from './roles.ts';
-import { EmailSchema } from './validation.ts';
+import { EmailSchema, StrongPasswordSchema } from './validation.ts';
 
 export const LanguageSchema = z.enum(languages);
 
@@ -29,3 +29,14 @@ export type RefreshAccessTokenResponse = z.infer<typeof RefreshAccessTokenRespon
 
 export const LogoutRequestSchema = z.object({ refreshToken: z.string().max(512).optional() });
 export type LogoutRequest = z.infer<typeof LogoutRequestSchema>;
+
+/**
+ * Settings → password. `refreshToken` is the caller's own, sent so that this session survives
+ * the change while every other session of the user ends (see "Password change" in decisions.md).
+ */
+export const ChangePasswordRequestSchema = z.object({
+  currentPassword: z.string().min(1).max(256),
+  newPassword: StrongPasswordSchema,
+  refreshToken: z.string().max(512).optional(),
+});
+export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;

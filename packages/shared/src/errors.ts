@@ -25,6 +25,8 @@ export const errorStatus = {
   InvalidEmail: 400,
   InvalidPassword: 400,
   WrongAuth: 401,
+  // Not 401: the caller's session is fine, and a 401 would make the web app refresh and log out.
+  WrongCurrentPassword: 400,
   Unauthorized: 401,
   Forbidden: 403,
   NotFound: 404,

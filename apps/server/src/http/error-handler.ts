@@ -12,11 +12,18 @@ function isBlank(value: unknown): boolean {
 
 /**
  * SPEC §8: a failed field becomes `Missing<Field>` when it was absent or blank and
- * `Invalid<Field>` otherwise; fields without a code of their own fall back to `InvalidInput`.
+ * `Invalid<Field>` otherwise. A field without codes of its own answers with those of its last
+ * word, so `newPassword` fails like `password` and the web app shows the same messages; failing
+ * that, `InvalidInput`.
  */
 export function validationErrorCode(field: string, input: unknown): ErrorCode {
-  const code = `${isBlank(input) ? 'Missing' : 'Invalid'}${capitalize(field)}`;
-  return isErrorCode(code) ? code : 'InvalidInput';
+  const prefix = isBlank(input) ? 'Missing' : 'Invalid';
+  const lastWord = /[A-Z][a-z0-9]*$/.exec(field)?.[0];
+  for (const name of [capitalize(field), lastWord]) {
+    const code = `${prefix}${name}`;
+    if (name && isErrorCode(code)) return code;
+  }
+  return 'InvalidInput';
 }
 
 function send(reply: FastifyReply, code: ErrorCode, message: string, status?: number) {

@@ -5,6 +5,7 @@ import { ApiError } from './client.ts';
 /** The i18n key of the message a user sees for each error code (SPEC §8). */
 const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
   WrongAuth: 'errors.wrongAuth',
+  WrongCurrentPassword: 'errors.wrongCurrentPassword',
   MissingEmail: 'errors.missingEmail',
   MissingPassword: 'errors.missingPassword',
   InvalidEmail: 'errors.invalidEmail',

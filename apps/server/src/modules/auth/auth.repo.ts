@@ -28,6 +28,17 @@ export async function revokeRefreshToken(db: Db, tokenHash: string, now: Date): 
     .execute();
 }
 
+/** Revokes every live refresh token of the user except the one hashed as `exceptHash`, if given. */
+export async function revokeUserRefreshTokens(db: Db, userId: string, now: Date, exceptHash?: string): Promise<void> {
+  let query = db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
+  if (exceptHash) query = query.where('token_hash', '!=', exceptHash);
+  await query.execute();
+}
+
 export async function findSecret(db: Db, name: string): Promise<string | undefined> {
   const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirst();
   return row?.value;

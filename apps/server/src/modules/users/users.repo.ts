@@ -21,3 +21,11 @@ export async function linkManagerToAccounts(db: Db, userId: string, accountIds: 
     .onConflict((oc) => oc.doNothing())
     .execute();
 }
+
+export async function findUserById(db: Db, userId: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+export async function updateUserPassword(db: Db, userId: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}

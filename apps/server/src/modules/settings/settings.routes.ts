@@ -1,0 +1,29 @@
+import { ChangePasswordRequestSchema } from '@rayo/shared';
+import type { App } from '../../app.ts';
+import type { Db } from '../../db/database.ts';
+import { callerOf } from '../../http/access.ts';
+import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import { changePassword } from './settings.service.ts';
+
+/** Per user, so a stolen access token cannot be used to guess the password behind it. */
+const passwordAttempts: RateLimitRule = { name: 'password-change-user', limit: 10, windowSeconds: 15 * 60 };
+
+export function registerSettingsRoutes(app: App, deps: { db: Db }): void {
+  app.post(
+    '/api/settings/password',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['settings'],
+        summary: "Changes the caller's password and ends their other sessions",
+        body: ChangePasswordRequestSchema,
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      await enforceRateLimit(deps.db, reply, passwordAttempts, caller.userId);
+      await changePassword(deps.db, caller.userId, request.body);
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,97 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { initI18n } from '../../i18n/index.ts';
+import { sessionStore } from '../../session/session-store.ts';
+import { validatePasswordChange } from './password-change.ts';
+import { SettingsPage } from './SettingsPage.tsx';
+
+describe('validatePasswordChange', () => {
+  it('follows SPEC §5', () => {
+    expect(validatePasswordChange({ currentPassword: '', newPassword: '', confirmation: '' })).toEqual({
+      currentPassword: 'errors.missingPassword',
+      newPassword: 'errors.missingPassword',
+    });
+    expect(validatePasswordChange({ currentPassword: 'x', newPassword: 'weakpass', confirmation: 'weakpass' })).toEqual(
+      {
+        newPassword: 'errors.invalidPassword',
+      },
+    );
+    expect(
+      validatePasswordChange({ currentPassword: 'x', newPassword: 'Strong-pass-1', confirmation: 'Strong-pass-2' }),
+    ).toEqual({ confirmation: 'errors.passwordsDontMatch' });
+    expect(
+      validatePasswordChange({ currentPassword: 'x', newPassword: 'Strong-pass-1', confirmation: 'Strong-pass-1' }),
+    ).toEqual({});
+  });
+});
+
+async function renderSettings(language: 'en' | 'es') {
+  const i18n = initI18n();
+  await i18n.changeLanguage(language);
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={new QueryClient()}>
+        <I18nextProvider i18n={i18n}>
+          <SettingsPage />
+        </I18nextProvider>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+describe('SettingsPage password section', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    sessionStore.logout();
+  });
+
+  it('shows the SPEC messages in English without calling the server', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    await renderSettings('en');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(screen.getAllByText('The password is missing')).toHaveLength(2);
+    await userEvent.type(screen.getByLabelText('Current password'), 'anything');
+    await userEvent.type(screen.getByLabelText('New password'), 'weakpass');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(screen.getByText('The password did not match the requirements')).toBeInTheDocument();
+    expect(screen.getByText("Passwords don't match.")).toBeInTheDocument();
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('shows a mismatched confirmation in Spanish', async () => {
+    await renderSettings('es');
+    await userEvent.type(screen.getByLabelText('Contraseña actual'), 'anything');
+    await userEvent.type(screen.getByLabelText('Nueva contraseña'), 'Strong-pass-1');
+    await userEvent.type(screen.getByLabelText('Confirma la nueva contraseña'), 'Strong-pass-2');
+    await userEvent.click(screen.getByRole('button', { name: 'Cambiar contraseña' }));
+    expect(screen.getByText('Las contraseñas no coinciden.')).toBeInTheDocument();
+  });
+
+  it('puts a wrong current password next to its field and keeps the session', async () => {
+    sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'manager', language: 'en' }, true);
+    const fetch = vi.fn(async (_url: string, _init?: RequestInit) =>
+      Response.json({ code: 'WrongCurrentPassword', message: 'The current password is not correct' }, { status: 400 }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    await renderSettings('en');
+    await userEvent.type(screen.getByLabelText('Current password'), 'Not-mine-1');
+    await userEvent.type(screen.getByLabelText('New password'), 'Strong-pass-1');
+    await userEvent.type(screen.getByLabelText('Confirm new password'), 'Strong-pass-1');
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+
+    expect(await screen.findByText('The current password is not correct')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(String(fetch.mock.calls[0]?.[1]?.body))).toEqual({
+      currentPassword: 'Not-mine-1',
+      newPassword: 'Strong-pass-1',
+      refreshToken: 'refresh',
+    });
+    expect(sessionStore.get().accessToken).toBe('access');
+  });
+});

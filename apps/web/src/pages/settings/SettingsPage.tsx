@@ -1,0 +1,18 @@
+import { Stack, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { PasswordSection } from './PasswordSection.tsx';
+
+/** Settings of the signed-in user, one section per subject (SPEC §2). */
+export function SettingsPage() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Title order={1} size="h2" mb="lg">
+        {t('nav.settings')}
+      </Title>
+      <Stack gap="lg">
+        <PasswordSection />
+      </Stack>
+    </>
+  );
+}
