@@ -20,6 +20,7 @@ function lazyPage(load: () => Promise<ComponentType>) {
 const HomePage = lazyPage(() => import('./pages/home/HomePage.tsx').then((page) => page.HomePage));
 const AccountsPage = lazyPage(() => import('./pages/accounts/AccountsPage.tsx').then((page) => page.AccountsPage));
 const BptsPage = lazyPage(() => import('./pages/bpts/BptsPage.tsx').then((page) => page.BptsPage));
+const ManagersPage = lazyPage(() => import('./pages/managers/ManagersPage.tsx').then((page) => page.ManagersPage));
 const SettingsPage = lazyPage(() => import('./pages/settings/SettingsPage.tsx').then((page) => page.SettingsPage));
 const BackOfficePage = lazyPage(() =>
   import('./pages/back-office/BackOfficePage.tsx').then((page) => page.BackOfficePage),
@@ -123,7 +124,7 @@ export const routes: RouteObject[] = [
         'integrations',
         titled('pages.paymentLinkVbpt'),
       ),
-      mainRoute('/managers', 'managers', 'managers', titled('nav.managers')),
+      mainRoute('/managers', 'managers', 'managers', <ManagersPage />),
       mainRoute('/back-office', 'back-office', 'back-office', <BackOfficePage />),
       mainRoute('/back-office/:id/infos', 'back-office-id-infos', 'back-office', titled('pages.backOfficeInfos')),
       mainRoute(

@@ -1,0 +1,150 @@
+import { Modal, MultiSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { EmailSchema, isStrongPassword, type Manager } from '@rayo/shared';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAccounts } from '../../api/catalog.ts';
+import { ApiError } from '../../api/client.ts';
+import { useCreateManager, useUpdateManager } from '../../api/managers.ts';
+import { FormFooter } from '../../components/FormFooter.tsx';
+
+type FieldErrors = Partial<Record<'name' | 'email' | 'password' | 'confirmation', string>>;
+
+/**
+ * Creates a manager with the password the administrator assigns (SPEC §5), or renames one,
+ * changes their accounts and, when filled in, sets a new password. The email is their sign-in
+ * name and stays as created.
+ */
+export function ManagerFormModal({ manager, onClose }: { manager: Manager | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const accounts = useAccounts();
+  const create = useCreateManager();
+  const update = useUpdateManager();
+  const [name, setName] = useState(manager?.name ?? '');
+  const [email, setEmail] = useState(manager?.email ?? '');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [accountIds, setAccountIds] = useState<string[]>(manager?.accountIds ?? []);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const mutation = manager ? update : create;
+  // A taken email belongs next to the email field rather than below the form.
+  const emailTaken = mutation.error instanceof ApiError && mutation.error.code === 'UserAlreadyExist';
+
+  const clear = (field: keyof FieldErrors) => setErrors((current) => ({ ...current, [field]: undefined }));
+
+  const validate = (): FieldErrors => {
+    const found: FieldErrors = {};
+    if (!name.trim()) found.name = t('errors.missingName');
+    if (!manager) {
+      if (!email.trim()) found.email = t('errors.missingEmail');
+      else if (!EmailSchema.safeParse(email.trim()).success) found.email = t('errors.invalidEmail');
+      if (!password) found.password = t('errors.missingPassword');
+    }
+    if (password && !isStrongPassword(password)) found.password = t('errors.invalidPassword');
+    if (password !== confirmation) found.confirmation = t('errors.passwordsDontMatch');
+    return found;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validate();
+    setErrors(found);
+    if (Object.values(found).some(Boolean)) return;
+    try {
+      if (manager) {
+        await update.mutateAsync({
+          id: manager.id,
+          name: name.trim(),
+          accountIds,
+          ...(password && { password }),
+        });
+      } else {
+        await create.mutateAsync({ name: name.trim(), email: email.trim(), password, accountIds });
+      }
+      notifications.show({ color: 'teal', message: t(manager ? 'managers.saved' : 'managers.created') });
+      onClose();
+    } catch {
+      // The mutation's error is shown in the form.
+    }
+  };
+
+  return (
+    <Modal opened onClose={onClose} title={t(manager ? 'managers.editTitle' : 'managers.createTitle')} centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput
+            label={t('managers.name')}
+            value={name}
+            onChange={(event) => {
+              setName(event.currentTarget.value);
+              clear('name');
+            }}
+            error={errors.name}
+            required
+            maxLength={100}
+            data-autofocus
+          />
+          <TextInput
+            label={t('managers.email')}
+            type="email"
+            value={email}
+            onChange={(event) => {
+              setEmail(event.currentTarget.value);
+              clear('email');
+              if (emailTaken) create.reset();
+            }}
+            error={errors.email ?? (emailTaken ? t('errors.emailInUse') : undefined)}
+            description={manager ? t('managers.emailFixed') : undefined}
+            disabled={manager !== null}
+            required={!manager}
+            maxLength={254}
+            autoComplete="off"
+          />
+          <PasswordInput
+            label={t(manager ? 'managers.newPassword' : 'managers.password')}
+            description={manager ? t('managers.newPasswordHint') : t('managers.passwordRule')}
+            value={password}
+            onChange={(event) => {
+              setPassword(event.currentTarget.value);
+              clear('password');
+            }}
+            error={errors.password}
+            required={!manager}
+            maxLength={256}
+            autoComplete="new-password"
+          />
+          <PasswordInput
+            label={t('managers.confirmPassword')}
+            value={confirmation}
+            onChange={(event) => {
+              setConfirmation(event.currentTarget.value);
+              clear('confirmation');
+            }}
+            error={errors.confirmation}
+            required={!manager}
+            maxLength={256}
+            autoComplete="new-password"
+          />
+          <MultiSelect
+            label={t('managers.accounts')}
+            description={t('managers.accountsHint')}
+            placeholder={accountIds.length ? undefined : t('managers.noAccounts')}
+            data={(accounts.data ?? []).map((account) => ({ value: account.id, label: account.name }))}
+            value={accountIds}
+            onChange={setAccountIds}
+            searchable
+            clearable
+            nothingFoundMessage={t('managers.noAccountFound')}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <FormFooter
+            editing={manager !== null}
+            error={emailTaken ? null : mutation.error}
+            saving={mutation.isPending}
+            onCancel={onClose}
+          />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
