@@ -63,15 +63,6 @@ export async function updateManagerUser(
     .execute();
 }
 
-export async function revokeRefreshTokensOf(db: Db, userId: string, now: Date): Promise<void> {
-  await db
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
-}
-
 /** Removes the manager; their account links and refresh tokens go with them (foreign keys cascade). */
 export async function deleteManager(db: Db, organizationId: string, id: string): Promise<boolean> {
   const result = await db

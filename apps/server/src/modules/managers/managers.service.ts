@@ -1,6 +1,7 @@
 import { AppError, type CreateManagerRequest, type Manager, type UpdateManagerRequest } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
+import { revokeUserRefreshTokens } from '../auth/auth.repo.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
@@ -11,7 +12,6 @@ import {
   deleteManager as deleteManagerRow,
   findManager,
   listManagers as listManagerRows,
-  revokeRefreshTokensOf,
   unlinkManagerFromAllAccounts,
   updateManagerUser,
 } from './managers.repo.ts';
@@ -69,7 +69,7 @@ export async function updateManager(
       passwordHash: request.password === undefined ? undefined : await hashPassword(request.password),
     });
     // A new password ends the sessions signed in with the old one at their next refresh.
-    if (request.password !== undefined) await revokeRefreshTokensOf(trx, id, new Date());
+    if (request.password !== undefined) await revokeUserRefreshTokens(trx, id, new Date());
     const updated = await findManager(trx, organizationId, id);
     if (!updated) throw new AppError('NotFound', 'Manager not found');
     return updated;
