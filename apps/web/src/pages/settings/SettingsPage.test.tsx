@@ -71,27 +71,4 @@ describe('SettingsPage password section', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Cambiar contraseña' }));
     expect(screen.getByText('Las contraseñas no coinciden.')).toBeInTheDocument();
   });
-
-  it('puts a wrong current password next to its field and keeps the session', async () => {
-    sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'manager', language: 'en' }, true);
-    const fetch = vi.fn(async (_url: string, _init?: RequestInit) =>
-      Response.json({ code: 'WrongCurrentPassword', message: 'The current password is not correct' }, { status: 400 }),
-    );
-    vi.stubGlobal('fetch', fetch);
-    await renderSettings('en');
-    await userEvent.type(screen.getByLabelText('Current password'), 'Not-mine-1');
-    await userEvent.type(screen.getByLabelText('New password'), 'Strong-pass-1');
-    await userEvent.type(screen.getByLabelText('Confirm new password'), 'Strong-pass-1');
-    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
-
-    expect(await screen.findByText('The current password is not correct')).toBeInTheDocument();
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(fetch).toHaveBeenCalledTimes(1);
-    expect(JSON.parse(String(fetch.mock.calls[0]?.[1]?.body))).toEqual({
-      currentPassword: 'Not-mine-1',
-      newPassword: 'Strong-pass-1',
-      refreshToken: 'refresh',
-    });
-    expect(sessionStore.get().accessToken).toBe('access');
-  });
 });
