@@ -1,12 +1,13 @@
-import { ActionIcon, Alert, Button, EmptyState, Group, Loader, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, EmptyState, Group, Loader, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Account } from '@rayo/shared';
-import { IconBuildingBank, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconBuildingBank, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccountList, useDeleteAccount } from '../../api/accounts.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
 import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { AccountFormModal } from './AccountFormModal.tsx';
@@ -102,29 +103,15 @@ export function AccountsPage() {
                 </Table.Td>
                 {editable && (
                   <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <ActionIcon
-                        variant="subtle"
-                        color="gray"
-                        size="lg"
-                        aria-label={t('accounts.editLabel', { name: account.name })}
-                        onClick={() => setEditing({ account })}
-                      >
-                        <IconPencil size={18} />
-                      </ActionIcon>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        size="lg"
-                        aria-label={t('accounts.deleteLabel', { name: account.name })}
-                        onClick={() => {
-                          setDeleting(account);
-                          setDeleteOpen(true);
-                        }}
-                      >
-                        <IconTrash size={18} />
-                      </ActionIcon>
-                    </Group>
+                    <EditDeleteActions
+                      editLabel={t('accounts.editLabel', { name: account.name })}
+                      deleteLabel={t('accounts.deleteLabel', { name: account.name })}
+                      onEdit={() => setEditing({ account })}
+                      onDelete={() => {
+                        setDeleting(account);
+                        setDeleteOpen(true);
+                      }}
+                    />
                   </Table.Td>
                 )}
               </Table.Tr>

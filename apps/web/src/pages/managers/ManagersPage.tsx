@@ -1,13 +1,14 @@
-import { ActionIcon, Alert, Badge, Button, EmptyState, Group, Loader, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, EmptyState, Group, Loader, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Manager } from '@rayo/shared';
-import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
+import { IconPlus, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useDeleteManager, useManagerList } from '../../api/managers.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
 import { ManagerFormModal } from './ManagerFormModal.tsx';
 
 /** The form is open for a new manager (`null`) or for an existing one. */
@@ -116,29 +117,15 @@ export function ManagersPage() {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <ActionIcon
-                        variant="subtle"
-                        color="gray"
-                        size="lg"
-                        aria-label={t('managers.editLabel', { name: manager.name })}
-                        onClick={() => setEditing({ manager })}
-                      >
-                        <IconPencil size={18} />
-                      </ActionIcon>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        size="lg"
-                        aria-label={t('managers.deleteLabel', { name: manager.name })}
-                        onClick={() => {
-                          setDeleting(manager);
-                          setDeleteOpen(true);
-                        }}
-                      >
-                        <IconTrash size={18} />
-                      </ActionIcon>
-                    </Group>
+                    <EditDeleteActions
+                      editLabel={t('managers.editLabel', { name: manager.name })}
+                      deleteLabel={t('managers.deleteLabel', { name: manager.name })}
+                      onEdit={() => setEditing({ manager })}
+                      onDelete={() => {
+                        setDeleting(manager);
+                        setDeleteOpen(true);
+                      }}
+                    />
                   </Table.Td>
                 </Table.Tr>
               ))}
