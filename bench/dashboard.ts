@@ -14,7 +14,7 @@
  *
  *   npm run bench:dashboard      (BENCH_SKIP_BUILD=1 reuses apps/web/dist)
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +30,7 @@ import { DEMO_PASSWORD } from '../apps/server/src/db/seed-demo.ts';
 import { type PeriodPreset, type PeriodRange, periodRange } from '../apps/web/src/pages/home/period.ts';
 import { BIG_ORG_EMAIL, SCALE_PASSWORD, startScaleCluster } from './generate-transactions.ts';
 import { formatResult, type LoadResult, runLoad, summarize } from './load.ts';
+import { startRayo, stopRayo } from './rayo-process.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
@@ -53,38 +54,6 @@ async function call<T>(url: string, method: 'GET' | 'POST', body?: object, token
 function query(range: PeriodRange, extra: Record<string, string | number> = {}): string {
   const entries = Object.entries({ ...range, ...extra }).filter(([, value]) => value !== undefined);
   return new URLSearchParams(entries.map(([key, value]): [string, string] => [key, String(value)])).toString();
-}
-
-async function startRayo(env: Record<string, string>): Promise<{ url: string; child: ReturnType<typeof spawn> }> {
-  const port = 18_000 + Math.floor(Math.random() * 1000);
-  const child = spawn(process.execPath, [path.join(repoRoot, 'apps/server/src/main.ts')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SIGNIN_LIMIT_PER_IP: '1000',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 1200; i += 1) {
-    const ready = await fetch(`${url}/api/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return { url, child };
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  child.kill('SIGKILL');
-  throw new Error('Rayo did not start');
-}
-
-async function stopRayo(child: ReturnType<typeof spawn>): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
 }
 
 /** A field of /proc/<pid>/status in MiB (VmRSS: resident now, VmHWM: the peak so far). */

@@ -16,6 +16,7 @@ import pg from 'pg';
 import { Agent, request } from 'undici';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres.ts';
 import { formatResult, runLoad, summarize } from './load.ts';
+import { startRayo, stopRayo } from './rayo-process.ts';
 
 const CONCURRENCY = 8;
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 3000);
@@ -54,32 +55,6 @@ async function floorEmptyRoute() {
   const result = await runLoad(INVOICES, CONCURRENCY, () => call(url, 'GET'));
   await app.close();
   return result;
-}
-
-async function startRayo(dataDir: string, databaseUrl: string) {
-  const port = 18_000 + Math.floor(Math.random() * 1000);
-  process.env.DATABASE_URL = databaseUrl;
-  process.env.PORT = String(port);
-  process.env.HOST = '127.0.0.1';
-  process.env.LOG_LEVEL = 'warn';
-  process.env.DATA_DIR = dataDir;
-  process.env.SIGNIN_LIMIT_PER_IP = '1000';
-  const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, '../apps/server/src/main.ts')], {
-    env: process.env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i += 1) {
-    const ready = await fetch(`${url}/api/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return { url, child };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('Rayo did not start');
 }
 
 async function seedShop(url: string, databaseUrl: string) {
@@ -147,7 +122,7 @@ const cluster = await startEmbeddedPostgres({
 try {
   const insertFloor = await floorInsertCommit(cluster.url);
   const routeFloor = await floorEmptyRoute();
-  const rayo = await startRayo(dataDir, cluster.url);
+  const rayo = await startRayo({ DATABASE_URL: cluster.url, DATA_DIR: dataDir });
   try {
     const shop = await seedShop(rayo.url, cluster.url);
     // Warm up JIT and pools before measuring.
@@ -169,8 +144,7 @@ try {
     console.log(formatResult('POST /api/bpts/:id/invoices (devnet)', invoices));
     console.log(formatResult('settle → SSE `settled` (sequential)', settle));
   } finally {
-    rayo.child.kill('SIGTERM');
-    await new Promise((resolve) => rayo.child.once('exit', resolve));
+    await stopRayo(rayo.child);
   }
 } finally {
   await cluster.stop();
