@@ -1,4 +1,4 @@
-import { Alert, Button, EmptyState, Group, Loader, Table, Text, Title } from '@mantine/core';
+import { Button, EmptyState, Group, Loader, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Account } from '@rayo/shared';
 import { IconBuildingBank, IconPlus } from '@tabler/icons-react';
@@ -8,6 +8,7 @@ import { useAccountList, useDeleteAccount } from '../../api/accounts.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { AccountFormModal } from './AccountFormModal.tsx';
@@ -60,16 +61,7 @@ export function AccountsPage() {
       )}
 
       {accounts.isPending && <Loader aria-label={t('common.loading')} />}
-      {accounts.isError && (
-        <Alert color="red" role="alert">
-          <Group justify="space-between">
-            {errorMessage(t, accounts.error)}
-            <Button size="xs" variant="white" color="red" onClick={() => accounts.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Group>
-        </Alert>
-      )}
+      {accounts.isError && <LoadError error={accounts.error} onRetry={() => accounts.refetch()} />}
       {accounts.data?.length === 0 && (
         <EmptyState
           icon={<IconBuildingBank size={32} />}

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, EmptyState, Group, Loader, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, EmptyState, Group, Loader, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Manager } from '@rayo/shared';
 import { IconPlus, IconUsers } from '@tabler/icons-react';
@@ -9,6 +9,7 @@ import { errorMessage } from '../../api/error-messages.ts';
 import { useDeleteManager, useManagerList } from '../../api/managers.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { ManagerFormModal } from './ManagerFormModal.tsx';
 
 /** The form is open for a new manager (`null`) or for an existing one. */
@@ -58,16 +59,7 @@ export function ManagersPage() {
       </Text>
 
       {managers.isPending && <Loader aria-label={t('common.loading')} />}
-      {managers.isError && (
-        <Alert color="red" role="alert">
-          <Group justify="space-between">
-            {errorMessage(t, managers.error)}
-            <Button size="xs" variant="white" color="red" onClick={() => managers.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Group>
-        </Alert>
-      )}
+      {managers.isError && <LoadError error={managers.error} onRetry={() => managers.refetch()} />}
       {managers.data?.length === 0 && (
         <EmptyState
           icon={<IconUsers size={32} />}
