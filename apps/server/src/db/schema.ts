@@ -180,6 +180,19 @@ export interface DevnetWithdrawalsTable {
   created_at: Generated<Date>;
 }
 
+export interface AuditLogTable {
+  id: Generated<string>;
+  occurred_at: Generated<Date>;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  organization_id: string | null;
+  action: string;
+  target: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -197,6 +210,7 @@ export interface Database {
   rates: RatesTable;
   devnet_invoices: DevnetInvoicesTable;
   devnet_withdrawals: DevnetWithdrawalsTable;
+  audit_log: AuditLogTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

@@ -4,6 +4,7 @@ import * as countries from './0002-countries.ts';
 import * as payments from './0003-payments.ts';
 import * as dashboard from './0004-dashboard.ts';
 import * as dashboardRollup from './0005-dashboard-rollup.ts';
+import * as auditLog from './0006-audit-log.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-payments': payments,
   '0004-dashboard': dashboard,
   '0005-dashboard-rollup': dashboardRollup,
+  '0006-audit-log': auditLog,
 };

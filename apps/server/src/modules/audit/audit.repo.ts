@@ -1,0 +1,55 @@
+import type { Db } from '../../db/database.ts';
+
+/** What the audit log records; a closed set so that exports and filters can rely on the names. */
+export type AuditAction =
+  | 'auth.signin'
+  | 'auth.signin_failed'
+  | 'auth.signup'
+  | 'auth.email_confirmed'
+  | 'auth.password_reset_requested'
+  | 'auth.password_reset'
+  | 'settings.password_changed'
+  | 'settings.mfa_enabled'
+  | 'settings.mfa_disabled'
+  | 'settings.mfa_recovery_used'
+  | 'manager.created'
+  | 'manager.updated'
+  | 'manager.deleted'
+  | 'organization.onboarded';
+
+export type AuditEntry = {
+  action: AuditAction;
+  actorUserId?: string | null;
+  actorEmail?: string | null;
+  organizationId?: string | null;
+  /** What was acted on, e.g. `user:<id>`. */
+  target?: string | null;
+  /** Never secrets: no passwords, codes or tokens. */
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+  ip?: string | null;
+};
+
+export async function insertAuditEntry(db: Db, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      action: entry.action,
+      actor_user_id: entry.actorUserId ?? null,
+      actor_email: entry.actorEmail ?? null,
+      organization_id: entry.organizationId ?? null,
+      target: entry.target ?? null,
+      before: entry.before ? JSON.stringify(entry.before) : null,
+      after: entry.after ? JSON.stringify(entry.after) : null,
+      ip: entry.ip ?? null,
+    })
+    .execute();
+}
+
+/** The newest entries first; tests and the back-office export read the log through this. */
+export async function listAuditEntries(db: Db, filter: { organizationId?: string; actorUserId?: string } = {}) {
+  let query = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc');
+  if (filter.organizationId) query = query.where('organization_id', '=', filter.organizationId);
+  if (filter.actorUserId) query = query.where('actor_user_id', '=', filter.actorUserId);
+  return query.execute();
+}
