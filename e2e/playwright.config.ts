@@ -1,6 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 8097;
+// Overridable so that two runs on one machine do not share a port or a data directory.
+const PORT = Number(process.env.E2E_PORT ?? 8097);
+const PG_PORT = process.env.E2E_PG_PORT ?? '5497';
+const DATA_DIR = process.env.E2E_DATA_DIR ?? '.data/e2e';
 export const E2E_JWT_SECRET = 'e2e-only-signing-secret-0123456789abcdef';
 
 export default defineConfig({
@@ -31,7 +34,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
     // A fresh embedded database for every run, seeded with the demo organization.
-    command: 'rm -rf ../.data/e2e && exec node ../apps/server/src/main.ts',
+    command: `rm -rf ../${DATA_DIR} && exec node ../apps/server/src/main.ts`,
     url: `http://127.0.0.1:${PORT}/api/ready`,
     reuseExistingServer: false,
     timeout: 120_000,
@@ -39,8 +42,8 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      DATA_DIR: '.data/e2e',
-      EMBEDDED_PG_PORT: '5497',
+      DATA_DIR,
+      EMBEDDED_PG_PORT: PG_PORT,
       JWT_SECRET: E2E_JWT_SECRET,
       SIGNIN_LIMIT_PER_IP: '10000',
       SIGNIN_LIMIT_PER_EMAIL: '10000',
