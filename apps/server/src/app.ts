@@ -14,6 +14,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { LightningBackend } from './adapters/lightning/types.ts';
+import type { Mailer } from './adapters/mail/mailer.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { registerAccessControl } from './http/access.ts';
@@ -51,6 +52,7 @@ export type AppDeps = {
   tokens: TokenIssuer;
   lightning: LightningBackend;
   events: InvoiceEventHub;
+  mailer: Mailer;
   log: FastifyBaseLogger;
 };
 

@@ -29,6 +29,11 @@ const ConfigSchema = z.object({
     .default(15 * 60),
   TRUST_PROXY: booleanFromEnv.default(false),
   SUPPORT_EMAIL: z.email().default('support@rayo.local'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//)
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Rayo <no-reply@rayo.local>'),
   WEB_DIST_DIR: z.string().default('apps/web/dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LIGHTNING_BACKEND: z.enum(['devnet', 'lnd', 'cln']).default('devnet'),
@@ -75,6 +80,9 @@ export type Config = {
   signInLimitWindowSeconds: number;
   trustProxy: boolean;
   supportEmail: string;
+  /** Mail goes through this SMTP server; without it each mail is written to the log. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
   webDistDir: string;
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
   lightning: {
@@ -135,6 +143,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signInLimitWindowSeconds: c.SIGNIN_LIMIT_WINDOW_SECONDS,
     trustProxy: c.TRUST_PROXY,
     supportEmail: c.SUPPORT_EMAIL,
+    smtpUrl: c.SMTP_URL,
+    mailFrom: c.MAIL_FROM,
     webDistDir: path.resolve(repoRoot, c.WEB_DIST_DIR),
     logLevel: c.LOG_LEVEL,
     lightning: {

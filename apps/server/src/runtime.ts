@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { createLightningBackend } from './adapters/lightning/index.ts';
+import { createMailer } from './adapters/mail/mailer.ts';
 import { createRateSource } from './adapters/rates/index.ts';
 import type { AppDeps } from './app.ts';
 import type { Config } from './config.ts';
@@ -33,6 +34,7 @@ export async function startRuntime(
     log.warn({ err: error }, 'could not fetch exchange rates at start'),
   );
   const events = await startInvoiceEventHub(database.url, log);
+  const mailer = createMailer(config, log);
   const stops: Array<() => Promise<void> | void> = [];
   if (options.jobs !== false) {
     stops.push(startRateRefresh({ db, config, rateSource }, log));
@@ -40,10 +42,11 @@ export async function startRuntime(
   }
   log.info({ lightning: lightning.name, network: lightning.network, rates: rateSource.name }, 'payments ready');
   return {
-    deps: { db, config, tokens, lightning, events, log },
+    deps: { db, config, tokens, lightning, events, mailer, log },
     stop: async () => {
       for (const stop of stops) await stop();
       await events.close();
+      mailer.close();
     },
   };
 }

@@ -31,6 +31,13 @@ export const errorStatus = {
   Forbidden: 403,
   NotFound: 404,
   UserAlreadyExist: 409,
+  // SPEC §8 names this answer for a password reset, so the email is revealed there on purpose.
+  EmailNotFound: 404,
+  EmailNotConfirmed: 403,
+  MissingCode: 400,
+  InvalidCode: 400,
+  OnboardingRequired: 409,
+  AlreadyOnboarded: 409,
   TooManyRequests: 429,
   ServiceUnavailable: 503,
 } as const satisfies Record<string, number>;

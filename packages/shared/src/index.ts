@@ -5,6 +5,7 @@ export * from './dashboard.ts';
 export * from './errors.ts';
 export * from './managers.ts';
 export * from './money.ts';
+export * from './onboarding.ts';
 export * from './payments.ts';
 export * from './roles.ts';
 export * from './validation.ts';

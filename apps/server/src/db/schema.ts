@@ -25,6 +25,8 @@ export interface UsersTable {
   password_hash: string;
   role: Role;
   language: Language;
+  /** Null until the emailed link is followed; users made by an admin or the CLI are confirmed. */
+  email_confirmed_at: Date | null;
   created_at: Generated<Date>;
 }
 
@@ -180,6 +182,17 @@ export interface DevnetWithdrawalsTable {
   created_at: Generated<Date>;
 }
 
+export interface EmailCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  purpose: 'confirm_email' | 'reset_password';
+  code_hash: string;
+  expires_at: Date;
+  used_at: Date | null;
+  failed_attempts: Generated<number>;
+  created_at: Generated<Date>;
+}
+
 export interface AuditLogTable {
   id: Generated<string>;
   occurred_at: Generated<Date>;
@@ -211,6 +224,7 @@ export interface Database {
   devnet_invoices: DevnetInvoicesTable;
   devnet_withdrawals: DevnetWithdrawalsTable;
   audit_log: AuditLogTable;
+  email_codes: EmailCodesTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

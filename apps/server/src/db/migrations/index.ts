@@ -5,6 +5,7 @@ import * as payments from './0003-payments.ts';
 import * as dashboard from './0004-dashboard.ts';
 import * as dashboardRollup from './0005-dashboard-rollup.ts';
 import * as auditLog from './0006-audit-log.ts';
+import * as accountFlows from './0007-account-flows.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-dashboard': dashboard,
   '0005-dashboard-rollup': dashboardRollup,
   '0006-audit-log': auditLog,
+  '0007-account-flows': accountFlows,
 };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError, type SignInRequest, type SignInResponse } from '@rayo/shared';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { User } from '../../db/schema.ts';
 import { findUserByEmail } from '../users/users.repo.ts';
 import {
   findSecret,
@@ -21,7 +22,22 @@ export async function signIn(deps: AuthDeps, request: SignInRequest, now = new D
   const user = await findUserByEmail(deps.db, request.email);
   const matches = await verifyPassword(request.password, user?.password_hash ?? unmatchableHash);
   if (!user || !matches) throw new AppError('WrongAuth', 'Invalid email or password');
+  // Only the owner of the password learns that the address is unconfirmed.
+  if (!user.email_confirmed_at) {
+    throw new AppError(
+      'EmailNotConfirmed',
+      'Confirm your email with the link we sent you, or sign up again for a new link',
+    );
+  }
+  return startSession(deps, user, now);
+}
 
+/** A new session for a user whose identity was just proven: a refresh token and an access token. */
+export async function startSession(
+  deps: AuthDeps,
+  user: Pick<User, 'id' | 'organization_id' | 'role' | 'language'>,
+  now = new Date(),
+): Promise<SignInResponse> {
   const refresh = newRefreshToken();
   await insertRefreshToken(
     deps.db,

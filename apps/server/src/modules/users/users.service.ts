@@ -11,6 +11,8 @@ export type NewUserInput = {
   password: string;
   role: Role;
   language: Language;
+  /** False for a sign-up, whose address is confirmed by the emailed link; users made by an admin or the CLI are trusted. */
+  emailConfirmed?: boolean;
 };
 
 function isUniqueViolation(error: unknown): boolean {
@@ -18,8 +20,15 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export async function createUser(db: Db, input: NewUserInput): Promise<User> {
-  if ((input.role === 'back_office') !== (input.organizationId === null)) {
-    throw new AppError('InvalidInput', 'Back-office users belong to no organization; every other role to one');
+  const organizationFits =
+    input.role === 'back_office'
+      ? input.organizationId === null
+      : input.organizationId !== null || input.role === 'admin';
+  if (!organizationFits) {
+    throw new AppError(
+      'InvalidInput',
+      'Back-office users belong to no organization; admins to one once onboarded; every other role to one',
+    );
   }
   try {
     return await insertUser(db, {
@@ -29,6 +38,7 @@ export async function createUser(db: Db, input: NewUserInput): Promise<User> {
       password_hash: await hashPassword(input.password),
       role: input.role,
       language: input.language,
+      email_confirmed_at: input.emailConfirmed === false ? null : new Date(),
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('UserAlreadyExist', 'User already exist');
