@@ -54,11 +54,16 @@ describe('createUser', () => {
     expect(error).toMatchObject({ code: 'InvalidInput' });
   });
 
-  it.each(['super_admin', 'admin', 'manager'] as const)('refuses a %s without an organization', async (role) => {
+  it.each(['super_admin', 'manager'] as const)('refuses a %s without an organization', async (role) => {
     const error = await createUser(t.db, input({ role, organizationId: null, email: `${role}@example.com` })).catch(
       (caught: unknown) => caught,
     );
     expect(error).toMatchObject({ code: 'InvalidInput' });
+  });
+
+  it('creates an admin without an organization, to be onboarded', async () => {
+    const user = await createUser(t.db, input({ role: 'admin', organizationId: null, email: 'new-admin@example.com' }));
+    expect(user.organization_id).toBeNull();
   });
 
   it('creates a back-office user without an organization', async () => {
