@@ -1,19 +1,9 @@
-import { AppError, type Role } from '@rayo/shared';
+import { AppError } from '@rayo/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessClaims, TokenIssuer } from '../modules/auth/tokens.ts';
-
-/**
- * Who may call a route, declared on the route as `config: { access }`:
- * `public` for anyone, `signed-in` for any valid access token, or a list of roles.
- * An API route without a declaration is refused, so a forgotten declaration fails closed;
- * the web app's files and the API documentation are public.
- */
-export type Access = 'public' | 'signed-in' | readonly Role[];
+import { permissionOf } from './permissions.ts';
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    access?: Access;
-  }
   interface FastifyRequest {
     caller: AccessClaims | null;
   }
@@ -31,29 +21,41 @@ export function callerOf(request: FastifyRequest): AccessClaims {
   return request.caller;
 }
 
+/** The web app's files and the API documentation are public without a line in the table. */
 function isPublicByPath(url: string): boolean {
   return !url.startsWith('/api/') || url === '/api/docs' || url.startsWith('/api/docs/');
 }
 
-/** Must be registered before any route, so that every route passes through `onRoute`. */
+function isPublic(method: string, url: string): boolean {
+  return isPublicByPath(url) || permissionOf(method, url)?.who === 'public';
+}
+
+/**
+ * Enforces `permissions.ts` on every request. An API route without a line there is refused, so
+ * a forgotten line fails closed. Must be registered before any route, so that every route
+ * passes through `onRoute`.
+ */
 export function registerAccessControl(app: FastifyInstance, tokens: TokenIssuer): void {
   app.decorateRequest('caller', null);
   app.addHook('onRoute', (route) => {
-    if (route.config?.access === undefined && isPublicByPath(route.url)) {
-      route.config = { ...route.config, access: 'public' };
-    }
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
     // The OpenAPI document says which calls need no token.
-    if (route.config?.access === 'public' && route.schema) route.schema = { ...route.schema, security: [] };
+    if (route.schema && methods.every((method) => isPublic(method, route.url))) {
+      route.schema = { ...route.schema, security: [] };
+    }
   });
   app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config.access;
-    // Unknown routes have no access declared; let the not-found handler answer them.
-    if (request.is404 || access === 'public') return;
-    if (access === undefined) throw new AppError('Forbidden', 'This route declares no access');
+    // Unknown URLs match no route; let the not-found handler answer them.
+    if (request.is404) return;
+    const { url } = request.routeOptions;
+    if (url === undefined || isPublicByPath(url)) return;
+    const permission = permissionOf(request.method, url);
+    if (permission === undefined) throw new AppError('Forbidden', 'This route has no line in the permission table');
+    if (permission.who === 'public') return;
     const token = bearerToken(request);
     const caller = token ? await tokens.verifyAccessToken(token) : null;
     if (!caller) throw new AppError('Unauthorized', 'A valid access token is required');
-    if (access !== 'signed-in' && !access.includes(caller.role)) {
+    if (permission.who !== 'signed-in' && !permission.who.includes(caller.role)) {
       throw new AppError('Forbidden', 'Your role may not do this');
     }
     request.caller = caller;

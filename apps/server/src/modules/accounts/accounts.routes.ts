@@ -17,27 +17,22 @@ import {
   updateAccount,
 } from './accounts.service.ts';
 
-const viewers = ['super_admin', 'admin', 'manager'] as const;
-const editors = ['super_admin', 'admin'] as const;
 const IdParamsSchema = z.object({ id: z.uuid() });
 
 export function registerAccountRoutes(app: App, deps: { db: Db }): void {
   app.get(
     '/api/account/all',
-    { config: { access: viewers }, schema: { tags: ['accounts'], response: { 200: AccountSummaryListSchema } } },
+    { schema: { tags: ['accounts'], response: { 200: AccountSummaryListSchema } } },
     async (request) => listVisibleAccounts(deps.db, callerOf(request)),
   );
 
-  app.get(
-    '/api/accounts',
-    { config: { access: viewers }, schema: { tags: ['accounts'], response: { 200: AccountListSchema } } },
-    async (request) => listAccountDetails(deps.db, callerOf(request)),
+  app.get('/api/accounts', { schema: { tags: ['accounts'], response: { 200: AccountListSchema } } }, async (request) =>
+    listAccountDetails(deps.db, callerOf(request)),
   );
 
   app.post(
     '/api/accounts',
     {
-      config: { access: editors },
       schema: { tags: ['accounts'], body: CreateAccountRequestSchema, response: { 201: AccountSchema } },
     },
     async (request, reply) => reply.status(201).send(await createAccount(deps.db, callerOf(request), request.body)),
@@ -46,7 +41,6 @@ export function registerAccountRoutes(app: App, deps: { db: Db }): void {
   app.patch(
     '/api/accounts/:id',
     {
-      config: { access: editors },
       schema: {
         tags: ['accounts'],
         params: IdParamsSchema,
@@ -59,7 +53,7 @@ export function registerAccountRoutes(app: App, deps: { db: Db }): void {
 
   app.delete(
     '/api/accounts/:id',
-    { config: { access: editors }, schema: { tags: ['accounts'], params: IdParamsSchema } },
+    { schema: { tags: ['accounts'], params: IdParamsSchema } },
     async (request, reply) => {
       await deleteAccount(deps.db, callerOf(request), request.params.id);
       return reply.status(204).send();

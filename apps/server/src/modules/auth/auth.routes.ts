@@ -17,7 +17,6 @@ export function registerAuthRoutes(app: App, deps: AuthDeps): void {
   app.post(
     '/api/auth/signin',
     {
-      config: { access: 'public' },
       schema: { tags: ['auth'], body: SignInRequestSchema, response: { 200: SignInResponseSchema } },
     },
     async (request, reply) => {
@@ -30,7 +29,6 @@ export function registerAuthRoutes(app: App, deps: AuthDeps): void {
   app.post(
     '/api/auth/refresh-access-token',
     {
-      config: { access: 'public' },
       schema: {
         tags: ['auth'],
         body: RefreshAccessTokenRequestSchema,
@@ -43,7 +41,6 @@ export function registerAuthRoutes(app: App, deps: AuthDeps): void {
   app.post(
     '/api/auth/logout',
     {
-      config: { access: 'public' },
       // Fastify validates an absent body as null, so `optional()` alone would refuse it.
       schema: { tags: ['auth'], body: LogoutRequestSchema.nullish() },
     },

@@ -27,8 +27,6 @@ import {
   updateBpt,
 } from './bpts.service.ts';
 
-const viewers = ['super_admin', 'admin', 'manager'] as const;
-const editors = ['super_admin', 'admin'] as const;
 const IdParamsSchema = z.object({ id: z.uuid() });
 const TokenParamsSchema = z.object({ token: z.string().min(16).max(64) });
 
@@ -38,16 +36,13 @@ const sharedInvoiceLimit = { name: 'terminal-invoices', limit: 120, windowSecond
 export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
   const { db } = deps;
 
-  app.get(
-    '/api/bpts',
-    { config: { access: viewers }, schema: { tags: ['bpts'], response: { 200: BptListSchema } } },
-    async (request) => listBpts(db, callerOf(request)),
+  app.get('/api/bpts', { schema: { tags: ['bpts'], response: { 200: BptListSchema } } }, async (request) =>
+    listBpts(db, callerOf(request)),
   );
 
   app.post(
     '/api/bpts',
     {
-      config: { access: editors },
       schema: { tags: ['bpts'], body: CreateBptRequestSchema, response: { 201: BptSchema } },
     },
     async (request, reply) => reply.status(201).send(await createBpt(db, callerOf(request), request.body)),
@@ -56,25 +51,19 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
   app.patch(
     '/api/bpts/:id',
     {
-      config: { access: editors },
       schema: { tags: ['bpts'], params: IdParamsSchema, body: UpdateBptRequestSchema, response: { 200: BptSchema } },
     },
     async (request) => updateBpt(db, callerOf(request), request.params.id, request.body),
   );
 
-  app.delete(
-    '/api/bpts/:id',
-    { config: { access: editors }, schema: { tags: ['bpts'], params: IdParamsSchema } },
-    async (request, reply) => {
-      await deleteBpt(db, callerOf(request), request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  app.delete('/api/bpts/:id', { schema: { tags: ['bpts'], params: IdParamsSchema } }, async (request, reply) => {
+    await deleteBpt(db, callerOf(request), request.params.id);
+    return reply.status(204).send();
+  });
 
   app.post(
     '/api/bpts/:id/share-token',
     {
-      config: { access: editors },
       schema: {
         tags: ['bpts'],
         params: IdParamsSchema,
@@ -88,7 +77,6 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
   app.get(
     '/api/bpts/:id/terminal',
     {
-      config: { access: viewers },
       schema: { tags: ['terminal'], params: IdParamsSchema, response: { 200: TerminalInfoSchema } },
     },
     async (request) => getTerminalInfo(deps, await findCallerBpt(db, callerOf(request), request.params.id)),
@@ -97,7 +85,6 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
   app.post(
     '/api/bpts/:id/invoices',
     {
-      config: { access: editors },
       schema: {
         tags: ['terminal'],
         params: IdParamsSchema,
@@ -114,7 +101,6 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
   app.get(
     '/api/bpts/:id/transactions',
     {
-      config: { access: viewers },
       schema: {
         tags: ['terminal'],
         params: IdParamsSchema,
@@ -131,7 +117,6 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
   app.get(
     '/api/terminal/:token',
     {
-      config: { access: 'public' },
       schema: { tags: ['terminal'], params: TokenParamsSchema, response: { 200: TerminalInfoSchema } },
     },
     async (request) => getTerminalInfo(deps, await findSharedBpt(db, request.params.token)),
@@ -140,7 +125,6 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
   app.post(
     '/api/terminal/:token/invoices',
     {
-      config: { access: 'public' },
       schema: {
         tags: ['terminal'],
         params: TokenParamsSchema,
@@ -158,7 +142,6 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
   app.get(
     '/api/terminal/:token/transactions',
     {
-      config: { access: 'public' },
       schema: {
         tags: ['terminal'],
         params: TokenParamsSchema,

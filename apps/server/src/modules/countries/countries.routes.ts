@@ -6,7 +6,7 @@ import { listCountries } from './countries.repo.ts';
 export function registerCountryRoutes(app: App, deps: { db: Db }): void {
   app.get(
     '/api/countries',
-    { config: { access: 'public' }, schema: { tags: ['catalog'], response: { 200: CountryListSchema } } },
+    { schema: { tags: ['catalog'], response: { 200: CountryListSchema } } },
     async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=3600');
       return listCountries(deps.db);

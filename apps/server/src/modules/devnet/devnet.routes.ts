@@ -29,7 +29,6 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
   app.post(
     '/api/devnet/pay',
     {
-      config: { access: 'public' },
       schema: { tags: ['devnet'], body: DevnetPayRequestSchema, response: { 200: DevnetPayResponseSchema } },
     },
     async (request) => payFromDevnetWallet(deps.db, request.body.paymentRequest),
@@ -38,7 +37,6 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
   app.post(
     '/api/devnet/lnurl-withdraw',
     {
-      config: { access: 'public' },
       schema: {
         tags: ['devnet'],
         body: DevnetWithdrawLinkRequestSchema,
@@ -55,7 +53,6 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
   app.get(
     '/api/devnet/lnurlw/:k1',
     {
-      config: { access: 'public' },
       schema: {
         tags: ['devnet'],
         params: K1ParamsSchema,
@@ -71,7 +68,6 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
   app.get(
     '/api/devnet/lnurlw/:k1/callback',
     {
-      config: { access: 'public' },
       schema: {
         tags: ['devnet'],
         params: K1ParamsSchema,

@@ -18,7 +18,6 @@ export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: In
   app.get(
     '/api/invoices/:id',
     {
-      config: { access: 'public' },
       schema: { tags: ['invoices'], params: IdParamsSchema, response: { 200: InvoiceSchema } },
     },
     async (request) => getInvoice(deps.db, request.params.id),
@@ -27,7 +26,6 @@ export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: In
   app.get(
     '/api/invoices/:id/events',
     {
-      config: { access: 'public' },
       schema: {
         tags: ['invoices'],
         params: IdParamsSchema,
@@ -58,7 +56,6 @@ export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: In
   app.post(
     '/api/invoices/:id/lnurl-withdraw',
     {
-      config: { access: 'public' },
       schema: {
         tags: ['invoices'],
         params: IdParamsSchema,

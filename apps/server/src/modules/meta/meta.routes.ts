@@ -4,29 +4,22 @@ import type { Config } from '../../config.ts';
 import { type Db, pingDatabase } from '../../db/database.ts';
 
 export function registerMetaRoutes(app: App, deps: { db: Db; config: Config }): void {
-  app.get(
-    '/api/health',
-    { config: { access: 'public' }, schema: { tags: ['meta'], response: { 200: HealthSchema } } },
-    async () => ({ status: 'ok' as const }),
-  );
+  app.get('/api/health', { schema: { tags: ['meta'], response: { 200: HealthSchema } } }, async () => ({
+    status: 'ok' as const,
+  }));
 
-  app.get(
-    '/api/ready',
-    { config: { access: 'public' }, schema: { tags: ['meta'], response: { 200: ReadinessSchema } } },
-    async (request) => {
-      try {
-        await pingDatabase(deps.db);
-      } catch (error) {
-        request.log.warn({ err: error }, 'database not reachable');
-        throw new AppError('ServiceUnavailable', 'The database is not reachable');
-      }
-      return { status: 'ready' as const };
-    },
-  );
+  app.get('/api/ready', { schema: { tags: ['meta'], response: { 200: ReadinessSchema } } }, async (request) => {
+    try {
+      await pingDatabase(deps.db);
+    } catch (error) {
+      request.log.warn({ err: error }, 'database not reachable');
+      throw new AppError('ServiceUnavailable', 'The database is not reachable');
+    }
+    return { status: 'ready' as const };
+  });
 
-  app.get(
-    '/api/public-config',
-    { config: { access: 'public' }, schema: { tags: ['meta'], response: { 200: PublicConfigSchema } } },
-    async () => ({ supportEmail: deps.config.supportEmail, devnet: deps.config.lightning.backend === 'devnet' }),
-  );
+  app.get('/api/public-config', { schema: { tags: ['meta'], response: { 200: PublicConfigSchema } } }, async () => ({
+    supportEmail: deps.config.supportEmail,
+    devnet: deps.config.lightning.backend === 'devnet',
+  }));
 }

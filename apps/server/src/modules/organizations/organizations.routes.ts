@@ -8,7 +8,6 @@ export function registerOrganizationRoutes(app: App, deps: { db: Db }): void {
   app.get(
     '/api/organization/current',
     {
-      config: { access: 'signed-in' },
       schema: {
         tags: ['organizations'],
         summary: "The caller's organization: its time zone and currency drive the dashboard's periods and money",

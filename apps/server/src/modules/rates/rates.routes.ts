@@ -4,9 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { listCurrencies } from './rates.service.ts';
 
 export function registerRateRoutes(app: App, deps: { db: Db }): void {
-  app.get(
-    '/api/currencies',
-    { config: { access: 'signed-in' }, schema: { tags: ['catalog'], response: { 200: CurrencyListSchema } } },
-    async () => listCurrencies(deps.db),
+  app.get('/api/currencies', { schema: { tags: ['catalog'], response: { 200: CurrencyListSchema } } }, async () =>
+    listCurrencies(deps.db),
   );
 }

@@ -12,7 +12,6 @@ export function registerSettingsRoutes(app: App, deps: { db: Db }): void {
   app.post(
     '/api/settings/password',
     {
-      config: { access: 'signed-in' },
       schema: {
         tags: ['settings'],
         summary: "Changes the caller's password and ends their other sessions",

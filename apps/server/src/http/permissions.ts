@@ -1,0 +1,107 @@
+import type { Role } from '@rayo/shared';
+
+/**
+ * Who may call every API route: the one table the access hook in `access.ts` consults (DESIGN §6).
+ *
+ * Adding a route: add its line here, keyed `'METHOD /api/path/:param'` exactly as the route is
+ * registered, and a sample request for it in `permissions.test.ts`. That test calls every
+ * registered route as every kind of caller and fails on a route missing from either table; a
+ * route missing here answers 403 to everyone. Routes outside `/api`, and the API documentation,
+ * are public without a line.
+ *
+ * - `who`: `'public'` (no token; the route checks any credential it takes, such as a share
+ *   token, itself), `'signed-in'` (any valid access token), or the roles that may call it.
+ *   Managers only read (SPEC §6), so no write lists them.
+ * - `scope`: what the service checks beyond the role, for the resource a parameter names:
+ *   `organization` (the caller's own) or `linked-accounts` (and, for a manager, on an account
+ *   linked to them). Outside its scope a resource answers 404, as if it did not exist, so other
+ *   organizations' ids cannot be probed; `outside` names the routes that answer otherwise.
+ */
+export type Permission = { who: 'public' | 'signed-in' | readonly Role[]; scope?: Scope };
+
+export type Scope = {
+  /** The path, query or body parameter naming the resource. */
+  param: string;
+  within: 'organization' | 'linked-accounts';
+  /** 400 where the resource is a body field (an invalid input), 403 for the dashboard's account filter. */
+  outside?: 400 | 403;
+};
+
+const anyone = { who: 'public' } as const;
+const signedIn = { who: 'signed-in' } as const;
+/** The organization's people: everyone but back office, which belongs to no organization. */
+const members = ['super_admin', 'admin', 'manager'] as const;
+const admins = ['super_admin', 'admin'] as const;
+
+/** The dashboard's account filter; see `scopeOf` in dashboard.service.ts for why it answers 403. */
+const dashboard = { who: members, scope: { param: 'account', within: 'linked-accounts', outside: 403 } } as const;
+
+export const permissions: Readonly<Record<string, Permission>> = {
+  'GET /api/health': anyone,
+  'GET /api/ready': anyone,
+  'GET /api/public-config': anyone,
+  'GET /api/countries': anyone,
+  'GET /api/currencies': signedIn,
+
+  'POST /api/auth/signin': anyone,
+  'POST /api/auth/refresh-access-token': anyone,
+  'POST /api/auth/logout': anyone,
+  'POST /api/auth/signup': anyone,
+  'POST /api/auth/confirm-email': anyone,
+  'POST /api/auth/forgot-password': anyone,
+  'POST /api/auth/confirm-forgot-password': anyone,
+  // Only an admin who signed up has no organization yet; the service refuses anyone else.
+  'POST /api/onboard': { who: ['admin'] },
+
+  'POST /api/settings/password': signedIn,
+
+  'GET /api/organization/current': { who: members },
+
+  'GET /api/account/all': { who: members },
+  'GET /api/accounts': { who: members },
+  'POST /api/accounts': { who: admins },
+  'PATCH /api/accounts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'DELETE /api/accounts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+
+  'GET /api/managers': { who: admins },
+  'POST /api/managers': { who: admins, scope: { param: 'accountIds', within: 'organization', outside: 400 } },
+  'PATCH /api/managers/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'DELETE /api/managers/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+
+  'GET /api/bpts': { who: members },
+  'POST /api/bpts': { who: admins, scope: { param: 'accountId', within: 'organization', outside: 400 } },
+  'PATCH /api/bpts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'DELETE /api/bpts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'POST /api/bpts/:id/share-token': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'GET /api/bpts/:id/terminal': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
+  'POST /api/bpts/:id/invoices': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'GET /api/bpts/:id/transactions': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
+
+  // A shareable terminal's random token is its credential.
+  'GET /api/terminal/:token': anyone,
+  'POST /api/terminal/:token/invoices': anyone,
+  'GET /api/terminal/:token/transactions': anyone,
+
+  // An invoice's random id is handed only to whoever created it.
+  'GET /api/invoices/:id': anyone,
+  'GET /api/invoices/:id/events': anyone,
+  'POST /api/invoices/:id/lnurl-withdraw': anyone,
+
+  'GET /api/dashboard/transactions': dashboard,
+  'GET /api/dashboard/transactions/sum': dashboard,
+  'GET /api/dashboard/transactions/sum/:account': dashboard,
+  'GET /api/dashboard/transactions/series': dashboard,
+  'GET /api/dashboard/transactions/csv': dashboard,
+
+  // Registered only with the devnet Lightning backend, whose money is not real.
+  'POST /api/devnet/pay': anyone,
+  'POST /api/devnet/lnurl-withdraw': anyone,
+  'GET /api/devnet/lnurlw/:k1': anyone,
+  'GET /api/devnet/lnurlw/:k1/callback': anyone,
+};
+
+/** The table's line for a route; HEAD routes are the GET routes Fastify adds, with the same line. */
+export function permissionOf(method: string, url: string): Permission | undefined {
+  const key = `${method === 'HEAD' ? 'GET' : method} ${url}`;
+  return Object.hasOwn(permissions, key) ? permissions[key] : undefined;
+}
