@@ -17,7 +17,8 @@ export function registerManagerRoutes(app: App, deps: { db: Db }): void {
     {
       schema: { tags: ['managers'], body: CreateManagerRequestSchema, response: { 201: ManagerSchema } },
     },
-    async (request, reply) => reply.status(201).send(await createManager(deps.db, callerOf(request), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await createManager(deps.db, callerOf(request), request.body, request.ip)),
   );
 
   app.patch(
@@ -30,14 +31,14 @@ export function registerManagerRoutes(app: App, deps: { db: Db }): void {
         response: { 200: ManagerSchema },
       },
     },
-    async (request) => updateManager(deps.db, callerOf(request), request.params.id, request.body),
+    async (request) => updateManager(deps.db, callerOf(request), request.params.id, request.body, request.ip),
   );
 
   app.delete(
     '/api/managers/:id',
     { schema: { tags: ['managers'], params: IdParamsSchema } },
     async (request, reply) => {
-      await deleteManager(deps.db, callerOf(request), request.params.id);
+      await deleteManager(deps.db, callerOf(request), request.params.id, request.ip);
       return reply.status(204).send();
     },
   );

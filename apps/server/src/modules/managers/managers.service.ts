@@ -1,11 +1,12 @@
 import { AppError, type CreateManagerRequest, type Manager, type UpdateManagerRequest } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
+import { type AuditAction, insertAuditEntry } from '../audit/audit.repo.ts';
 import { revokeUserRefreshTokens } from '../auth/auth.repo.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
-import { linkManagerToAccounts } from '../users/users.repo.ts';
+import { findUserById, linkManagerToAccounts } from '../users/users.repo.ts';
 import { createUser } from '../users/users.service.ts';
 import {
   countOrganizationAccounts,
@@ -25,11 +26,41 @@ async function ownAccounts(db: Db, organizationId: string, accountIds: string[])
   return distinct;
 }
 
+/** What the audit log keeps of a manager: who they are and what they see, never their password. */
+function audited(manager: Manager): Record<string, unknown> {
+  return { name: manager.name, email: manager.email, accountIds: manager.accountIds };
+}
+
+/** One audit row, written in the transaction of the change it records. */
+async function auditManagerChange(
+  trx: Db,
+  caller: AccessClaims,
+  ip: string,
+  change: { action: AuditAction; managerId: string; before?: Record<string, unknown>; after?: Record<string, unknown> },
+): Promise<void> {
+  const actor = await findUserById(trx, caller.userId);
+  await insertAuditEntry(trx, {
+    action: change.action,
+    actorUserId: caller.userId,
+    actorEmail: actor?.email ?? null,
+    organizationId: caller.organizationId,
+    target: `user:${change.managerId}`,
+    before: change.before ?? null,
+    after: change.after ?? null,
+    ip,
+  });
+}
+
 export async function listManagers(db: Db, caller: AccessClaims): Promise<Manager[]> {
   return listManagerRows(db, organizationOf(caller));
 }
 
-export async function createManager(db: Db, caller: AccessClaims, request: CreateManagerRequest): Promise<Manager> {
+export async function createManager(
+  db: Db,
+  caller: AccessClaims,
+  request: CreateManagerRequest,
+  ip: string,
+): Promise<Manager> {
   const organizationId = organizationOf(caller);
   return db.transaction().execute(async (trx) => {
     const accountIds = await ownAccounts(trx, organizationId, request.accountIds);
@@ -46,6 +77,11 @@ export async function createManager(db: Db, caller: AccessClaims, request: Creat
     await linkManagerToAccounts(trx, user.id, accountIds);
     const created = await findManager(trx, organizationId, user.id);
     if (!created) throw new AppError('Default', 'The new manager could not be read back');
+    await auditManagerChange(trx, caller, ip, {
+      action: 'manager.created',
+      managerId: user.id,
+      after: audited(created),
+    });
     return created;
   });
 }
@@ -55,10 +91,12 @@ export async function updateManager(
   caller: AccessClaims,
   id: string,
   request: UpdateManagerRequest,
+  ip: string,
 ): Promise<Manager> {
   const organizationId = organizationOf(caller);
   return db.transaction().execute(async (trx) => {
-    if (!(await findManager(trx, organizationId, id))) throw new AppError('NotFound', 'Manager not found');
+    const before = await findManager(trx, organizationId, id);
+    if (!before) throw new AppError('NotFound', 'Manager not found');
     if (request.accountIds) {
       const accountIds = await ownAccounts(trx, organizationId, request.accountIds);
       await unlinkManagerFromAllAccounts(trx, id);
@@ -72,6 +110,14 @@ export async function updateManager(
     if (request.password !== undefined) await revokeUserRefreshTokens(trx, id, new Date());
     const updated = await findManager(trx, organizationId, id);
     if (!updated) throw new AppError('NotFound', 'Manager not found');
+    // That the password was replaced is worth recording; the password itself never is.
+    const after = { ...audited(updated), ...(request.password !== undefined && { passwordChanged: true }) };
+    await auditManagerChange(trx, caller, ip, {
+      action: 'manager.updated',
+      managerId: id,
+      before: audited(before),
+      after,
+    });
     return updated;
   });
 }
@@ -80,6 +126,13 @@ export async function updateManager(
  * Removes the manager with their links and refresh tokens. An access token already issued lives
  * until it expires; the next refresh finds no token and signs them out.
  */
-export async function deleteManager(db: Db, caller: AccessClaims, id: string): Promise<void> {
-  if (!(await deleteManagerRow(db, organizationOf(caller), id))) throw new AppError('NotFound', 'Manager not found');
+export async function deleteManager(db: Db, caller: AccessClaims, id: string, ip: string): Promise<void> {
+  const organizationId = organizationOf(caller);
+  await db.transaction().execute(async (trx) => {
+    const before = await findManager(trx, organizationId, id);
+    if (!before || !(await deleteManagerRow(trx, organizationId, id))) {
+      throw new AppError('NotFound', 'Manager not found');
+    }
+    await auditManagerChange(trx, caller, ip, { action: 'manager.deleted', managerId: id, before: audited(before) });
+  });
 }

@@ -9,6 +9,7 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { listAuditEntries } from '../audit/audit.repo.ts';
 
 const PASSWORD = 'Manager-pass-1';
 
@@ -217,5 +218,63 @@ describe('managers: created, linked, edited and removed by admins', () => {
 
   it('answers 401 without a token', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/managers' })).statusCode).toBe(401);
+  });
+});
+
+describe('managers: every change is in the audit log', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('records creation, update and removal with who, from where, before and after, and never a password', async () => {
+    const organization = await createTestOrganization(t.db);
+    const bar = (await createTestAccount(t.db, organization.id, 'Bar')).id;
+    const patio = (await createTestAccount(t.db, organization.id, 'Patio')).id;
+    const adminUser = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
+    const admin = bearer((await signIn(t.app, adminUser.email, adminUser.password)).accessToken);
+    const send = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: admin, remoteAddress: '198.51.100.30', ...(payload && { payload }) });
+
+    const created = (
+      await send('POST', '/api/managers', {
+        name: 'Ana',
+        email: 'ana@example.com',
+        password: PASSWORD,
+        accountIds: [bar],
+      })
+    ).json<Manager>();
+    const renamed = await send('PATCH', `/api/managers/${created.id}`, {
+      name: 'Ana María',
+      accountIds: [patio],
+      password: 'Another-pass-2',
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect((await send('DELETE', `/api/managers/${created.id}`)).statusCode).toBe(204);
+    // A refused change is not a change: the manager is gone, so this answers 404 and writes nothing.
+    expect((await send('DELETE', `/api/managers/${created.id}`)).statusCode).toBe(404);
+
+    const rows = (await listAuditEntries(t.db, { organizationId: organization.id }))
+      .filter((row) => row.target === `user:${created.id}`)
+      .reverse();
+    const common = { actor_user_id: adminUser.id, actor_email: adminUser.email, ip: '198.51.100.30' };
+    const ana = { name: 'Ana', email: 'ana@example.com', accountIds: [bar] };
+    const anaMaria = { name: 'Ana María', email: 'ana@example.com', accountIds: [patio] };
+    expect(rows).toEqual([
+      expect.objectContaining({ ...common, action: 'manager.created', before: null, after: ana }),
+      expect.objectContaining({
+        ...common,
+        action: 'manager.updated',
+        before: ana,
+        after: { ...anaMaria, passwordChanged: true },
+      }),
+      expect.objectContaining({ ...common, action: 'manager.deleted', before: anaMaria, after: null }),
+    ]);
+    const recorded = JSON.stringify(rows);
+    expect(recorded).not.toContain(PASSWORD);
+    expect(recorded).not.toContain('Another-pass-2');
+    expect(recorded).not.toContain('scrypt$');
   });
 });

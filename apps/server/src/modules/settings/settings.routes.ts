@@ -21,7 +21,7 @@ export function registerSettingsRoutes(app: App, deps: { db: Db }): void {
     async (request, reply) => {
       const caller = callerOf(request);
       await enforceRateLimit(deps.db, reply, passwordAttempts, caller.userId);
-      await changePassword(deps.db, caller.userId, request.body);
+      await changePassword(deps.db, caller.userId, request.body, request.ip);
       return reply.status(204).send();
     },
   );

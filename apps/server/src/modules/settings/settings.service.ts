@@ -1,5 +1,6 @@
 import { AppError, type ChangePasswordRequest } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
+import { insertAuditEntry } from '../audit/audit.repo.ts';
 import { revokeUserRefreshTokens } from '../auth/auth.repo.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { hashRefreshToken } from '../auth/tokens.ts';
@@ -8,12 +9,13 @@ import { findUserById, updateUserPassword } from '../users/users.repo.ts';
 /**
  * Replaces the caller's password after checking the current one, and ends the user's other
  * sessions: every refresh token but the one the caller sent is revoked, so other devices sign
- * in again once their access token expires.
+ * in again once their access token expires. The audit log records the change, never the password.
  */
 export async function changePassword(
   db: Db,
   userId: string,
   request: ChangePasswordRequest,
+  ip: string,
   now = new Date(),
 ): Promise<void> {
   const user = await findUserById(db, userId);
@@ -27,5 +29,13 @@ export async function changePassword(
   await db.transaction().execute(async (trx) => {
     await updateUserPassword(trx, user.id, passwordHash);
     await revokeUserRefreshTokens(trx, user.id, now, keep);
+    await insertAuditEntry(trx, {
+      action: 'settings.password_changed',
+      actorUserId: user.id,
+      actorEmail: user.email,
+      organizationId: user.organization_id,
+      target: `user:${user.id}`,
+      ip,
+    });
   });
 }

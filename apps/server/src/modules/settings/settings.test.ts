@@ -9,6 +9,7 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { listAuditEntries } from '../audit/audit.repo.ts';
 
 const NEW_PASSWORD = 'New-password-2';
 
@@ -99,6 +100,31 @@ describe('POST /api/settings/password', () => {
     expect((await refresh(session.refreshToken)).statusCode).toBe(401);
   });
 
+  it('writes one audit row for the change, with the caller and their address and no password', async () => {
+    const user = await newUser();
+    const session = await signIn(t.app, user.email, TEST_PASSWORD);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/settings/password',
+      headers: bearer(session.accessToken),
+      payload: { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD },
+      remoteAddress: '198.51.100.20',
+    });
+    expect(response.statusCode, response.body).toBe(204);
+
+    const rows = await listAuditEntries(t.db, { actorUserId: user.id });
+    expect(rows.filter((row) => row.action === 'settings.password_changed')).toEqual([
+      expect.objectContaining({
+        actor_email: user.email,
+        organization_id: organizationId,
+        target: `user:${user.id}`,
+        ip: '198.51.100.20',
+        before: null,
+        after: null,
+      }),
+    ]);
+  });
+
   it('refuses a wrong current password with WrongCurrentPassword (400, not a session failure) and changes nothing', async () => {
     const user = await newUser();
     const session = await signIn(t.app, user.email, TEST_PASSWORD);
@@ -113,6 +139,8 @@ describe('POST /api/settings/password', () => {
     });
     expect((await postSignIn(user.email, TEST_PASSWORD)).statusCode).toBe(200);
     expect((await refresh(session.refreshToken)).statusCode).toBe(200);
+    const audited = await listAuditEntries(t.db, { actorUserId: user.id });
+    expect(audited.filter((row) => row.action === 'settings.password_changed')).toEqual([]);
   });
 
   it.each([
