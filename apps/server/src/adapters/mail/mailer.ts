@@ -1,3 +1,4 @@
+import { AppError } from '@rayo/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 
@@ -27,7 +28,13 @@ export function createMailer(
   const transport = nodemailer.createTransport(config.smtpUrl);
   return {
     async send(message) {
-      await transport.sendMail({ from: config.mailFrom, ...message });
+      try {
+        await transport.sendMail({ from: config.mailFrom, ...message });
+      } catch (error) {
+        // Reported, not hidden: the user can ask for the mail again and nothing is lost.
+        log.error({ err: error, to: message.to }, 'mail could not be sent');
+        throw new AppError('ServiceUnavailable', 'The email could not be sent, please try again later');
+      }
     },
     close: () => transport.close(),
   };

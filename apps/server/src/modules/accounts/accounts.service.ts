@@ -17,7 +17,10 @@ import {
 } from './accounts.repo.ts';
 
 export function organizationOf(caller: AccessClaims): string {
-  if (!caller.organizationId) throw new AppError('Forbidden', 'This user belongs to no organization');
+  if (!caller.organizationId) {
+    // Only an admin who signed up and has not onboarded yet lacks one; the web app sends them there.
+    throw new AppError('OnboardingRequired', 'Set up your organization first');
+  }
   return caller.organizationId;
 }
 

@@ -15,7 +15,7 @@ import type { Db } from '../../db/database.ts';
 import { countAccounts, findAccount } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { getRateForInvoice, listCurrencies } from '../rates/rates.service.ts';
+import { getRateForInvoice, requireFiatCurrency } from '../rates/rates.service.ts';
 import {
   type BptFields,
   type BptRow,
@@ -48,11 +48,7 @@ export function newShareToken(): string {
 }
 
 async function requireCurrency(db: Db, currency: string): Promise<void> {
-  if (currency === SATS) return;
-  const quoted = await listCurrencies(db);
-  if (!quoted.some((c) => c.code === currency)) {
-    throw new AppError('InvalidCurrency', `No exchange rate is available for ${currency}`);
-  }
+  if (currency !== SATS) await requireFiatCurrency(db, currency);
 }
 
 async function requireAccount(db: Db, organizationId: string, accountId: string): Promise<void> {

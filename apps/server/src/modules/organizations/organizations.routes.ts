@@ -1,10 +1,26 @@
-import { CurrentOrganizationSchema } from '@rayo/shared';
+import { CurrentOrganizationSchema, OnboardRequestSchema, OnboardResponseSchema } from '@rayo/shared';
 import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import type { TokenIssuer } from '../auth/tokens.ts';
 import { getCurrentOrganization } from '../dashboard/dashboard.service.ts';
+import { onboardOrganization } from './organizations.service.ts';
 
-export function registerOrganizationRoutes(app: App, deps: { db: Db }): void {
+export function registerOrganizationRoutes(app: App, deps: { db: Db; tokens: TokenIssuer }): void {
+  app.post(
+    '/api/onboard',
+    {
+      schema: {
+        tags: ['organizations'],
+        summary: "Creates the signed-up admin's organization; answers a new access token that names it",
+        body: OnboardRequestSchema,
+        response: { 201: OnboardResponseSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await onboardOrganization(deps, callerOf(request), request.body, request.ip)),
+  );
+
   app.get(
     '/api/organization/current',
     {

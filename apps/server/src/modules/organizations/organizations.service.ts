@@ -1,8 +1,12 @@
-import { AppError, type Language } from '@rayo/shared';
+import { AppError, type Language, type OnboardRequest, type OnboardResponse } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { Organization } from '../../db/schema.ts';
 import { defaultTimeZoneOf } from '../../domain/time-zone.ts';
+import { insertAuditEntry } from '../audit/audit.repo.ts';
+import type { AccessClaims, TokenIssuer } from '../auth/tokens.ts';
 import { findCountryByCode } from '../countries/countries.repo.ts';
+import { requireFiatCurrency } from '../rates/rates.service.ts';
+import { assignUserOrganization, findUserById } from '../users/users.repo.ts';
 import { insertOrganization } from './organizations.repo.ts';
 
 export async function createOrganization(
@@ -18,4 +22,49 @@ export async function createOrganization(
     time_zone: defaultTimeZoneOf(country.code),
     ...(input.currency && { currency: input.currency }),
   });
+}
+
+/**
+ * The signed-up admin's first step: their organization, with its country (which sets the time
+ * zone), language and currency. The caller's access token names no organization, so a new one
+ * comes back; the refresh token needs no change, since it reads the user afresh.
+ */
+export async function onboardOrganization(
+  deps: { db: Db; tokens: TokenIssuer },
+  caller: AccessClaims,
+  request: OnboardRequest,
+  ip: string,
+): Promise<OnboardResponse> {
+  const user = await findUserById(deps.db, caller.userId);
+  if (!user) throw new AppError('Unauthorized', 'The user no longer exists');
+  if (user.organization_id) throw new AppError('AlreadyOnboarded', 'Your organization is already set up');
+  await requireFiatCurrency(deps.db, request.currency);
+  const organization = await deps.db.transaction().execute(async (trx) => {
+    const created = await createOrganization(trx, { ...request });
+    // A second, concurrent onboarding finds the user taken and leaves no organization behind.
+    if (!(await assignUserOrganization(trx, user.id, created.id, request.language))) {
+      throw new AppError('AlreadyOnboarded', 'Your organization is already set up');
+    }
+    await insertAuditEntry(trx, {
+      action: 'organization.onboarded',
+      actorUserId: user.id,
+      actorEmail: user.email,
+      organizationId: created.id,
+      target: `organization:${created.id}`,
+      after: {
+        name: created.name,
+        countryCode: request.countryCode,
+        language: created.language,
+        currency: created.currency,
+      },
+      ip,
+    });
+    return created;
+  });
+  const accessToken = await deps.tokens.signAccessToken({
+    userId: user.id,
+    organizationId: organization.id,
+    role: user.role,
+  });
+  return { organizationId: organization.id, accessToken };
 }

@@ -83,6 +83,14 @@ export async function listCurrencies(db: Db): Promise<Currency[]> {
   return [{ code: SATS, isFiat: false }, ...fiat.map((code) => ({ code, isFiat: true }))];
 }
 
+/** Refuses a fiat currency Rayo cannot price, since nothing could be sold in it. */
+export async function requireFiatCurrency(db: Db, currency: string): Promise<void> {
+  const quoted = await listCurrencies(db);
+  if (!quoted.some((c) => c.isFiat && c.code === currency)) {
+    throw new AppError('InvalidCurrency', `No exchange rate is available for ${currency}`);
+  }
+}
+
 /**
  * Refreshes rates now and then every `config.rates.refreshSeconds` after the previous refresh
  * ends, so refreshes never overlap. A failure is logged and the next refresh tried as usual.

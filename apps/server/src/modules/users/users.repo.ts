@@ -29,3 +29,28 @@ export async function findUserById(db: Db, userId: string): Promise<User | undef
 export async function updateUserPassword(db: Db, userId: string, passwordHash: string): Promise<void> {
   await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
 }
+
+export async function confirmUserEmail(db: Db, userId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ email_confirmed_at: now })
+    .where('id', '=', userId)
+    .where('email_confirmed_at', 'is', null)
+    .execute();
+}
+
+/** False when the user already belongs to an organization. */
+export async function assignUserOrganization(
+  db: Db,
+  userId: string,
+  organizationId: string,
+  language: User['language'],
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ organization_id: organizationId, language })
+    .where('id', '=', userId)
+    .where('organization_id', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

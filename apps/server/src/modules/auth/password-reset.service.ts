@@ -1,0 +1,109 @@
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  AppError,
+  type ConfirmForgotPasswordRequest,
+  type ForgotPasswordRequest,
+  RESET_CODE_LENGTH,
+} from '@rayo/shared';
+import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { confirmUserEmail, findUserByEmail, updateUserPassword } from '../users/users.repo.ts';
+import { revokeUserRefreshTokens } from './auth.repo.ts';
+import { passwordResetMail } from './auth-mails.ts';
+import {
+  countFailedAttempt,
+  insertEmailCode,
+  lockLiveCodeOfUser,
+  retireEmailCodes,
+  spendEmailCode,
+} from './email-codes.repo.ts';
+import { hashPassword } from './passwords.ts';
+import type { AccountMailDeps } from './signup.service.ts';
+import { sha256Hex } from './tokens.ts';
+
+const RESET_CODE_MINUTES = 30;
+/** Six digits are a million guesses; five wrong ones spend the code. */
+const RESET_CODE_MAX_ATTEMPTS = 5;
+const MINUTE_MS = 60 * 1000;
+
+function newResetCode(): string {
+  return String(randomInt(0, 10 ** RESET_CODE_LENGTH)).padStart(RESET_CODE_LENGTH, '0');
+}
+
+/**
+ * Mails a single-use code for setting a new password. SPEC §8 answers an unknown address with
+ * 'The email doesn't exists in the product', so this call does reveal whether an email is known;
+ * its rate limits keep that from being used to list addresses.
+ */
+export async function requestPasswordReset(
+  deps: AccountMailDeps,
+  request: ForgotPasswordRequest,
+  ip: string,
+  now = new Date(),
+): Promise<void> {
+  const user = await findUserByEmail(deps.db, request.email);
+  if (!user) throw new AppError('EmailNotFound', "The email doesn't exists in the product");
+  const code = newResetCode();
+  await deps.db.transaction().execute(async (trx) => {
+    await retireEmailCodes(trx, user.id, 'reset_password', now);
+    await insertEmailCode(trx, {
+      userId: user.id,
+      purpose: 'reset_password',
+      codeHash: sha256Hex(code),
+      expiresAt: new Date(now.getTime() + RESET_CODE_MINUTES * MINUTE_MS),
+    });
+  });
+  await insertAuditEntry(deps.db, {
+    action: 'auth.password_reset_requested',
+    actorUserId: user.id,
+    actorEmail: user.email,
+    organizationId: user.organization_id,
+    ip,
+  });
+  const link = new URL('/confirm-forgot-password', deps.config.publicUrl);
+  link.searchParams.set('email', user.email);
+  link.searchParams.set('code', code);
+  await deps.mailer.send(passwordResetMail(user.email, user.language, code, link.toString(), RESET_CODE_MINUTES));
+}
+
+function sameCode(code: string, storedHash: string): boolean {
+  const given = Buffer.from(sha256Hex(code), 'hex');
+  const stored = Buffer.from(storedHash, 'hex');
+  return given.length === stored.length && timingSafeEqual(given, stored);
+}
+
+/**
+ * Sets the new password with the emailed code and ends every session of the user. The code
+ * also proves the mailbox, so an unconfirmed address counts as confirmed afterwards.
+ */
+export async function resetPassword(
+  deps: AccountMailDeps,
+  request: ConfirmForgotPasswordRequest,
+  ip: string,
+  now = new Date(),
+): Promise<void> {
+  const user = await findUserByEmail(deps.db, request.email);
+  const passwordHash = await hashPassword(request.password);
+  const outcome = user
+    ? await deps.db.transaction().execute(async (trx) => {
+        const code = await lockLiveCodeOfUser(trx, user.id, 'reset_password', now);
+        if (!code) return 'invalid';
+        if (!sameCode(request.code, code.code_hash)) {
+          await countFailedAttempt(trx, code.id, RESET_CODE_MAX_ATTEMPTS, now);
+          return 'invalid';
+        }
+        await spendEmailCode(trx, code.id, now);
+        await updateUserPassword(trx, user.id, passwordHash);
+        await confirmUserEmail(trx, user.id, now);
+        await revokeUserRefreshTokens(trx, user.id, now);
+        await insertAuditEntry(trx, {
+          action: 'auth.password_reset',
+          actorUserId: user.id,
+          actorEmail: user.email,
+          organizationId: user.organization_id,
+          ip,
+        });
+        return 'done';
+      })
+    : 'invalid';
+  if (outcome !== 'done') throw new AppError('InvalidCode', 'The code is not valid or has expired');
+}

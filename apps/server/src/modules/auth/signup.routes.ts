@@ -1,0 +1,84 @@
+import {
+  ConfirmEmailRequestSchema,
+  ConfirmForgotPasswordRequestSchema,
+  ForgotPasswordRequestSchema,
+  SignInResponseSchema,
+  SignUpRequestSchema,
+} from '@rayo/shared';
+import type { App } from '../../app.ts';
+import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
+import { type AccountMailDeps, confirmEmail, signUp } from './signup.service.ts';
+
+/** Sign-up, email confirmation and password reset: the public calls that send or spend mailed codes. */
+export function registerSignUpRoutes(app: App, deps: AccountMailDeps): void {
+  const windowSeconds = deps.config.signInLimitWindowSeconds;
+  const perIp = (name: string): RateLimitRule => ({ name, limit: deps.config.signInLimitPerIp, windowSeconds });
+  const perEmail = (name: string): RateLimitRule => ({ name, limit: deps.config.signInLimitPerEmail, windowSeconds });
+
+  app.post(
+    '/api/auth/signup',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Creates an admin account and mails the link that confirms the address',
+        body: SignUpRequestSchema,
+      },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(deps.db, reply, perIp('signup-ip'), request.ip);
+      await enforceRateLimit(deps.db, reply, perEmail('signup-email'), request.body.email.toLowerCase());
+      await signUp(deps, request.body, request.ip);
+      return reply.status(202).send();
+    },
+  );
+
+  app.post(
+    '/api/auth/confirm-email',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Confirms the address with the emailed code and signs the user in',
+        body: ConfirmEmailRequestSchema,
+        response: { 200: SignInResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(deps.db, reply, perIp('confirm-email-ip'), request.ip);
+      return confirmEmail(deps, request.body, request.ip);
+    },
+  );
+
+  app.post(
+    '/api/auth/forgot-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Mails a single-use code for a new password',
+        body: ForgotPasswordRequestSchema,
+      },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(deps.db, reply, perIp('reset-ip'), request.ip);
+      await enforceRateLimit(deps.db, reply, perEmail('reset-email'), request.body.email.toLowerCase());
+      await requestPasswordReset(deps, request.body, request.ip);
+      return reply.status(202).send();
+    },
+  );
+
+  app.post(
+    '/api/auth/confirm-forgot-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sets a new password with the emailed code and ends every session',
+        body: ConfirmForgotPasswordRequestSchema,
+      },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(deps.db, reply, perIp('reset-confirm-ip'), request.ip);
+      await resetPassword(deps, request.body, request.ip);
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { AppError, type ConfirmEmailRequest, type SignInResponse, type SignUpRequest } from '@rayo/shared';
+import type { Mailer } from '../../adapters/mail/mailer.ts';
+import type { User } from '../../db/schema.ts';
+import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { confirmUserEmail, findUserByEmail, findUserById } from '../users/users.repo.ts';
+import { createUser } from '../users/users.service.ts';
+import { type AuthDeps, startSession } from './auth.service.ts';
+import { emailConfirmationMail } from './auth-mails.ts';
+import { insertEmailCode, lockLiveCodeByHash, retireEmailCodes, spendEmailCode } from './email-codes.repo.ts';
+import { sha256Hex } from './tokens.ts';
+
+export type AccountMailDeps = AuthDeps & { mailer: Mailer };
+
+const CONFIRMATION_LINK_HOURS = 24;
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Creates an unconfirmed admin with no organization yet and mails the confirmation link. An
+ * address that signed up but never confirmed gets a new link instead, so a lost mail is not a
+ * dead end; its password stays the one first chosen.
+ */
+export async function signUp(
+  deps: AccountMailDeps,
+  request: Required<SignUpRequest>,
+  ip: string,
+  now = new Date(),
+): Promise<void> {
+  const existing = await findUserByEmail(deps.db, request.email);
+  if (existing?.email_confirmed_at) throw new AppError('UserAlreadyExist', 'The email is already in use');
+  const user =
+    existing ??
+    (await createUser(deps.db, {
+      organizationId: null,
+      email: request.email,
+      name: request.email.split('@')[0] ?? request.email,
+      password: request.password,
+      role: 'admin',
+      language: request.language,
+      emailConfirmed: false,
+    }));
+  if (!existing) {
+    await insertAuditEntry(deps.db, { action: 'auth.signup', actorUserId: user.id, actorEmail: user.email, ip });
+  }
+  await sendEmailConfirmation(deps, user, now);
+}
+
+async function sendEmailConfirmation(deps: AccountMailDeps, user: User, now: Date): Promise<void> {
+  const code = randomBytes(32).toString('base64url');
+  await deps.db.transaction().execute(async (trx) => {
+    await retireEmailCodes(trx, user.id, 'confirm_email', now);
+    await insertEmailCode(trx, {
+      userId: user.id,
+      purpose: 'confirm_email',
+      codeHash: sha256Hex(code),
+      expiresAt: new Date(now.getTime() + CONFIRMATION_LINK_HOURS * HOUR_MS),
+    });
+  });
+  const link = new URL('/onboard', deps.config.publicUrl);
+  link.searchParams.set('code', code);
+  await deps.mailer.send(emailConfirmationMail(user.email, user.language, link.toString(), CONFIRMATION_LINK_HOURS));
+}
+
+/** Following the emailed link confirms the address and signs the user in, ready to onboard. */
+export async function confirmEmail(
+  deps: AuthDeps,
+  request: ConfirmEmailRequest,
+  ip: string,
+  now = new Date(),
+): Promise<SignInResponse> {
+  const userId = await deps.db.transaction().execute(async (trx) => {
+    const code = await lockLiveCodeByHash(trx, 'confirm_email', sha256Hex(request.code), now);
+    if (!code) return undefined;
+    await spendEmailCode(trx, code.id, now);
+    await confirmUserEmail(trx, code.user_id, now);
+    return code.user_id;
+  });
+  const user = userId ? await findUserById(deps.db, userId) : undefined;
+  if (!user) throw new AppError('InvalidCode', 'This link is not valid or has expired');
+  await insertAuditEntry(deps.db, {
+    action: 'auth.email_confirmed',
+    actorUserId: user.id,
+    actorEmail: user.email,
+    organizationId: user.organization_id,
+    ip,
+  });
+  return startSession(deps, user, now);
+}

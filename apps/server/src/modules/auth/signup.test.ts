@@ -1,0 +1,369 @@
+import type { ErrorResponse, SignInResponse } from '@rayo/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SmtpInbox, startSmtpInbox } from '../../../test/fakes/smtp-inbox.ts';
+import { bearer, createTestApp, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
+import { listAuditEntries } from '../audit/audit.repo.ts';
+import { findUserByEmail } from '../users/users.repo.ts';
+
+const PASSWORD = 'Signup-pass-1!';
+const NEW_PASSWORD = 'Another-pass-2?';
+
+function post(t: TestApp, url: string, payload: unknown, headers: Record<string, string> = {}) {
+  return t.app.inject({ method: 'POST', url, payload: payload as Record<string, unknown>, headers });
+}
+
+/** The query parameter `name` of the first link in a mail. */
+function linkParam(text: string, name: string): string {
+  const link = /https?:\/\/\S+/.exec(text)?.[0];
+  if (!link) throw new Error(`no link in mail:\n${text}`);
+  return new URL(link).searchParams.get(name) ?? '';
+}
+
+describe('sign-up, email confirmation and onboarding', () => {
+  let t: TestApp;
+  let inbox: SmtpInbox;
+  let email = '';
+  let n = 0;
+  const nextEmail = () => `owner-${++n}@shop.example`;
+
+  async function signUp(address: string, language: 'en' | 'es' = 'en') {
+    const since = inbox.mails.length;
+    const response = await post(t, '/api/auth/signup', { email: address, password: PASSWORD, language });
+    expect(response.statusCode, response.body).toBe(202);
+    return inbox.waitForMail(address, { since });
+  }
+
+  beforeAll(async () => {
+    inbox = await startSmtpInbox();
+    t = await createTestApp({ SMTP_URL: inbox.url, PUBLIC_URL: 'http://127.0.0.1:9999' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await inbox?.close();
+  });
+
+  it('mails a link that confirms the address, signs in, and lets the admin onboard', async () => {
+    email = nextEmail();
+    const mail = await signUp(email);
+    expect(mail.subject).toBe('Confirm your email for Rayo');
+    expect(mail.text).toContain('http://127.0.0.1:9999/onboard?code=');
+
+    const confirmed = await post(t, '/api/auth/confirm-email', { code: linkParam(mail.text, 'code') });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const session = confirmed.json<SignInResponse>();
+    expect(session).toMatchObject({ role: 'admin', language: 'en' });
+
+    const before = await t.app.inject({
+      method: 'GET',
+      url: '/api/organization/current',
+      headers: bearer(session.accessToken),
+    });
+    expect(before.json<ErrorResponse>().code).toBe('OnboardingRequired');
+
+    const onboard = await post(
+      t,
+      '/api/onboard',
+      { name: 'Café Lumbre', countryCode: 'mx', language: 'es', currency: 'mxn' },
+      bearer(session.accessToken),
+    );
+    expect(onboard.statusCode, onboard.body).toBe(201);
+    const { accessToken } = onboard.json<{ accessToken: string; organizationId: string }>();
+    const current = await t.app.inject({
+      method: 'GET',
+      url: '/api/organization/current',
+      headers: bearer(accessToken),
+    });
+    expect(current.json()).toMatchObject({ name: 'Café Lumbre', countryCode: 'MX', currency: 'MXN' });
+    expect(current.json().timeZone).toMatch(/^America\//);
+
+    // The refresh token of the confirmation session reads the user afresh, organization included.
+    const refreshed = await post(t, '/api/auth/refresh-access-token', { refreshToken: session.refreshToken });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/api/organization/current',
+      headers: bearer(refreshed.json<{ accessToken: string }>().accessToken),
+    });
+    expect(again.statusCode).toBe(200);
+
+    const signedIn = await signIn(t.app, email, PASSWORD);
+    expect(signedIn.language).toBe('es');
+
+    const second = await post(
+      t,
+      '/api/onboard',
+      { name: 'Twice', countryCode: 'GT', language: 'en', currency: 'GTQ' },
+      bearer(accessToken),
+    );
+    expect(second.json<ErrorResponse>().code).toBe('AlreadyOnboarded');
+
+    const actions = (await listAuditEntries(t.db))
+      .filter((entry) => entry.actor_email === email)
+      .map((entry) => entry.action);
+    expect(actions).toEqual(expect.arrayContaining(['auth.signup', 'auth.email_confirmed', 'organization.onboarded']));
+  });
+
+  it('answers UserAlreadyExist with the SPEC message for a confirmed address', async () => {
+    const response = await post(t, '/api/auth/signup', { email: email.toUpperCase(), password: PASSWORD });
+    expect(response.statusCode).toBe(409);
+    expect(response.json<ErrorResponse>()).toEqual({
+      code: 'UserAlreadyExist',
+      message: 'The email is already in use',
+    });
+  });
+
+  it.each([
+    ['a short password', 'Ab1!', 'InvalidPassword'],
+    ['a password without a special character', 'Abcdefg12', 'InvalidPassword'],
+    ['a missing password', undefined, 'MissingPassword'],
+  ])('refuses %s', async (_case, password, code) => {
+    const response = await post(t, '/api/auth/signup', { email: nextEmail(), password });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<ErrorResponse>().code).toBe(code);
+  });
+
+  it('refuses a missing or invalid email', async () => {
+    expect((await post(t, '/api/auth/signup', { password: PASSWORD })).json<ErrorResponse>().code).toBe('MissingEmail');
+    expect((await post(t, '/api/auth/signup', { email: 'nope', password: PASSWORD })).json<ErrorResponse>().code).toBe(
+      'InvalidEmail',
+    );
+  });
+
+  it('keeps an unconfirmed user out, and a second sign-up sends a new link that replaces the first', async () => {
+    const address = nextEmail();
+    const first = await signUp(address, 'es');
+    expect(first.subject).toBe('Confirma tu correo para Rayo');
+    expect(first.text).toContain('caduca en 24 horas');
+
+    const refused = await post(t, '/api/auth/signin', { email: address, password: PASSWORD });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json<ErrorResponse>().code).toBe('EmailNotConfirmed');
+
+    const second = await signUp(address, 'es');
+    const stale = await post(t, '/api/auth/confirm-email', { code: linkParam(first.text, 'code') });
+    expect(stale.json<ErrorResponse>().code).toBe('InvalidCode');
+    const code = linkParam(second.text, 'code');
+    expect((await post(t, '/api/auth/confirm-email', { code })).statusCode).toBe(200);
+    // Single use.
+    const reused = await post(t, '/api/auth/confirm-email', { code });
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json<ErrorResponse>().code).toBe('InvalidCode');
+    expect((await signIn(t.app, address, PASSWORD)).role).toBe('admin');
+  });
+
+  it('refuses an expired confirmation link', async () => {
+    const address = nextEmail();
+    const mail = await signUp(address);
+    await t.db
+      .updateTable('email_codes')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .execute();
+    const response = await post(t, '/api/auth/confirm-email', { code: linkParam(mail.text, 'code') });
+    expect(response.json<ErrorResponse>().code).toBe('InvalidCode');
+  });
+
+  it('refuses onboarding to anyone who already has an organization, and an unknown currency', async () => {
+    const address = nextEmail();
+    const mail = await signUp(address);
+    const session = (
+      await post(t, '/api/auth/confirm-email', { code: linkParam(mail.text, 'code') })
+    ).json<SignInResponse>();
+    const unknown = await post(
+      t,
+      '/api/onboard',
+      { name: 'Shop', countryCode: 'GT', language: 'en', currency: 'XYZ' },
+      bearer(session.accessToken),
+    );
+    expect(unknown.json<ErrorResponse>().code).toBe('InvalidCurrency');
+    const country = await post(
+      t,
+      '/api/onboard',
+      { name: 'Shop', countryCode: 'QQ', language: 'en', currency: 'GTQ' },
+      bearer(session.accessToken),
+    );
+    expect(country.statusCode).toBe(400);
+    expect((await findUserByEmail(t.db, address))?.organization_id).toBeNull();
+  });
+});
+
+describe('password reset', () => {
+  let t: TestApp;
+  let inbox: SmtpInbox;
+
+  beforeAll(async () => {
+    inbox = await startSmtpInbox();
+    t = await createTestApp({ SMTP_URL: inbox.url });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await inbox?.close();
+  });
+
+  async function requestCode(address: string): Promise<string> {
+    const since = inbox.mails.length;
+    const response = await post(t, '/api/auth/forgot-password', { email: address });
+    expect(response.statusCode, response.body).toBe(202);
+    const mail = await inbox.waitForMail(address, { since });
+    const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+    expect(linkParam(mail.text, 'code')).toBe(code);
+    return code ?? '';
+  }
+
+  it('answers the SPEC message for an unknown email', async () => {
+    const response = await post(t, '/api/auth/forgot-password', { email: 'nobody@shop.example' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json<ErrorResponse>()).toEqual({
+      code: 'EmailNotFound',
+      message: "The email doesn't exists in the product",
+    });
+  });
+
+  it('sets the new password with the mailed code, once, and ends every session', async () => {
+    const admin = await createTestUser(t.db, { role: 'admin', organizationId: null, language: 'es' });
+    const session = await signIn(t.app, admin.email, admin.password);
+    const code = await requestCode(admin.email);
+    expect(inbox.mails.at(-1)?.subject).toBe('Tu código para restablecer la contraseña de Rayo');
+
+    const done = await post(t, '/api/auth/confirm-forgot-password', {
+      email: admin.email,
+      code,
+      password: NEW_PASSWORD,
+    });
+    expect(done.statusCode, done.body).toBe(204);
+    expect((await signIn(t.app, admin.email, NEW_PASSWORD)).role).toBe('admin');
+    const old = await post(t, '/api/auth/signin', { email: admin.email, password: admin.password });
+    expect(old.json<ErrorResponse>().code).toBe('WrongAuth');
+    const refresh = await post(t, '/api/auth/refresh-access-token', { refreshToken: session.refreshToken });
+    expect(refresh.statusCode).toBe(401);
+
+    const reused = await post(t, '/api/auth/confirm-forgot-password', { email: admin.email, code, password: PASSWORD });
+    expect(reused.json<ErrorResponse>().code).toBe('InvalidCode');
+
+    const actions = (await listAuditEntries(t.db, { actorUserId: admin.id })).map((entry) => entry.action);
+    expect(actions).toEqual(expect.arrayContaining(['auth.password_reset_requested', 'auth.password_reset']));
+  });
+
+  it('spends a code after five wrong guesses and honours only the newest code', async () => {
+    const admin = await createTestUser(t.db, { role: 'admin', organizationId: null });
+    const first = await requestCode(admin.email);
+    const code = await requestCode(admin.email);
+    // One in a million, the new code equals the old one; then the old one is the right code.
+    if (first !== code) {
+      const stale = await post(t, '/api/auth/confirm-forgot-password', {
+        email: admin.email,
+        code: first,
+        password: NEW_PASSWORD,
+      });
+      expect(stale.json<ErrorResponse>().code).toBe('InvalidCode');
+    }
+
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let attempt = 1; attempt < 5; attempt++) {
+      const response = await post(t, '/api/auth/confirm-forgot-password', {
+        email: admin.email,
+        code: wrong,
+        password: NEW_PASSWORD,
+      });
+      expect(response.json<ErrorResponse>().code).toBe('InvalidCode');
+    }
+    const fifth = await post(t, '/api/auth/confirm-forgot-password', {
+      email: admin.email,
+      code: wrong,
+      password: NEW_PASSWORD,
+    });
+    expect(fifth.json<ErrorResponse>().code).toBe('InvalidCode');
+    // The right code no longer works after the fifth wrong one.
+    const late = await post(t, '/api/auth/confirm-forgot-password', {
+      email: admin.email,
+      code,
+      password: NEW_PASSWORD,
+    });
+    expect(late.json<ErrorResponse>().code).toBe('InvalidCode');
+    expect((await signIn(t.app, admin.email, admin.password)).role).toBe('admin');
+  });
+
+  it('refuses an expired code, a malformed code and a weak password', async () => {
+    const admin = await createTestUser(t.db, { role: 'admin', organizationId: null });
+    const code = await requestCode(admin.email);
+    const weak = await post(t, '/api/auth/confirm-forgot-password', { email: admin.email, code, password: 'weak' });
+    expect(weak.json<ErrorResponse>().code).toBe('InvalidPassword');
+    const malformed = await post(t, '/api/auth/confirm-forgot-password', {
+      email: admin.email,
+      code: '12ab',
+      password: NEW_PASSWORD,
+    });
+    expect(malformed.json<ErrorResponse>().code).toBe('InvalidCode');
+    await t.db
+      .updateTable('email_codes')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .execute();
+    const expired = await post(t, '/api/auth/confirm-forgot-password', {
+      email: admin.email,
+      code,
+      password: NEW_PASSWORD,
+    });
+    expect(expired.json<ErrorResponse>().code).toBe('InvalidCode');
+  });
+});
+
+describe('mail that cannot be sent', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // Nothing listens on this port: SMTP fails the way an unreachable mail server does.
+    t = await createTestApp({ SMTP_URL: 'smtp://127.0.0.1:9' });
+  });
+  afterAll(() => t?.close());
+
+  it('answers ServiceUnavailable and keeps the sign-up, so asking again works later', async () => {
+    const response = await post(t, '/api/auth/signup', { email: 'late@shop.example', password: PASSWORD });
+    expect(response.statusCode).toBe(503);
+    expect(response.json<ErrorResponse>().code).toBe('ServiceUnavailable');
+    expect(await findUserByEmail(t.db, 'late@shop.example')).toBeDefined();
+  });
+});
+
+describe('sign-up and reset rate limits', () => {
+  let t: TestApp;
+  let inbox: SmtpInbox;
+
+  beforeAll(async () => {
+    inbox = await startSmtpInbox();
+    t = await createTestApp({
+      SMTP_URL: inbox.url,
+      SIGNIN_LIMIT_PER_IP: '3',
+      SIGNIN_LIMIT_PER_EMAIL: '2',
+      SIGNIN_LIMIT_WINDOW_SECONDS: '2',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await inbox?.close();
+  });
+
+  it('answers 429 with Retry-After past the limit, and lets the visitor in after the window', async () => {
+    const statuses: number[] = [];
+    // Seven calls span at most two fixed windows, so one window sees a fourth call.
+    for (let i = 0; i < 7; i++) {
+      const response = await post(t, '/api/auth/signup', { email: `burst-${i}@shop.example`, password: PASSWORD });
+      statuses.push(response.statusCode);
+      if (response.statusCode === 429) {
+        expect(response.json<ErrorResponse>().code).toBe('TooManyRequests');
+        expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+      }
+    }
+    expect(statuses).toContain(429);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const later = await post(t, '/api/auth/signup', { email: 'after-the-window@shop.example', password: PASSWORD });
+    expect(later.statusCode).toBe(202);
+  });
+
+  it('limits reset requests per email', async () => {
+    const admin = await createTestUser(t.db, { role: 'admin', organizationId: null });
+    const statuses: number[] = [];
+    // Five calls span at most two fixed windows, so one window sees a third call.
+    for (let i = 0; i < 5; i++) {
+      statuses.push((await post(t, '/api/auth/forgot-password', { email: admin.email })).statusCode);
+    }
+    expect(statuses).toContain(429);
+  });
+});
