@@ -96,5 +96,9 @@ describe('accounts: create, rename, delete', () => {
     const refused = await t.app.inject({ method: 'DELETE', url: `/api/accounts/${used.id}`, headers: admin });
     expect(refused.statusCode).toBe(409);
     expect(refused.json<ErrorResponse>().code).toBe('AccountInUse');
+    // Another organization learns nothing about it, not even that it is in use.
+    const probe = await t.app.inject({ method: 'DELETE', url: `/api/accounts/${used.id}`, headers: otherAdmin });
+    expect(probe.statusCode).toBe(404);
+    expect(probe.json<ErrorResponse>().code).toBe('NotFound');
   });
 });

@@ -78,14 +78,18 @@ export async function countAccounts(db: Db, organizationId: string): Promise<num
   return Number(row.count);
 }
 
-/** Whether a terminal (live or deleted) or a sale still refers to the account. */
-export async function isAccountInUse(db: Db, id: string): Promise<boolean> {
+/**
+ * Whether a terminal (live or deleted) or a sale still refers to the organization's account;
+ * false for another organization's, so its use is not revealed.
+ */
+export async function isAccountInUse(db: Db, organizationId: string, id: string): Promise<boolean> {
   const row = await db
     .selectFrom('accounts')
     .select((eb) => [
       eb.exists(eb.selectFrom('bpts').select('bpts.id').where('bpts.account_id', '=', id)).as('hasBpts'),
       eb.exists(eb.selectFrom('invoices').select('invoices.id').where('invoices.account_id', '=', id)).as('hasSales'),
     ])
+    .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .executeTakeFirst();
   return Boolean(row?.hasBpts || row?.hasSales);

@@ -61,8 +61,9 @@ export async function updateAccount(
 
 export async function deleteAccount(db: Db, caller: AccessClaims, id: string): Promise<void> {
   const organizationId = organizationOf(caller);
-  // Sales and terminals keep their account; such an account can be renamed but not removed.
-  if (await isAccountInUse(db, id)) {
+  // Sales and terminals keep their account; such an account can be renamed but not removed. Another
+  // organization's account is never "in use" here, so it answers 404 like any id that is not ours.
+  if (await isAccountInUse(db, organizationId, id)) {
     throw new AppError('AccountInUse', 'This account has terminals or sales and cannot be deleted');
   }
   if (!(await deleteAccountRow(db, organizationId, id))) throw new AppError('NotFound', 'Account not found');
