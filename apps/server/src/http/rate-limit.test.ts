@@ -1,0 +1,76 @@
+import type { ErrorResponse } from '@rayo/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestApp,
+  createTestOrganization,
+  createTestUser,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../../test/test-app.ts';
+
+// auth.test.ts shows each sign-in limit refusing; these show that a limit ends with its window.
+const WINDOW_SECONDS = 2;
+
+describe('sign-in limits end with their window', () => {
+  let t: TestApp;
+  let organizationId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      SIGNIN_LIMIT_PER_EMAIL: '2',
+      SIGNIN_LIMIT_PER_IP: '4',
+      SIGNIN_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
+    });
+    organizationId = (await createTestOrganization(t.db)).id;
+  });
+  afterAll(() => t?.close());
+
+  function signIn(email: string, password: string, remoteAddress: string) {
+    return t.app.inject({ method: 'POST', url: '/api/auth/signin', payload: { email, password }, remoteAddress });
+  }
+
+  /** Windows are fixed, aligned to the clock: start at one's beginning so every attempt falls in it. */
+  async function startOfNextWindow() {
+    const windowMs = WINDOW_SECONDS * 1000;
+    await new Promise((resolve) => setTimeout(resolve, windowMs - (Date.now() % windowMs) + 20));
+  }
+
+  async function exhaust(attempt: (n: number) => ReturnType<typeof signIn>, limit: number) {
+    await startOfNextWindow();
+    for (let n = 0; n < limit; n++) {
+      const response = await attempt(n);
+      expect(response.statusCode, response.body).toBe(401);
+    }
+    const blocked = await attempt(limit);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json<ErrorResponse>().code).toBe('TooManyRequests');
+  }
+
+  async function waitOut(retryAfter: string | string[] | number | undefined) {
+    const seconds = Number(retryAfter);
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(WINDOW_SECONDS);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100));
+  }
+
+  it('refuses an email past its limit, even with the right password, until the window passes', async () => {
+    const user = await createTestUser(t.db, { role: 'admin', organizationId });
+    await exhaust(() => signIn(user.email, 'Wrong-password-1', '198.51.100.40'), 2);
+    const right = await signIn(user.email, TEST_PASSWORD, '198.51.100.41');
+    expect(right.statusCode).toBe(429);
+
+    await waitOut(right.headers['retry-after']);
+    expect((await signIn(user.email, TEST_PASSWORD, '198.51.100.41')).statusCode).toBe(200);
+  });
+
+  it('refuses an address past its limit, whatever the email, until the window passes', async () => {
+    const user = await createTestUser(t.db, { role: 'admin', organizationId });
+    const address = '203.0.113.40';
+    await exhaust((n) => signIn(`nobody-${n}@example.com`, TEST_PASSWORD, address), 4);
+    const right = await signIn(user.email, TEST_PASSWORD, address);
+    expect(right.statusCode).toBe(429);
+
+    await waitOut(right.headers['retry-after']);
+    expect((await signIn(user.email, TEST_PASSWORD, address)).statusCode).toBe(200);
+  });
+});
