@@ -34,6 +34,8 @@ import type { InvoiceEventHub } from './modules/invoices/invoice-events.ts';
 import { registerInvoiceRoutes } from './modules/invoices/invoices.routes.ts';
 import { registerManagerRoutes } from './modules/managers/managers.routes.ts';
 import { registerMetaRoutes } from './modules/meta/meta.routes.ts';
+import { registerMfaRoutes } from './modules/mfa/mfa.routes.ts';
+import type { SecretCipher } from './modules/mfa/secret-cipher.ts';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
 import { registerRateRoutes } from './modules/rates/rates.routes.ts';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
@@ -53,6 +55,8 @@ export type AppDeps = {
   lightning: LightningBackend;
   events: InvoiceEventHub;
   mailer: Mailer;
+  /** Seals and opens TOTP secrets at rest. */
+  mfaCipher: SecretCipher;
   log: FastifyBaseLogger;
 };
 
@@ -94,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerOrganizationRoutes(app, deps);
   registerDashboardRoutes(app, deps);
   registerSettingsRoutes(app, deps);
+  registerMfaRoutes(app, deps);
   if (deps.config.lightning.backend === 'devnet') registerDevnetRoutes(app, deps);
   await registerSpa(app, deps.config.webDistDir);
 

@@ -14,6 +14,7 @@ const ConfigSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5488),
   SEED_DEMO: booleanFromEnv.default(true),
   JWT_SECRET: z.string().min(32).optional(),
+  MFA_ENCRYPTION_KEY: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -73,6 +74,8 @@ export type Config = {
   embeddedPgPort: number;
   seedDemo: boolean;
   jwtSecret: string | undefined;
+  /** Key material for sealing TOTP secrets at rest; generated and kept in the database when unset. */
+  mfaEncryptionKey: string | undefined;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
   signInLimitPerIp: number;
@@ -136,6 +139,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddedPgPort: c.EMBEDDED_PG_PORT,
     seedDemo: c.SEED_DEMO,
     jwtSecret: c.JWT_SECRET,
+    mfaEncryptionKey: c.MFA_ENCRYPTION_KEY,
     accessTokenTtlSeconds: c.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: c.REFRESH_TOKEN_TTL_DAYS,
     signInLimitPerIp: c.SIGNIN_LIMIT_PER_IP,

@@ -6,9 +6,10 @@ import type { AppDeps } from './app.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { startPaymentJobs } from './jobs/payment-jobs.ts';
-import { loadSigningSecret } from './modules/auth/auth.service.ts';
+import { loadServerSecret } from './modules/auth/auth.service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { startInvoiceEventHub } from './modules/invoices/invoice-events.ts';
+import { createSecretCipher } from './modules/mfa/secret-cipher.ts';
 import { refreshRates, startRateRefresh } from './modules/rates/rates.service.ts';
 
 export type Runtime = { deps: AppDeps & { log: Logger }; stop: () => Promise<void> };
@@ -25,7 +26,8 @@ export async function startRuntime(
 ): Promise<Runtime> {
   const log = pino({ level: config.logLevel });
   const { db } = database;
-  const tokens = createTokenIssuer(await loadSigningSecret(db, config.jwtSecret), config.accessTokenTtlSeconds);
+  const tokens = createTokenIssuer(await loadServerSecret(db, 'jwt', config.jwtSecret), config.accessTokenTtlSeconds);
+  const mfaCipher = createSecretCipher(await loadServerSecret(db, 'mfa', config.mfaEncryptionKey));
   const lightning = await createLightningBackend(config, database, log);
   const rateSource = createRateSource(config);
   // The first prices are fetched before serving, so terminals can charge at once; a source
@@ -42,7 +44,7 @@ export async function startRuntime(
   }
   log.info({ lightning: lightning.name, network: lightning.network, rates: rateSource.name }, 'payments ready');
   return {
-    deps: { db, config, tokens, lightning, events, mailer, log },
+    deps: { db, config, tokens, lightning, events, mailer, mfaCipher, log },
     stop: async () => {
       for (const stop of stops) await stop();
       await events.close();

@@ -19,6 +19,21 @@ export const SignInResponseSchema = z.object({
 });
 export type SignInResponse = z.infer<typeof SignInResponseSchema>;
 
+/**
+ * The answer to a right password when the user has MFA on: no tokens yet, but a short-lived
+ * challenge that `POST /auth/signin/mfa` (with a code) or `POST /settings/mfa/recover` (with a
+ * recovery code) exchanges for a `SignInResponse`. See "Sign-in with MFA" in decisions.md.
+ */
+export const MfaChallengeSchema = z.object({
+  mfaRequired: z.literal(true),
+  mfaToken: z.string(),
+});
+export type MfaChallenge = z.infer<typeof MfaChallengeSchema>;
+
+/** What `POST /auth/signin` answers: a session, or the MFA challenge. */
+export const SignInResultSchema = z.union([SignInResponseSchema, MfaChallengeSchema]);
+export type SignInResult = z.infer<typeof SignInResultSchema>;
+
 export const RefreshAccessTokenRequestSchema = z.object({
   refreshToken: z.string().min(1).max(512),
 });

@@ -27,6 +27,15 @@ export const errorStatus = {
   WrongAuth: 401,
   // Not 401: the caller's session is fine, and a 401 would make the web app refresh and log out.
   WrongCurrentPassword: 400,
+  // MFA. Wrong codes are 400 for the same reason; only a lapsed sign-in challenge is 401, and
+  // the web app sends that call without a session, so it does not log anyone out.
+  MissingMfaCode: 400,
+  WrongMfaCode: 400,
+  WrongRecoveryCode: 400,
+  MfaChallengeExpired: 401,
+  MfaAlreadyEnabled: 409,
+  MfaNotEnabled: 409,
+  MfaEnrollmentMissing: 409,
   Unauthorized: 401,
   Forbidden: 403,
   NotFound: 404,

@@ -4,6 +4,7 @@ export * from './constants.ts';
 export * from './dashboard.ts';
 export * from './errors.ts';
 export * from './managers.ts';
+export * from './mfa.ts';
 export * from './money.ts';
 export * from './onboarding.ts';
 export * from './payments.ts';

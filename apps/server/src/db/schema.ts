@@ -206,6 +206,24 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
+export interface UserMfaTable {
+  user_id: string;
+  /** The TOTP secret, AES-256-GCM sealed (see modules/mfa/secret-cipher.ts). */
+  secret_sealed: string;
+  enabled_at: Date | null;
+  /** bigint: PostgreSQL returns it as a string. */
+  last_used_step: ColumnType<string | null, number | null, number | null>;
+  created_at: Generated<Date>;
+}
+
+export interface MfaRecoveryCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  /** SHA-256 of the normalized code. */
+  code_hash: string;
+  used_at: Date | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -224,6 +242,8 @@ export interface Database {
   devnet_invoices: DevnetInvoicesTable;
   devnet_withdrawals: DevnetWithdrawalsTable;
   audit_log: AuditLogTable;
+  user_mfa: UserMfaTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
   email_codes: EmailCodesTable;
 }
 

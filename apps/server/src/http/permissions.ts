@@ -54,6 +54,13 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'POST /api/onboard': { who: ['admin'] },
 
   'POST /api/settings/password': signedIn,
+  'GET /api/settings/mfa': signedIn,
+  'POST /api/settings/mfa/enable': signedIn,
+  'POST /api/settings/mfa/validate': signedIn,
+  'POST /api/settings/mfa/disable': signedIn,
+  // Sign-in's second step: the MFA challenge in the body is the credential.
+  'POST /api/auth/signin/mfa': anyone,
+  'POST /api/settings/mfa/recover': anyone,
 
   'GET /api/organization/current': { who: members },
 

@@ -6,6 +6,7 @@ import * as dashboard from './0004-dashboard.ts';
 import * as dashboardRollup from './0005-dashboard-rollup.ts';
 import * as auditLog from './0006-audit-log.ts';
 import * as accountFlows from './0007-account-flows.ts';
+import * as mfa from './0008-mfa.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-dashboard-rollup': dashboardRollup,
   '0006-audit-log': auditLog,
   '0007-account-flows': accountFlows,
+  '0008-mfa': mfa,
 };

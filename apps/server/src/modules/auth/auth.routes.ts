@@ -3,7 +3,7 @@ import {
   RefreshAccessTokenRequestSchema,
   RefreshAccessTokenResponseSchema,
   SignInRequestSchema,
-  SignInResponseSchema,
+  SignInResultSchema,
 } from '@rayo/shared';
 import type { App } from '../../app.ts';
 import { enforceRateLimit } from '../../http/rate-limit.ts';
@@ -17,12 +17,12 @@ export function registerAuthRoutes(app: App, deps: AuthDeps): void {
   app.post(
     '/api/auth/signin',
     {
-      schema: { tags: ['auth'], body: SignInRequestSchema, response: { 200: SignInResponseSchema } },
+      schema: { tags: ['auth'], body: SignInRequestSchema, response: { 200: SignInResultSchema } },
     },
     async (request, reply) => {
       await enforceRateLimit(deps.db, reply, perIp, request.ip);
       await enforceRateLimit(deps.db, reply, perEmail, request.body.email.toLowerCase());
-      return signIn(deps, request.body);
+      return signIn(deps, request.body, request.ip);
     },
   );
 

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, type SignInRequest, type SignInResponse } from '@rayo/shared';
+import { AppError, type SignInRequest, type SignInResponse, type SignInResult } from '@rayo/shared';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { User } from '../../db/schema.ts';
+import { hasMfaEnabled } from '../mfa/mfa.service.ts';
 import { findUserByEmail } from '../users/users.repo.ts';
 import {
   findSecret,
@@ -12,23 +13,41 @@ import {
   revokeRefreshToken,
 } from './auth.repo.ts';
 import { unmatchableHash, verifyPassword } from './passwords.ts';
+import { recordFailedSignIn, recordSignIn } from './sign-in-audit.ts';
 import { hashRefreshToken, newRefreshToken, type TokenIssuer } from './tokens.ts';
 
 export type AuthDeps = { db: Db; config: Config; tokens: TokenIssuer };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function signIn(deps: AuthDeps, request: SignInRequest, now = new Date()): Promise<SignInResponse> {
+/**
+ * The password step of sign-in. With MFA on, the answer is a challenge to be exchanged, with a
+ * code, for the session (see mfa-sign-in.service.ts); otherwise it is the session itself.
+ */
+export async function signIn(
+  deps: AuthDeps,
+  request: SignInRequest,
+  ip: string,
+  now = new Date(),
+): Promise<SignInResult> {
   const user = await findUserByEmail(deps.db, request.email);
   const matches = await verifyPassword(request.password, user?.password_hash ?? unmatchableHash);
-  if (!user || !matches) throw new AppError('WrongAuth', 'Invalid email or password');
+  if (!user || !matches) {
+    await recordFailedSignIn(deps.db, { email: request.email, user, ip, reason: 'password' });
+    throw new AppError('WrongAuth', 'Invalid email or password');
+  }
   // Only the owner of the password learns that the address is unconfirmed.
   if (!user.email_confirmed_at) {
+    await recordFailedSignIn(deps.db, { email: request.email, user, ip, reason: 'email_not_confirmed' });
     throw new AppError(
       'EmailNotConfirmed',
       'Confirm your email with the link we sent you, or sign up again for a new link',
     );
   }
+  if (await hasMfaEnabled(deps.db, user.id)) {
+    return { mfaRequired: true, mfaToken: await deps.tokens.signMfaChallenge(user.id) };
+  }
+  await recordSignIn(deps.db, user, ip, 'password');
   return startSession(deps, user, now);
 }
 
@@ -73,13 +92,14 @@ export async function logout(deps: AuthDeps, refreshToken: string | undefined, n
 }
 
 /**
- * The key that signs access tokens: `JWT_SECRET` when set, otherwise one generated once and kept
- * in the database, so every server process on that database agrees on it.
+ * A server key: the configured value when set (`JWT_SECRET`, `MFA_ENCRYPTION_KEY`), otherwise
+ * one generated once and kept in the database under `name`, so every server process on that
+ * database agrees on it.
  */
-export async function loadSigningSecret(db: Db, configured: string | undefined): Promise<string> {
+export async function loadServerSecret(db: Db, name: 'jwt' | 'mfa', configured: string | undefined): Promise<string> {
   if (configured) return configured;
-  await insertSecretIfAbsent(db, 'jwt', randomBytes(32).toString('base64url'));
-  const stored = await findSecret(db, 'jwt');
-  if (!stored) throw new Error('The signing secret could not be stored');
+  await insertSecretIfAbsent(db, name, randomBytes(32).toString('base64url'));
+  const stored = await findSecret(db, name);
+  if (!stored) throw new Error(`The ${name} secret could not be stored`);
   return stored;
 }

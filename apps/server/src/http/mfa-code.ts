@@ -1,0 +1,27 @@
+import { MFA_CODE_HEADER } from '@rayo/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hasMfaEnabled, verifyMfaCode } from '../modules/mfa/mfa.service.ts';
+import type { MfaDeps } from '../modules/mfa/mfa-codes.ts';
+import { callerOf } from './access.ts';
+import { enforceRateLimit, type RateLimitRule } from './rate-limit.ts';
+
+/**
+ * Code attempts per user, over every call that checks one (sign-in's second step, recovery,
+ * turning MFA on, and sensitive changes): six digits must not be guessable by retrying.
+ */
+export const mfaCodeAttempts: RateLimitRule = { name: 'mfa-code-user', limit: 10, windowSeconds: 15 * 60 };
+
+/**
+ * DESIGN §6: a sensitive change by a user with MFA on needs a current code in the `mfa-code`
+ * header. Use as the route's `preHandler`, after access control has named the caller; users
+ * without MFA pass untouched.
+ */
+export function requireMfaCode(deps: MfaDeps) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const caller = callerOf(request);
+    if (!(await hasMfaEnabled(deps.db, caller.userId))) return;
+    await enforceRateLimit(deps.db, reply, mfaCodeAttempts, caller.userId);
+    const header = request.headers[MFA_CODE_HEADER];
+    await verifyMfaCode(deps, caller.userId, typeof header === 'string' ? header : undefined, request.ip);
+  };
+}

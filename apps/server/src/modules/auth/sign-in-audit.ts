@@ -1,0 +1,40 @@
+import type { Db } from '../../db/database.ts';
+import type { User } from '../../db/schema.ts';
+import { insertAuditEntry } from '../audit/audit.repo.ts';
+
+type Signer = Pick<User, 'id' | 'email' | 'organization_id'>;
+
+/** How the user proved who they are; recorded so that a recovery-code sign-in stands out. */
+export type SignInMethod = 'password' | 'mfa_code' | 'recovery_code';
+
+/** Why a sign-in was refused; never the password or code that was tried. */
+export type SignInFailure = 'password' | 'email_not_confirmed' | 'mfa_code' | 'recovery_code';
+
+export async function recordSignIn(db: Db, user: Signer, ip: string, method: SignInMethod): Promise<void> {
+  await insertAuditEntry(db, {
+    action: 'auth.signin',
+    actorUserId: user.id,
+    actorEmail: user.email,
+    organizationId: user.organization_id,
+    target: `user:${user.id}`,
+    ip,
+    after: { method },
+  });
+}
+
+/** `email` is the address that was tried, which may belong to no user. */
+export async function recordFailedSignIn(
+  db: Db,
+  attempt: { email: string; user: Signer | undefined; ip: string; reason: SignInFailure },
+): Promise<void> {
+  const { user } = attempt;
+  await insertAuditEntry(db, {
+    action: 'auth.signin_failed',
+    actorUserId: user?.id ?? null,
+    actorEmail: attempt.email,
+    organizationId: user?.organization_id ?? null,
+    target: user ? `user:${user.id}` : null,
+    ip: attempt.ip,
+    after: { reason: attempt.reason },
+  });
+}

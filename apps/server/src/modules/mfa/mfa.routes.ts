@@ -1,0 +1,111 @@
+import {
+  MFA_CODE_HEADER,
+  MfaEnrollmentSchema,
+  MfaSignInRequestSchema,
+  MfaStatusSchema,
+  RecoverMfaRequestSchema,
+  SignInResponseSchema,
+  ValidateMfaRequestSchema,
+} from '@rayo/shared';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { callerOf } from '../../http/access.ts';
+import { mfaCodeAttempts, requireMfaCode } from '../../http/mfa-code.ts';
+import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { confirmMfaEnrollment, disableMfa, hasMfaEnabled, startMfaEnrollment } from './mfa.service.ts';
+import {
+  type MfaSignInDeps,
+  readMfaChallenge,
+  signInWithMfaCode,
+  signInWithRecoveryCode,
+} from './mfa-sign-in.service.ts';
+
+const tags = ['mfa'];
+
+export function registerMfaRoutes(app: App, deps: MfaSignInDeps): void {
+  app.get(
+    '/api/settings/mfa',
+    { schema: { tags, summary: 'Whether the caller has MFA on', response: { 200: MfaStatusSchema } } },
+    async (request) => ({ hasMfa: await hasMfaEnabled(deps.db, callerOf(request).userId) }),
+  );
+
+  app.post(
+    '/api/settings/mfa/enable',
+    {
+      schema: {
+        tags,
+        summary:
+          'Starts turning MFA on: a new secret and 10 recovery codes, shown once. MFA stays off until validated.',
+        response: { 200: MfaEnrollmentSchema },
+      },
+    },
+    async (request) => startMfaEnrollment(deps, callerOf(request).userId),
+  );
+
+  app.post(
+    '/api/settings/mfa/validate',
+    {
+      schema: {
+        tags,
+        summary: 'Turns MFA on with a first code from the authenticator',
+        body: ValidateMfaRequestSchema,
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      await enforceRateLimit(deps.db, reply, mfaCodeAttempts, caller.userId);
+      await confirmMfaEnrollment(deps, caller.userId, request.body.code, request.ip);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/settings/mfa/disable',
+    {
+      preHandler: requireMfaCode(deps),
+      schema: {
+        tags,
+        summary: `Turns MFA off; needs a code (or a recovery code) in the ${MFA_CODE_HEADER} header`,
+        headers: z.object({ [MFA_CODE_HEADER]: z.string().max(64).optional() }),
+      },
+    },
+    async (request, reply) => {
+      await disableMfa(deps, callerOf(request).userId, request.ip);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/auth/signin/mfa',
+    {
+      schema: {
+        tags: ['auth', ...tags],
+        summary: "Sign-in's second step: the challenge from /api/auth/signin and a code",
+        body: MfaSignInRequestSchema,
+        response: { 200: SignInResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const userId = await readMfaChallenge(deps.tokens, request.body.mfaToken);
+      await enforceRateLimit(deps.db, reply, mfaCodeAttempts, userId);
+      return signInWithMfaCode(deps, userId, request.body.code, request.ip);
+    },
+  );
+
+  app.post(
+    '/api/settings/mfa/recover',
+    {
+      schema: {
+        tags: ['auth', ...tags],
+        summary: "Sign-in's second step with a single-use recovery code instead of a code",
+        body: RecoverMfaRequestSchema,
+        response: { 200: SignInResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const userId = await readMfaChallenge(deps.tokens, request.body.mfaToken);
+      await enforceRateLimit(deps.db, reply, mfaCodeAttempts, userId);
+      return signInWithRecoveryCode(deps, userId, request.body.recoveryCode, request.ip);
+    },
+  );
+}
