@@ -11,21 +11,26 @@ import type { Role } from '@rayo/shared';
  *
  * - `who`: `'public'` (no token; the route checks any credential it takes, such as a share
  *   token, itself), `'signed-in'` (any valid access token), or the roles that may call it.
- *   Managers only read (SPEC §6), so no write lists them.
+ *   Managers only read (SPEC §6), so no write lists them. Routes for the organization's roles
+ *   work inside the caller's organization: an admin who signed up and has not onboarded yet
+ *   has none, and is answered 409 `OnboardingRequired`.
  * - `scope`: what the service checks beyond the role, for the resource a parameter names:
  *   `organization` (the caller's own) or `linked-accounts` (and, for a manager, on an account
- *   linked to them). Outside its scope a resource answers 404, as if it did not exist, so other
+ *   linked to them); or `no-organization` for onboarding, which only a caller without one may
+ *   do. Outside its scope a resource answers 404, as if it did not exist, so other
  *   organizations' ids cannot be probed; `outside` names the routes that answer otherwise.
  */
 export type Permission = { who: 'public' | 'signed-in' | readonly Role[]; scope?: Scope };
 
-export type Scope = {
-  /** The path, query or body parameter naming the resource. */
-  param: string;
-  within: 'organization' | 'linked-accounts';
-  /** 400 where the resource is a body field (an invalid input), 403 for the dashboard's account filter. */
-  outside?: 400 | 403;
-};
+export type Scope =
+  | {
+      /** The path, query or body parameter naming the resource. */
+      param: string;
+      within: 'organization' | 'linked-accounts';
+      /** 400 where the resource is a body field (an invalid input), 403 for the dashboard's account filter. */
+      outside?: 400 | 403;
+    }
+  | { within: 'no-organization'; outside: 409 };
 
 const anyone = { who: 'public' } as const;
 const signedIn = { who: 'signed-in' } as const;
@@ -51,7 +56,7 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'POST /api/auth/forgot-password': anyone,
   'POST /api/auth/confirm-forgot-password': anyone,
   // Only an admin who signed up has no organization yet; the service refuses anyone else.
-  'POST /api/onboard': { who: ['admin'] },
+  'POST /api/onboard': { who: ['admin'], scope: { within: 'no-organization', outside: 409 } },
 
   'POST /api/settings/password': signedIn,
   'GET /api/settings/mfa': signedIn,

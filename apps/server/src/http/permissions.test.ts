@@ -1,0 +1,447 @@
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
+import type { Bpt, Invoice, MfaChallenge, MfaEnrollment, Role } from '@rayo/shared';
+import Fastify from 'fastify';
+import { decodeJwt } from 'jose';
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SmtpInbox, startSmtpInbox } from '../../test/fakes/smtp-inbox.ts';
+import {
+  bearer,
+  createTestAccount,
+  createTestApp,
+  createTestOrganization,
+  createTestUser,
+  signIn,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../../test/test-app.ts';
+import { registerAccessControl } from './access.ts';
+import { registerErrorHandler } from './error-handler.ts';
+import { type Permission, permissions } from './permissions.ts';
+
+/**
+ * Walks every API route as every kind of caller and checks each answer against the permission
+ * table: 401 without a token, 403 for a role the table leaves out, 404 (or the line's `outside`)
+ * for another organization's resource or a manager's unlinked one, and otherwise success. Each
+ * call names organization A's resources, and sends a body that succeeds when the caller may.
+ */
+
+type CallerKind =
+  | 'anonymous'
+  | 'linked manager'
+  | 'unlinked manager'
+  | 'admin'
+  | 'other organization admin'
+  | 'back office'
+  | 'super admin'
+  | 'admin not onboarded';
+
+type TestUser = { id: string; email: string; role: Role };
+
+type Caller = {
+  kind: CallerKind;
+  role: Role | null;
+  /** Organization A, where every request's resources are; B is another one. */
+  organization: 'A' | 'B' | null;
+  /** For managers: linked to the account the resources are on. */
+  linked: boolean;
+  userId: string | null;
+  headers: Record<string, string>;
+};
+
+/** A request for one route: values for its path parameters, then query and body. */
+type Sample = {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  stream?: true;
+  /** Undoes what a successful call changed that later calls rely on. */
+  cleanup?: () => Promise<unknown>;
+};
+
+let t: TestApp;
+let base: string;
+let f: Awaited<ReturnType<typeof createFixtures>>;
+let callers: Caller[];
+let inbox: SmtpInbox;
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+async function createFixtures() {
+  const orgA = await createTestOrganization(t.db, 'Org A');
+  const orgB = await createTestOrganization(t.db, 'Org B');
+  const account = await createTestAccount(t.db, orgA.id, 'Main counter');
+  const otherAccount = await createTestAccount(t.db, orgA.id, 'Terrace');
+  await createTestAccount(t.db, orgB.id, 'B counter');
+  const users = {
+    admin: await createTestUser(t.db, { role: 'admin', organizationId: orgA.id }),
+    superAdmin: await createTestUser(t.db, { role: 'super_admin', organizationId: orgA.id }),
+    linkedManager: await createTestUser(t.db, { role: 'manager', organizationId: orgA.id, accountIds: [account.id] }),
+    unlinkedManager: await createTestUser(t.db, {
+      role: 'manager',
+      organizationId: orgA.id,
+      accountIds: [otherAccount.id],
+    }),
+    otherAdmin: await createTestUser(t.db, { role: 'admin', organizationId: orgB.id }),
+    backOffice: await createTestUser(t.db, { role: 'back_office', organizationId: null }),
+    // Signed up and confirmed, but has not created their organization yet.
+    newAdmin: await createTestUser(t.db, { role: 'admin', organizationId: null }),
+  };
+  const token = async (user: { email: string }) => bearer((await signIn(t.app, user.email, TEST_PASSWORD)).accessToken);
+  const admin = await token(users.admin);
+
+  async function post<T>(url: string, payload: object): Promise<T> {
+    const response = await t.app.inject({ method: 'POST', url, headers: admin, payload });
+    expect(response.statusCode, `${url}: ${response.body}`).toBeLessThan(300);
+    return response.json<T>();
+  }
+  const newBpt = () =>
+    post<Bpt>('/api/bpts', { name: 'Till', accountId: account.id, currency: 'GTQ', shareable: true });
+  const bpt = await newBpt();
+  const newInvoice = () => post<Invoice>(`/api/bpts/${bpt.id}/invoices`, { amount: '10.00' });
+  const newWithdrawLink = async () => (await post<{ lnurl: string }>('/api/devnet/lnurl-withdraw', {})).lnurl;
+
+  return {
+    orgA,
+    account,
+    bpt,
+    invoice: await newInvoice(),
+    /** A manager of A who is only ever acted on, never a caller. */
+    manager: await createTestUser(t.db, { role: 'manager', organizationId: orgA.id, accountIds: [account.id] }),
+    users,
+    token,
+    newBpt,
+    newInvoice,
+    newWithdrawLink,
+  };
+}
+
+/** Every registered route as `METHOD /path`, read from Fastify's route tree (HEAD is GET's twin). */
+function registeredRoutes(): string[] {
+  const routes: string[] = [];
+  const prefixes: string[] = [];
+  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const [, indent = '', segment = '', methods] = match;
+    const depth = indent.length / 4;
+    prefixes.length = depth;
+    const path = (prefixes[depth - 1] ?? '') + segment;
+    prefixes.push(path);
+    for (const method of methods?.split(', ') ?? []) if (method !== 'HEAD') routes.push(`${method} ${path}`);
+  }
+  return routes;
+}
+
+function isApiRoute(route: string): boolean {
+  const path = route.split(' ')[1] ?? '';
+  return path.startsWith('/api/') && !path.startsWith('/api/docs');
+}
+
+/**
+ * Starts MFA afresh for the user signed in with `headers` (none for anonymous callers): pending
+ * after `enable`, on after `validate` with the current code. Returns the secret's next code,
+ * which the validate did not use up, and a recovery code.
+ */
+async function mfaFor(headers: Record<string, string>, validate: boolean) {
+  if (!headers.authorization) return { nextCode: '000000', currentCode: '000000', recoveryCode: 'none' };
+  const userId = String(decodeJwt(headers.authorization.slice('Bearer '.length)).sub);
+  await t.db.deleteFrom('user_mfa').where('user_id', '=', userId).execute();
+  const enable = await t.app.inject({ method: 'POST', url: '/api/settings/mfa/enable', headers });
+  const { secret, recoveryCodes } = enable.json<MfaEnrollment>();
+  const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+  const currentCode = totp.generate();
+  if (validate) {
+    const payload = { code: currentCode };
+    await t.app.inject({ method: 'POST', url: '/api/settings/mfa/validate', headers, payload });
+  }
+  return { nextCode: totp.generate({ timestamp: Date.now() + 30_000 }), currentCode, recoveryCode: recoveryCodes[0] };
+}
+
+/** The sign-in challenge of a new user of A with MFA on, and what answers it. */
+async function mfaSignIn() {
+  const user = await createTestUser(t.db, { role: 'admin', organizationId: f.orgA.id });
+  const codes = await mfaFor(await f.token(user), true);
+  const payload = { email: user.email, password: TEST_PASSWORD };
+  const challenge = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload });
+  return { mfaToken: challenge.json<MfaChallenge>().mfaToken, ...codes };
+}
+
+let mailed = 0;
+
+/** Asks for the mail `send` triggers to a new address, and answers the address and the mail's text. */
+async function mailTo(send: (email: string) => Promise<unknown>) {
+  const email = `mail-${++mailed}@example.com`;
+  const since = inbox.mails.length;
+  await send(email);
+  return { email, text: (await inbox.waitForMail(email, { since })).text };
+}
+
+function post(url: string, payload: object) {
+  return t.app.inject({ method: 'POST', url, payload });
+}
+
+const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
+  'GET /api/health': () => ({}),
+  'GET /api/ready': () => ({}),
+  'GET /api/public-config': () => ({}),
+  'GET /api/countries': () => ({}),
+  'GET /api/currencies': () => ({}),
+
+  'POST /api/auth/signin': () => ({ body: { email: f.users.admin.email, password: TEST_PASSWORD } }),
+  'POST /api/auth/refresh-access-token': async () => ({
+    body: { refreshToken: (await signIn(t.app, f.users.admin.email, TEST_PASSWORD)).refreshToken },
+  }),
+  'POST /api/auth/logout': async () => ({
+    body: { refreshToken: (await signIn(t.app, f.users.admin.email, TEST_PASSWORD)).refreshToken },
+  }),
+  'POST /api/auth/signup': () => ({ body: { email: `signup-${++mailed}@example.com`, password: TEST_PASSWORD } }),
+  'POST /api/auth/confirm-email': async () => {
+    const { text } = await mailTo((email) => post('/api/auth/signup', { email, password: TEST_PASSWORD }));
+    return { body: { code: new URL(/https?:\/\/\S+/.exec(text)?.[0] ?? '').searchParams.get('code') } };
+  },
+  'POST /api/auth/forgot-password': () => ({ body: { email: f.users.admin.email } }),
+  'POST /api/auth/confirm-forgot-password': async () => {
+    const { email, text } = await mailTo(async (email) => {
+      await createTestUser(t.db, { role: 'admin', organizationId: f.orgA.id, email });
+      return post('/api/auth/forgot-password', { email });
+    });
+    return { body: { email, code: /\b(\d{6})\b/.exec(text)?.[1], password: TEST_PASSWORD } };
+  },
+  // Only the admin without an organization succeeds; they are put back as they were.
+  'POST /api/onboard': () => ({
+    body: { name: 'New Shop', countryCode: 'GT', language: 'en', currency: 'GTQ' },
+    cleanup: () =>
+      t.db.updateTable('users').set({ organization_id: null }).where('id', '=', f.users.newAdmin.id).execute(),
+  }),
+
+  // The caller's own password, set to itself so that later sign-ins still work.
+  'POST /api/settings/password': () => ({ body: { currentPassword: TEST_PASSWORD, newPassword: TEST_PASSWORD } }),
+
+  'GET /api/settings/mfa': () => ({}),
+  'POST /api/settings/mfa/enable': () => ({}),
+  // Validate turns the caller's MFA on and disable, the next line, off again, so that later
+  // samples still sign in with a password alone.
+  'POST /api/settings/mfa/validate': async (caller) => {
+    const { currentCode } = await mfaFor(caller.headers, false);
+    return { body: { code: currentCode } };
+  },
+  'POST /api/settings/mfa/disable': async (caller) => ({
+    headers: { 'mfa-code': (await mfaFor(caller.headers, true)).nextCode },
+  }),
+  'POST /api/auth/signin/mfa': async () => {
+    const { mfaToken, nextCode } = await mfaSignIn();
+    return { body: { mfaToken, code: nextCode } };
+  },
+  'POST /api/settings/mfa/recover': async () => {
+    const { mfaToken, recoveryCode } = await mfaSignIn();
+    return { body: { mfaToken, recoveryCode } };
+  },
+
+  'GET /api/organization/current': () => ({}),
+
+  'GET /api/account/all': () => ({}),
+  'GET /api/accounts': () => ({}),
+  'POST /api/accounts': () => ({ body: { name: 'Another counter' } }),
+  'PATCH /api/accounts/:id': () => ({ params: { id: f.account.id }, body: { name: 'Main counter' } }),
+  // Outsiders aim at the account in use, whose answer (409) would tell them it exists.
+  'DELETE /api/accounts/:id': async (caller) => ({
+    params: { id: caller.organization === 'A' ? (await createTestAccount(t.db, f.orgA.id, 'Spare')).id : f.account.id },
+  }),
+
+  'GET /api/managers': () => ({}),
+  'POST /api/managers': (caller) => ({
+    body: {
+      name: 'New Manager',
+      email: `new-${caller.kind.replaceAll(' ', '-')}@example.com`,
+      password: TEST_PASSWORD,
+      accountIds: [f.account.id],
+    },
+  }),
+  'PATCH /api/managers/:id': () => ({
+    params: { id: f.manager.id },
+    body: { name: 'Renamed Manager', accountIds: [f.account.id] },
+  }),
+  'DELETE /api/managers/:id': async () => ({
+    params: { id: (await createTestUser(t.db, { role: 'manager', organizationId: f.orgA.id })).id },
+  }),
+
+  'GET /api/bpts': () => ({}),
+  'POST /api/bpts': () => ({ body: { name: 'Till 2', accountId: f.account.id, currency: 'GTQ' } }),
+  'PATCH /api/bpts/:id': () => ({ params: { id: f.bpt.id }, body: { name: 'Till' } }),
+  'DELETE /api/bpts/:id': async () => ({ params: { id: (await f.newBpt()).id } }),
+  'POST /api/bpts/:id/share-token': async () => ({ params: { id: (await f.newBpt()).id } }),
+  'GET /api/bpts/:id/terminal': () => ({ params: { id: f.bpt.id } }),
+  'POST /api/bpts/:id/invoices': () => ({ params: { id: f.bpt.id }, body: { amount: '1.00' } }),
+  'GET /api/bpts/:id/transactions': () => ({ params: { id: f.bpt.id } }),
+
+  'GET /api/terminal/:token': () => ({ params: { token: f.bpt.shareToken as string } }),
+  'POST /api/terminal/:token/invoices': () => ({
+    params: { token: f.bpt.shareToken as string },
+    body: { amount: '1' },
+  }),
+  'GET /api/terminal/:token/transactions': () => ({ params: { token: f.bpt.shareToken as string } }),
+
+  'GET /api/invoices/:id': () => ({ params: { id: f.invoice.id } }),
+  'GET /api/invoices/:id/events': () => ({ params: { id: f.invoice.id }, stream: true }),
+  'POST /api/invoices/:id/lnurl-withdraw': async () => ({
+    params: { id: (await f.newInvoice()).id },
+    body: { lnurl: await f.newWithdrawLink() },
+  }),
+
+  'GET /api/dashboard/transactions': () => ({ query: { account: f.account.id } }),
+  'GET /api/dashboard/transactions/sum': () => ({ query: { account: f.account.id } }),
+  'GET /api/dashboard/transactions/sum/:account': () => ({ params: { account: f.account.id } }),
+  'GET /api/dashboard/transactions/series': () => ({ query: { account: f.account.id } }),
+  'GET /api/dashboard/transactions/csv': () => ({ query: { account: f.account.id } }),
+
+  'POST /api/devnet/pay': async () => ({ body: { paymentRequest: (await f.newInvoice()).paymentRequest } }),
+  'POST /api/devnet/lnurl-withdraw': () => ({ body: {} }),
+  'GET /api/devnet/lnurlw/:k1': async () => ({ params: { k1: (await f.newWithdrawLink()).split('/').pop() ?? '' } }),
+  'GET /api/devnet/lnurlw/:k1/callback': async () => {
+    const k1 = (await f.newWithdrawLink()).split('/').pop() ?? '';
+    return { params: { k1 }, query: { k1, pr: (await f.newInvoice()).paymentRequest } };
+  },
+};
+
+/** What the table says `caller` gets: a status, or any 2xx. */
+function expectedAnswer({ who, scope }: Permission, caller: Caller): number | 'success' {
+  if (who === 'public') return 'success';
+  if (caller.role === null) return 401;
+  if (who === 'signed-in') return 'success';
+  if (!who.includes(caller.role)) return 403;
+  if (scope?.within === 'no-organization') return caller.organization === null ? 'success' : scope.outside;
+  // An organization's routes need one: OnboardingRequired.
+  if (caller.organization === null) return 409;
+  const outside =
+    caller.organization !== 'A' || (scope?.within === 'linked-accounts' && caller.role === 'manager' && !caller.linked);
+  if (scope && outside) return scope.outside ?? 404;
+  return 'success';
+}
+
+async function call(route: string, caller: Caller): Promise<{ status: number; body: string }> {
+  const [method = '', pattern = ''] = route.split(' ');
+  const sampleOf = samples[route];
+  if (!sampleOf) throw new Error(`${route} has no sample request`);
+  const sample = await sampleOf(caller);
+  const url = pattern.replace(/:(\w+)/g, (_, name: string) => {
+    const value = sample.params?.[name];
+    if (value === undefined) throw new Error(`${route}: the sample has no :${name}`);
+    return encodeURIComponent(value);
+  });
+  const query = sample.query ? `?${new URLSearchParams(sample.query)}` : '';
+  if (sample.stream) {
+    // An event stream never ends by itself: read the status, then hang up.
+    const controller = new AbortController();
+    const response = await fetch(`${base}${url}${query}`, { headers: caller.headers, signal: controller.signal });
+    controller.abort();
+    return { status: response.status, body: '' };
+  }
+  const response = await t.app.inject({
+    method: method as 'GET',
+    url: `${url}${query}`,
+    headers: { ...caller.headers, ...sample.headers },
+    ...(sample.body === undefined ? {} : { payload: sample.body as object }),
+  });
+  await sample.cleanup?.();
+  return { status: response.statusCode, body: response.body };
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  inbox = await startSmtpInbox();
+  // Every sample signs in again; the sign-in limits have tests of their own.
+  t = await createTestApp({
+    PUBLIC_URL: base,
+    SMTP_URL: inbox.url,
+    SIGNIN_LIMIT_PER_EMAIL: '10000',
+    SIGNIN_LIMIT_PER_IP: '10000',
+  });
+  await t.app.listen({ host: '127.0.0.1', port });
+  f = await createFixtures();
+  const { users, token } = f;
+  const caller =
+    (kind: CallerKind, user: TestUser | null, organization: Caller['organization'], linked = false) =>
+    async (): Promise<Caller> => ({
+      kind,
+      role: user?.role ?? null,
+      organization,
+      linked,
+      userId: user?.id ?? null,
+      headers: user ? await token(user) : {},
+    });
+  callers = await Promise.all(
+    [
+      caller('anonymous', null, null),
+      caller('linked manager', users.linkedManager, 'A', true),
+      caller('unlinked manager', users.unlinkedManager, 'A'),
+      caller('admin', users.admin, 'A'),
+      caller('other organization admin', users.otherAdmin, 'B'),
+      caller('back office', users.backOffice, null),
+      caller('super admin', users.superAdmin, 'A'),
+      caller('admin not onboarded', users.newAdmin, null),
+    ].map((make) => make()),
+  );
+});
+afterAll(async () => {
+  await t?.close();
+  await inbox?.close();
+});
+
+describe('the permission table', () => {
+  it('has a line for every registered API route, and a route for every line', () => {
+    const registered = registeredRoutes().filter(isApiRoute);
+    expect(registered.length).toBeGreaterThan(0);
+    expect(
+      registered.filter((route) => !(route in permissions)),
+      'routes without a line',
+    ).toEqual([]);
+    expect(
+      Object.keys(permissions).filter((route) => !registered.includes(route)),
+      'lines without a route',
+    ).toEqual([]);
+  });
+
+  it('has a sample request for every line', () => {
+    expect(Object.keys(permissions).filter((route) => !(route in samples))).toEqual([]);
+  });
+
+  it.each(Object.keys(permissions))('decides %s for every kind of caller', async (route) => {
+    const permission = permissions[route] as Permission;
+    const mismatches: string[] = [];
+    for (const caller of callers) {
+      const expected = expectedAnswer(permission, caller);
+      const { status, body } = await call(route, caller);
+      const ok = expected === 'success' ? status >= 200 && status < 300 : status === expected;
+      if (!ok) mismatches.push(`${caller.kind}: expected ${expected}, got ${status} ${body.slice(0, 200)}`);
+      // What a caller outside organization A's account may list must not name it or its terminal.
+      const outsider = caller.organization !== 'A' || caller.kind === 'unlinked manager';
+      if (ok && outsider && permission.who !== 'public' && [f.account.id, f.bpt.id].some((id) => body.includes(id))) {
+        mismatches.push(`${caller.kind}: the answer names the account or terminal it may not see`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('refuses an API route that has no line, even to a super admin', async () => {
+    const app = Fastify({ logger: false });
+    registerAccessControl(app, t.runtime.deps.tokens);
+    registerErrorHandler(app);
+    app.get('/api/not-in-the-table', async () => 'reached');
+    const superAdmin = callers.find((caller) => caller.kind === 'super admin') as Caller;
+    const response = await app.inject({ method: 'GET', url: '/api/not-in-the-table', headers: superAdmin.headers });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'Forbidden' });
+    await app.close();
+  });
+});
