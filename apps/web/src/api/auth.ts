@@ -1,10 +1,11 @@
-import { type SignInRequest, type SignInResponse, SignInResponseSchema } from '@rayo/shared';
+import { type SignInRequest, type SignInResult, SignInResultSchema } from '@rayo/shared';
 import { z } from 'zod';
 import { sessionStore } from '../session/session-store.ts';
 import { apiRequest } from './client.ts';
 
-export function signIn(request: SignInRequest): Promise<SignInResponse> {
-  return apiRequest('/auth/signin', SignInResponseSchema, { method: 'POST', body: request, auth: false });
+/** A session, or, for a user with MFA on, the challenge that sign-in's second step answers. */
+export function signIn(request: SignInRequest): Promise<SignInResult> {
+  return apiRequest('/auth/signin', SignInResultSchema, { method: 'POST', body: request, auth: false });
 }
 
 /** Ends the session here at once, and asks the server to revoke the refresh token. */

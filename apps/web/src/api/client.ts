@@ -19,10 +19,10 @@ export function isNetworkError(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'Network';
 }
 
-type RequestOptions = { method?: string; body?: unknown; auth?: boolean };
+type RequestOptions = { method?: string; body?: unknown; auth?: boolean; headers?: Record<string, string> };
 
 async function send(path: string, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   const token = sessionStore.get().accessToken;
   if (token && options.auth !== false) headers.authorization = `Bearer ${token}`;
   try {

@@ -7,6 +7,7 @@ import {
   TransactionSumsSchema,
 } from '@rayo/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { saveBlob } from '../components/save-blob.ts';
 import type { PeriodRange, SeriesBucket } from '../pages/home/period.ts';
 import { apiRequest, apiResponse } from './client.ts';
 
@@ -137,17 +138,4 @@ export async function downloadTransactionsCsv(
   if (lastByte !== 0x0a) lines += 1;
   saveBlob(new Blob(parts, { type: 'text/csv;charset=utf-8' }), file);
   return { file, rows: Math.max(0, lines - 1) };
-}
-
-function saveBlob(blob: Blob, file: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The click has handed the blob to the download; revoking later keeps slow browsers safe.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

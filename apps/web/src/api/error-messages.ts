@@ -28,6 +28,13 @@ const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
   InvalidCurrency: 'errors.invalidCurrency',
   InvalidTaxPercentage: 'errors.invalidTaxPercentage',
   Forbidden: 'errors.forbidden',
+  MissingMfaCode: 'mfa.errors.missingCode',
+  WrongMfaCode: 'mfa.errors.wrongCode',
+  WrongRecoveryCode: 'mfa.errors.wrongRecoveryCode',
+  MfaChallengeExpired: 'mfa.errors.challengeExpired',
+  MfaAlreadyEnabled: 'mfa.errors.alreadyEnabled',
+  MfaNotEnabled: 'mfa.errors.notEnabled',
+  MfaEnrollmentMissing: 'mfa.errors.enrollmentMissing',
 };
 
 export function errorMessageKey(code: ErrorCode | 'Network'): string {

@@ -1,6 +1,4 @@
-import { Image, Skeleton } from '@mantine/core';
-import QRCode from 'qrcode';
-import { useEffect, useState } from 'react';
+import { QrCode } from './QrCode.tsx';
 
 /**
  * The QR code of a BOLT11 invoice as a `lightning:` URI. The invoice is upper-cased: QR codes
@@ -15,18 +13,5 @@ export function LightningQr({
   alt: string;
   size?: number;
 }) {
-  const [dataUrl, setDataUrl] = useState<string | null>(null);
-  useEffect(() => {
-    let current = true;
-    QRCode.toDataURL(`lightning:${paymentRequest.toUpperCase()}`, { errorCorrectionLevel: 'M', margin: 2, width: size })
-      .then((url) => {
-        if (current) setDataUrl(url);
-      })
-      .catch((error: unknown) => console.error('Could not draw the invoice QR code', error));
-    return () => {
-      current = false;
-    };
-  }, [paymentRequest, size]);
-  if (!dataUrl) return <Skeleton w="100%" maw={size} style={{ aspectRatio: '1' }} mx="auto" />;
-  return <Image src={dataUrl} alt={alt} w="100%" maw={size} mx="auto" style={{ imageRendering: 'pixelated' }} />;
+  return <QrCode value={`lightning:${paymentRequest.toUpperCase()}`} alt={alt} size={size} />;
 }

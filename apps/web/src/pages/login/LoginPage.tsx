@@ -7,6 +7,7 @@ import { signIn } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { MfaStep } from './MfaStep.tsx';
 
 type FieldErrors = { email?: string; password?: string };
 
@@ -27,6 +28,8 @@ export function LoginPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  /** Set once the password is right for a user with MFA on: the second step shows. */
+  const [mfaToken, setMfaToken] = useState<string | null>(null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -37,6 +40,11 @@ export function LoginPage() {
     setSubmitting(true);
     try {
       const result = await signIn({ email: email.trim(), password });
+      if ('mfaRequired' in result) {
+        setMfaToken(result.mfaToken);
+        setSubmitting(false);
+        return;
+      }
       // Storing the session makes the login route's guard send the user on.
       sessionStore.signIn(result, remember);
     } catch (error) {
@@ -44,6 +52,20 @@ export function LoginPage() {
       setSubmitting(false);
     }
   };
+
+  if (mfaToken) {
+    return (
+      <MfaStep
+        mfaToken={mfaToken}
+        remember={remember}
+        onRestart={(messageKey) => {
+          setMfaToken(null);
+          setPassword('');
+          setFormError(messageKey);
+        }}
+      />
+    );
+  }
 
   return (
     <form onSubmit={submit} noValidate>

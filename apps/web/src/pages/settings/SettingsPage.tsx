@@ -1,5 +1,6 @@
 import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { MfaSection } from './MfaSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 
 /** Settings of the signed-in user, one section per subject (SPEC §2). */
@@ -12,6 +13,7 @@ export function SettingsPage() {
       </Title>
       <Stack gap="lg">
         <PasswordSection />
+        <MfaSection />
       </Stack>
     </>
   );

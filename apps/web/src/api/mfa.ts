@@ -1,0 +1,63 @@
+import {
+  MFA_CODE_HEADER,
+  MfaEnrollmentSchema,
+  type MfaSignInRequest,
+  type MfaStatus,
+  MfaStatusSchema,
+  type RecoverMfaRequest,
+  type SignInResponse,
+  SignInResponseSchema,
+} from '@rayo/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiRequest } from './client.ts';
+
+const mfaKey = ['settings', 'mfa'] as const;
+
+/** SPEC §4: the switch shows what the server says, never a flag kept here. */
+export function useMfaStatus() {
+  return useQuery({ queryKey: mfaKey, queryFn: () => apiRequest('/settings/mfa', MfaStatusSchema) });
+}
+
+/** A new secret and recovery codes; MFA stays off until `useValidateMfa` succeeds. */
+export function useEnableMfa() {
+  return useMutation({
+    mutationFn: () => apiRequest('/settings/mfa/enable', MfaEnrollmentSchema, { method: 'POST' }),
+  });
+}
+
+/** A change that, once it succeeds, leaves MFA `hasMfa`; the status is then read again from the server. */
+function useMfaChange(call: (code: string) => Promise<unknown>, hasMfa: boolean) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => queryClient.setQueryData<MfaStatus>(mfaKey, { hasMfa }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: mfaKey }),
+  });
+}
+
+export function useValidateMfa() {
+  return useMfaChange(
+    (code) => apiRequest('/settings/mfa/validate', z.undefined(), { method: 'POST', body: { code } }),
+    true,
+  );
+}
+
+/** SPEC §7: an empty body, and the code in the `mfa-code` header. */
+export function useDisableMfa() {
+  return useMfaChange(
+    (code) =>
+      apiRequest('/settings/mfa/disable', z.undefined(), { method: 'POST', headers: { [MFA_CODE_HEADER]: code } }),
+    false,
+  );
+}
+
+// Sign-in's second step runs before there is a session, so it sends no token.
+
+export function signInWithMfaCode(request: MfaSignInRequest): Promise<SignInResponse> {
+  return apiRequest('/auth/signin/mfa', SignInResponseSchema, { method: 'POST', body: request, auth: false });
+}
+
+export function signInWithRecoveryCode(request: RecoverMfaRequest): Promise<SignInResponse> {
+  return apiRequest('/settings/mfa/recover', SignInResponseSchema, { method: 'POST', body: request, auth: false });
+}
