@@ -4,10 +4,14 @@ import { defineConfig, devices } from '@playwright/test';
 const PORT = Number(process.env.E2E_PORT ?? 8097);
 const PG_PORT = process.env.E2E_PG_PORT ?? '5497';
 const DATA_DIR = process.env.E2E_DATA_DIR ?? '.data/e2e';
+export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2597);
+/** Where the e2e mail inbox writes what Rayo sends, relative to the repository root. */
+export const E2E_MAIL_DIR = `${DATA_DIR}-mail`;
 export const E2E_JWT_SECRET = 'e2e-only-signing-secret-0123456789abcdef';
 
 export default defineConfig({
   testDir: './tests',
+  globalSetup: './mail-inbox.ts',
   fullyParallel: true,
   workers: 2,
   retries: 0,
@@ -41,6 +45,8 @@ export default defineConfig({
     gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     env: {
       PORT: String(PORT),
+      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
       HOST: '127.0.0.1',
       DATA_DIR,
       EMBEDDED_PG_PORT: PG_PORT,

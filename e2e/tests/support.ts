@@ -1,6 +1,8 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { decodeJwt, SignJWT } from 'jose';
-import { E2E_JWT_SECRET } from '../playwright.config.ts';
+import { E2E_JWT_SECRET, E2E_MAIL_DIR } from '../playwright.config.ts';
 
 export const DEMO_PASSWORD = 'Rayo-demo-2026!';
 
@@ -78,4 +80,39 @@ export async function paidSale(
   );
   await apiAs(page, 'POST', '/api/devnet/pay', { paymentRequest: invoice.paymentRequest });
   return invoice;
+}
+
+export type Mail = { to: string[]; subject: string; text: string };
+
+/** The newest mail to `to` that the run's loopback SMTP inbox received, waiting for it to arrive. */
+export async function latestMailTo(to: string, options: { after?: number } = {}): Promise<Mail> {
+  const dir = path.resolve(import.meta.dirname, '../..', E2E_MAIL_DIR);
+  let found: Mail | undefined;
+  await expect
+    .poll(
+      async () => {
+        const names = (await readdir(dir).catch(() => [] as string[])).sort(
+          (a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10),
+        );
+        for (const name of names.reverse()) {
+          if (Number.parseInt(name, 10) < (options.after ?? 0)) break;
+          const mail = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as Mail;
+          if (mail.to.includes(to.toLowerCase())) {
+            found = mail;
+            return true;
+          }
+        }
+        return false;
+      },
+      { timeout: 10_000, message: `a mail to ${to}` },
+    )
+    .toBe(true);
+  return found as Mail;
+}
+
+/** The first link in a mail. */
+export function linkIn(mail: Mail): string {
+  const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
+  if (!link) throw new Error(`no link in the mail:\n${mail.text}`);
+  return link;
 }

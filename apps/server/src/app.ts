@@ -25,6 +25,7 @@ import { registerSecurityHeaders } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import { registerSignUpRoutes } from './modules/auth/signup.routes.ts';
 import type { TokenIssuer } from './modules/auth/tokens.ts';
 import { registerBptRoutes } from './modules/bpts/bpts.routes.ts';
 import { registerCountryRoutes } from './modules/countries/countries.routes.ts';
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerMetaRoutes(app, deps);
   registerAuthRoutes(app, deps);
+  registerSignUpRoutes(app, deps);
   registerCountryRoutes(app, deps);
   registerAccountRoutes(app, deps);
   registerManagerRoutes(app, deps);

@@ -31,6 +31,17 @@ const SignedInTerminalPage = lazyPage(() =>
 const SharedTerminalPage = lazyPage(() =>
   import('./pages/terminal/TerminalPage.tsx').then((page) => page.SharedTerminalPage),
 );
+const SignUpPage = lazyPage(() => import('./pages/signup/SignUpPage.tsx').then((page) => page.SignUpPage));
+const CheckYourEmailPage = lazyPage(() =>
+  import('./pages/signup/CheckYourEmailPage.tsx').then((page) => page.CheckYourEmailPage),
+);
+const OnboardPage = lazyPage(() => import('./pages/onboard/OnboardPage.tsx').then((page) => page.OnboardPage));
+const ForgotPasswordPage = lazyPage(() =>
+  import('./pages/password-reset/ForgotPasswordPage.tsx').then((page) => page.ForgotPasswordPage),
+);
+const ConfirmForgotPasswordPage = lazyPage(() =>
+  import('./pages/password-reset/ConfirmForgotPasswordPage.tsx').then((page) => page.ConfirmForgotPasswordPage),
+);
 const DevnetOnly = lazyPage(() => import('./pages/devnet/DevnetWalletPage.tsx').then((page) => page.DevnetOnly));
 const DevnetWalletPage = lazyPage(() =>
   import('./pages/devnet/DevnetWalletPage.tsx').then((page) => page.DevnetWalletPage),
@@ -59,15 +70,23 @@ export const routes: RouteObject[] = [
           </RedirectIfSignedIn>
         ),
       },
-      { path: '/signup', handle: { name: 'signup' }, element: titled('pages.signup') },
-      { path: '/forgot-password', handle: { name: 'forgot-password' }, element: titled('pages.forgotPassword') },
+      {
+        path: '/signup',
+        handle: { name: 'signup' },
+        element: (
+          <RedirectIfSignedIn>
+            <SignUpPage />
+          </RedirectIfSignedIn>
+        ),
+      },
+      { path: '/forgot-password', handle: { name: 'forgot-password' }, element: <ForgotPasswordPage /> },
       {
         path: '/confirm-forgot-password',
         handle: { name: 'confirm-forgot-password' },
-        element: titled('pages.confirmForgotPassword'),
+        element: <ConfirmForgotPasswordPage />,
       },
-      { path: '/check-your-email', handle: { name: 'check-your-email' }, element: titled('pages.checkYourEmail') },
-      { path: '/onboard', handle: { name: 'onboard' }, element: titled('pages.onboard') },
+      { path: '/check-your-email', handle: { name: 'check-your-email' }, element: <CheckYourEmailPage /> },
+      { path: '/onboard', handle: { name: 'onboard' }, element: <OnboardPage /> },
     ],
   },
   {

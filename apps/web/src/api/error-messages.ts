@@ -35,6 +35,13 @@ const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
   MfaAlreadyEnabled: 'mfa.errors.alreadyEnabled',
   MfaNotEnabled: 'mfa.errors.notEnabled',
   MfaEnrollmentMissing: 'mfa.errors.enrollmentMissing',
+  EmailNotFound: 'errors.emailUnknown',
+  EmailNotConfirmed: 'errors.emailNotConfirmed',
+  InvalidCode: 'errors.invalidCode',
+  MissingCode: 'errors.invalidCode',
+  OnboardingRequired: 'errors.onboardingRequired',
+  AlreadyOnboarded: 'errors.alreadyOnboarded',
+  ServiceUnavailable: 'errors.maintenance',
 };
 
 export function errorMessageKey(code: ErrorCode | 'Network'): string {

@@ -8,6 +8,7 @@ import { logout } from '../api/auth.ts';
 import { usePublicConfig } from '../api/catalog.ts';
 import { Logo } from '../components/Logo.tsx';
 import { PageOutlet } from '../components/PageOutlet.tsx';
+import { OnboardingRedirect } from '../session/guards.tsx';
 import { useSession } from '../session/use-session.ts';
 import { NavLinks } from './nav-links.tsx';
 
@@ -98,6 +99,7 @@ export function MainLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
+        {role === 'admin' && <OnboardingRedirect />}
         <PageOutlet />
       </AppShell.Main>
     </AppShell>

@@ -29,7 +29,7 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps): void {
       await enforceRateLimit(deps.db, reply, perIp('signup-ip'), request.ip);
       await enforceRateLimit(deps.db, reply, perEmail('signup-email'), request.body.email.toLowerCase());
       await signUp(deps, request.body, request.ip);
-      return reply.status(202).send();
+      return reply.status(204).send();
     },
   );
 
@@ -62,7 +62,7 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps): void {
       await enforceRateLimit(deps.db, reply, perIp('reset-ip'), request.ip);
       await enforceRateLimit(deps.db, reply, perEmail('reset-email'), request.body.email.toLowerCase());
       await requestPasswordReset(deps, request.body, request.ip);
-      return reply.status(202).send();
+      return reply.status(204).send();
     },
   );
 

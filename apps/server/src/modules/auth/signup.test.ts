@@ -29,7 +29,7 @@ describe('sign-up, email confirmation and onboarding', () => {
   async function signUp(address: string, language: 'en' | 'es' = 'en') {
     const since = inbox.mails.length;
     const response = await post(t, '/api/auth/signup', { email: address, password: PASSWORD, language });
-    expect(response.statusCode, response.body).toBe(202);
+    expect(response.statusCode, response.body).toBe(204);
     return inbox.waitForMail(address, { since });
   }
 
@@ -201,7 +201,7 @@ describe('password reset', () => {
   async function requestCode(address: string): Promise<string> {
     const since = inbox.mails.length;
     const response = await post(t, '/api/auth/forgot-password', { email: address });
-    expect(response.statusCode, response.body).toBe(202);
+    expect(response.statusCode, response.body).toBe(204);
     const mail = await inbox.waitForMail(address, { since });
     const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
     expect(linkParam(mail.text, 'code')).toBe(code);
@@ -354,7 +354,7 @@ describe('sign-up and reset rate limits', () => {
     expect(statuses).toContain(429);
     await new Promise((resolve) => setTimeout(resolve, 2100));
     const later = await post(t, '/api/auth/signup', { email: 'after-the-window@shop.example', password: PASSWORD });
-    expect(later.statusCode).toBe(202);
+    expect(later.statusCode).toBe(204);
   });
 
   it('limits reset requests per email', async () => {

@@ -1,4 +1,4 @@
-import { isStrongPassword } from '@rayo/shared';
+import { newPasswordErrorKeys } from '../../components/credentials.ts';
 
 export type PasswordChangeForm = { currentPassword: string; newPassword: string; confirmation: string };
 export type PasswordChangeErrors = Partial<Record<keyof PasswordChangeForm, string>>;
@@ -7,8 +7,8 @@ export type PasswordChangeErrors = Partial<Record<keyof PasswordChangeForm, stri
 export function validatePasswordChange(form: PasswordChangeForm): PasswordChangeErrors {
   const errors: PasswordChangeErrors = {};
   if (form.currentPassword === '') errors.currentPassword = 'errors.missingPassword';
-  if (form.newPassword === '') errors.newPassword = 'errors.missingPassword';
-  else if (!isStrongPassword(form.newPassword)) errors.newPassword = 'errors.invalidPassword';
-  if (form.confirmation !== form.newPassword) errors.confirmation = 'errors.passwordsDontMatch';
+  const fresh = newPasswordErrorKeys(form.newPassword, form.confirmation);
+  if (fresh.password) errors.newPassword = fresh.password;
+  if (fresh.confirmation) errors.confirmation = fresh.confirmation;
   return errors;
 }

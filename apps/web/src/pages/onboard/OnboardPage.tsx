@@ -1,0 +1,187 @@
+import { Alert, Anchor, Button, Center, Loader, Select, Stack, Text, TextInput } from '@mantine/core';
+import type { Language } from '@rayo/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useCurrencies } from '../../api/bpts.ts';
+import { useCountries } from '../../api/catalog.ts';
+import { ApiError } from '../../api/client.ts';
+import { useCurrentOrganization } from '../../api/dashboard.ts';
+import { errorMessage } from '../../api/error-messages.ts';
+import { confirmEmail, onboard } from '../../api/onboarding.ts';
+import { AuthHeading } from '../../components/AuthHeading.tsx';
+import { sessionStore } from '../../session/session-store.ts';
+import { useSession } from '../../session/use-session.ts';
+import { defaultCurrencyOf } from './default-currency.ts';
+
+/**
+ * The emailed link lands here with `?code=`: the code confirms the address and signs the new
+ * admin in, and the organization form follows. Anyone who already has an organization goes home.
+ */
+export function OnboardPage() {
+  const { t } = useTranslation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const code = searchParams.get('code');
+  const { accessToken } = useSession();
+  const started = useRef(false);
+  const confirmation = useMutation({
+    mutationFn: confirmEmail,
+    onSuccess: (session) => {
+      sessionStore.signIn(session, sessionStore.get().remember);
+      setSearchParams({}, { replace: true });
+    },
+  });
+
+  useEffect(() => {
+    // Once per code: StrictMode runs effects twice, and a code is spent on first use.
+    if (code && !started.current) {
+      started.current = true;
+      confirmation.mutate(code);
+    }
+  }, [code, confirmation]);
+
+  if (confirmation.isError) {
+    return (
+      <Stack gap="md">
+        <AuthHeading title={t('pages.onboard')} subtitle={t('onboard.linkFailed')} />
+        <Alert color="red" variant="light" role="alert">
+          {errorMessage(t, confirmation.error)}
+        </Alert>
+        <Text size="sm">
+          <Anchor component={Link} to="/signup">
+            {t('checkEmail.again')}
+          </Anchor>{' '}
+          ·{' '}
+          <Anchor component={Link} to="/login">
+            {t('checkEmail.toLogin')}
+          </Anchor>
+        </Text>
+      </Stack>
+    );
+  }
+  if (code) return <Waiting label={t('onboard.confirming')} />;
+  if (!accessToken) {
+    return (
+      <Stack gap="md">
+        <AuthHeading title={t('pages.onboard')} subtitle={t('onboard.openLink')} />
+        <Anchor component={Link} to="/login" size="sm">
+          {t('checkEmail.toLogin')}
+        </Anchor>
+      </Stack>
+    );
+  }
+  return <OnboardingGate />;
+}
+
+function Waiting({ label }: { label: string }) {
+  return (
+    <Center py="xl">
+      <Stack align="center" gap="sm">
+        <Loader />
+        <Text size="sm">{label}</Text>
+      </Stack>
+    </Center>
+  );
+}
+
+/** Only an admin without an organization sees the form. */
+function OnboardingGate() {
+  const { t } = useTranslation();
+  const organization = useCurrentOrganization();
+  if (organization.isPending) return <Waiting label={t('common.loading')} />;
+  if (organization.error instanceof ApiError && organization.error.code === 'OnboardingRequired') {
+    return <OnboardForm />;
+  }
+  return <Navigate to="/" replace />;
+}
+
+function OnboardForm() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const session = useSession();
+  const countries = useCountries();
+  const currencies = useCurrencies();
+  const fiat = (currencies.data ?? []).filter((currency) => currency.isFiat).map((currency) => currency.code);
+  const [form, setForm] = useState({ name: '', countryCode: '', language: session.language, currency: '' });
+  const [errors, setErrors] = useState<Partial<Record<keyof typeof form, string>>>({});
+  const save = useMutation({
+    mutationFn: onboard,
+    onSuccess: async ({ accessToken }) => {
+      sessionStore.replaceAccessToken(accessToken);
+      sessionStore.setLanguage(form.language);
+      await queryClient.invalidateQueries();
+      navigate('/', { replace: true });
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const missing = {
+      name: form.name.trim() === '' ? 'onboard.missingName' : undefined,
+      countryCode: form.countryCode === '' ? 'onboard.missingCountry' : undefined,
+      currency: form.currency === '' ? 'onboard.missingCurrency' : undefined,
+    };
+    setErrors(missing);
+    if (Object.values(missing).some(Boolean)) return;
+    save.mutate({ ...form, name: form.name.trim() });
+  };
+
+  const chooseCountry = (countryCode: string | null) =>
+    setForm({
+      ...form,
+      countryCode: countryCode ?? '',
+      currency: (countryCode && defaultCurrencyOf(countryCode, fiat)) || form.currency,
+    });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <AuthHeading title={t('pages.onboard')} subtitle={t('onboard.subtitle')} />
+        {save.isError && (
+          <Alert color="red" variant="light" role="alert">
+            {errorMessage(t, save.error)}
+          </Alert>
+        )}
+        <TextInput
+          label={t('onboard.name')}
+          value={form.name}
+          onChange={(event) => setForm({ ...form, name: event.currentTarget.value })}
+          error={errors.name && t(errors.name)}
+          autoComplete="organization"
+        />
+        <Select
+          label={t('onboard.country')}
+          searchable
+          data={(countries.data ?? []).map((country) => ({ value: country.code, label: country.name }))}
+          value={form.countryCode || null}
+          onChange={chooseCountry}
+          error={errors.countryCode && t(errors.countryCode)}
+          nothingFoundMessage={t('onboard.noCountry')}
+        />
+        <Select
+          label={t('onboard.currency')}
+          description={t('onboard.currencyHelp')}
+          data={fiat}
+          value={form.currency || null}
+          onChange={(currency) => setForm({ ...form, currency: currency ?? '' })}
+          error={errors.currency && t(errors.currency)}
+        />
+        <Select
+          label={t('language.label')}
+          data={[
+            { value: 'en', label: t('language.en') },
+            { value: 'es', label: t('language.es') },
+          ]}
+          value={form.language}
+          onChange={(language) => setForm({ ...form, language: (language ?? 'en') as Language })}
+          allowDeselect={false}
+        />
+        <Button type="submit" loading={save.isPending} fullWidth size="md">
+          {t('onboard.submit')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
