@@ -1,11 +1,11 @@
 import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { EmailSchema } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { signIn } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
+import { emailErrorKey } from '../../components/credentials.ts';
 import { sessionStore } from '../../session/session-store.ts';
 import { MfaStep } from './MfaStep.tsx';
 
@@ -14,8 +14,8 @@ type FieldErrors = { email?: string; password?: string };
 /** SPEC §5: the email is required and valid, the password required. */
 export function validateLogin(email: string, password: string): FieldErrors {
   const errors: FieldErrors = {};
-  if (email.trim() === '') errors.email = 'errors.missingEmail';
-  else if (!EmailSchema.safeParse(email.trim()).success) errors.email = 'errors.invalidEmail';
+  const emailError = emailErrorKey(email);
+  if (emailError) errors.email = emailError;
   if (password === '') errors.password = 'errors.missingPassword';
   return errors;
 }

@@ -1,11 +1,12 @@
 import { Modal, MultiSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { EmailSchema, isStrongPassword, type Manager } from '@rayo/shared';
+import type { Manager } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
 import { ApiError } from '../../api/client.ts';
 import { useCreateManager, useUpdateManager } from '../../api/managers.ts';
+import { emailErrorKey, newPasswordErrorKeys } from '../../components/credentials.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
 
 type FieldErrors = Partial<Record<'name' | 'email' | 'password' | 'confirmation', string>>;
@@ -35,13 +36,14 @@ export function ManagerFormModal({ manager, onClose }: { manager: Manager | null
   const validate = (): FieldErrors => {
     const found: FieldErrors = {};
     if (!name.trim()) found.name = t('errors.missingName');
-    if (!manager) {
-      if (!email.trim()) found.email = t('errors.missingEmail');
-      else if (!EmailSchema.safeParse(email.trim()).success) found.email = t('errors.invalidEmail');
-      if (!password) found.password = t('errors.missingPassword');
+    const emailError = manager ? undefined : emailErrorKey(email);
+    if (emailError) found.email = t(emailError);
+    // Editing keeps the password unless a new one is typed.
+    if (!manager || password || confirmation) {
+      const passwordErrors = newPasswordErrorKeys(password, confirmation);
+      if (passwordErrors.password) found.password = t(passwordErrors.password);
+      if (passwordErrors.confirmation) found.confirmation = t(passwordErrors.confirmation);
     }
-    if (password && !isStrongPassword(password)) found.password = t('errors.invalidPassword');
-    if (password !== confirmation) found.confirmation = t('errors.passwordsDontMatch');
     return found;
   };
 
