@@ -113,18 +113,21 @@ export function MfaEnrollmentPanel({
         </Stack>
 
         <Stack gap="xs">
+          <Title order={3} size="h5" id="mfa-first-code">
+            {t('mfa.settings.codeLabel')}
+          </Title>
           {validate.isError && !wrongCode && (
             <Alert color="red" variant="light" role="alert">
               {errorMessage(t, validate.error)}
             </Alert>
           )}
           <TextInput
-            label={t('mfa.settings.codeLabel')}
+            aria-labelledby="mfa-first-code"
             description={t('mfa.settings.codeHelp')}
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={7}
-            maw={220}
+            w={220}
             value={code}
             onChange={(event) => setCode(event.currentTarget.value)}
             error={fieldError && t(fieldError)}

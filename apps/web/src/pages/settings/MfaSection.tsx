@@ -68,7 +68,7 @@ export function MfaSection() {
         {status.isError && <LoadError error={status.error} onRetry={() => status.refetch()} />}
         {!status.isPending && !status.isError && (
           <Text size="sm" fw={500} c={hasMfa ? 'teal' : 'dimmed'}>
-            {t(hasMfa ? 'mfa.settings.on' : 'mfa.settings.off')}
+            {t(hasMfa ? 'mfa.settings.on' : enrollment ? 'mfa.settings.pending' : 'mfa.settings.off')}
           </Text>
         )}
         {enable.isError && (
