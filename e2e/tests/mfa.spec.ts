@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { apiAs, demo, signInViaUi } from './support.ts';
@@ -62,7 +63,6 @@ test('A user turns MFA on, signs in with a code and with a recovery code, and a 
   const download = page.waitForEvent('download');
   await section.getByRole('button', { name: 'Download' }).click();
   const file = await (await download).path();
-  const { readFile } = await import('node:fs/promises');
   expect((await readFile(file, 'utf8')).trim().split('\n')).toEqual(recoveryCodes);
   await section.screenshot({ path: 'test-results/mfa-settings-setup.png' });
 
