@@ -102,7 +102,6 @@ export async function countUnusedRecoveryCodes(db: Db, userId: string): Promise<
 }
 
 /** Removes the user's MFA, enabled or pending, and with it the recovery codes. */
-export async function deleteUserMfa(db: Db, userId: string): Promise<boolean> {
-  const row = await db.deleteFrom('user_mfa').where('user_id', '=', userId).returning('user_id').executeTakeFirst();
-  return row !== undefined;
+export async function deleteUserMfa(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('user_mfa').where('user_id', '=', userId).execute();
 }
