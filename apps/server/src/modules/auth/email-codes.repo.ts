@@ -4,25 +4,25 @@ import type { EmailCodesTable } from '../../db/schema.ts';
 
 export type EmailCodePurpose = EmailCodesTable['purpose'];
 
-export async function insertEmailCode(
+/** Stores a new code for the user and purpose and spends the older ones, so only the newest mail works. */
+export async function replaceEmailCode(
   db: Db,
   code: { userId: string; purpose: EmailCodePurpose; codeHash: string; expiresAt: Date },
+  now: Date,
 ): Promise<void> {
-  await db
-    .insertInto('email_codes')
-    .values({ user_id: code.userId, purpose: code.purpose, code_hash: code.codeHash, expires_at: code.expiresAt })
-    .execute();
-}
-
-/** Spends every unused code of the user for the purpose, so only the newest mail works. */
-export async function retireEmailCodes(db: Db, userId: string, purpose: EmailCodePurpose, now: Date): Promise<void> {
-  await db
-    .updateTable('email_codes')
-    .set({ used_at: now })
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('email_codes')
+      .set({ used_at: now })
+      .where('user_id', '=', code.userId)
+      .where('purpose', '=', code.purpose)
+      .where('used_at', 'is', null)
+      .execute();
+    await trx
+      .insertInto('email_codes')
+      .values({ user_id: code.userId, purpose: code.purpose, code_hash: code.codeHash, expires_at: code.expiresAt })
+      .execute();
+  });
 }
 
 /** An unspent, unexpired code, locked for the caller's transaction so that it is spent once. */

@@ -9,13 +9,7 @@ import { insertAuditEntry } from '../audit/audit.repo.ts';
 import { confirmUserEmail, findUserByEmail, updateUserPassword } from '../users/users.repo.ts';
 import { revokeUserRefreshTokens } from './auth.repo.ts';
 import { passwordResetMail } from './auth-mails.ts';
-import {
-  countFailedAttempt,
-  insertEmailCode,
-  lockLiveCodeOfUser,
-  retireEmailCodes,
-  spendEmailCode,
-} from './email-codes.repo.ts';
+import { countFailedAttempt, lockLiveCodeOfUser, replaceEmailCode, spendEmailCode } from './email-codes.repo.ts';
 import { hashPassword } from './passwords.ts';
 import type { AccountMailDeps } from './signup.service.ts';
 import { sha256Hex } from './tokens.ts';
@@ -43,15 +37,16 @@ export async function requestPasswordReset(
   const user = await findUserByEmail(deps.db, request.email);
   if (!user) throw new AppError('EmailNotFound', "The email doesn't exists in the product");
   const code = newResetCode();
-  await deps.db.transaction().execute(async (trx) => {
-    await retireEmailCodes(trx, user.id, 'reset_password', now);
-    await insertEmailCode(trx, {
+  await replaceEmailCode(
+    deps.db,
+    {
       userId: user.id,
       purpose: 'reset_password',
       codeHash: sha256Hex(code),
       expiresAt: new Date(now.getTime() + RESET_CODE_MINUTES * MINUTE_MS),
-    });
-  });
+    },
+    now,
+  );
   await insertAuditEntry(deps.db, {
     action: 'auth.password_reset_requested',
     actorUserId: user.id,

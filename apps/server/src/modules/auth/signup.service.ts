@@ -7,7 +7,7 @@ import { confirmUserEmail, findUserByEmail, findUserById } from '../users/users.
 import { createUser } from '../users/users.service.ts';
 import { type AuthDeps, startSession } from './auth.service.ts';
 import { emailConfirmationMail } from './auth-mails.ts';
-import { insertEmailCode, lockLiveCodeByHash, retireEmailCodes, spendEmailCode } from './email-codes.repo.ts';
+import { lockLiveCodeByHash, replaceEmailCode, spendEmailCode } from './email-codes.repo.ts';
 import { sha256Hex } from './tokens.ts';
 
 export type AccountMailDeps = AuthDeps & { mailer: Mailer };
@@ -47,15 +47,16 @@ export async function signUp(
 
 async function sendEmailConfirmation(deps: AccountMailDeps, user: User, now: Date): Promise<void> {
   const code = randomBytes(32).toString('base64url');
-  await deps.db.transaction().execute(async (trx) => {
-    await retireEmailCodes(trx, user.id, 'confirm_email', now);
-    await insertEmailCode(trx, {
+  await replaceEmailCode(
+    deps.db,
+    {
       userId: user.id,
       purpose: 'confirm_email',
       codeHash: sha256Hex(code),
       expiresAt: new Date(now.getTime() + CONFIRMATION_LINK_HOURS * HOUR_MS),
-    });
-  });
+    },
+    now,
+  );
   const link = new URL('/onboard', deps.config.publicUrl);
   link.searchParams.set('code', code);
   await deps.mailer.send(emailConfirmationMail(user.email, user.language, link.toString(), CONFIRMATION_LINK_HOURS));

@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { signIn } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
+import { AuthHeading } from '../../components/AuthHeading.tsx';
 import { emailErrorKey } from '../../components/credentials.ts';
 import { sessionStore } from '../../session/session-store.ts';
 import { MfaStep } from './MfaStep.tsx';
@@ -70,19 +71,7 @@ export function LoginPage() {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <div>
-          <Title order={1} size="h2">
-            {t('login.title')}
-          </Title>
-          <Text c="dimmed" size="sm" mt={4}>
-            {t('login.subtitle')}
-          </Text>
-        </div>
-        {formError && (
-          <Alert color="red" variant="light" role="alert">
-            {t(formError)}
-          </Alert>
-        )}
+        <AuthHeading title={t('login.title')} subtitle={t('login.subtitle')} error={formError && t(formError)} />
         <TextInput
           label={t('login.email')}
           type="email"

@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { isMfaCodeShaped } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
 import { signInWithMfaCode, signInWithRecoveryCode } from '../../api/mfa.ts';
+import { AuthHeading } from '../../components/AuthHeading.tsx';
 import { sessionStore } from '../../session/session-store.ts';
 
 type Mode = 'code' | 'recovery';
@@ -64,19 +65,11 @@ export function MfaStep({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <div>
-          <Title order={1} size="h2">
-            {t('mfa.login.title')}
-          </Title>
-          <Text c="dimmed" size="sm" mt={4}>
-            {t(mode === 'code' ? 'mfa.login.codeHelp' : 'mfa.login.recoveryHelp')}
-          </Text>
-        </div>
-        {formError && (
-          <Alert color="red" variant="light" role="alert">
-            {t(formError)}
-          </Alert>
-        )}
+        <AuthHeading
+          title={t('mfa.login.title')}
+          subtitle={t(mode === 'code' ? 'mfa.login.codeHelp' : 'mfa.login.recoveryHelp')}
+          error={formError && t(formError)}
+        />
         <TextInput
           key={mode}
           label={t(mode === 'code' ? 'mfa.login.codeLabel' : 'mfa.login.recoveryLabel')}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -7,32 +7,26 @@ import { errorMessageKey } from '../../api/error-messages.ts';
 import { signUp } from '../../api/onboarding.ts';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
 import { emailErrorKey, newPasswordErrorKeys } from '../../components/credentials.ts';
+import { useFormFields } from '../../components/use-form-fields.ts';
 import { useSession } from '../../session/use-session.ts';
-
-type FieldErrors = { email?: string; password?: string; confirmation?: string };
 
 export function SignUpPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { language } = useSession();
-  const [form, setForm] = useState({ email: '', password: '', confirmation: '' });
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const { values, field, check } = useFormFields({ email: '', password: '', confirmation: '' });
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFormError(null);
-    const errors: FieldErrors = {
-      email: emailErrorKey(form.email),
-      ...newPasswordErrorKeys(form.password, form.confirmation),
-    };
-    setFieldErrors(errors);
-    if (Object.values(errors).some(Boolean)) return;
+    const fresh = newPasswordErrorKeys(values.password, values.confirmation);
+    if (!check({ email: emailErrorKey(values.email), ...fresh })) return;
     setSubmitting(true);
     try {
-      const email = form.email.trim();
-      await signUp({ email, password: form.password, language });
+      const email = values.email.trim();
+      await signUp({ email, password: values.password, language });
       navigate(`/check-your-email?email=${encodeURIComponent(email)}`);
     } catch (error) {
       const code = error instanceof ApiError ? error.code : 'Default';
@@ -42,21 +36,10 @@ export function SignUpPage() {
     }
   };
 
-  const field = (name: keyof typeof form) => ({
-    value: form[name],
-    onChange: (event: FormEvent<HTMLInputElement>) => setForm({ ...form, [name]: event.currentTarget.value }),
-    error: fieldErrors[name] && t(fieldErrors[name]),
-  });
-
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <AuthHeading title={t('pages.signup')} subtitle={t('signup.subtitle')} />
-        {formError && (
-          <Alert color="red" variant="light" role="alert">
-            {t(formError)}
-          </Alert>
-        )}
+        <AuthHeading title={t('pages.signup')} subtitle={t('signup.subtitle')} error={formError && t(formError)} />
         <TextInput label={t('login.email')} type="email" autoComplete="email" {...field('email')} />
         <PasswordInput
           label={t('login.password')}
