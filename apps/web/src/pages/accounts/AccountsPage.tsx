@@ -1,14 +1,13 @@
-import { Button, EmptyState, Group, Loader, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Button, Group, Table, Text, Title } from '@mantine/core';
 import type { Account } from '@rayo/shared';
 import { IconBuildingBank, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccountList, useDeleteAccount } from '../../api/accounts.ts';
-import { errorMessage } from '../../api/error-messages.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
-import { LoadError } from '../../components/LoadError.tsx';
+import { ListStatus } from '../../components/ListStatus.tsx';
+import { useDeleteConfirmation } from '../../components/use-delete-confirmation.ts';
 import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { AccountFormModal } from './AccountFormModal.tsx';
@@ -23,23 +22,7 @@ export function AccountsPage() {
   const accounts = useAccountList();
   const remove = useDeleteAccount();
   const [editing, setEditing] = useState<Editing>(null);
-  // The dialog keeps naming its account while it closes, so `deleting` outlives `deleteOpen`.
-  const [deleting, setDeleting] = useState<Account | null>(null);
-  const [deleteOpen, setDeleteOpen] = useState(false);
-
-  const closeDelete = () => {
-    setDeleteOpen(false);
-    remove.reset();
-  };
-  const confirmDelete = () => {
-    if (!deleting) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        notifications.show({ color: 'teal', message: t('accounts.deleted') });
-        closeDelete();
-      },
-    });
-  };
+  const confirmation = useDeleteConfirmation<Account>(remove, t('accounts.deleted'));
   const createButton = editable && (
     <Button leftSection={<IconPlus size={18} />} onClick={() => setEditing({ account: null })}>
       {t('accounts.new')}
@@ -60,19 +43,11 @@ export function AccountsPage() {
         </Text>
       )}
 
-      {accounts.isPending && <Loader aria-label={t('common.loading')} />}
-      {accounts.isError && <LoadError error={accounts.error} onRetry={() => accounts.refetch()} />}
-      {accounts.data?.length === 0 && (
-        <EmptyState
-          icon={<IconBuildingBank size={32} />}
-          variant="light"
-          title={t('accounts.emptyTitle')}
-          description={t('accounts.emptyText')}
-          py="xl"
-        >
-          {createButton && <EmptyState.Actions>{createButton}</EmptyState.Actions>}
-        </EmptyState>
-      )}
+      <ListStatus
+        query={accounts}
+        empty={{ icon: <IconBuildingBank size={32} />, title: t('accounts.emptyTitle'), text: t('accounts.emptyText') }}
+        action={createButton}
+      />
       {accounts.data && accounts.data.length > 0 && (
         <Table striped highlightOnHover verticalSpacing="sm">
           <Table.Thead>
@@ -99,10 +74,7 @@ export function AccountsPage() {
                       editLabel={t('accounts.editLabel', { name: account.name })}
                       deleteLabel={t('accounts.deleteLabel', { name: account.name })}
                       onEdit={() => setEditing({ account })}
-                      onDelete={() => {
-                        setDeleting(account);
-                        setDeleteOpen(true);
-                      }}
+                      onDelete={() => confirmation.ask(account)}
                     />
                   </Table.Td>
                 )}
@@ -114,14 +86,10 @@ export function AccountsPage() {
 
       {editing && <AccountFormModal account={editing.account} onClose={() => setEditing(null)} />}
       <ConfirmDialog
-        opened={deleteOpen}
+        {...confirmation.dialog}
         title={t('accounts.deleteTitle')}
-        message={t('accounts.deleteText', { name: deleting?.name })}
+        message={t('accounts.deleteText', { name: confirmation.target?.name })}
         confirmLabel={t('common.delete')}
-        loading={remove.isPending}
-        error={remove.error ? errorMessage(t, remove.error) : null}
-        onConfirm={confirmDelete}
-        onClose={closeDelete}
       />
     </>
   );

@@ -1,15 +1,14 @@
-import { Badge, Button, EmptyState, Group, Loader, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Badge, Button, Group, Table, Text, Title } from '@mantine/core';
 import type { Manager } from '@rayo/shared';
 import { IconPlus, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
-import { errorMessage } from '../../api/error-messages.ts';
 import { useDeleteManager, useManagerList } from '../../api/managers.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
-import { LoadError } from '../../components/LoadError.tsx';
+import { ListStatus } from '../../components/ListStatus.tsx';
+import { useDeleteConfirmation } from '../../components/use-delete-confirmation.ts';
 import { ManagerFormModal } from './ManagerFormModal.tsx';
 
 /** The form is open for a new manager (`null`) or for an existing one. */
@@ -22,24 +21,8 @@ export function ManagersPage() {
   const accounts = useAccounts();
   const remove = useDeleteManager();
   const [editing, setEditing] = useState<Editing>(null);
-  // The dialog keeps naming its manager while it closes, so `deleting` outlives `deleteOpen`.
-  const [deleting, setDeleting] = useState<Manager | null>(null);
-  const [deleteOpen, setDeleteOpen] = useState(false);
   const accountNames = new Map((accounts.data ?? []).map((account) => [account.id, account.name]));
-
-  const closeDelete = () => {
-    setDeleteOpen(false);
-    remove.reset();
-  };
-  const confirmDelete = () => {
-    if (!deleting) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        notifications.show({ color: 'teal', message: t('managers.deleted') });
-        closeDelete();
-      },
-    });
-  };
+  const confirmation = useDeleteConfirmation<Manager>(remove, t('managers.deleted'));
   const createButton = (
     <Button leftSection={<IconPlus size={18} />} onClick={() => setEditing({ manager: null })}>
       {t('managers.new')}
@@ -58,19 +41,11 @@ export function ManagersPage() {
         {t('managers.intro')}
       </Text>
 
-      {managers.isPending && <Loader aria-label={t('common.loading')} />}
-      {managers.isError && <LoadError error={managers.error} onRetry={() => managers.refetch()} />}
-      {managers.data?.length === 0 && (
-        <EmptyState
-          icon={<IconUsers size={32} />}
-          variant="light"
-          title={t('managers.emptyTitle')}
-          description={t('managers.emptyText')}
-          py="xl"
-        >
-          <EmptyState.Actions>{createButton}</EmptyState.Actions>
-        </EmptyState>
-      )}
+      <ListStatus
+        query={managers}
+        empty={{ icon: <IconUsers size={32} />, title: t('managers.emptyTitle'), text: t('managers.emptyText') }}
+        action={createButton}
+      />
       {managers.data && managers.data.length > 0 && (
         <Table.ScrollContainer minWidth={340}>
           <Table striped highlightOnHover verticalSpacing="sm">
@@ -113,10 +88,7 @@ export function ManagersPage() {
                       editLabel={t('managers.editLabel', { name: manager.name })}
                       deleteLabel={t('managers.deleteLabel', { name: manager.name })}
                       onEdit={() => setEditing({ manager })}
-                      onDelete={() => {
-                        setDeleting(manager);
-                        setDeleteOpen(true);
-                      }}
+                      onDelete={() => confirmation.ask(manager)}
                     />
                   </Table.Td>
                 </Table.Tr>
@@ -128,14 +100,10 @@ export function ManagersPage() {
 
       {editing && <ManagerFormModal manager={editing.manager} onClose={() => setEditing(null)} />}
       <ConfirmDialog
-        opened={deleteOpen}
+        {...confirmation.dialog}
         title={t('managers.deleteTitle')}
-        message={t('managers.deleteText', { name: deleting?.name })}
+        message={t('managers.deleteText', { name: confirmation.target?.name })}
         confirmLabel={t('common.delete')}
-        loading={remove.isPending}
-        error={remove.error ? errorMessage(t, remove.error) : null}
-        onConfirm={confirmDelete}
-        onClose={closeDelete}
       />
     </>
   );
