@@ -10,6 +10,8 @@ test('sign up, confirm from the mail, onboard, reset the password and sign in', 
   await page.goto('/login');
   await page.getByRole('link', { name: 'Create an account' }).click();
   await expect(page).toHaveURL(/\/signup$/);
+  // The URL changes before the lazily loaded screen replaces the login form.
+  await expect(page.getByRole('heading', { name: 'Create an account' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await page.getByRole('textbox', { name: 'Confirm password' }).fill(PASSWORD);
@@ -44,6 +46,7 @@ test('sign up, confirm from the mail, onboard, reset the password and sign in', 
   await page.getByRole('button', { name: 'Log Out' }).click();
   await expect(page).toHaveURL(/\/login/);
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
   const asked = Date.now();
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByRole('button', { name: 'Send code' }).click();
