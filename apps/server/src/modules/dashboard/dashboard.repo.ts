@@ -165,6 +165,14 @@ export async function sumSales(db: Db, filter: SalesFilter, timeZone: string, cu
   return totals;
 }
 
+/** How many sales a filter covers; the table's total, without the sums it does not show. */
+export async function countSales(db: Db, filter: SalesFilter, timeZone: string): Promise<number> {
+  const { rows } = await sql<{ count: string }>`
+    select coalesce(sum(count), 0)::text as count from (${salesSource(filter, timeZone)}) sales
+  `.execute(db);
+  return Number(rows[0]?.count ?? 0);
+}
+
 export async function listSalesSeries(
   db: Db,
   filter: SalesFilter,

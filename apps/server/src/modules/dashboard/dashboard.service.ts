@@ -18,6 +18,7 @@ import type { AccessClaims } from '../auth/tokens.ts';
 import { toTransaction } from '../transactions/transactions.service.ts';
 import {
   accountBelongsTo,
+  countSales,
   findCurrentOrganization,
   findLocalDayBounds,
   listLinkedAccountIds,
@@ -71,6 +72,7 @@ function periodOf(query: PeriodQuery): Period {
  */
 async function salesFilterOf(db: Db, scope: Scope, period: Period): Promise<SalesFilter> {
   const base = { organizationId: scope.organization.id, accountIds: scope.accountIds };
+  if (period.from === null && period.to === null) return { ...base, days: { from: null, to: null }, edges: [] };
   const bounds = await findLocalDayBounds(db, scope.organization.timeZone, period.from, period.to);
   if (bounds.firstDay !== null && bounds.endDay !== null && bounds.firstDay >= bounds.endDay) {
     return { ...base, days: null, edges: [period] };
@@ -98,13 +100,11 @@ export async function listTransactions(
   const scope = await scopeOf(db, caller, query.account);
   const filter = { organizationId: scope.organization.id, accountIds: scope.accountIds, ...period };
   // The total comes from the rollup plus the edge days, not a COUNT(*) over the whole period.
-  const [rows, totals] = await Promise.all([
+  const [rows, total] = await Promise.all([
     listTransactionsPage(db, filter, query.limit, (query.page - 1) * query.limit),
-    salesFilterOf(db, scope, period).then((sales) =>
-      sumSales(db, sales, scope.organization.timeZone, scope.organization.currency),
-    ),
+    salesFilterOf(db, scope, period).then((sales) => countSales(db, sales, scope.organization.timeZone)),
   ]);
-  return { transactions: rows.map(toTransaction), total: Number(totals.count) };
+  return { transactions: rows.map(toTransaction), total };
 }
 
 export async function sumTransactions(db: Db, caller: AccessClaims, query: PeriodQuery): Promise<TransactionSums> {
