@@ -144,3 +144,104 @@ test('the dashboard reads in Spanish, with Spanish numbers', async ({ page }) =>
   await expect(page.getByRole('columnheader', { name: 'Fecha de creación' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Descargar CSV' })).toBeVisible();
 });
+
+/** An amount in quetzales as the English screen writes it: "GTQ 1,234.50", never rounding a decimal away. */
+function gtqText(decimal: string) {
+  const decimals = Math.max(2, decimal.split('.')[1]?.length ?? 0);
+  const format = new Intl.NumberFormat('en', {
+    style: 'currency',
+    currency: 'GTQ',
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  });
+  return format.format(decimal as Intl.StringNumericLiteral);
+}
+
+/**
+ * Days `first` to `last` of the month before Guatemala's current one: always past, always in the
+ * demo's year of sales. `start` and `end` are Guatemala's midnights before the first day and after
+ * the last one; the labels are the ones the date picker gives its month and its days in English.
+ */
+function daysOfLastMonth(first: number, last: number) {
+  const today = new Date((guatemalaToday().start - GUATEMALA_OFFSET) * 1000);
+  const month = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1));
+  const midnight = (day: number) =>
+    Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), day) / 1000 + GUATEMALA_OFFSET;
+  const monthName = month.toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+  return {
+    index: month.getUTCFullYear() * 12 + month.getUTCMonth(),
+    heading: `${monthName} ${month.getUTCFullYear()}`,
+    dayLabel: (day: number) => `${day} ${monthName} ${month.getUTCFullYear()}`,
+    start: midnight(first),
+    end: midnight(last + 1),
+  };
+}
+
+function periodRequest(page: Page, pathname: string) {
+  return page.waitForRequest((request) => {
+    const url = new URL(request.url());
+    return url.pathname === pathname && url.searchParams.has('start');
+  });
+}
+
+function periodSent(url: string) {
+  const params = new URL(url).searchParams;
+  return { start: Number(params.get('start')), end: Number(params.get('end')) };
+}
+
+test.describe('from a browser in Tokyo', () => {
+  // Far from Guatemala, so the range can only be right if its days are Guatemala's days.
+  test.use({ timezoneId: 'Asia/Tokyo' });
+
+  test('a custom range of past days shows the API’s figures for those days in Guatemala', async ({ page }) => {
+    // Today's figures are asked for first, so that the requests awaited below can only be the range's.
+    const todaySums = periodRequest(page, '/api/dashboard/transactions/sum');
+    const todayPage = periodRequest(page, '/api/dashboard/transactions');
+    await signInViaUi(page, demo.admin);
+    await Promise.all([todaySums, todayPage]);
+    const days = daysOfLastMonth(10, 12);
+
+    await page.getByText('Custom range', { exact: true }).click();
+    await page.getByRole('button', { name: 'Dates' }).click();
+    const calendar = page.getByRole('dialog');
+    // The picker opens on the browser's month; step back to the chosen one as a user would.
+    const shown = await page.evaluate(() => new Date().getFullYear() * 12 + new Date().getMonth());
+    // The month arrows have no accessible name (Mantine's default), so they are found by direction.
+    const previous = calendar.locator('button[data-direction="previous"]');
+    for (let step = shown; step > days.index; step -= 1) await previous.click();
+    await expect(calendar.getByRole('button', { name: days.heading, exact: true })).toBeVisible();
+
+    await calendar.getByRole('button', { name: days.dayLabel(10), exact: true }).click();
+    const sumsSent = periodRequest(page, '/api/dashboard/transactions/sum');
+    const pageSent = periodRequest(page, '/api/dashboard/transactions');
+    await calendar.getByRole('button', { name: days.dayLabel(12), exact: true }).click();
+
+    // The page asks for Guatemala's midnight before the 10th up to its midnight after the 12th.
+    const period = { start: days.start, end: days.end };
+    expect(periodSent((await sumsSent).url())).toEqual(period);
+    expect(periodSent((await pageSent).url())).toEqual(period);
+
+    // The same period asked of the API directly: demo sales, more than one page of them.
+    const query = `start=${days.start}&end=${days.end}`;
+    const sums = await apiAs<Sums>(page, 'GET', `/api/dashboard/transactions/sum?${query}`);
+    const first = await apiAs<TransactionPage>(page, 'GET', `/api/dashboard/transactions?${query}&page=1&limit=10`);
+    expect(sums.receiveMsat).toBeGreaterThan(0);
+    expect(first.total).toBeGreaterThan(10);
+
+    await expect(page.getByTestId('metric-receiveMsat')).toHaveText(satsText(sums.receiveMsat, 'en'));
+    await expect(page.getByTestId('metric-msatsToDisburse')).toHaveText(satsText(sums.msatsToDisburse, 'en'));
+    await expect(page.getByTestId('metric-receiveFiat')).toHaveText(gtqText(sums.receiveFiat));
+    await expect(page.getByTestId('metric-fiatToDisburse')).toHaveText(gtqText(sums.fiatToDisburse));
+
+    const table = page.getByRole('table');
+    await expect(table).toHaveAttribute('data-total', String(first.total));
+    await expect(page.getByText(`1–10 of ${first.total.toLocaleString('en')}`, { exact: true })).toBeVisible();
+    const rows = table.locator('tbody tr');
+    await expect(rows).toHaveCount(first.transactions.length);
+    for (const [index, transaction] of first.transactions.entries()) {
+      const id = transaction.transactionId;
+      await expect(rows.nth(index)).toContainText(`${id.slice(0, 6)}…${id.slice(-6)}`);
+      await expect(rows.nth(index)).toContainText(gtqText(transaction.billAmount));
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { Chip, Group, Stack, Text } from '@mantine/core';
 import 'dayjs/locale/es';
-import { DatePickerInput } from '@mantine/dates';
+import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type CustomDays, type PeriodPreset, periodPresets } from './period.ts';
 
@@ -14,6 +15,15 @@ type Props = {
 /** The presets as one choice of chips, which wrap on a phone; a date range appears for Custom. */
 export function PeriodFilter({ preset, custom, onPreset, onCustom }: Props) {
   const { t, i18n } = useTranslation();
+  // The picker's own value, a half-picked range included. Were it `custom` alone, the first day
+  // clicked would read back as no day at all, the picker would forget it, and no range could be
+  // picked.
+  const [range, setRange] = useState<DatesRangeValue>([custom?.from ?? null, custom?.to ?? null]);
+  const pick = (next: DatesRangeValue) => {
+    setRange(next);
+    const [from, to] = next;
+    onCustom(from && to ? { from: day(from), to: day(to) } : null);
+  };
   return (
     <Stack gap={6}>
       <Text size="sm" fw={500} id="period-label">
@@ -34,8 +44,8 @@ export function PeriodFilter({ preset, custom, onPreset, onCustom }: Props) {
           label={t('home.customRange')}
           placeholder={t('home.customRangePlaceholder')}
           locale={i18n.language}
-          value={[custom?.from ?? null, custom?.to ?? null]}
-          onChange={([from, to]) => onCustom(from && to ? { from: day(from), to: day(to) } : null)}
+          value={range}
+          onChange={pick}
           maxDate={new Date()}
           clearable
           maw={320}
