@@ -96,11 +96,18 @@ export function parseAmount(
 
 /** The exact decimal of a minor-unit amount, with as many decimals as the currency has. */
 export function formatMinor(minor: bigint, currency: string): string {
-  const exponent = currencyExponent(currency);
-  const sign = minor < 0n ? '-' : '';
-  const digits = (minor < 0n ? -minor : minor).toString().padStart(exponent + 1, '0');
-  if (exponent === 0) return sign + digits;
-  return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+  return shiftDecimal(minor.toString(), currencyExponent(currency));
+}
+
+/**
+ * An integer's digits as the exact decimal with `exponent` places ("1250", 2 → "12.50"),
+ * moved as text so no amount passes through a float.
+ */
+export function shiftDecimal(integer: string, exponent: number): string {
+  if (exponent === 0) return integer;
+  const negative = integer.startsWith('-');
+  const digits = (negative ? integer.slice(1) : integer).padStart(exponent + 1, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
 }
 
 const PERCENT_PATTERN = /^(\d{1,3})(?:\.(\d{1,2}))?$/;

@@ -4,6 +4,7 @@ import { type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { type Db, poolOf } from '../../db/database.ts';
+import { LEDGER_CSV_COLUMNS } from '../../domain/transactions-csv.ts';
 import type { TransactionRow } from '../transactions/transactions.repo.ts';
 
 /**
@@ -230,93 +231,48 @@ export async function listTransactionsPage(
   return query.orderBy('settled_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
 }
 
-/** Every currency the organization has sold in; the rollup has a row for each. */
-export async function listSoldCurrencies(db: Db, organizationId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('transaction_daily')
-    .select('currency')
-    .distinct()
-    .where('organization_id', '=', organizationId)
-    .execute();
-  return rows.map((row) => row.currency);
-}
-
-const UTC_ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-
 /**
  * `COPY` takes no bind parameters, so every value is written as a literal: ids are checked
  * UUIDs, instants are integers, and the rest goes through pg's own literal escaping.
  */
-function csvQuery(
-  filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null },
-  exponents: ReadonlyMap<string, number>,
-): string {
+function ledgerCsvQuery(filter: {
+  organizationId: string;
+  accountIds: string[] | null;
+  from: Date | null;
+  to: Date | null;
+}): string {
   const literal = pg.escapeLiteral;
-  const instant = (date: Date) => `to_timestamp(${Math.trunc(date.getTime() / 1000)})`;
-  const conditions = [`t.organization_id = ${literal(filter.organizationId)}`];
+  const instant = (date: Date) => `to_timestamp(${date.getTime() / 1000})`;
+  const conditions = [`organization_id = ${literal(filter.organizationId)}`];
   if (filter.accountIds) {
     conditions.push(
       filter.accountIds.length === 1
-        ? `t.account_id = ${literal(filter.accountIds[0] as string)}`
-        : `t.account_id = any(array[${filter.accountIds.map(literal).join(', ') || 'null'}]::uuid[])`,
+        ? `account_id = ${literal(filter.accountIds[0] as string)}`
+        : `account_id = any(array[${filter.accountIds.map(literal).join(', ') || 'null'}]::uuid[])`,
     );
   }
-  if (filter.from) conditions.push(`t.settled_at >= ${instant(filter.from)}`);
-  if (filter.to) conditions.push(`t.settled_at < ${instant(filter.to)}`);
-  // Per currency, its minor unit as a numeric of that many decimals (0.01) and 10^exponent.
-  const units = [...exponents].map(([code, exponent]) => {
-    const digits = Math.trunc(exponent);
-    const unit = digits === 0 ? '1' : `0.${'1'.padStart(digits, '0')}`;
-    return { code: literal(code), unit, pow10: 10 ** digits };
-  });
-  const unitCases = units.map((u) => `when ${u.code} then ${u.unit}`).join(' ') || "when '' then 0.01";
-  const pow10Cases = units.map((u) => `when ${u.code} then ${u.pow10}`).join(' ') || "when '' then 100";
-  // An integer times a numeric of scale e is exact and has exactly e decimals (1250 × 0.01 =
-  // 12.50), which is cheaper than dividing and rounding on a million rows. The rate is
-  // satsPerUnit's half-up division, in integers: ⌊(2·10^11·10^e + rate) / (2·rate)⌋ msat.
-  const money = (column: string) => `t.${column} * x.unit`;
+  if (filter.from) conditions.push(`settled_at >= ${instant(filter.from)}`);
+  if (filter.to) conditions.push(`settled_at < ${instant(filter.to)}`);
   return `copy (
-    select
-      to_char(t.created_at at time zone 'UTC', ${UTC_ISO}) as "Date created",
-      to_char(t.settled_at at time zone 'UTC', ${UTC_ISO}) as "Date settled",
-      t.account_id as "Account id",
-      a.name as "Account name",
-      t.payment_hash as "Transaction id",
-      t.bpt_id as "BPT id",
-      'BTC/' || t.currency as "Currency pair",
-      t.total_msat as "Total msats charged",
-      t.total_msat * 0.001 as "Total sats",
-      ${money('bill_minor')} as "Bill amount",
-      ${money('tip_minor')} as "Tip",
-      ${money('tax_minor')} as "Tax",
-      t.income_msat as "Msats income",
-      ${money('fiat_income_minor')} as "Fiat income",
-      ((200000000000 * x.pow10 + t.rate_minor_per_btc) / (2 * t.rate_minor_per_btc)) * 0.001 as "Rate (sats per unit)",
-      t.tx_fee_msat as "Tx fee msats",
-      t.conversion_fee_msat as "Conversion fee msats",
-      t.fiat_bps * 0.01 as "Fiat percentage",
-      case when t.disbursed then 'true' else 'false' end as "Disbursed",
-      t.currency as "Currency"
-    from transactions t
-    join accounts a on a.id = t.account_id
-    cross join lateral (
-      select case t.currency ${unitCases} else 0.01 end as unit,
-        case t.currency ${pow10Cases} else 100 end::bigint as pow10
-    ) x
+    select ${LEDGER_CSV_COLUMNS.join(', ')} from transactions
     where ${conditions.join(' and ')}
-    order by t.settled_at desc, t.id desc
-  ) to stdout with (format csv, header)`;
+    order by settled_at desc, id desc
+  ) to stdout with (format csv)`;
 }
 
 /**
- * Streams the filtered ledger as CSV straight from PostgreSQL on a client of its own, which
- * goes back to the pool when the stream ends, and is discarded on an error or an early close
- * (a connection left mid-COPY cannot serve another query).
+ * Streams the filtered ledger newest first, LEDGER_CSV_COLUMNS as PostgreSQL writes them, on a
+ * client of its own that goes back to the pool when the stream ends and is discarded on an
+ * error or an early close (a connection left mid-COPY cannot serve another query).
+ *
+ * The settings hold for this transaction only. Instants are written in UTC, which PostgreSQL
+ * writes much faster than a named zone. The planner would rather sort a big merchant's rows
+ * than walk them in index order; walking the index streams the first rows at once, and a
+ * sort of a million rows would spill to disk before the download could start.
  */
-export async function streamTransactionsCsv(
+export async function streamLedgerCsv(
   db: Db,
   filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null },
-  exponents: ReadonlyMap<string, number>,
 ): Promise<Readable> {
   const client = await poolOf(db).connect();
   let released = false;
@@ -326,10 +282,18 @@ export async function streamTransactionsCsv(
     client.release(error);
   };
   try {
-    const stream = client.query(copyTo(csvQuery(filter, exponents)));
-    stream.on('end', () => release());
+    await client.query("begin; set local time zone 'UTC'; set local datestyle = 'ISO'; set local enable_sort = off");
+    const stream = client.query(copyTo(ledgerCsvQuery(filter)));
+    stream.on('end', () => {
+      client.query('commit').then(
+        () => release(),
+        (error: Error) => release(error),
+      );
+    });
     stream.on('error', (error) => release(error));
-    stream.on('close', () => release(stream.readableEnded ? undefined : new Error('CSV stream closed early')));
+    stream.on('close', () => {
+      if (!stream.readableEnded) release(new Error('CSV stream closed early'));
+    });
     return stream;
   } catch (error) {
     release(error instanceof Error ? error : new Error(String(error)));

@@ -1,10 +1,8 @@
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import {
   AppError,
   type CurrentOrganization,
-  currencyExponent,
   formatMinor,
-  isKnownCurrency,
   type PeriodQuery,
   type SeriesQuery,
   type TransactionPage,
@@ -13,6 +11,8 @@ import {
   type TransactionSums,
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
+import { createLedgerCsvFormatter, csvLine, TRANSACTIONS_CSV_HEADER } from '../../domain/transactions-csv.ts';
+import { listAccounts } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { toTransaction } from '../transactions/transactions.service.ts';
@@ -24,12 +24,12 @@ import {
   listLinkedAccountIds,
   listSalesByAccount,
   listSalesSeries,
-  listSoldCurrencies,
   listTransactionsPage,
   type SalesFilter,
-  streamTransactionsCsv,
+  streamLedgerCsv,
   sumSales,
 } from './dashboard.repo.ts';
+import { mapLines } from './map-lines.ts';
 
 /** The caller's organization and the accounts a call covers (`null`: all of the organization's). */
 type Scope = { organization: CurrentOrganization; accountIds: string[] | null };
@@ -168,17 +168,15 @@ export async function exportTransactionsCsv(
   const period = periodOf(query);
   const scope = await scopeOf(db, caller, query.account);
   const { id, timeZone } = scope.organization;
-  const exponents = new Map<string, number>();
-  for (const code of await listSoldCurrencies(db, id)) {
-    if (isKnownCurrency(code)) exponents.set(code, currencyExponent(code));
-  }
+  const accountNames = new Map((await listAccounts(db, id)).map((account) => [account.id, account.name]));
   // The file is named after the local days it covers; `end` is exclusive, so its last second.
   const first = period.from ? localDate(period.from, timeZone) : 'start';
   const last = period.to ? localDate(new Date(period.to.getTime() - 1000), timeZone) : 'now';
-  const stream = await streamTransactionsCsv(
-    db,
-    { organizationId: id, accountIds: scope.accountIds, ...period },
-    exponents,
-  );
-  return { filename: `transactions_${first}_${last}.csv`, stream };
+  const ledger = await streamLedgerCsv(db, { organizationId: id, accountIds: scope.accountIds, ...period });
+  // PostgreSQL streams the bare ledger columns and this process formats them, so the two
+  // share the work on two cores instead of PostgreSQL doing both on one.
+  const csv = mapLines(createLedgerCsvFormatter(accountNames));
+  csv.push(csvLine(TRANSACTIONS_CSV_HEADER));
+  pipeline(ledger, csv, () => {});
+  return { filename: `transactions_${first}_${last}.csv`, stream: csv };
 }

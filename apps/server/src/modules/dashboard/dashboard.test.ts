@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import {
   type CurrentOrganization,
   computeSale,
@@ -9,6 +10,7 @@ import {
   type TransactionSeries,
   type TransactionSums,
 } from '@rayo/shared';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
@@ -19,9 +21,11 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { poolOf } from '../../db/database.ts';
 import { insertInvoice } from '../invoices/invoices.repo.ts';
 import { settleInvoice } from '../invoices/invoices.service.ts';
 import { createOrganization } from '../organizations/organizations.service.ts';
+import { exportTransactionsCsv } from './dashboard.service.ts';
 
 type Headers = { authorization: string };
 
@@ -442,6 +446,37 @@ describe('dashboard', () => {
         tx.currency,
       ]);
     }
+  });
+
+  it('frees the connection of a CSV abandoned before its end, so the pool keeps serving', async () => {
+    // More rows than the streams between PostgreSQL and the response buffer, so the COPY is
+    // still running when the download is dropped.
+    const busy = await createTestOrganization(t.db, 'Busy');
+    const till = (await createTestAccount(t.db, busy.id, 'Till')).id;
+    for (let n = 0; n < 600; n += 1) {
+      await recordSale(t, busy.id, till, { key: `busy${n}`, account: 'a', at: '2025-03-10T12:00:00', bill: 100n });
+    }
+    const pool = poolOf(t.db);
+    for (let attempt = 0; attempt < pool.options.max; attempt += 1) {
+      const caller = { userId: randomUUID(), organizationId: busy.id, role: 'admin' } as const;
+      const csv = await exportTransactionsCsv(t.db, caller, {});
+      await once(csv.stream, 'readable');
+      csv.stream.destroy();
+      await once(csv.stream, 'close');
+    }
+    // A connection handed back mid-COPY, or inside the export's transaction, would fail or
+    // hang the next queries on it; none is left behind.
+    const observer = new pg.Client({ connectionString: t.config.databaseUrl });
+    await observer.connect();
+    const { rows } = await observer
+      .query<{ state: string; query: string }>(
+        `select state, query from pg_stat_activity
+         where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`,
+      )
+      .finally(() => observer.end());
+    expect(rows).toEqual([]);
+    const pages = await Promise.all(Array.from({ length: pool.options.max * 2 }, () => page('limit=1')));
+    for (const result of pages) expect(result.total).toBe(SALES.length);
   });
 
   it('charts sales in buckets of the organization time zone', async () => {
