@@ -12,7 +12,9 @@
  * `node bench/generate-transactions.ts` builds; the home page runs on a fresh embedded database
  * with the demo seed, whose cold start is reported too.
  *
- *   npm run bench:dashboard      (BENCH_SKIP_BUILD=1 reuses apps/web/dist)
+ *   npm run bench:dashboard      (BENCH_SKIP_BUILD=1 reuses apps/web/dist; BENCH_SKIP_API=1 or
+ *                                BENCH_SKIP_WEB=1 leaves a half out; BENCH_ONLY_CSV=1 measures
+ *                                only the CSV of the API half)
  */
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -27,6 +29,7 @@ import { chromium } from 'playwright';
 import { Agent, request } from 'undici';
 import { repoRoot } from '../apps/server/src/config.ts';
 import { DEMO_PASSWORD } from '../apps/server/src/db/seed-demo.ts';
+import { LEDGER_CSV_COLUMNS } from '../apps/server/src/domain/transactions-csv.ts';
 import { type PeriodPreset, type PeriodRange, periodRange } from '../apps/web/src/pages/home/period.ts';
 import { BIG_ORG_EMAIL, SCALE_PASSWORD, startScaleCluster } from './generate-transactions.ts';
 import { formatResult, type LoadResult, runLoad, summarize } from './load.ts';
@@ -37,6 +40,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const FIRST_LOADS = Number(process.env.BENCH_FIRST_LOADS ?? 5);
 const TIME_ZONE = 'America/Guatemala';
 const PRESETS: PeriodPreset[] = ['today', 'yesterday', 'last30', 'thisMonth', 'thisYear', 'all'];
+/** Downloads of the big organization's CSV, each after its floor (BENCH_CSV_RUNS). */
+const CSV_RUNS = Number(process.env.BENCH_CSV_RUNS ?? 3);
 const agent = new Agent({ connections: CONCURRENCY * 2 });
 
 async function call<T>(url: string, method: 'GET' | 'POST', body?: object, token?: string): Promise<T> {
@@ -92,14 +97,18 @@ async function floorEmptyRoute(): Promise<LoadResult> {
 
 type Rate = { rows: number; seconds: number; rowsPerSecond: number };
 
-/** The floor of the CSV: PostgreSQL's own COPY TO of the same rows, read in this process. */
+/**
+ * The floor of the CSV: the ledger query the endpoint runs, with its settings, as PostgreSQL's
+ * own `COPY … TO STDOUT` read in this process; the endpoint adds the formatting and HTTP.
+ */
 async function floorCopy(url: string, organizationId: string): Promise<Rate> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const t0 = performance.now();
+  await client.query("begin; set local time zone 'UTC'; set local datestyle = 'ISO'; set local enable_sort = off");
   const stream = client.query(
     copyTo(
-      `copy (select * from transactions where organization_id = '${organizationId}' order by settled_at desc, id desc) to stdout with (format csv, header)`,
+      `copy (select ${LEDGER_CSV_COLUMNS.join(', ')} from transactions where organization_id = '${organizationId}' order by settled_at desc, id desc) to stdout with (format csv, header)`,
     ),
   );
   let rows = 0;
@@ -107,6 +116,7 @@ async function floorCopy(url: string, organizationId: string): Promise<Rate> {
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows += 1;
   }
   const seconds = (performance.now() - t0) / 1000;
+  await client.query('commit');
   await client.end();
   return { rows: rows - 1, seconds, rowsPerSecond: (rows - 1) / seconds };
 }
@@ -225,6 +235,79 @@ function line(name: string, result: LoadResult): string {
   return formatResult(name, result);
 }
 
+/** Pages and sums for every preset and for random periods and accounts, beside their floors. */
+async function pageAndSumBenchmarks(
+  lines: string[],
+  scale: { url: string; rayoUrl: string; accessToken: string; accounts: Account[] },
+) {
+  const { url: scaleUrl, rayoUrl: url, accessToken, accounts } = scale;
+  const get = (route: string) => async () => {
+    await call(`${url}${route}`, 'GET', undefined, accessToken);
+  };
+  const now = new Date();
+  const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)] as T;
+  const randomAccount = () => (Math.random() < 0.5 ? 'all' : pick(accounts).id);
+
+  // Warm up JIT, pools and PostgreSQL's buffers on the same mix before measuring.
+  await runLoad(200, CONCURRENCY, async () => {
+    const range = Math.random() < 0.5 ? periodRange(pick(PRESETS), now, TIME_ZONE) : randomPeriod(now);
+    await get(`/api/dashboard/transactions?${query(range, { limit: 10, account: randomAccount() })}`)();
+    await get(`/api/dashboard/transactions/sum?${query(range)}`)();
+  });
+
+  const routeFloor = await floorEmptyRoute();
+  const selectFloor = await floorSelect(scaleUrl);
+  lines.push(`Concurrency ${CONCURRENCY}, loopback.\n`);
+  lines.push('| measurement | requests | per second | p50 ms | p95 ms | p99 ms |');
+  lines.push('|---|---|---|---|---|---|');
+  lines.push(line('floor: empty Fastify route', routeFloor));
+  lines.push(line('floor: PostgreSQL `select 1`', selectFloor));
+
+  const perPreset = Math.max(50, Math.floor(REQUESTS / PRESETS.length));
+  for (const preset of PRESETS) {
+    const range = periodRange(preset, now, TIME_ZONE);
+    const result = await runLoad(
+      perPreset,
+      CONCURRENCY,
+      get(`/api/dashboard/transactions?${query(range, { limit: 10 })}`),
+    );
+    lines.push(line(`page (limit 10), ${preset}, all accounts`, result));
+  }
+  const randomPages: number[] = [];
+  const begin = performance.now();
+  await runLoad(REQUESTS, CONCURRENCY, async () => {
+    const t0 = performance.now();
+    const range = Math.random() < 0.3 ? periodRange(pick(PRESETS), now, TIME_ZONE) : randomPeriod(now);
+    await get(`/api/dashboard/transactions?${query(range, { limit: 10, account: randomAccount() })}`)();
+    randomPages.push(performance.now() - t0);
+  });
+  lines.push(
+    line('page (limit 10), random periods and accounts', summarize(randomPages, (performance.now() - begin) / 1000)),
+  );
+  const deep = await runLoad(
+    Math.floor(REQUESTS / 4),
+    CONCURRENCY,
+    get(`/api/dashboard/transactions?${query({}, { limit: 10, page: 1000 })}`),
+  );
+  lines.push(line('page 1000 (limit 10), all history', deep));
+
+  for (const preset of PRESETS) {
+    const range = periodRange(preset, now, TIME_ZONE);
+    const result = await runLoad(perPreset, CONCURRENCY, get(`/api/dashboard/transactions/sum?${query(range)}`));
+    lines.push(line(`sums, ${preset}, all accounts`, result));
+  }
+  const sumLatencies: number[] = [];
+  const sumBegin = performance.now();
+  await runLoad(REQUESTS, CONCURRENCY, async () => {
+    const t0 = performance.now();
+    const range = periodRange(pick(PRESETS), now, TIME_ZONE);
+    const account = pick(accounts).id;
+    await get(`/api/dashboard/transactions/sum/${account}?${query(range)}`)();
+    sumLatencies.push(performance.now() - t0);
+  });
+  lines.push(line('sums, random preset, one account', summarize(sumLatencies, (performance.now() - sumBegin) / 1000)));
+}
+
 async function apiBenchmarks(lines: string[]): Promise<void> {
   const cluster = await startScaleCluster();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-bench-dashboard-'));
@@ -252,89 +335,27 @@ async function apiBenchmarks(lines: string[]): Promise<void> {
       `Scale database: ${count} transactions, ${bigCount} in the big organization, ${accounts.length} accounts there.\n`,
     );
 
-    const get = (route: string) => async () => {
-      await call(`${rayo.url}${route}`, 'GET', undefined, accessToken);
-    };
-    const now = new Date();
-    const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)] as T;
-    const randomAccount = () => (Math.random() < 0.5 ? 'all' : pick(accounts).id);
-
-    // Warm up JIT, pools and PostgreSQL's buffers on the same mix before measuring.
-    await runLoad(200, CONCURRENCY, async () => {
-      const range = Math.random() < 0.5 ? periodRange(pick(PRESETS), now, TIME_ZONE) : randomPeriod(now);
-      await get(`/api/dashboard/transactions?${query(range, { limit: 10, account: randomAccount() })}`)();
-      await get(`/api/dashboard/transactions/sum?${query(range)}`)();
-    });
-
-    const routeFloor = await floorEmptyRoute();
-    const selectFloor = await floorSelect(cluster.url);
-    lines.push(`Concurrency ${CONCURRENCY}, loopback.\n`);
-    lines.push('| measurement | requests | per second | p50 ms | p95 ms | p99 ms |');
-    lines.push('|---|---|---|---|---|---|');
-    lines.push(line('floor: empty Fastify route', routeFloor));
-    lines.push(line('floor: PostgreSQL `select 1`', selectFloor));
-
-    const perPreset = Math.max(50, Math.floor(REQUESTS / PRESETS.length));
-    for (const preset of PRESETS) {
-      const range = periodRange(preset, now, TIME_ZONE);
-      const result = await runLoad(
-        perPreset,
-        CONCURRENCY,
-        get(`/api/dashboard/transactions?${query(range, { limit: 10 })}`),
-      );
-      lines.push(line(`page (limit 10), ${preset}, all accounts`, result));
+    if (process.env.BENCH_ONLY_CSV !== '1') {
+      await pageAndSumBenchmarks(lines, { url: cluster.url, rayoUrl: rayo.url, accessToken, accounts });
     }
-    const randomPages: number[] = [];
-    const begin = performance.now();
-    await runLoad(REQUESTS, CONCURRENCY, async () => {
-      const t0 = performance.now();
-      const range = Math.random() < 0.3 ? periodRange(pick(PRESETS), now, TIME_ZONE) : randomPeriod(now);
-      await get(`/api/dashboard/transactions?${query(range, { limit: 10, account: randomAccount() })}`)();
-      randomPages.push(performance.now() - t0);
-    });
-    lines.push(
-      line('page (limit 10), random periods and accounts', summarize(randomPages, (performance.now() - begin) / 1000)),
-    );
-    const deep = await runLoad(
-      Math.floor(REQUESTS / 4),
-      CONCURRENCY,
-      get(`/api/dashboard/transactions?${query({}, { limit: 10, page: 1000 })}`),
-    );
-    lines.push(line('page 1000 (limit 10), all history', deep));
-
-    for (const preset of PRESETS) {
-      const range = periodRange(preset, now, TIME_ZONE);
-      const result = await runLoad(perPreset, CONCURRENCY, get(`/api/dashboard/transactions/sum?${query(range)}`));
-      lines.push(line(`sums, ${preset}, all accounts`, result));
-    }
-    const sumLatencies: number[] = [];
-    const sumBegin = performance.now();
-    await runLoad(REQUESTS, CONCURRENCY, async () => {
-      const t0 = performance.now();
-      const range = periodRange(pick(PRESETS), now, TIME_ZONE);
-      const account = pick(accounts).id;
-      await get(`/api/dashboard/transactions/sum/${account}?${query(range)}`)();
-      sumLatencies.push(performance.now() - t0);
-    });
-    lines.push(
-      line('sums, random preset, one account', summarize(sumLatencies, (performance.now() - sumBegin) / 1000)),
-    );
-
-    const copyFloor = await floorCopy(cluster.url, organizationId);
-    const csv = await csvDownload(rayo.url, accessToken, pid);
     lines.push('');
     lines.push('| CSV, whole history of the big organization | rows | seconds | rows per second | MiB |');
     lines.push('|---|---|---|---|---|');
-    lines.push(
-      `| floor: PostgreSQL \`COPY … TO STDOUT\` read by a local client | ${copyFloor.rows} | ${copyFloor.seconds.toFixed(1)} | ${copyFloor.rowsPerSecond.toFixed(0)} | |`,
-    );
-    lines.push(
-      `| GET /api/dashboard/transactions/csv | ${csv.rows} | ${csv.seconds.toFixed(1)} | ${csv.rowsPerSecond.toFixed(0)} | ${(csv.bytes / 2 ** 20).toFixed(0)} |`,
-    );
-    lines.push('');
-    lines.push(
-      `Server memory during the CSV: RSS ${csv.rssBefore.toFixed(0)} MiB before, peak sampled RSS ${csv.rssPeak.toFixed(0)} MiB; VmHWM ${csv.hwmBefore.toFixed(0)} → ${csv.hwmAfter.toFixed(0)} MiB; RSS after 25/50/75/100 % of the rows: ${csv.quartiles.map((rss) => rss.toFixed(0)).join(' / ')} MiB.`,
-    );
+    const memory: string[] = [];
+    for (let run = 1; run <= CSV_RUNS; run += 1) {
+      const copyFloor = await floorCopy(cluster.url, organizationId);
+      const csv = await csvDownload(rayo.url, accessToken, pid);
+      lines.push(
+        `| run ${run}, floor: PostgreSQL \`COPY … TO STDOUT\` read by a local client | ${copyFloor.rows} | ${copyFloor.seconds.toFixed(1)} | ${copyFloor.rowsPerSecond.toFixed(0)} | |`,
+      );
+      lines.push(
+        `| run ${run}, GET /api/dashboard/transactions/csv | ${csv.rows} | ${csv.seconds.toFixed(1)} | ${csv.rowsPerSecond.toFixed(0)} | ${(csv.bytes / 2 ** 20).toFixed(0)} |`,
+      );
+      memory.push(
+        `Server memory during CSV run ${run}: RSS ${csv.rssBefore.toFixed(0)} MiB before, peak sampled RSS ${csv.rssPeak.toFixed(0)} MiB; VmHWM ${csv.hwmBefore.toFixed(0)} → ${csv.hwmAfter.toFixed(0)} MiB; RSS after 25/50/75/100 % of the rows: ${csv.quartiles.map((rss) => rss.toFixed(0)).join(' / ')} MiB.`,
+      );
+    }
+    lines.push('', ...memory);
   } finally {
     await stopRayo(rayo.child);
     await cluster.stop();

@@ -196,7 +196,8 @@ async function createOrganizations(client: pg.Client, random: Random): Promise<O
     );
     const id = (rows[0] as { id: string }).id;
     await client.query(
-      `insert into users (organization_id, email, name, password_hash, role, language) values ($1, $2, $3, $4, 'admin', 'en')`,
+      `insert into users (organization_id, email, name, password_hash, role, language, email_confirmed_at)
+       values ($1, $2, $3, $4, 'admin', 'en', now())`,
       [id, `admin-${label}@scale.rayo.local`, `Admin ${label}`, passwordHash],
     );
     const accounts = n === 0 ? 12 : 1 + random.below(4);
