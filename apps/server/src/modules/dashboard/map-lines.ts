@@ -11,9 +11,8 @@ export function mapLines(mapLine: (line: string) => string): Transform {
   const mapText = (text: string) => {
     const lines = text.split('\n');
     partial = lines.pop() ?? '';
-    let out = '';
-    for (const line of lines) out += mapLine(line);
-    return out;
+    // One join of the mapped lines makes one flat string, cheaper to encode than a chain of +=.
+    return lines.map(mapLine).join('');
   };
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
