@@ -140,7 +140,7 @@ async function tuneCluster(adminUrl: string): Promise<void> {
   await client.connect();
   try {
     for (const setting of [
-      "shared_buffers = '2GB'",
+      "shared_buffers = '6GB'",
       "effective_cache_size = '12GB'",
       "max_wal_size = '16GB'",
       "checkpoint_timeout = '30min'",
