@@ -7,6 +7,7 @@ import * as dashboardRollup from './0005-dashboard-rollup.ts';
 import * as auditLog from './0006-audit-log.ts';
 import * as accountFlows from './0007-account-flows.ts';
 import * as mfa from './0008-mfa.ts';
+import * as dailyCountIndex from './0009-daily-count-index.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-audit-log': auditLog,
   '0007-account-flows': accountFlows,
   '0008-mfa': mfa,
+  '0009-daily-count-index': dailyCountIndex,
 };
