@@ -206,8 +206,7 @@ test.describe('from a browser in Tokyo', () => {
     const calendar = page.getByRole('dialog');
     // The picker opens on the browser's month; step back to the chosen one as a user would.
     const shown = await page.evaluate(() => new Date().getFullYear() * 12 + new Date().getMonth());
-    // The month arrows have no accessible name (Mantine's default), so they are found by direction.
-    const previous = calendar.locator('button[data-direction="previous"]');
+    const previous = calendar.getByRole('button', { name: 'Previous month' });
     for (let step = shown; step > days.index; step -= 1) await previous.click();
     await expect(calendar.getByRole('button', { name: days.heading, exact: true })).toBeVisible();
 

@@ -44,6 +44,14 @@ export function PeriodFilter({ preset, custom, onPreset, onCustom }: Props) {
           label={t('home.customRange')}
           placeholder={t('home.customRangePlaceholder')}
           locale={i18n.language}
+          ariaLabels={{
+            previousMonth: t('home.calendar.previousMonth'),
+            nextMonth: t('home.calendar.nextMonth'),
+            previousYear: t('home.calendar.previousYear'),
+            nextYear: t('home.calendar.nextYear'),
+            previousDecade: t('home.calendar.previousDecade'),
+            nextDecade: t('home.calendar.nextDecade'),
+          }}
           value={range}
           onChange={pick}
           maxDate={new Date()}
