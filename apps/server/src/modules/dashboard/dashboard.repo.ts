@@ -235,7 +235,7 @@ export async function listTransactionsPage(
  * `COPY` takes no bind parameters, so every value is written as a literal: ids are checked
  * UUIDs, instants are integers, and the rest goes through pg's own literal escaping.
  */
-function ledgerCsvQuery(filter: {
+export function ledgerCsvQuery(filter: {
   organizationId: string;
   accountIds: string[] | null;
   from: Date | null;
@@ -260,6 +260,10 @@ function ledgerCsvQuery(filter: {
   ) to stdout with (format csv)`;
 }
 
+/** Opens the transaction `ledgerCsvQuery` runs in, with the settings explained below. */
+export const BEGIN_LEDGER_CSV =
+  "begin; set local time zone 'UTC'; set local datestyle = 'ISO'; set local enable_sort = off";
+
 /**
  * Streams the filtered ledger newest first, LEDGER_CSV_COLUMNS as PostgreSQL writes them, on a
  * client of its own that goes back to the pool when the stream ends and is discarded on an
@@ -282,7 +286,7 @@ export async function streamLedgerCsv(
     client.release(error);
   };
   try {
-    await client.query("begin; set local time zone 'UTC'; set local datestyle = 'ISO'; set local enable_sort = off");
+    await client.query(BEGIN_LEDGER_CSV);
     const stream = client.query(copyTo(ledgerCsvQuery(filter)));
     stream.on('end', () => {
       client.query('commit').then(

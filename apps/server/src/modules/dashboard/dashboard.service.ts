@@ -177,6 +177,8 @@ export async function exportTransactionsCsv(
   // share the work on two cores instead of PostgreSQL doing both on one.
   const csv = mapLines(createLedgerCsvFormatter(accountNames));
   csv.push(csvLine(TRANSACTIONS_CSV_HEADER));
+  // A failure on either side destroys both with the error, which ends the reply; nothing is
+  // left for the callback to do.
   pipeline(ledger, csv, () => {});
   return { filename: `transactions_${first}_${last}.csv`, stream: csv };
 }
