@@ -30,6 +30,9 @@ function ContactUs() {
     <NavLink
       component="button"
       onClick={copy}
+      // Until the public configuration arrives there is no address to copy; a click then
+      // would do nothing at all.
+      disabled={!config.data}
       label={t('nav.help')}
       title={config.data?.supportEmail}
       leftSection={<IconHelp size={20} stroke={1.6} />}
