@@ -15,7 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { LightningBackend } from './adapters/lightning/types.ts';
 import type { Mailer } from './adapters/mail/mailer.ts';
-import type { Config } from './config.ts';
+import type { Config, TrustProxy } from './config.ts';
 import type { Db } from './db/database.ts';
 import { registerAccessControl } from './http/access.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
@@ -63,11 +63,21 @@ export type AppDeps = {
 
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
+/**
+ * Fastify ignores a bare hop count (it cannot tell a proxy from a direct client), so a count
+ * becomes the trust function it used to be: the socket peer and the next N − 1 hops are proxies.
+ * It is only as safe as the promise that every request comes through those proxies (docs/security.md).
+ */
+function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 /** Builds the whole HTTP application around its dependencies; tests pass their own. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.log,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

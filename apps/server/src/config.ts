@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -28,7 +29,22 @@ const ConfigSchema = z.object({
     .int()
     .min(1)
     .default(15 * 60),
-  TRUST_PROXY: booleanFromEnv.default(false),
+  TRUST_PROXY: z
+    .string()
+    .transform((value, context) => {
+      const trust = parseTrustProxy(value);
+      if (trust === undefined) {
+        context.addIssue({
+          code: 'custom',
+          message:
+            'give the number of proxies in front of Rayo (e.g. 1) or their addresses (e.g. 127.0.0.1,10.0.0.0/8); ' +
+            '"true" would trust an X-Forwarded-For written by anyone',
+        });
+        return z.NEVER;
+      }
+      return trust;
+    })
+    .default(false),
   SUPPORT_EMAIL: z.email().default('support@rayo.local'),
   SMTP_URL: z
     .string()
@@ -81,7 +97,11 @@ export type Config = {
   signInLimitPerIp: number;
   signInLimitPerEmail: number;
   signInLimitWindowSeconds: number;
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-For hops are believed when taking the client address: none, the last N
+   * hops, or hops sent by these addresses or ranges (Fastify's `trustProxy`).
+   */
+  trustProxy: TrustProxy;
   supportEmail: string;
   /** Mail goes through this SMTP server; without it each mail is written to the log. */
   smtpUrl: string | undefined;
@@ -116,6 +136,34 @@ export type Config = {
   invoiceExpirySeconds: number;
   reconcileSeconds: number;
 };
+
+export type TrustProxy = false | number | string[];
+
+/** proxy-addr's names for the address ranges a proxy usually sits in. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `false`/`0`: ignore X-Forwarded-For. A whole number: that many proxies in front of Rayo. Otherwise
+ * a comma-separated list of proxy addresses or CIDR ranges. `true` is refused: it would take the
+ * client address from the first hop, which the client writes itself.
+ */
+export function parseTrustProxy(value: string): TrustProxy | undefined {
+  const text = value.trim();
+  if (text === 'false' || text === '0') return false;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  return entries.every(isProxyAddress) ? entries : undefined;
+}
 
 function percentToBps(percent: number): number {
   return Math.round(percent * 100);
