@@ -83,7 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  registerAccessControl(app, deps.tokens);
+  registerAccessControl(app, deps);
   registerErrorHandler(app);
   registerJsonBodyParser(app);
   await registerSecurityHeaders(app);

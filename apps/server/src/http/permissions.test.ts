@@ -429,13 +429,17 @@ describe('the permission table', () => {
       if (ok && outsider && permission.who !== 'public' && [f.account.id, f.bpt.id].some((id) => body.includes(id))) {
         mismatches.push(`${caller.kind}: the answer names the account or terminal it may not see`);
       }
+      // Managers only read (SPEC §6): a share link charges without a session, so none of their answers carries one.
+      if (caller.role === 'manager' && body.includes(f.bpt.shareToken as string)) {
+        mismatches.push(`${caller.kind}: the answer carries a share token`);
+      }
     }
     expect(mismatches).toEqual([]);
   });
 
   it('refuses an API route that has no line, even to a super admin', async () => {
     const app = Fastify({ logger: false });
-    registerAccessControl(app, t.runtime.deps.tokens);
+    registerAccessControl(app, t.runtime.deps);
     registerErrorHandler(app);
     app.get('/api/not-in-the-table', async () => 'reached');
     const superAdmin = callers.find((caller) => caller.kind === 'super admin') as Caller;

@@ -63,9 +63,14 @@ async function requireBpt(db: Db, organizationId: string, id: string): Promise<B
   return row;
 }
 
+/**
+ * The caller's terminals. A share link charges without a session, so it goes only to those who
+ * may charge: managers only read (SPEC §6) and never see it, so none outlives their account.
+ */
 export async function listBpts(db: Db, caller: AccessClaims): Promise<Bpt[]> {
-  const rows = await listBptRows(db, organizationOf(caller), caller.role === 'manager' ? caller.userId : undefined);
-  return rows.map(toBpt);
+  const manager = caller.role === 'manager';
+  const rows = await listBptRows(db, organizationOf(caller), manager ? caller.userId : undefined);
+  return rows.map((row) => (manager ? { ...toBpt(row), shareToken: null } : toBpt(row)));
 }
 
 export async function createBpt(db: Db, caller: AccessClaims, request: CreateBptRequest): Promise<Bpt> {

@@ -123,8 +123,8 @@ export async function updateManager(
 }
 
 /**
- * Removes the manager with their links and refresh tokens. An access token already issued lives
- * until it expires; the next refresh finds no token and signs them out.
+ * Removes the manager with their links and refresh tokens. The access hook refuses an access
+ * token whose user is gone, so their open sessions end at once. They never held a share link.
  */
 export async function deleteManager(db: Db, caller: AccessClaims, id: string, ip: string): Promise<void> {
   const organizationId = organizationOf(caller);

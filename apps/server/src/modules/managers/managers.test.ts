@@ -1,4 +1,4 @@
-import type { AccountSummary, ErrorResponse, Manager } from '@rayo/shared';
+import type { AccountSummary, Bpt, ErrorResponse, Manager } from '@rayo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
@@ -125,12 +125,19 @@ describe('managers: created, linked, edited and removed by admins', () => {
     expect(response.json<Manager>().accountIds).toEqual([]);
   });
 
-  it('deletes the manager, whose refresh token stops working', async () => {
+  it('deletes the manager, whose access and refresh tokens stop working at once', async () => {
     const email = uniqueEmail();
     const created = (await create({ name: 'Gone', email, password: PASSWORD, accountIds: [bar] })).json<Manager>();
     const session = await signIn(t.app, email, PASSWORD);
+    const before = await t.app.inject({ method: 'GET', url: '/api/bpts', headers: bearer(session.accessToken) });
+    expect(before.statusCode).toBe(200);
     const response = await t.app.inject({ method: 'DELETE', url: `/api/managers/${created.id}`, headers: admin });
     expect(response.statusCode).toBe(204);
+    // The access token has not expired, but its user is gone.
+    for (const url of ['/api/bpts', '/api/organization/current', '/api/currencies']) {
+      const after = await t.app.inject({ method: 'GET', url, headers: bearer(session.accessToken) });
+      expect(after.statusCode, url).toBe(401);
+    }
     expect((await list()).map((entry) => entry.id)).not.toContain(created.id);
     const refresh = await t.app.inject({
       method: 'POST',
@@ -140,6 +147,34 @@ describe('managers: created, linked, edited and removed by admins', () => {
     expect(refresh.statusCode).toBe(401);
     const again = await t.app.inject({ method: 'DELETE', url: `/api/managers/${created.id}`, headers: admin });
     expect(again.statusCode).toBe(404);
+  });
+
+  it('never hands a manager a share link, and refuses them a charge (SPEC §6: managers only read)', async () => {
+    const payload = { name: 'Shared till', accountId: bar, currency: 'SAT', shareable: true };
+    const created = await t.app.inject({ method: 'POST', url: '/api/bpts', headers: admin, payload });
+    expect(created.statusCode, created.body).toBe(201);
+    const bpt = created.json<Bpt>();
+    expect(bpt.shareToken).toEqual(expect.any(String));
+    const email = uniqueEmail();
+    await create({ name: 'Reader', email, password: PASSWORD, accountIds: [bar] });
+    const reader = bearer((await signIn(t.app, email, PASSWORD)).accessToken);
+
+    const listed = await t.app.inject({ method: 'GET', url: '/api/bpts', headers: reader });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json<Bpt[]>().find((entry) => entry.id === bpt.id)).toMatchObject({
+      shareable: true,
+      shareToken: null,
+    });
+    expect(listed.body).not.toContain(bpt.shareToken);
+    const terminal = await t.app.inject({ method: 'GET', url: `/api/bpts/${bpt.id}/terminal`, headers: reader });
+    expect(terminal.statusCode).toBe(200);
+    expect(terminal.body).not.toContain(bpt.shareToken);
+
+    const charge = { method: 'POST', url: `/api/bpts/${bpt.id}/invoices`, payload: { amount: '100' } } as const;
+    const refused = await t.app.inject({ ...charge, headers: reader });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json<ErrorResponse>().code).toBe('Forbidden');
+    expect((await t.app.inject({ ...charge, headers: admin })).statusCode).toBe(201);
   });
 
   it('refuses a weak password with InvalidPassword', async () => {
