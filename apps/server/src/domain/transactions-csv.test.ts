@@ -1,7 +1,7 @@
 import { formatMinor } from '@rayo/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLedgerCsvFormatter, csvField, csvLine, isoInstantOf } from './transactions-csv.ts';
+import { createLedgerCsvFormatter, csvField, csvLine, csvTextField, isoInstantOf } from './transactions-csv.ts';
 
 describe('csvField', () => {
   it('quotes a field only when it holds a comma, a quote or a line break, doubling quotes', () => {
@@ -10,6 +10,20 @@ describe('csvField', () => {
     expect(csvField('two\nlines')).toBe('"two\nlines"');
     expect(csvField('cr\r')).toBe('"cr\r"');
     expect(csvLine(['a', 'b,c'])).toBe('a,"b,c"\r\n');
+  });
+});
+
+describe('csvTextField', () => {
+  it('shows as text a cell a spreadsheet would run as a formula, and leaves other text alone', () => {
+    expect(csvTextField('=HYPERLINK("http://evil.example","x")')).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(csvTextField('+1+1')).toBe("'+1+1");
+    expect(csvTextField('-2+3')).toBe("'-2+3");
+    expect(csvTextField('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvTextField('\t=1')).toBe("'\t=1");
+    expect(csvTextField('\r=1')).toBe(`"'\r=1"`);
+    expect(csvTextField('Terraza')).toBe('Terraza');
+    expect(csvTextField('Bar = Sur')).toBe('Bar = Sur');
+    expect(csvTextField('')).toBe('');
   });
 });
 
@@ -88,6 +102,14 @@ describe('createLedgerCsvFormatter', () => {
         'GTQ',
       ].join(',')}\r\n`,
     );
+  });
+
+  it('neutralises an account name a spreadsheet would run as a formula, and no amount', () => {
+    const accountId = '6f1c1d2e-0000-4000-8000-000000000003';
+    const format = createLedgerCsvFormatter(new Map([[accountId, '=cmd|" /C calc"!A0']]));
+    const fields = format(line({ accountId, billMinor: '-1250', tipMinor: '-5' })).split(',');
+    expect(fields[3]).toBe(`"'=cmd|"" /C calc""!A0"`);
+    expect(fields.slice(9, 11)).toEqual(['-12.50', '-0.05']);
   });
 
   it('follows each currency’s minor unit and says true for a disbursed sale', () => {

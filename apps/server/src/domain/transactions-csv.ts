@@ -56,6 +56,17 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/**
+ * A cell of text someone typed (an account's name), safe to open in a spreadsheet: one that
+ * starts with `=`, `+`, `-` or `@` (or a tab or carriage return, which some programs skip before
+ * reading on) would run as a formula, so it gets a leading `'`, which shows it as text. Only
+ * text goes through here, once per account and not per row, so amounts such as `-1.50` stay
+ * numbers and the rows cost nothing more.
+ */
+export function csvTextField(text: string): string {
+  return csvField(/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+}
+
 export function csvLine(fields: readonly string[]): string {
   return fields.map(csvField).join(',') + CSV_LINE_END;
 }
@@ -88,7 +99,7 @@ export function isoInstantOf(utcTimestamp: string): string {
  * costs as much again to flatten), and each rate is worked out once, since many sales share it.
  */
 export function createLedgerCsvFormatter(accountNames: ReadonlyMap<string, string>): (ledgerLine: string) => string {
-  const names = new Map([...accountNames].map(([id, name]) => [id, csvField(name)]));
+  const names = new Map([...accountNames].map(([id, name]) => [id, csvTextField(name)]));
   const rates = new Map<string, string>();
   return (ledgerLine) => {
     const [
