@@ -190,6 +190,8 @@ export interface EmailCodesTable {
   expires_at: Date;
   used_at: Date | null;
   failed_attempts: Generated<number>;
+  /** For a confirmation link: the password chosen at the sign-up that mailed it, set on confirming. */
+  password_hash: string | null;
   created_at: Generated<Date>;
 }
 

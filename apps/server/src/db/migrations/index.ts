@@ -8,6 +8,7 @@ import * as auditLog from './0006-audit-log.ts';
 import * as accountFlows from './0007-account-flows.ts';
 import * as mfa from './0008-mfa.ts';
 import * as dailyCountIndex from './0009-daily-count-index.ts';
+import * as signupPasswordPerCode from './0010-signup-password-per-code.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-account-flows': accountFlows,
   '0008-mfa': mfa,
   '0009-daily-count-index': dailyCountIndex,
+  '0010-signup-password-per-code': signupPasswordPerCode,
 };

@@ -7,7 +7,10 @@ export async function insertRefreshToken(db: Db, userId: string, tokenHash: stri
     .execute();
 }
 
-/** The user behind a refresh token that is neither revoked nor expired. */
+/**
+ * The user behind a refresh token that is neither revoked nor expired. A pending sign-up never
+ * holds a session, so a token of an unconfirmed user counts for nothing.
+ */
 export async function findUserByLiveRefreshToken(db: Db, tokenHash: string, now: Date) {
   return db
     .selectFrom('refresh_tokens')
@@ -16,6 +19,7 @@ export async function findUserByLiveRefreshToken(db: Db, tokenHash: string, now:
     .where('refresh_tokens.token_hash', '=', tokenHash)
     .where('refresh_tokens.revoked_at', 'is', null)
     .where('refresh_tokens.expires_at', '>', now)
+    .where('users.email_confirmed_at', 'is not', null)
     .executeTakeFirst();
 }
 

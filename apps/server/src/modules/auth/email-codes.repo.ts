@@ -4,32 +4,51 @@ import type { EmailCodesTable } from '../../db/schema.ts';
 
 export type EmailCodePurpose = EmailCodesTable['purpose'];
 
-/** Stores a new code for the user and purpose and spends the older ones, so only the newest mail works. */
+/**
+ * Stores a new code for the user and purpose and spends the older ones, so only the newest mail
+ * works. A confirmation code carries the password of the sign-up that mailed it.
+ */
 export async function replaceEmailCode(
   db: Db,
-  code: { userId: string; purpose: EmailCodePurpose; codeHash: string; expiresAt: Date },
+  code: { userId: string; purpose: EmailCodePurpose; codeHash: string; expiresAt: Date; passwordHash?: string },
   now: Date,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('email_codes')
-      .set({ used_at: now })
-      .where('user_id', '=', code.userId)
-      .where('purpose', '=', code.purpose)
-      .where('used_at', 'is', null)
-      .execute();
+    await spendEmailCodesOfUser(trx, code.userId, code.purpose, now);
     await trx
       .insertInto('email_codes')
-      .values({ user_id: code.userId, purpose: code.purpose, code_hash: code.codeHash, expires_at: code.expiresAt })
+      .values({
+        user_id: code.userId,
+        purpose: code.purpose,
+        code_hash: code.codeHash,
+        expires_at: code.expiresAt,
+        password_hash: code.passwordHash ?? null,
+      })
       .execute();
   });
+}
+
+/** Spends every live code of the user for the purpose. */
+export async function spendEmailCodesOfUser(
+  db: Db,
+  userId: string,
+  purpose: EmailCodePurpose,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('email_codes')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 /** An unspent, unexpired code, locked for the caller's transaction so that it is spent once. */
 export async function lockLiveCodeByHash(db: Db, purpose: EmailCodePurpose, codeHash: string, now: Date) {
   return db
     .selectFrom('email_codes')
-    .select(['id', 'user_id'])
+    .select(['id', 'user_id', 'password_hash'])
     .where('code_hash', '=', codeHash)
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)

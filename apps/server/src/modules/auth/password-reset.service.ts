@@ -9,7 +9,13 @@ import { insertAuditEntry } from '../audit/audit.repo.ts';
 import { confirmUserEmail, findUserByEmail, updateUserPassword } from '../users/users.repo.ts';
 import { revokeUserRefreshTokens } from './auth.repo.ts';
 import { passwordResetMail } from './auth-mails.ts';
-import { countFailedAttempt, lockLiveCodeOfUser, replaceEmailCode, spendEmailCode } from './email-codes.repo.ts';
+import {
+  countFailedAttempt,
+  lockLiveCodeOfUser,
+  replaceEmailCode,
+  spendEmailCode,
+  spendEmailCodesOfUser,
+} from './email-codes.repo.ts';
 import { hashPassword } from './passwords.ts';
 import type { AccountMailDeps } from './signup.service.ts';
 import { sha256Hex } from './tokens.ts';
@@ -89,6 +95,8 @@ export async function resetPassword(
         await spendEmailCode(trx, code.id, now);
         await updateUserPassword(trx, user.id, passwordHash);
         await confirmUserEmail(trx, user.id, now);
+        // The password just set is the one that counts: no pending sign-up link may replace it.
+        await spendEmailCodesOfUser(trx, user.id, 'confirm_email', now);
         await revokeUserRefreshTokens(trx, user.id, now);
         await insertAuditEntry(trx, {
           action: 'auth.password_reset',

@@ -3,11 +3,12 @@ import { AppError, type ConfirmEmailRequest, type SignInResponse, type SignUpReq
 import type { Mailer } from '../../adapters/mail/mailer.ts';
 import type { User } from '../../db/schema.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
-import { confirmUserEmail, findUserByEmail, findUserById } from '../users/users.repo.ts';
+import { confirmUserEmail, findUserByEmail, findUserById, updateUserPassword } from '../users/users.repo.ts';
 import { createUser } from '../users/users.service.ts';
 import { type AuthDeps, startSession } from './auth.service.ts';
 import { emailConfirmationMail } from './auth-mails.ts';
 import { lockLiveCodeByHash, replaceEmailCode, spendEmailCode } from './email-codes.repo.ts';
+import { hashPassword } from './passwords.ts';
 import { sha256Hex } from './tokens.ts';
 
 export type AccountMailDeps = AuthDeps & { mailer: Mailer };
@@ -18,7 +19,9 @@ const HOUR_MS = 60 * 60 * 1000;
 /**
  * Creates an unconfirmed admin with no organization yet and mails the confirmation link. An
  * address that signed up but never confirmed gets a new link instead, so a lost mail is not a
- * dead end; its password stays the one first chosen.
+ * dead end. Each link carries the password of the sign-up that mailed it and retires the older
+ * links: the password that counts is the one whoever proves the mailbox typed, never that of
+ * someone who signed up first with an address that is not theirs.
  */
 export async function signUp(
   deps: AccountMailDeps,
@@ -28,20 +31,23 @@ export async function signUp(
 ): Promise<void> {
   const existing = await findUserByEmail(deps.db, request.email);
   if (existing?.email_confirmed_at) throw new AppError('UserAlreadyExist', 'The email is already in use');
-  const user =
-    existing ??
-    (await createUser(deps.db, {
-      organizationId: null,
-      email: request.email,
-      name: request.email.split('@')[0] ?? request.email,
-      password: request.password,
-      role: 'admin',
-      language: request.language,
-      emailConfirmed: false,
-    }));
-  if (!existing) {
-    await insertAuditEntry(deps.db, { action: 'auth.signup', actorUserId: user.id, actorEmail: user.email, ip });
+  if (existing) {
+    const passwordHash = await hashPassword(request.password);
+    // The pending account answers sign-in as unconfirmed to the latest sign-up only.
+    await updateUserPassword(deps.db, existing.id, passwordHash);
+    await sendEmailConfirmation(deps, { ...existing, password_hash: passwordHash }, now);
+    return;
   }
+  const user = await createUser(deps.db, {
+    organizationId: null,
+    email: request.email,
+    name: request.email.split('@')[0] ?? request.email,
+    password: request.password,
+    role: 'admin',
+    language: request.language,
+    emailConfirmed: false,
+  });
+  await insertAuditEntry(deps.db, { action: 'auth.signup', actorUserId: user.id, actorEmail: user.email, ip });
   await sendEmailConfirmation(deps, user, now);
 }
 
@@ -54,6 +60,7 @@ async function sendEmailConfirmation(deps: AccountMailDeps, user: User, now: Dat
       purpose: 'confirm_email',
       codeHash: sha256Hex(code),
       expiresAt: new Date(now.getTime() + CONFIRMATION_LINK_HOURS * HOUR_MS),
+      passwordHash: user.password_hash,
     },
     now,
   );
@@ -62,7 +69,11 @@ async function sendEmailConfirmation(deps: AccountMailDeps, user: User, now: Dat
   await deps.mailer.send(emailConfirmationMail(user.email, user.language, link.toString(), CONFIRMATION_LINK_HOURS));
 }
 
-/** Following the emailed link confirms the address and signs the user in, ready to onboard. */
+/**
+ * Following the emailed link confirms the address, sets the password typed at the sign-up that
+ * mailed it, and signs the user in, ready to onboard. A link whose address is already confirmed
+ * (by a password reset, say) is spent without effect.
+ */
 export async function confirmEmail(
   deps: AuthDeps,
   request: ConfirmEmailRequest,
@@ -73,7 +84,8 @@ export async function confirmEmail(
     const code = await lockLiveCodeByHash(trx, 'confirm_email', sha256Hex(request.code), now);
     if (!code) return undefined;
     await spendEmailCode(trx, code.id, now);
-    await confirmUserEmail(trx, code.user_id, now);
+    if (!(await confirmUserEmail(trx, code.user_id, now))) return undefined;
+    if (code.password_hash) await updateUserPassword(trx, code.user_id, code.password_hash);
     return code.user_id;
   });
   const user = userId ? await findUserById(deps.db, userId) : undefined;

@@ -4,6 +4,8 @@ import { type SmtpInbox, startSmtpInbox } from '../../../test/fakes/smtp-inbox.t
 import { bearer, createTestApp, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { findUserByEmail } from '../users/users.repo.ts';
+import { insertRefreshToken } from './auth.repo.ts';
+import { newRefreshToken } from './tokens.ts';
 
 const PASSWORD = 'Signup-pass-1!';
 const NEW_PASSWORD = 'Another-pass-2?';
@@ -26,9 +28,9 @@ describe('sign-up, email confirmation and onboarding', () => {
   let n = 0;
   const nextEmail = () => `owner-${++n}@shop.example`;
 
-  async function signUp(address: string, language: 'en' | 'es' = 'en') {
+  async function signUp(address: string, language: 'en' | 'es' = 'en', password = PASSWORD) {
     const since = inbox.mails.length;
-    const response = await post(t, '/api/auth/signup', { email: address, password: PASSWORD, language });
+    const response = await post(t, '/api/auth/signup', { email: address, password, language });
     expect(response.statusCode, response.body).toBe(204);
     return inbox.waitForMail(address, { since });
   }
@@ -148,6 +150,72 @@ describe('sign-up, email confirmation and onboarding', () => {
     expect(reused.statusCode).toBe(400);
     expect(reused.json<ErrorResponse>().code).toBe('InvalidCode');
     expect((await signIn(t.app, address, PASSWORD)).role).toBe('admin');
+  });
+
+  describe('someone who signs up first with an address that is not theirs', () => {
+    const ATTACKER_PASSWORD = 'Attacker-pass-1!';
+    const VICTIM_PASSWORD = 'Victim-pass-2?';
+
+    async function expectSignInCode(address: string, password: string, code: string) {
+      const response = await post(t, '/api/auth/signin', { email: address, password });
+      expect(response.json<ErrorResponse>().code).toBe(code);
+    }
+
+    it('loses to the owner, whose own sign-up and link set the password that counts', async () => {
+      const victim = nextEmail();
+      await signUp(victim, 'en', ATTACKER_PASSWORD);
+      const own = await signUp(victim, 'en', VICTIM_PASSWORD);
+      // Before anyone confirms, only the latest sign-up hears that the address is pending.
+      await expectSignInCode(victim, ATTACKER_PASSWORD, 'WrongAuth');
+      await expectSignInCode(victim, VICTIM_PASSWORD, 'EmailNotConfirmed');
+
+      const confirmed = await post(t, '/api/auth/confirm-email', { code: linkParam(own.text, 'code') });
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      await expectSignInCode(victim, ATTACKER_PASSWORD, 'WrongAuth');
+      expect((await signIn(t.app, victim, VICTIM_PASSWORD)).role).toBe('admin');
+    });
+
+    it("gains nothing when the owner follows the first mail's link after signing up", async () => {
+      const victim = nextEmail();
+      const attackers = await signUp(victim, 'en', ATTACKER_PASSWORD);
+      const own = await signUp(victim, 'en', VICTIM_PASSWORD);
+      const stale = await post(t, '/api/auth/confirm-email', { code: linkParam(attackers.text, 'code') });
+      expect(stale.json<ErrorResponse>().code).toBe('InvalidCode');
+      await expectSignInCode(victim, ATTACKER_PASSWORD, 'WrongAuth');
+
+      expect((await post(t, '/api/auth/confirm-email', { code: linkParam(own.text, 'code') })).statusCode).toBe(200);
+      await expectSignInCode(victim, ATTACKER_PASSWORD, 'WrongAuth');
+      expect((await signIn(t.app, victim, VICTIM_PASSWORD)).role).toBe('admin');
+    });
+
+    it('gains nothing when the owner resets the password instead, even if the sign-up link is followed later', async () => {
+      const victim = nextEmail();
+      const attackers = await signUp(victim, 'en', ATTACKER_PASSWORD);
+      const since = inbox.mails.length;
+      expect((await post(t, '/api/auth/forgot-password', { email: victim })).statusCode).toBe(204);
+      const resetCode = /\b(\d{6})\b/.exec((await inbox.waitForMail(victim, { since })).text)?.[1];
+      const reset = await post(t, '/api/auth/confirm-forgot-password', {
+        email: victim,
+        code: resetCode,
+        password: VICTIM_PASSWORD,
+      });
+      expect(reset.statusCode, reset.body).toBe(204);
+
+      const late = await post(t, '/api/auth/confirm-email', { code: linkParam(attackers.text, 'code') });
+      expect(late.json<ErrorResponse>().code).toBe('InvalidCode');
+      await expectSignInCode(victim, ATTACKER_PASSWORD, 'WrongAuth');
+      expect((await signIn(t.app, victim, VICTIM_PASSWORD)).role).toBe('admin');
+    });
+
+    it('never refreshes a session for an address still pending', async () => {
+      const pending = nextEmail();
+      await signUp(pending, 'en', ATTACKER_PASSWORD);
+      const user = await findUserByEmail(t.db, pending);
+      const token = newRefreshToken();
+      await insertRefreshToken(t.db, user?.id ?? '', token.hash, new Date(Date.now() + 60_000));
+      const refresh = await post(t, '/api/auth/refresh-access-token', { refreshToken: token.token });
+      expect(refresh.statusCode).toBe(401);
+    });
   });
 
   it('refuses an expired confirmation link', async () => {

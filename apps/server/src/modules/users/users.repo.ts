@@ -30,13 +30,15 @@ export async function updateUserPassword(db: Db, userId: string, passwordHash: s
   await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
 }
 
-export async function confirmUserEmail(db: Db, userId: string, now: Date): Promise<void> {
-  await db
+/** False when the address was already confirmed. */
+export async function confirmUserEmail(db: Db, userId: string, now: Date): Promise<boolean> {
+  const result = await db
     .updateTable('users')
     .set({ email_confirmed_at: now })
     .where('id', '=', userId)
     .where('email_confirmed_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** False when the user already belongs to an organization. */
