@@ -30,10 +30,19 @@ function send(reply: FastifyReply, code: ErrorCode, message: string, status?: nu
   return reply.status(status ?? new AppError(code).status).send({ code, message });
 }
 
+const BUSY_RETRY_AFTER_SECONDS = 2;
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       if (error.code === 'Default') request.log.error({ err: error }, 'request failed');
+      // A refusal for load says when to come back; a rate limit has set its window's end already.
+      if (
+        (error.code === 'TooManyRequests' || error.code === 'ServiceUnavailable') &&
+        !reply.hasHeader('retry-after')
+      ) {
+        reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
+      }
       return send(reply, error.code, error.message);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -27,7 +27,7 @@ const SECURITY_HEADERS = [
   'x-xss-protection',
 ];
 
-function securityHeadersOf(headers: IncomingHttpHeaders): Record<string, unknown> {
+function securityHeadersOf(headers: OutgoingHttpHeaders): Record<string, unknown> {
   return Object.fromEntries(SECURITY_HEADERS.map((name) => [name, headers[name]]));
 }
 

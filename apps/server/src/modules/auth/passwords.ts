@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { AppError } from '@rayo/shared';
 
 // scrypt cost parameters are stored with each hash so they can be raised without a migration.
 const N = 2 ** 15;
@@ -7,12 +8,40 @@ const P = 1;
 const KEY_LENGTH = 32;
 const MAX_MEMORY = 256 * N * R;
 
+/**
+ * Each scrypt takes 32 MB and tens of milliseconds on libuv's thread pool (4 threads by default),
+ * which file reads and DNS lookups share. Sign-in, sign-up and resets are public, so a flood of
+ * them must not take every thread: at most SCRYPT_CONCURRENCY run at once and SCRYPT_QUEUE wait
+ * their turn; past that a caller is answered 503 at once rather than joining an ever longer queue.
+ */
+export const SCRYPT_CONCURRENCY = 2;
+export const SCRYPT_QUEUE = 64;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function withScryptSlot<T>(run: () => Promise<T>): Promise<T> {
+  if (running < SCRYPT_CONCURRENCY) running += 1;
+  else if (waiting.length < SCRYPT_QUEUE) await new Promise<void>((resolve) => waiting.push(resolve));
+  else throw new AppError('ServiceUnavailable', 'Too many password checks at once, try again shortly');
+  try {
+    return await run();
+  } finally {
+    // A finished call hands its slot straight to the next in line, so `running` stays the same.
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
+
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, KEY_LENGTH, { N: n, r, p, maxmem: Math.max(MAX_MEMORY, 256 * n * r) }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    );
-  });
+  return withScryptSlot(
+    () =>
+      new Promise((resolve, reject) => {
+        scrypt(password, salt, KEY_LENGTH, { N: n, r, p, maxmem: Math.max(MAX_MEMORY, 256 * n * r) }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        );
+      }),
+  );
 }
 
 /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */

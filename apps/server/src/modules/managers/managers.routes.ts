@@ -3,9 +3,16 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
 import { createManager, deleteManager, listManagers, updateManager } from './managers.service.ts';
 
 const IdParamsSchema = z.object({ id: z.uuid() });
+
+/**
+ * Each new manager and each password set for one costs a scrypt hash, so an admin (or a stolen
+ * admin session) gets a budget of them rather than a lever on the server's CPU.
+ */
+const managerPasswords: RateLimitRule = { name: 'manager-passwords', limit: 30, windowSeconds: 60 * 60 };
 
 export function registerManagerRoutes(app: App, deps: { db: Db }): void {
   app.get('/api/managers', { schema: { tags: ['managers'], response: { 200: ManagerListSchema } } }, async (request) =>
@@ -17,8 +24,11 @@ export function registerManagerRoutes(app: App, deps: { db: Db }): void {
     {
       schema: { tags: ['managers'], body: CreateManagerRequestSchema, response: { 201: ManagerSchema } },
     },
-    async (request, reply) =>
-      reply.status(201).send(await createManager(deps.db, callerOf(request), request.body, request.ip)),
+    async (request, reply) => {
+      const caller = callerOf(request);
+      await enforceRateLimit(deps.db, reply, managerPasswords, caller.userId);
+      return reply.status(201).send(await createManager(deps.db, caller, request.body, request.ip));
+    },
   );
 
   app.patch(
@@ -31,7 +41,13 @@ export function registerManagerRoutes(app: App, deps: { db: Db }): void {
         response: { 200: ManagerSchema },
       },
     },
-    async (request) => updateManager(deps.db, callerOf(request), request.params.id, request.body, request.ip),
+    async (request, reply) => {
+      const caller = callerOf(request);
+      if (request.body.password !== undefined) {
+        await enforceRateLimit(deps.db, reply, managerPasswords, caller.userId);
+      }
+      return updateManager(deps.db, caller, request.params.id, request.body, request.ip);
+    },
   );
 
   app.delete(

@@ -22,11 +22,13 @@ describe('managers: created, linked, edited and removed by admins', () => {
   let bar: string;
   let patio: string;
   let foreignAccount: string;
+  let organizationId: string;
   let sequence = 0;
 
   beforeAll(async () => {
     t = await createTestApp();
     const organization = await createTestOrganization(t.db);
+    organizationId = organization.id;
     const other = await createTestOrganization(t.db);
     bar = (await createTestAccount(t.db, organization.id, 'Bar')).id;
     patio = (await createTestAccount(t.db, organization.id, 'Patio')).id;
@@ -249,6 +251,38 @@ describe('managers: created, linked, edited and removed by admins', () => {
       expect(response.statusCode, `${call.method} ${call.url}`).toBe(403);
       expect(response.json<ErrorResponse>().code).toBe('Forbidden');
     }
+  });
+
+  it('limits each admin to 30 new managers and manager passwords an hour, each a scrypt hash', async () => {
+    const user = await createTestUser(t.db, { role: 'admin', organizationId });
+    const busy = bearer((await signIn(t.app, user.email, user.password)).accessToken);
+    const target = (
+      await create({ name: 'Target', email: uniqueEmail(), password: PASSWORD, accountIds: [bar] })
+    ).json<Manager>().id;
+    // Attempts count before any work, so even those that fail use the budget.
+    for (let n = 0; n < 30; n++) {
+      const payload = { password: PASSWORD };
+      const missing = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/managers/${crypto.randomUUID()}`,
+        headers: busy,
+        payload,
+      });
+      expect(missing.statusCode).toBe(404);
+    }
+    const created = await create({ name: 'Late', email: uniqueEmail(), password: PASSWORD, accountIds: [bar] }, busy);
+    expect(created.statusCode).toBe(429);
+    expect(created.json<ErrorResponse>().code).toBe('TooManyRequests');
+    expect(Number(created.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(created.headers['retry-after'])).toBeLessThanOrEqual(3600);
+    const update = (payload: object) =>
+      t.app.inject({ method: 'PATCH', url: `/api/managers/${target}`, headers: busy, payload });
+    expect((await update({ password: PASSWORD })).statusCode).toBe(429);
+    // A change without a password hashes nothing and is not limited; nor is another admin.
+    expect((await update({ name: 'Renamed' })).statusCode).toBe(200);
+    expect(
+      (await create({ name: 'Other', email: uniqueEmail(), password: PASSWORD, accountIds: [bar] })).statusCode,
+    ).toBe(201);
   });
 
   it('answers 401 without a token', async () => {
