@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
-import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
 import { createInvoiceForBpt, type InvoiceDeps } from '../invoices/invoices.service.ts';
 import { listLatestBptTransactions } from '../transactions/transactions.repo.ts';
 import { toTransaction } from '../transactions/transactions.service.ts';
@@ -30,8 +30,13 @@ import {
 const IdParamsSchema = z.object({ id: z.uuid() });
 const TokenParamsSchema = z.object({ token: z.string().min(16).max(64) });
 
-/** A shareable terminal charges without a session, so each link gets its own invoice budget. */
-const sharedInvoiceLimit = { name: 'terminal-invoices', limit: 120, windowSeconds: 60 };
+/**
+ * A shareable terminal charges without a session. Each caller gets a budget on each link (a
+ * cashier charges every few seconds at most), and each link one in all, so that neither one
+ * address nor many can flood the node with invoices through a link that leaked.
+ */
+const sharedInvoicesPerCaller: RateLimitRule = { name: 'terminal-invoices-ip', limit: 30, windowSeconds: 60 };
+const sharedInvoicesPerLink: RateLimitRule = { name: 'terminal-invoices', limit: 120, windowSeconds: 60 };
 
 export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
   const { db } = deps;
@@ -134,7 +139,8 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
     },
     async (request, reply) => {
       const bpt = await findSharedBpt(db, request.params.token);
-      await enforceRateLimit(db, reply, sharedInvoiceLimit, bpt.id);
+      await enforceRateLimit(db, reply, sharedInvoicesPerCaller, `${bpt.id}:${request.ip}`);
+      await enforceRateLimit(db, reply, sharedInvoicesPerLink, bpt.id);
       return reply.status(201).send(await createInvoiceForBpt(deps, bpt, request.body));
     },
   );

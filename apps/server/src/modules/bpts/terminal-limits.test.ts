@@ -1,0 +1,85 @@
+import type { Bpt, ErrorResponse } from '@rayo/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  createTestAccount,
+  createTestApp,
+  createTestOrganization,
+  createTestUser,
+  signIn,
+  type TestApp,
+} from '../../../test/test-app.ts';
+
+const PER_CALLER = 30;
+const PER_LINK = 120;
+
+/** The limits count in fixed minutes: start far enough from a minute's end that every charge falls in one. */
+async function clearOfMinuteEnd() {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
+describe('the shareable terminal limits invoices per caller on each link and per link', () => {
+  let t: TestApp;
+  let admin: { authorization: string };
+  let accountId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ FIXED_RATES: 'GTQ=730000' });
+    const organization = await createTestOrganization(t.db);
+    accountId = (await createTestAccount(t.db, organization.id, 'Counter')).id;
+    const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
+    admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
+  });
+  afterAll(() => t?.close());
+
+  async function newLink(): Promise<string> {
+    const payload = { name: 'Shared till', accountId, currency: 'GTQ', shareable: true };
+    const response = await t.app.inject({ method: 'POST', url: '/api/bpts', headers: admin, payload });
+    return response.json<Bpt>().shareToken as string;
+  }
+
+  function charge(token: string, remoteAddress: string) {
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/terminal/${token}/invoices`,
+      payload: { amount: '5' },
+      remoteAddress,
+    });
+  }
+
+  async function chargeTimes(token: string, remoteAddress: string, times: number) {
+    for (let n = 0; n < times; n++) {
+      const response = await charge(token, remoteAddress);
+      expect(response.statusCode, response.body).toBe(201);
+    }
+  }
+
+  function expectRefused(response: Awaited<ReturnType<typeof charge>>) {
+    expect(response.statusCode).toBe(429);
+    expect(response.json<ErrorResponse>().code).toBe('TooManyRequests');
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(response.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // A refusal carries the security headers of every other answer.
+    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  }
+
+  it(`refuses an address past ${PER_CALLER} a minute on a link, while other addresses and links still charge`, async () => {
+    const token = await newLink();
+    await clearOfMinuteEnd();
+    await chargeTimes(token, '198.51.100.10', PER_CALLER);
+    expectRefused(await charge(token, '198.51.100.10'));
+    expect((await charge(token, '198.51.100.11')).statusCode).toBe(201);
+    expect((await charge(await newLink(), '198.51.100.10')).statusCode).toBe(201);
+  });
+
+  it(`refuses a link past ${PER_LINK} a minute, whatever the address`, async () => {
+    const token = await newLink();
+    await clearOfMinuteEnd();
+    for (let caller = 0; caller < PER_LINK / PER_CALLER; caller++) {
+      await chargeTimes(token, `203.0.113.${caller + 1}`, PER_CALLER);
+    }
+    expectRefused(await charge(token, '203.0.113.200'));
+  });
+});
