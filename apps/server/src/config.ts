@@ -84,6 +84,11 @@ const ConfigSchema = z.object({
 export type Config = {
   host: string;
   port: number;
+  /**
+   * Neither PORT nor PUBLIC_URL is set, so nothing outside relies on the default port: when it
+   * is taken, Rayo listens on a free one and `publicUrl` follows it (`onHttpPort`).
+   */
+  portIsDefault: boolean;
   publicUrl: string;
   databaseUrl: string | undefined;
   dataDir: string;
@@ -169,6 +174,15 @@ function percentToBps(percent: number): number {
   return Math.round(percent * 100);
 }
 
+function localUrl(port: number): string {
+  return `http://localhost:${port}`;
+}
+
+/** The configuration for a server that had to move to `port` because its default one is taken. */
+export function onHttpPort(config: Config, port: number): Config {
+  return { ...config, port, publicUrl: localUrl(port) };
+}
+
 /** Reads every setting from the environment once; relative paths are taken from the repository root. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
@@ -181,7 +195,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     host: c.HOST,
     port: c.PORT,
-    publicUrl: c.PUBLIC_URL ?? `http://localhost:${c.PORT}`,
+    portIsDefault: defined.PORT === undefined && c.PUBLIC_URL === undefined,
+    publicUrl: c.PUBLIC_URL ?? localUrl(c.PORT),
     databaseUrl: c.DATABASE_URL,
     dataDir: path.resolve(repoRoot, c.DATA_DIR),
     embeddedPgPort: c.EMBEDDED_PG_PORT,

@@ -1,5 +1,4 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -7,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../src/db/database.ts';
 import { type EmbeddedCluster, startEmbeddedPostgres } from '../src/db/embedded-postgres.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { freePort } from '../src/ports.ts';
 
 const TEMPLATE_DATABASE = 'rayo_template';
 
@@ -17,19 +17,6 @@ declare module 'vitest' {
     /** The migrated database every test database is cloned from. */
     templateDatabase: string;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /** One PostgreSQL cluster for the whole run, with a migrated template that each test file clones. */

@@ -1,37 +1,28 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../src/ports.ts';
 import { TEST_JWT_SECRET } from './test-app.ts';
 
 const MAIN = path.join(import.meta.dirname, '../src/main.ts');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
 export type ServerProcess = { url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> };
 
-/** Starts a real Rayo server process (`src/main.ts`) against `databaseUrl` and waits until it is ready. */
+/**
+ * Starts a real Rayo server process (`src/main.ts`) against `databaseUrl`, or its embedded
+ * PostgreSQL under `env.DATA_DIR` when undefined, and waits until it is ready.
+ */
 export async function startServerProcess(
-  databaseUrl: string,
+  databaseUrl: string | undefined,
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = env.PORT ?? String(await freePort());
   const child = spawn(process.execPath, [MAIN], {
     env: {
       ...process.env,
-      DATABASE_URL: databaseUrl,
+      // Empty counts as unset, also over a DATABASE_URL the test run inherited.
+      DATABASE_URL: databaseUrl ?? '',
       HOST: '127.0.0.1',
-      PORT: String(port),
+      PORT: port,
       JWT_SECRET: TEST_JWT_SECRET,
       LOG_LEVEL: 'warn',
       WEB_DIST_DIR: path.join(import.meta.dirname, 'no-web-dist'),

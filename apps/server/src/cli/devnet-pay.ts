@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { payDevnetInvoice } from '../adapters/lightning/devnet.ts';
 import { type Config, loadConfig } from '../config.ts';
+import { runningClusterUrl } from '../db/embedded-postgres.ts';
 import { type OpenDatabase, openDatabase } from '../db/open-database.ts';
 
 const usage = `Pays an invoice of the devnet Lightning node, as the devnet wallet page does.
@@ -12,14 +11,13 @@ The invoice is a BOLT11 payment request starting with lnbcrt (a lightning: prefi
 
 /**
  * A running server's embedded PostgreSQL holds the data directory, so a second one cannot start on
- * it: join the running one first, and start it only when nothing answers. The user, database and
- * password file are those `db/embedded-postgres.ts` creates.
+ * it: join the running one first (on the port it really took), and start it only when nothing
+ * answers.
  */
 async function openDevnetDatabase(config: Config): Promise<OpenDatabase> {
   if (config.databaseUrl) return openDatabase(config, () => {});
-  const password = await readFile(path.join(config.dataDir, 'postgres-password'), 'utf8').catch(() => undefined);
-  if (password) {
-    const url = `postgres://rayo:${encodeURIComponent(password.trim())}@127.0.0.1:${config.embeddedPgPort}/rayo`;
+  const url = await runningClusterUrl(config.dataDir);
+  if (url) {
     try {
       return await openDatabase({ ...config, databaseUrl: url }, () => {});
     } catch {

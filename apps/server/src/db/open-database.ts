@@ -13,8 +13,8 @@ export type OpenDatabase = { db: Db; url: string; embedded: boolean; close: () =
 export async function openDatabase(config: Config, log: (message: string) => void): Promise<OpenDatabase> {
   const cluster = config.databaseUrl
     ? undefined
-    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
-  if (cluster) log(`Embedded PostgreSQL on 127.0.0.1:${config.embeddedPgPort}, data in ${config.dataDir}`);
+    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+  if (cluster) log(`Embedded PostgreSQL on 127.0.0.1:${cluster.port}, data in ${config.dataDir}`);
   const url = cluster?.url ?? (config.databaseUrl as string);
   const db = createDatabase(url);
   try {
