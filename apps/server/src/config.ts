@@ -22,6 +22,8 @@ const ConfigSchema = z.object({
     .min(10)
     .default(15 * 60),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).default(30),
+  SESSION_TTL_HOURS: z.coerce.number().int().min(1).default(12),
+  REFRESH_LIMIT_PER_IP: z.coerce.number().int().min(1).default(60),
   SIGNIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   SIGNIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   SIGNIN_LIMIT_WINDOW_SECONDS: z.coerce
@@ -99,6 +101,10 @@ export type Config = {
   mfaEncryptionKey: string | undefined;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
+  /** Life of a refresh token when the user did not ask to be remembered. */
+  sessionTtlHours: number;
+  /** Refreshes allowed per client address per minute. */
+  refreshLimitPerIp: number;
   signInLimitPerIp: number;
   signInLimitPerEmail: number;
   signInLimitWindowSeconds: number;
@@ -205,6 +211,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mfaEncryptionKey: c.MFA_ENCRYPTION_KEY,
     accessTokenTtlSeconds: c.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: c.REFRESH_TOKEN_TTL_DAYS,
+    sessionTtlHours: c.SESSION_TTL_HOURS,
+    refreshLimitPerIp: c.REFRESH_LIMIT_PER_IP,
     signInLimitPerIp: c.SIGNIN_LIMIT_PER_IP,
     signInLimitPerEmail: c.SIGNIN_LIMIT_PER_EMAIL,
     signInLimitWindowSeconds: c.SIGNIN_LIMIT_WINDOW_SECONDS,

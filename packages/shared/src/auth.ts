@@ -5,9 +5,16 @@ import { EmailSchema, StrongPasswordSchema } from './validation.ts';
 
 export const LanguageSchema = z.enum(languages);
 
+/**
+ * "Remember me" (SPEC §3), sent by every call that starts a session: with it on, the refresh
+ * token lasts `REFRESH_TOKEN_TTL_DAYS`; off or absent, only `SESSION_TTL_HOURS`.
+ */
+export const RememberSchema = z.boolean().optional();
+
 export const SignInRequestSchema = z.object({
   email: EmailSchema,
   password: z.string().min(1).max(256),
+  remember: RememberSchema,
 });
 export type SignInRequest = z.infer<typeof SignInRequestSchema>;
 
@@ -39,7 +46,8 @@ export const RefreshAccessTokenRequestSchema = z.object({
 });
 export type RefreshAccessTokenRequest = z.infer<typeof RefreshAccessTokenRequestSchema>;
 
-export const RefreshAccessTokenResponseSchema = z.object({ accessToken: z.string() });
+/** Each refresh token works once: the answer carries the one that replaces it. */
+export const RefreshAccessTokenResponseSchema = z.object({ accessToken: z.string(), refreshToken: z.string() });
 export type RefreshAccessTokenResponse = z.infer<typeof RefreshAccessTokenResponseSchema>;
 
 export const LogoutRequestSchema = z.object({ refreshToken: z.string().max(512).optional() });

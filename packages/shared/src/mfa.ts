@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RememberSchema } from './auth.ts';
 
 // Multi-factor authentication (SPEC §7 `/settings/mfa/*`, DESIGN §6): TOTP with single-use
 // recovery codes. The wire formats below are shared by the server's routes and the web app.
@@ -28,10 +29,18 @@ const MfaTokenSchema = z.string().min(1).max(2048);
 export const ValidateMfaRequestSchema = z.object({ code: CodeSchema });
 export type ValidateMfaRequest = z.infer<typeof ValidateMfaRequestSchema>;
 
-export const MfaSignInRequestSchema = z.object({ mfaToken: MfaTokenSchema, code: CodeSchema });
+export const MfaSignInRequestSchema = z.object({
+  mfaToken: MfaTokenSchema,
+  code: CodeSchema,
+  remember: RememberSchema,
+});
 export type MfaSignInRequest = z.infer<typeof MfaSignInRequestSchema>;
 
-export const RecoverMfaRequestSchema = z.object({ mfaToken: MfaTokenSchema, recoveryCode: CodeSchema });
+export const RecoverMfaRequestSchema = z.object({
+  mfaToken: MfaTokenSchema,
+  recoveryCode: CodeSchema,
+  remember: RememberSchema,
+});
 export type RecoverMfaRequest = z.infer<typeof RecoverMfaRequestSchema>;
 
 /** Six digits, as an authenticator app shows them; the web app checks this before sending. */

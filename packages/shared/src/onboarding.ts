@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LanguageSchema } from './auth.ts';
+import { LanguageSchema, RememberSchema } from './auth.ts';
 import { CurrencyCodeSchema } from './payments.ts';
 import { EmailSchema, StrongPasswordSchema } from './validation.ts';
 
@@ -12,7 +12,10 @@ export const SignUpRequestSchema = z.object({
 export type SignUpRequest = z.input<typeof SignUpRequestSchema>;
 
 /** The code of the emailed confirmation link. */
-export const ConfirmEmailRequestSchema = z.object({ code: z.string().trim().min(1).max(128) });
+export const ConfirmEmailRequestSchema = z.object({
+  code: z.string().trim().min(1).max(128),
+  remember: RememberSchema,
+});
 export type ConfirmEmailRequest = z.infer<typeof ConfirmEmailRequestSchema>;
 
 export const OnboardRequestSchema = z.object({

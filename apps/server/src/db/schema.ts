@@ -36,6 +36,10 @@ export interface RefreshTokensTable {
   token_hash: string;
   expires_at: Date;
   revoked_at: Date | null;
+  /** The tokens descending from one sign-in, each replacing the one before. */
+  family_id: Generated<string>;
+  /** When this token was used and replaced by the next of its family. */
+  rotated_at: Date | null;
   created_at: Generated<Date>;
 }
 

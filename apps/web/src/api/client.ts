@@ -44,14 +44,29 @@ async function failure(response: Response): Promise<ApiError> {
 
 let refreshing: Promise<boolean> | null = null;
 
+/** Tabs share the tokens in localStorage, so they take turns refreshing under this lock. */
+const REFRESH_LOCK = 'rayo-refresh';
+
+async function withRefreshLock(run: () => Promise<boolean>): Promise<boolean> {
+  // Browsers without Web Locks (and jsdom) refresh unguarded across tabs.
+  if (typeof navigator === 'undefined' || !navigator.locks) return run();
+  return await navigator.locks.request(REFRESH_LOCK, run);
+}
+
 /**
- * SPEC §4: a refresh happens only with remember on and a stored refresh token. Concurrent
- * 401s share one refresh.
+ * SPEC §4: a refresh happens only with remember on and a stored refresh token. A refresh token
+ * works once, and the server ends the session when a used one comes back, so refreshes never
+ * overlap: concurrent 401s of a tab share one refresh, and tabs take turns under a Web Lock. A
+ * tab that gets the lock after another tab refreshed finds a new refresh token in storage, and
+ * retries with the access token stored beside it instead of spending the old one again.
  */
 function refreshAccessToken(): Promise<boolean> {
-  const { remember, refreshToken } = sessionStore.get();
-  if (!remember || !refreshToken) return Promise.resolve(false);
-  refreshing ??= (async () => {
+  const seen = sessionStore.get().refreshToken;
+  refreshing ??= withRefreshLock(async () => {
+    sessionStore.reload();
+    const { remember, refreshToken } = sessionStore.get();
+    if (!remember || !refreshToken) return false;
+    if (refreshToken !== seen) return true;
     try {
       const response = await send('/auth/refresh-access-token', {
         method: 'POST',
@@ -59,15 +74,14 @@ function refreshAccessToken(): Promise<boolean> {
         auth: false,
       });
       if (!response.ok) return false;
-      const { accessToken } = RefreshAccessTokenResponseSchema.parse(await response.json());
-      sessionStore.replaceAccessToken(accessToken);
+      sessionStore.replaceTokens(RefreshAccessTokenResponseSchema.parse(await response.json()));
       return true;
     } catch {
       return false;
-    } finally {
-      refreshing = null;
     }
-  })();
+  }).finally(() => {
+    refreshing = null;
+  });
   return refreshing;
 }
 

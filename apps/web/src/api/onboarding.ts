@@ -6,14 +6,17 @@ import {
   type SignUpRequest,
 } from '@rayo/shared';
 import { z } from 'zod';
+import { sessionStore } from '../session/session-store.ts';
 import { apiRequest } from './client.ts';
 
 export function signUp(request: SignUpRequest): Promise<void> {
   return apiRequest('/auth/signup', z.undefined(), { method: 'POST', body: request, auth: false });
 }
 
+/** The session lasts as long as this browser's "remember me" says, as a sign-in would. */
 export function confirmEmail(code: string) {
-  return apiRequest('/auth/confirm-email', SignInResponseSchema, { method: 'POST', body: { code }, auth: false });
+  const body = { code, remember: sessionStore.get().remember };
+  return apiRequest('/auth/confirm-email', SignInResponseSchema, { method: 'POST', body, auth: false });
 }
 
 export function onboard(request: OnboardRequest) {

@@ -64,6 +64,12 @@ export const sessionStore = {
     write(storageKeys.accessToken, accessToken);
     changed();
   },
+  /** After a refresh: the refresh token works once, so the one that replaced it is kept. */
+  replaceTokens(tokens: { accessToken: string; refreshToken: string }) {
+    write(storageKeys.accessToken, tokens.accessToken);
+    write(storageKeys.refreshToken, tokens.refreshToken);
+    changed();
+  },
   setLanguage(language: Language) {
     write(storageKeys.language, language);
     changed();

@@ -9,6 +9,7 @@ import * as accountFlows from './0007-account-flows.ts';
 import * as mfa from './0008-mfa.ts';
 import * as dailyCountIndex from './0009-daily-count-index.ts';
 import * as signupPasswordPerCode from './0010-signup-password-per-code.ts';
+import * as refreshTokenRotation from './0011-refresh-token-rotation.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-mfa': mfa,
   '0009-daily-count-index': dailyCountIndex,
   '0010-signup-password-per-code': signupPasswordPerCode,
+  '0011-refresh-token-rotation': refreshTokenRotation,
 };

@@ -8,6 +8,7 @@ export type AuditAction =
   | 'auth.email_confirmed'
   | 'auth.password_reset_requested'
   | 'auth.password_reset'
+  | 'auth.refresh_token_reused'
   | 'settings.password_changed'
   | 'settings.mfa_enabled'
   | 'settings.mfa_disabled'

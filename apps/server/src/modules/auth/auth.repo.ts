@@ -1,26 +1,56 @@
 import type { Db } from '../../db/database.ts';
 
-export async function insertRefreshToken(db: Db, userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
+/** Without `familyId` the token starts a family: a new sign-in. */
+export async function insertRefreshToken(
+  db: Db,
+  token: { userId: string; tokenHash: string; expiresAt: Date; familyId?: string },
+): Promise<void> {
   await db
     .insertInto('refresh_tokens')
-    .values({ user_id: userId, token_hash: tokenHash, expires_at: expiresAt })
+    .values({
+      user_id: token.userId,
+      token_hash: token.tokenHash,
+      expires_at: token.expiresAt,
+      ...(token.familyId ? { family_id: token.familyId } : {}),
+    })
     .execute();
 }
 
-/**
- * The user behind a refresh token that is neither revoked nor expired. A pending sign-up never
- * holds a session, so a token of an unconfirmed user counts for nothing.
- */
-export async function findUserByLiveRefreshToken(db: Db, tokenHash: string, now: Date) {
+/** A refresh token, whatever its state, and its user, locked for the caller's transaction so that it is used once. */
+export async function lockRefreshToken(db: Db, tokenHash: string) {
   return db
     .selectFrom('refresh_tokens')
     .innerJoin('users', 'users.id', 'refresh_tokens.user_id')
-    .select(['users.id', 'users.organization_id', 'users.role'])
+    .select([
+      'refresh_tokens.id',
+      'refresh_tokens.family_id',
+      'refresh_tokens.expires_at',
+      'refresh_tokens.revoked_at',
+      'refresh_tokens.rotated_at',
+      'users.id as user_id',
+      'users.email',
+      'users.organization_id',
+      'users.role',
+      'users.email_confirmed_at',
+    ])
     .where('refresh_tokens.token_hash', '=', tokenHash)
-    .where('refresh_tokens.revoked_at', 'is', null)
-    .where('refresh_tokens.expires_at', '>', now)
-    .where('users.email_confirmed_at', 'is not', null)
+    .forUpdate('refresh_tokens')
     .executeTakeFirst();
+}
+
+/** Retires a token that was just used; presenting it again counts as reuse. */
+export async function markRefreshTokenRotated(db: Db, id: string, now: Date): Promise<void> {
+  await db.updateTable('refresh_tokens').set({ rotated_at: now, revoked_at: now }).where('id', '=', id).execute();
+}
+
+/** Revokes every live token descending from the sign-in that started the family. */
+export async function revokeRefreshTokenFamily(db: Db, familyId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function revokeRefreshToken(db: Db, tokenHash: string, now: Date): Promise<void> {

@@ -13,6 +13,7 @@ export function registerAuthRoutes(app: App, deps: AuthDeps): void {
   const window = deps.config.signInLimitWindowSeconds;
   const perIp = { name: 'signin-ip', limit: deps.config.signInLimitPerIp, windowSeconds: window };
   const perEmail = { name: 'signin-email', limit: deps.config.signInLimitPerEmail, windowSeconds: window };
+  const refreshPerIp = { name: 'refresh-ip', limit: deps.config.refreshLimitPerIp, windowSeconds: 60 };
 
   app.post(
     '/api/auth/signin',
@@ -35,7 +36,10 @@ export function registerAuthRoutes(app: App, deps: AuthDeps): void {
         response: { 200: RefreshAccessTokenResponseSchema },
       },
     },
-    async (request) => refreshAccessToken(deps, request.body.refreshToken),
+    async (request, reply) => {
+      await enforceRateLimit(deps.db, reply, refreshPerIp, request.ip);
+      return refreshAccessToken(deps, request.body.refreshToken, request.ip);
+    },
   );
 
   app.post(

@@ -1,16 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, type SignInRequest, type SignInResponse, type SignInResult } from '@rayo/shared';
+import {
+  AppError,
+  type RefreshAccessTokenResponse,
+  type SignInRequest,
+  type SignInResponse,
+  type SignInResult,
+} from '@rayo/shared';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { User } from '../../db/schema.ts';
+import { insertAuditEntry } from '../audit/audit.repo.ts';
 import { hasMfaEnabled } from '../mfa/mfa.service.ts';
 import { findUserByEmail } from '../users/users.repo.ts';
 import {
   findSecret,
-  findUserByLiveRefreshToken,
   insertRefreshToken,
   insertSecretIfAbsent,
+  lockRefreshToken,
+  markRefreshTokenRotated,
   revokeRefreshToken,
+  revokeRefreshTokenFamily,
 } from './auth.repo.ts';
 import { unmatchableHash, verifyPassword } from './passwords.ts';
 import { recordFailedSignIn, recordSignIn } from './sign-in-audit.ts';
@@ -18,7 +27,8 @@ import { hashRefreshToken, newRefreshToken, type TokenIssuer } from './tokens.ts
 
 export type AuthDeps = { db: Db; config: Config; tokens: TokenIssuer };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
 /**
  * The password step of sign-in. With MFA on, the answer is a challenge to be exchanged, with a
@@ -48,22 +58,28 @@ export async function signIn(
     return { mfaRequired: true, mfaToken: await deps.tokens.signMfaChallenge(user.id) };
   }
   await recordSignIn(deps.db, user, ip, 'password');
-  return startSession(deps, user, now);
+  return startSession(deps, user, request.remember, now);
 }
 
-/** A new session for a user whose identity was just proven: a refresh token and an access token. */
+/**
+ * A new session for a user whose identity was just proven: an access token and a refresh token
+ * that starts a family. "Remember me" decides how long the family lives: without it, no longer
+ * than a working day, since the web app then keeps no refresh token and the one answered only
+ * names this session to a password change.
+ */
 export async function startSession(
   deps: AuthDeps,
   user: Pick<User, 'id' | 'organization_id' | 'role' | 'language'>,
+  remember: boolean | undefined,
   now = new Date(),
 ): Promise<SignInResponse> {
   const refresh = newRefreshToken();
-  await insertRefreshToken(
-    deps.db,
-    user.id,
-    refresh.hash,
-    new Date(now.getTime() + deps.config.refreshTokenTtlDays * DAY_MS),
-  );
+  const lifeMs = remember ? deps.config.refreshTokenTtlDays * DAY_MS : deps.config.sessionTtlHours * HOUR_MS;
+  await insertRefreshToken(deps.db, {
+    userId: user.id,
+    tokenHash: refresh.hash,
+    expiresAt: new Date(now.getTime() + lifeMs),
+  });
   const accessToken = await deps.tokens.signAccessToken({
     userId: user.id,
     organizationId: user.organization_id,
@@ -72,19 +88,52 @@ export async function startSession(
   return { accessToken, refreshToken: refresh.token, role: user.role, language: user.language };
 }
 
+/**
+ * Exchanges a refresh token for an access token and the refresh token that replaces it, which
+ * keeps the family's expiry: refreshing never lengthens a session. A token that was already
+ * replaced is being used by two parties, one of them not the user, so the whole family is
+ * revoked and both must sign in again.
+ */
 export async function refreshAccessToken(
   deps: AuthDeps,
   refreshToken: string,
+  ip: string,
   now = new Date(),
-): Promise<{ accessToken: string }> {
-  const user = await findUserByLiveRefreshToken(deps.db, hashRefreshToken(refreshToken), now);
-  if (!user) throw new AppError('Unauthorized', 'The refresh token is not valid');
-  const accessToken = await deps.tokens.signAccessToken({
-    userId: user.id,
-    organizationId: user.organization_id,
-    role: user.role,
+): Promise<RefreshAccessTokenResponse> {
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const token = await lockRefreshToken(trx, hashRefreshToken(refreshToken));
+    if (!token) return undefined;
+    if (token.rotated_at) {
+      await revokeRefreshTokenFamily(trx, token.family_id, now);
+      await insertAuditEntry(trx, {
+        action: 'auth.refresh_token_reused',
+        actorUserId: token.user_id,
+        actorEmail: token.email,
+        organizationId: token.organization_id,
+        target: `user:${token.user_id}`,
+        ip,
+      });
+      return undefined;
+    }
+    // A pending sign-up never holds a session, so its token counts for nothing.
+    if (token.revoked_at || token.expires_at <= now || !token.email_confirmed_at) return undefined;
+    const next = newRefreshToken();
+    await markRefreshTokenRotated(trx, token.id, now);
+    await insertRefreshToken(trx, {
+      userId: token.user_id,
+      tokenHash: next.hash,
+      expiresAt: token.expires_at,
+      familyId: token.family_id,
+    });
+    return { token, refreshToken: next.token };
   });
-  return { accessToken };
+  if (!outcome) throw new AppError('Unauthorized', 'The refresh token is not valid');
+  const accessToken = await deps.tokens.signAccessToken({
+    userId: outcome.token.user_id,
+    organizationId: outcome.token.organization_id,
+    role: outcome.token.role,
+  });
+  return { accessToken, refreshToken: outcome.refreshToken };
 }
 
 export async function logout(deps: AuthDeps, refreshToken: string | undefined, now = new Date()): Promise<void> {

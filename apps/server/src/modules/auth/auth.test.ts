@@ -1,8 +1,10 @@
-import type { ErrorResponse, SignInResponse } from '@rayo/shared';
+import type { ErrorResponse, RefreshAccessTokenResponse, SignInResponse } from '@rayo/shared';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, signIn, TEST_JWT_SECRET, type TestApp } from '../../../test/test-app.ts';
 import { DEMO_PASSWORD, demoUsers, seedDemo } from '../../db/seed-demo.ts';
+import { listAuditEntries } from '../audit/audit.repo.ts';
+import { hashRefreshToken } from './tokens.ts';
 
 const admin = 'admin@rayo.local';
 
@@ -159,6 +161,72 @@ describe('auth', () => {
       expect((await listAccounts(t, accessToken)).statusCode).toBe(200);
     });
 
+    function refresh(refreshToken: string, remoteAddress?: string) {
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh-access-token',
+        payload: { refreshToken },
+        ...(remoteAddress ? { remoteAddress } : {}),
+      });
+    }
+
+    async function expiryOf(refreshToken: string): Promise<Date> {
+      const row = await t.db
+        .selectFrom('refresh_tokens')
+        .select('expires_at')
+        .where('token_hash', '=', hashRefreshToken(refreshToken))
+        .executeTakeFirstOrThrow();
+      return row.expires_at;
+    }
+
+    async function signInRemembered(remember?: boolean): Promise<SignInResponse> {
+      const response = await postSignIn(t, { email: admin, password: DEMO_PASSWORD, remember });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<SignInResponse>();
+    }
+
+    it('replaces the refresh token on each use, keeping the expiry of the sign-in', async () => {
+      const session = await signInRemembered(true);
+      const first = await refresh(session.refreshToken);
+      expect(first.statusCode, first.body).toBe(200);
+      const rotated = first.json<RefreshAccessTokenResponse>();
+      expect(rotated.refreshToken).not.toBe(session.refreshToken);
+      expect(await expiryOf(rotated.refreshToken)).toEqual(await expiryOf(session.refreshToken));
+      expect((await listAccounts(t, rotated.accessToken)).statusCode).toBe(200);
+      expect((await refresh(rotated.refreshToken)).statusCode).toBe(200);
+    });
+
+    it('revokes the whole family when a replaced token comes back, and logs it', async () => {
+      const session = await signInRemembered(true);
+      const other = await signInRemembered(true);
+      const rotated = (await refresh(session.refreshToken)).json<RefreshAccessTokenResponse>();
+
+      const reused = await refresh(session.refreshToken, '198.51.100.99');
+      expect(reused.statusCode).toBe(401);
+      expect(reused.json<ErrorResponse>().code).toBe('Unauthorized');
+      // The newer token of the family, held by whoever refreshed first, stops working too.
+      expect((await refresh(rotated.refreshToken)).statusCode).toBe(401);
+      // Another sign-in of the same user is another family.
+      expect((await refresh(other.refreshToken)).statusCode).toBe(200);
+
+      const reuses = (await listAuditEntries(t.db)).filter((entry) => entry.action === 'auth.refresh_token_reused');
+      expect(reuses).toEqual([expect.objectContaining({ actor_email: admin, ip: '198.51.100.99' })]);
+    });
+
+    it('gives a session without "remember me" a refresh token of hours, and one with it 30 days', async () => {
+      const hour = 60 * 60 * 1000;
+      const before = Date.now();
+      for (const remember of [false, undefined]) {
+        const { refreshToken } = await signInRemembered(remember);
+        expect((await expiryOf(refreshToken)).getTime()).toBeLessThanOrEqual(Date.now() + 12 * hour);
+        expect((await expiryOf(refreshToken)).getTime()).toBeGreaterThanOrEqual(before + 12 * hour - 1000);
+      }
+      const { refreshToken } = await signInRemembered(true);
+      const expiry = (await expiryOf(refreshToken)).getTime();
+      expect(expiry).toBeGreaterThanOrEqual(before + 30 * 24 * hour - 1000);
+      expect(expiry).toBeLessThanOrEqual(Date.now() + 30 * 24 * hour);
+    });
+
     it('refuses a refresh token revoked by logout', async () => {
       const { refreshToken } = await signIn(t.app, admin, DEMO_PASSWORD);
       const logout = await t.app.inject({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken } });
@@ -225,6 +293,36 @@ describe('auth with a short access-token lifetime', () => {
     const { accessToken } = await signIn(t.app, admin, DEMO_PASSWORD);
     const claims = claimsOf(accessToken);
     expect(Number(claims.exp) - Number(claims.iat)).toBe(10);
+  });
+});
+
+describe('refresh rate limit', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ REFRESH_LIMIT_PER_IP: '3' });
+  });
+  afterAll(() => t?.close());
+
+  it('answers 429 once an address passes its refreshes per minute, while other addresses still refresh', async () => {
+    // The window is the clock's minute: start early in one so that every call falls in it.
+    const msLeft = 60_000 - (Date.now() % 60_000);
+    if (msLeft < 5000) await new Promise((resolve) => setTimeout(resolve, msLeft + 50));
+    const refresh = (remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh-access-token',
+        payload: { refreshToken: 'not-a-token-we-issued' },
+        remoteAddress,
+      });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect((await refresh('198.51.100.70')).statusCode, `attempt ${attempt}`).toBe(401);
+    }
+    const blocked = await refresh('198.51.100.70');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json<ErrorResponse>().code).toBe('TooManyRequests');
+    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect((await refresh('198.51.100.71')).statusCode).toBe(401);
   });
 });
 

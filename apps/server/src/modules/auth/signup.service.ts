@@ -97,5 +97,5 @@ export async function confirmEmail(
     organizationId: user.organization_id,
     ip,
   });
-  return startSession(deps, user, now);
+  return startSession(deps, user, request.remember, now);
 }

@@ -212,7 +212,11 @@ describe('sign-up, email confirmation and onboarding', () => {
       await signUp(pending, 'en', ATTACKER_PASSWORD);
       const user = await findUserByEmail(t.db, pending);
       const token = newRefreshToken();
-      await insertRefreshToken(t.db, user?.id ?? '', token.hash, new Date(Date.now() + 60_000));
+      await insertRefreshToken(t.db, {
+        userId: user?.id ?? '',
+        tokenHash: token.hash,
+        expiresAt: new Date(Date.now() + 60_000),
+      });
       const refresh = await post(t, '/api/auth/refresh-access-token', { refreshToken: token.token });
       expect(refresh.statusCode).toBe(401);
     });

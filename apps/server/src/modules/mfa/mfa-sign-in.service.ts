@@ -27,6 +27,7 @@ export async function signInWithMfaCode(
   deps: MfaSignInDeps,
   userId: string,
   code: string,
+  remember: boolean | undefined,
   ip: string,
   now = new Date(),
 ): Promise<SignInResponse> {
@@ -36,7 +37,7 @@ export async function signInWithMfaCode(
     throw new AppError('WrongMfaCode', 'The code is not correct');
   }
   await recordSignIn(deps.db, user, ip, 'mfa_code');
-  return startSession(deps, user, now);
+  return startSession(deps, user, remember, now);
 }
 
 /** SPEC §7 `POST /settings/mfa/recover`: a recovery code instead of the authenticator's, once. */
@@ -44,6 +45,7 @@ export async function signInWithRecoveryCode(
   deps: MfaSignInDeps,
   userId: string,
   recoveryCode: string,
+  remember: boolean | undefined,
   ip: string,
   now = new Date(),
 ): Promise<SignInResponse> {
@@ -53,5 +55,5 @@ export async function signInWithRecoveryCode(
     throw new AppError('WrongRecoveryCode', 'The recovery code is not correct or was already used');
   }
   await recordSignIn(deps.db, user, ip, 'recovery_code');
-  return startSession(deps, user, now);
+  return startSession(deps, user, remember, now);
 }

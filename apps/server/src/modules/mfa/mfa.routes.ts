@@ -88,7 +88,7 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps): void {
     async (request, reply) => {
       const userId = await readMfaChallenge(deps.tokens, request.body.mfaToken);
       await enforceRateLimit(deps.db, reply, mfaCodeAttempts, userId);
-      return signInWithMfaCode(deps, userId, request.body.code, request.ip);
+      return signInWithMfaCode(deps, userId, request.body.code, request.body.remember, request.ip);
     },
   );
 
@@ -105,7 +105,7 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps): void {
     async (request, reply) => {
       const userId = await readMfaChallenge(deps.tokens, request.body.mfaToken);
       await enforceRateLimit(deps.db, reply, mfaCodeAttempts, userId);
-      return signInWithRecoveryCode(deps, userId, request.body.recoveryCode, request.ip);
+      return signInWithRecoveryCode(deps, userId, request.body.recoveryCode, request.body.remember, request.ip);
     },
   );
 }

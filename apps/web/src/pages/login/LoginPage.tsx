@@ -40,7 +40,7 @@ export function LoginPage() {
     if (errors.email || errors.password) return;
     setSubmitting(true);
     try {
-      const result = await signIn({ email: email.trim(), password });
+      const result = await signIn({ email: email.trim(), password, remember });
       if ('mfaRequired' in result) {
         setMfaToken(result.mfaToken);
         setSubmitting(false);

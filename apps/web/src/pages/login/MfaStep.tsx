@@ -49,8 +49,8 @@ export function MfaStep({
     try {
       const session =
         mode === 'code'
-          ? await signInWithMfaCode({ mfaToken, code: entered })
-          : await signInWithRecoveryCode({ mfaToken, recoveryCode: entered });
+          ? await signInWithMfaCode({ mfaToken, code: entered, remember })
+          : await signInWithRecoveryCode({ mfaToken, recoveryCode: entered, remember });
       // Storing the session makes the login route's guard send the user on.
       sessionStore.signIn(session, remember);
     } catch (error) {
