@@ -81,6 +81,7 @@ const ConfigSchema = z.object({
     .max(86400)
     .default(15 * 60),
   RECONCILE_SECONDS: z.coerce.number().int().min(1).default(30),
+  LNURL_ALLOW_PRIVATE_HOSTS: booleanFromEnv.default(false),
 });
 
 export type Config = {
@@ -146,6 +147,11 @@ export type Config = {
   conversionFeeBps: number;
   invoiceExpirySeconds: number;
   reconcileSeconds: number;
+  /**
+   * Lets LNURL-withdraw reach loopback and private addresses, which a link from the public API
+   * must not: for tests and local devnet setups only.
+   */
+  lnurlAllowPrivateHosts: boolean;
 };
 
 export type TrustProxy = false | number | string[];
@@ -244,5 +250,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     conversionFeeBps: percentToBps(c.CONVERSION_FEE_PERCENT),
     invoiceExpirySeconds: c.INVOICE_EXPIRY_SECONDS,
     reconcileSeconds: c.RECONCILE_SECONDS,
+    lnurlAllowPrivateHosts: c.LNURL_ALLOW_PRIVATE_HOSTS,
   };
 }

@@ -1,5 +1,13 @@
+import dns from 'node:dns';
+import net from 'node:net';
 import { AppError } from '@rayo/shared';
+import { Agent, fetch } from 'undici';
+import { isPublicAddress } from '../../domain/ip-address.ts';
 import { decodeLnurl, isAllowedLnurlTarget } from '../../domain/lnurl.ts';
+import { describeFailure } from '../lightning/http.ts';
+
+/** Where the details of a refusal go: never to the caller, whose link may point anywhere. */
+export type LnurlLog = { debug: (details: object, message: string) => void };
 
 export type RedeemLnurlWithdrawInput = {
   /** What the card or QR code gave: `lnurlw://…`, `lnurl1…`, `lightning:…` or an https URL. */
@@ -9,13 +17,27 @@ export type RedeemLnurlWithdrawInput = {
   amountMsat: bigint;
   /** Lets the service sit at `http://127.0.0.1` or `http://localhost`: devnet and tests only. */
   allowInsecureLoopback?: boolean;
-  /** Deadline of each of the two requests. Default 10 s. */
+  /** Lets the service sit at loopback and private addresses: tests and local devnet setups only. */
+  allowPrivateAddresses?: boolean;
+  /** An origin (`http://127.0.0.1:8080`) reached whatever its address, as if it were public. */
+  trustedOrigin?: string;
+  /** Deadline of the whole exchange, both requests. Default 5 s. */
   timeoutMs?: number;
+  log: LnurlLog;
 };
 
-const DEFAULT_TIMEOUT_MS = 10_000;
-/** Remote reasons are shown to the merchant; a service must not flood the screen. */
-const MAX_REASON_LENGTH = 200;
+const DEFAULT_TIMEOUT_MS = 5_000;
+/** A withdraw offer is a few hundred bytes; more is cut off while it arrives, not after. */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
+type Step = 'card read' | 'payment request';
+
+type Exchange = {
+  signal: AbortSignal;
+  allowPrivateAddresses: boolean;
+  trustedOrigin: string | undefined;
+  log: LnurlLog;
+};
 
 function refuse(reason: string): AppError {
   return new AppError('InvalidLnurlWithdraw', reason);
@@ -25,48 +47,110 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** LNURL answers are JSON whatever their HTTP status (LUD-01), and `{status:"ERROR"}` is a refusal. */
-async function getLnurlJson(url: URL, timeoutMs: number, step: string): Promise<Record<string, unknown>> {
-  let response: Response;
-  let body: string;
-  try {
-    response = await fetch(url, {
-      headers: { accept: 'application/json' },
-      // A redirect could lead to plain HTTP past the scheme check; its non-JSON body refuses it.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    body = await response.text();
-  } catch (error) {
-    if ((error as { name?: unknown } | null)?.name === 'TimeoutError') {
-      throw refuse(`The card's service did not answer the ${step} within ${timeoutMs / 1000} s`);
+class NonPublicAddressError extends Error {
+  readonly code = 'ENONPUBLIC';
+}
+
+/**
+ * `net.connect`'s `lookup`: resolves like the default one, then refuses unless every address is
+ * public. The socket connects to an address checked here, so a name that answers differently the
+ * second time (DNS rebinding) cannot slip a private address past the check.
+ */
+const publicOnlyLookup: net.LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '');
+    const first = addresses[0];
+    if (!first || !addresses.every(({ address }) => isPublicAddress(address))) {
+      const listed = addresses.map(({ address }) => address).join(', ');
+      return callback(new NonPublicAddressError(`${hostname} resolves to ${listed || 'nothing'}`), '');
     }
-    throw refuse(`The card's service at ${url.host} could not be reached for the ${step}`);
+    if (options.all) return callback(null, addresses);
+    return callback(null, first.address, first.family);
+  });
+};
+
+/** Reads the body up to `MAX_ANSWER_BYTES`; undefined once it grows past them. */
+async function readCapped(body: AsyncIterable<Uint8Array> | null): Promise<string | undefined> {
+  if (!body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    // Leaving the loop cancels the stream, which closes the connection.
+    if (size > MAX_ANSWER_BYTES) return undefined;
+    chunks.push(chunk);
   }
-  let answer: unknown;
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * One GET of the LNURL exchange. The link comes from whoever calls our public API, so the request
+ * goes only to public addresses (literal or resolved), follows no redirect (its target would need
+ * the same checks, and LNURL services have no reason to redirect), shares the exchange's deadline
+ * and reads a bounded answer. The caller learns only our own fixed texts; the details are logged.
+ */
+async function getLnurlJson(url: URL, exchange: Exchange, step: Step): Promise<Record<string, unknown>> {
+  const fail = (message: string, details: object): AppError => {
+    exchange.log.debug({ url: url.href, step, ...details }, 'LNURL-withdraw refused');
+    return refuse(message);
+  };
+  const unreachable = `The card's service could not be reached for the ${step}`;
+  const invalid = `The card's service gave an invalid answer to the ${step}`;
+
+  const allowPrivate = exchange.allowPrivateAddresses || url.origin === exchange.trustedOrigin;
+  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!allowPrivate && net.isIP(literal) !== 0 && !isPublicAddress(literal)) {
+    throw fail(unreachable, { reason: 'not a public address' });
+  }
+  const dispatcher = new Agent(allowPrivate ? {} : { connect: { lookup: publicOnlyLookup } });
+  const transportFailure = (error: unknown): AppError =>
+    exchange.signal.aborted
+      ? fail(`The card's service did not answer the ${step} in time`, {})
+      : fail(unreachable, { reason: describeFailure(error) });
   try {
-    answer = JSON.parse(body);
-  } catch {
-    throw refuse(`The card's service answered the ${step} with something other than JSON (HTTP ${response.status})`);
+    let response: Awaited<ReturnType<typeof fetch>>;
+    try {
+      response = await fetch(url, {
+        headers: { accept: 'application/json' },
+        redirect: 'manual',
+        signal: exchange.signal,
+        dispatcher,
+      });
+    } catch (error) {
+      throw transportFailure(error);
+    }
+    const status = response.status;
+    if (status >= 300 && status < 400) throw fail(unreachable, { reason: 'redirect not followed', status });
+    let body: string | undefined;
+    try {
+      body = await readCapped(response.body);
+    } catch (error) {
+      throw transportFailure(error);
+    }
+    if (body === undefined) throw fail(invalid, { reason: `answer over ${MAX_ANSWER_BYTES} bytes`, status });
+    let answer: unknown;
+    try {
+      answer = JSON.parse(body);
+    } catch {
+      throw fail(invalid, { reason: 'not JSON', status });
+    }
+    if (!isObject(answer)) throw fail(invalid, { reason: 'not a JSON object', status });
+    // LNURL answers are JSON whatever their HTTP status (LUD-01), and `{status:"ERROR"}` is a refusal.
+    if (answer.status === 'ERROR') {
+      throw fail(`The card's service refused the ${step}`, { reason: String(answer.reason).slice(0, 200) });
+    }
+    return answer;
+  } finally {
+    await dispatcher.destroy();
   }
-  if (!isObject(answer)) throw refuse(`The card's service answered the ${step} with something other than an object`);
-  if (answer.status === 'ERROR') {
-    const reason = typeof answer.reason === 'string' && answer.reason.trim() ? answer.reason.trim() : 'no reason given';
-    throw refuse(`The card's service refused: ${reason.slice(0, MAX_REASON_LENGTH)}`);
-  }
-  return answer;
 }
 
 function msatField(answer: Record<string, unknown>, name: string): bigint {
   const value = answer[name];
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
     throw refuse(`The card's service sent an invalid ${name}`);
   }
   return BigInt(value);
-}
-
-function formatSats(msat: bigint): string {
-  return `${msat / 1000n}${msat % 1000n === 0n ? '' : `.${(msat % 1000n).toString().padStart(3, '0')}`} sat`;
 }
 
 /**
@@ -75,14 +159,17 @@ function formatSats(msat: bigint): string {
  * the sale is paid when our node reports the invoice settled.
  */
 export async function redeemLnurlWithdraw(input: RedeemLnurlWithdrawInput): Promise<void> {
-  const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const policy = { allowInsecureLoopback: input.allowInsecureLoopback === true };
   const link = new URL(decodeLnurl(input.lnurl, policy));
+  const exchange: Exchange = {
+    signal: AbortSignal.timeout(input.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    allowPrivateAddresses: input.allowPrivateAddresses === true,
+    trustedOrigin: input.trustedOrigin,
+    log: input.log,
+  };
 
-  const offer = await getLnurlJson(link, timeoutMs, 'card read');
-  if (offer.tag !== 'withdrawRequest') {
-    throw refuse(`This link is not for withdrawing (its tag is ${JSON.stringify(offer.tag ?? null)})`);
-  }
+  const offer = await getLnurlJson(link, exchange, 'card read');
+  if (offer.tag !== 'withdrawRequest') throw refuse('This link is not for withdrawing');
   if (typeof offer.k1 !== 'string' || offer.k1 === '') throw refuse("The card's service sent no k1");
   if (typeof offer.callback !== 'string') throw refuse("The card's service sent no callback");
   let callback: URL;
@@ -95,12 +182,8 @@ export async function redeemLnurlWithdraw(input: RedeemLnurlWithdrawInput): Prom
 
   const min = msatField(offer, 'minWithdrawable');
   const max = msatField(offer, 'maxWithdrawable');
-  if (input.amountMsat > max) {
-    throw refuse(`The card allows at most ${formatSats(max)}; this sale is ${formatSats(input.amountMsat)}`);
-  }
-  if (input.amountMsat < min) {
-    throw refuse(`The card requires at least ${formatSats(min)}; this sale is ${formatSats(input.amountMsat)}`);
-  }
+  if (input.amountMsat > max) throw refuse('This sale is above what the card allows');
+  if (input.amountMsat < min) throw refuse('This sale is below what the card requires');
   // LUD-21's pinLimit: this terminal cannot collect a PIN, so say so instead of sending a request
   // the service will refuse.
   if (offer.pinLimit !== undefined && input.amountMsat >= msatField(offer, 'pinLimit')) {
@@ -110,6 +193,6 @@ export async function redeemLnurlWithdraw(input: RedeemLnurlWithdrawInput): Prom
   // Appended as text so that a query the callback already has reaches its service unchanged.
   const ours = `k1=${encodeURIComponent(offer.k1)}&pr=${encodeURIComponent(input.paymentRequest)}`;
   callback.search = callback.search ? `${callback.search}&${ours}` : `?${ours}`;
-  const result = await getLnurlJson(callback, timeoutMs, 'payment request');
+  const result = await getLnurlJson(callback, exchange, 'payment request');
   if (result.status !== 'OK') throw refuse("The card's service did not confirm the payment request");
 }

@@ -100,23 +100,19 @@ describe('the devnet Bolt Card service (LUD-03)', () => {
     const lnurl = await withdrawLink(5_000_000);
     expect(lnurl).toMatch(/^lnurlw:\/\/127\.0\.0\.1:\d+\/api\/devnet\/lnurlw\/[0-9a-f]{64}$/);
     const invoice = await charge(4_000_000n);
-    await redeemLnurlWithdraw({
-      lnurl,
-      paymentRequest: invoice.paymentRequest,
-      amountMsat: 4_000_000n,
-      allowInsecureLoopback: true,
-    });
+    // As the terminal route redeems it under devnet: loopback HTTP, and Rayo's own origin trusted.
+    const terminal = { allowInsecureLoopback: true, trustedOrigin: base, log: { debug: () => {} } };
+    await redeemLnurlWithdraw({ ...terminal, lnurl, paymentRequest: invoice.paymentRequest, amountMsat: 4_000_000n });
     expect((await node.lookupInvoice(invoice.paymentHash)).state).toBe('settled');
 
     const next = await charge(1_000n);
-    const reuse = redeemLnurlWithdraw({
-      lnurl,
-      paymentRequest: next.paymentRequest,
-      amountMsat: 1_000n,
-      allowInsecureLoopback: true,
-    });
+    const reuse = redeemLnurlWithdraw({ ...terminal, lnurl, paymentRequest: next.paymentRequest, amountMsat: 1_000n });
     await expect(reuse).rejects.toBeInstanceOf(AppError);
-    await expect(reuse).rejects.toThrow('This withdraw link was already used');
+    await expect(reuse).rejects.toThrow("The card's service refused the card read");
+    expect((await getJson(linkUrl(lnurl))).body).toEqual({
+      status: 'ERROR',
+      reason: 'This withdraw link was already used',
+    });
     expect((await node.lookupInvoice(next.paymentHash)).state).toBe('open');
   });
 

@@ -1,11 +1,21 @@
 import { InvoiceSchema, type InvoiceStatus, LnurlWithdrawRequestSchema } from '@rayo/shared';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
+import { createConcurrencyLimit } from '../../http/concurrency.ts';
+import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
 import { openEventStream } from '../../http/sse.ts';
 import type { InvoiceEventHub } from './invoice-events.ts';
 import { getInvoice, type InvoiceDeps, payInvoiceWithLnurlWithdraw } from './invoices.service.ts';
 
 const IdParamsSchema = z.object({ id: z.uuid() });
+
+/**
+ * Paying by LNURL-withdraw makes the server fetch a link anyone may send: bounded per client and
+ * per invoice (a cashier retries a card a few times at most), and in flight per client and in all.
+ */
+const lnurlWithdrawPerIp: RateLimitRule = { name: 'lnurl-withdraw-ip', limit: 30, windowSeconds: 60 };
+const lnurlWithdrawPerInvoice: RateLimitRule = { name: 'lnurl-withdraw-invoice', limit: 10, windowSeconds: 60 };
+const lnurlWithdrawConcurrency = { perKey: 4, total: 32 };
 
 /** Statuses only move forward: pending, then expired or cancelled, and settled last (a late payment). */
 const statusRank: Record<InvoiceStatus, number> = { pending: 0, expired: 1, cancelled: 1, settled: 2 };
@@ -15,6 +25,8 @@ const statusRank: Record<InvoiceStatus, number> = { pending: 0, expired: 1, canc
  * paying it need no session: the terminal, the shareable terminal and checkout pages use these.
  */
 export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: InvoiceEventHub }): void {
+  const withWithdrawSlot = createConcurrencyLimit(lnurlWithdrawConcurrency);
+
   app.get(
     '/api/invoices/:id',
     {
@@ -63,6 +75,11 @@ export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: In
         response: { 200: InvoiceSchema },
       },
     },
-    async (request) => payInvoiceWithLnurlWithdraw(deps, request.params.id, request.body.lnurl),
+    async (request, reply) => {
+      const { id } = request.params;
+      await enforceRateLimit(deps.db, reply, lnurlWithdrawPerIp, request.ip);
+      await enforceRateLimit(deps.db, reply, lnurlWithdrawPerInvoice, id);
+      return withWithdrawSlot(request.ip, () => payInvoiceWithLnurlWithdraw(deps, id, request.body.lnurl, request.log));
+    },
   );
 }

@@ -10,7 +10,7 @@ import {
   satsPerUnit,
 } from '@rayo/shared';
 import { type LightningBackend, LightningBackendError, type Settlement } from '../../adapters/lightning/types.ts';
-import { redeemLnurlWithdraw } from '../../adapters/lnurl/withdraw-client.ts';
+import { type LnurlLog, redeemLnurlWithdraw } from '../../adapters/lnurl/withdraw-client.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { BptRow } from '../bpts/bpts.repo.ts';
@@ -196,15 +196,25 @@ export async function reconcileOpenInvoices(deps: InvoiceDeps, now = new Date(),
 }
 
 /** The NFC / pasted-link path: a Bolt Card's LNURL-withdraw service pays our invoice (LUD-03). */
-export async function payInvoiceWithLnurlWithdraw(deps: InvoiceDeps, id: string, lnurl: string): Promise<Invoice> {
+export async function payInvoiceWithLnurlWithdraw(
+  deps: InvoiceDeps,
+  id: string,
+  lnurl: string,
+  log: LnurlLog,
+): Promise<Invoice> {
   const row = await findInvoice(deps.db, id);
   if (!row) throw new AppError('NotFound', 'Invoice not found');
   if (row.status !== 'pending') throw new AppError('InvoiceNotPending', `This invoice is ${row.status}`);
+  const devnet = deps.config.lightning.backend === 'devnet';
   await redeemLnurlWithdraw({
     lnurl,
     paymentRequest: row.payment_request,
     amountMsat: BigInt(row.amount_msat),
-    allowInsecureLoopback: deps.config.lightning.backend === 'devnet',
+    allowInsecureLoopback: devnet,
+    allowPrivateAddresses: deps.config.lnurlAllowPrivateHosts,
+    // The devnet wallet's card links point at Rayo itself, which usually listens on loopback.
+    trustedOrigin: devnet ? new URL(deps.config.publicUrl).origin : undefined,
+    log,
   });
   return toInvoice(row);
 }

@@ -1,0 +1,49 @@
+import { AppError, type ErrorCode } from '@rayo/shared';
+import { describe, expect, it } from 'vitest';
+import { createConcurrencyLimit } from './concurrency.ts';
+
+/** A call that stays in flight until `finish` is called. */
+function pending() {
+  let finish = () => {};
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  return { run: () => done, finish };
+}
+
+async function refusal(call: Promise<unknown>): Promise<ErrorCode> {
+  const error = await call.then(
+    () => expect.fail('the call was let through'),
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return (error as AppError).code;
+}
+
+describe('createConcurrencyLimit', () => {
+  it('refuses a key past its cap with 429 and the process past its total with 503, until slots free up', async () => {
+    const withSlot = createConcurrencyLimit({ perKey: 2, total: 3 });
+    const a1 = pending();
+    const a2 = pending();
+    const b1 = pending();
+    const calls = [withSlot('a', a1.run), withSlot('a', a2.run), withSlot('b', b1.run)];
+
+    expect(await refusal(withSlot('a', async () => 'a3'))).toBe('TooManyRequests');
+    expect(await refusal(withSlot('c', async () => 'c1'))).toBe('ServiceUnavailable');
+
+    a1.finish();
+    await calls[0];
+    expect(await withSlot('c', async () => 'c1')).toBe('c1');
+    expect(await withSlot('a', async () => 'a3')).toBe('a3');
+
+    a2.finish();
+    b1.finish();
+    await Promise.all(calls);
+  });
+
+  it('frees the slot of a call that fails', async () => {
+    const withSlot = createConcurrencyLimit({ perKey: 1, total: 1 });
+    await expect(withSlot('a', () => Promise.reject(new Error('remote down')))).rejects.toThrow('remote down');
+    expect(await withSlot('a', async () => 'again')).toBe('again');
+  });
+});
