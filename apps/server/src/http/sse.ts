@@ -1,14 +1,53 @@
+import { AppError } from '@rayo/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type EventStream = { send: (event: string, data: unknown) => void; onClose: (cleanup: () => void) => void };
 
+export type StreamLimits = { perIp: number; total: number };
+
+/**
+ * Counts the streams open in this process, per client address and in all. Each one holds a socket,
+ * a subscription and a timer for as long as its page stays open, and the route is public, so one
+ * client must not open enough of them to starve the others: past its address's cap it gets 429
+ * `TooManyRequests`, past the process's 503 `ServiceUnavailable`. `admit` answers the release.
+ */
+export function createStreamCounter(limits: StreamLimits) {
+  const byIp = new Map<string, number>();
+  let total = 0;
+  return {
+    admit(ip: string): () => void {
+      const held = byIp.get(ip) ?? 0;
+      if (held >= limits.perIp) throw new AppError('TooManyRequests', 'Too many open event streams from your address');
+      if (total >= limits.total)
+        throw new AppError('ServiceUnavailable', 'Too many open event streams, try again shortly');
+      byIp.set(ip, held + 1);
+      total += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        total -= 1;
+        const left = (byIp.get(ip) ?? 1) - 1;
+        if (left === 0) byIp.delete(ip);
+        else byIp.set(ip, left);
+      };
+    },
+  };
+}
+
+/** A checkout page keeps one stream open; 20 leave room for a shop's devices behind one address. */
+export const STREAM_LIMITS: StreamLimits = { perIp: 20, total: 1000 };
+const streams = createStreamCounter(STREAM_LIMITS);
+
 const HEARTBEAT_MS = 15_000;
 
 /**
- * Turns the reply into a Server-Sent Events stream. A comment line every 15 s keeps proxies
- * from closing an idle connection; the stream ends when the client goes away.
+ * Turns the reply into a Server-Sent Events stream, or throws when the caps above are reached (before
+ * anything is written, so the error handler answers). A comment line every 15 s keeps proxies from
+ * closing an idle connection; the stream ends when the client goes away.
  */
 export function openEventStream(request: FastifyRequest, reply: FastifyReply): EventStream {
+  const release = streams.admit(request.ip);
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -18,16 +57,24 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply): E
     'x-accel-buffering': 'no',
   });
   raw.write('retry: 2000\n\n');
-  const cleanups: Array<() => void> = [];
+  const cleanups: Array<() => void> = [release];
   const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
-  request.raw.on('close', () => {
+  let closed = false;
+  const close = () => {
+    closed = true;
     clearInterval(heartbeat);
-    for (const cleanup of cleanups) cleanup();
-  });
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  };
+  request.raw.on('close', close);
+  // The client may have gone while the route read the invoice, before anyone listened.
+  if (request.raw.socket?.destroyed) close();
   return {
     send: (event, data) => {
       if (!raw.writableEnded) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     },
-    onClose: (cleanup) => cleanups.push(cleanup),
+    onClose: (cleanup) => {
+      if (closed) cleanup();
+      else cleanups.push(cleanup);
+    },
   };
 }

@@ -1,0 +1,87 @@
+import { AppError, type Bpt, type ErrorResponse, type Invoice } from '@rayo/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSse } from '../../test/sse.ts';
+import {
+  bearer,
+  createTestAccount,
+  createTestApp,
+  createTestOrganization,
+  createTestUser,
+  signIn,
+  type TestApp,
+} from '../../test/test-app.ts';
+import { createStreamCounter, STREAM_LIMITS } from './sse.ts';
+
+function refusal(admit: () => unknown): string {
+  try {
+    admit();
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return (error as AppError).code;
+  }
+  return expect.fail('the stream was let in');
+}
+
+describe('createStreamCounter', () => {
+  it('refuses an address past its cap with 429 and the process past its total with 503, until streams close', () => {
+    const streams = createStreamCounter({ perIp: 2, total: 3 });
+    const a1 = streams.admit('a');
+    streams.admit('a');
+    const b1 = streams.admit('b');
+    expect(refusal(() => streams.admit('a'))).toBe('TooManyRequests');
+    expect(refusal(() => streams.admit('c'))).toBe('ServiceUnavailable');
+
+    a1();
+    // Releasing twice (a close seen twice) frees one place only.
+    a1();
+    streams.admit('c');
+    expect(refusal(() => streams.admit('d'))).toBe('ServiceUnavailable');
+    b1();
+    streams.admit('a');
+    expect(refusal(() => streams.admit('a'))).toBe('TooManyRequests');
+  });
+});
+
+describe('invoice event streams over HTTP', () => {
+  let t: TestApp;
+  let base: string;
+  let invoice: Invoice;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const organization = await createTestOrganization(t.db);
+    const accountId = (await createTestAccount(t.db, organization.id, 'Counter')).id;
+    const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
+    const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
+    const payload = { name: 'Till', accountId, currency: 'SAT' };
+    const bpt = (await t.app.inject({ method: 'POST', url: '/api/bpts', headers: admin, payload })).json<Bpt>();
+    const url = `/api/bpts/${bpt.id}/invoices`;
+    invoice = (await t.app.inject({ method: 'POST', url, headers: admin, payload: { amount: '100' } })).json<Invoice>();
+    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => t?.close());
+
+  it(`lets one address hold ${STREAM_LIMITS.perIp} open, refuses the next with 429, and takes one again once one closes`, async () => {
+    const url = `${base}/api/invoices/${invoice.id}/events`;
+    const open = await Promise.all(Array.from({ length: STREAM_LIMITS.perIp }, () => openSse(url)));
+    for (const stream of open) expect((await stream.next()).data).toEqual({ id: invoice.id, status: 'pending' });
+
+    const refused = await fetch(url);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()) as ErrorResponse).toMatchObject({ code: 'TooManyRequests' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    open.pop()?.close();
+    // The server frees the place when it sees the connection close, a moment after the client.
+    const deadline = Date.now() + 5000;
+    let again = await fetch(url);
+    while (again.status === 429 && Date.now() < deadline) {
+      await again.body?.cancel();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      again = await fetch(url);
+    }
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+    for (const stream of open) stream.close();
+  });
+});
