@@ -115,7 +115,7 @@ export type Config = {
    */
   trustProxy: TrustProxy;
   supportEmail: string;
-  /** Mail goes through this SMTP server; without it each mail is written to the log. */
+  /** Mail goes through this SMTP server; without it mail is only written to the log, on devnet. */
   smtpUrl: string | undefined;
   mailFrom: string;
   webDistDir: string;

@@ -68,6 +68,13 @@ try {
 if (runtime.deps.lightning.name === 'devnet') {
   console.log('Payments go to the built-in devnet Lightning node: test invoices, no real bitcoin.');
 }
+if (!config.smtpUrl) {
+  console.log(
+    config.lightning.backend === 'devnet'
+      ? 'Mail is not sent: without SMTP_URL, mails (links included) are printed to this log (devnet only).'
+      : 'Mail is off: without SMTP_URL, sign-up and password-reset mails fail, and their links are never logged.',
+  );
+}
 console.log(`\nRayo is running on ${config.publicUrl}`);
 if (database.embedded && config.seedDemo) {
   const lines = demoUsers.map((user) => `  ${user.email.padEnd(24)} ${user.role}`);

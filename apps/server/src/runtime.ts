@@ -1,10 +1,11 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { createLightningBackend } from './adapters/lightning/index.ts';
 import { createMailer } from './adapters/mail/mailer.ts';
 import { createRateSource } from './adapters/rates/index.ts';
 import type { AppDeps } from './app.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import { serializeRequest } from './http/request-log.ts';
 import { startPaymentJobs } from './jobs/payment-jobs.ts';
 import { loadServerSecret } from './modules/auth/auth.service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
@@ -14,6 +15,9 @@ import { refreshRates, startRateRefresh } from './modules/rates/rates.service.ts
 
 export type Runtime = { deps: AppDeps & { log: Logger }; stop: () => Promise<void> };
 
+/** `logDestination` takes the log instead of stdout, so tests can read what would be logged. */
+export type RuntimeOptions = { jobs?: boolean; logDestination?: DestinationStream };
+
 /**
  * Everything a server process runs besides HTTP: the Lightning backend and its settlement
  * stream, the invoice event relay, rate refreshes and the payment jobs. `main.ts` and the tests
@@ -22,9 +26,9 @@ export type Runtime = { deps: AppDeps & { log: Logger }; stop: () => Promise<voi
 export async function startRuntime(
   config: Config,
   database: { db: Db; url: string },
-  options: { jobs?: boolean } = {},
+  options: RuntimeOptions = {},
 ): Promise<Runtime> {
-  const log = pino({ level: config.logLevel });
+  const log = pino({ level: config.logLevel, serializers: { req: serializeRequest } }, options.logDestination);
   const { db } = database;
   const tokens = createTokenIssuer(await loadServerSecret(db, 'jwt', config.jwtSecret), config.accessTokenTtlSeconds);
   const mfaCipher = createSecretCipher(await loadServerSecret(db, 'mfa', config.mfaEncryptionKey));

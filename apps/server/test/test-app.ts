@@ -10,7 +10,7 @@ import { insertAccount } from '../src/modules/accounts/accounts.repo.ts';
 import { createOrganization } from '../src/modules/organizations/organizations.service.ts';
 import { linkManagerToAccounts } from '../src/modules/users/users.repo.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
-import { type Runtime, startRuntime } from '../src/runtime.ts';
+import { type Runtime, type RuntimeOptions, startRuntime } from '../src/runtime.ts';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 export const TEST_PASSWORD = 'Test-password-1';
@@ -48,10 +48,7 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
 export type TestApp = { app: App; db: Db; config: Config; runtime: Runtime; close: () => Promise<void> };
 
 /** The whole application over a fresh migrated database; `env` overrides configuration variables. */
-export async function createTestApp(
-  env: Record<string, string> = {},
-  options: { jobs?: boolean } = {},
-): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: RuntimeOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     DATABASE_URL: database.url,

@@ -1,6 +1,7 @@
 import { AppError } from '@rayo/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
+import type { Config } from '../../config.ts';
 
 export type MailMessage = { to: string; subject: string; text: string };
 
@@ -9,18 +10,33 @@ export type Mailer = {
   close(): void;
 };
 
+function notSent(): AppError {
+  return new AppError('ServiceUnavailable', 'The email could not be sent, please try again later');
+}
+
 /**
- * SMTP when `smtpUrl` is set (nodemailer); otherwise every mail, links included, is written to
- * the log, so sign-up and password reset work on a machine without a mail server.
+ * SMTP when `smtpUrl` is set (nodemailer). Without it, on devnet only, every mail, links
+ * included, is written to the log, so sign-up and password reset work on a machine without a
+ * mail server. Elsewhere those links would hand accounts to whoever reads the logs, so mail is
+ * refused and only the fact is logged.
  */
 export function createMailer(
-  config: { smtpUrl: string | undefined; mailFrom: string },
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'> & { lightning: Pick<Config['lightning'], 'backend'> },
   log: FastifyBaseLogger,
 ): Mailer {
-  if (!config.smtpUrl) {
+  if (!config.smtpUrl && config.lightning.backend === 'devnet') {
     return {
       async send(message) {
         log.info({ mail: message }, `mail to ${message.to}: ${message.subject}\n${message.text}`);
+      },
+      close() {},
+    };
+  }
+  if (!config.smtpUrl) {
+    return {
+      async send(message) {
+        log.warn({ to: message.to }, 'mail not sent: SMTP_URL is not set');
+        throw notSent();
       },
       close() {},
     };
@@ -33,7 +49,7 @@ export function createMailer(
       } catch (error) {
         // Reported, not hidden: the user can ask for the mail again and nothing is lost.
         log.error({ err: error, to: message.to }, 'mail could not be sent');
-        throw new AppError('ServiceUnavailable', 'The email could not be sent, please try again later');
+        throw notSent();
       }
     },
     close: () => transport.close(),
