@@ -77,4 +77,13 @@ describe('the embedded PostgreSQL of a server process', () => {
     expect(again.output()).toContain('left running by a Rayo that died');
     expect((await fetch(`${again.url}/api/ready`)).status).toBe(200);
   }, 120_000);
+
+  it('stops its PostgreSQL and exits cleanly on SIGHUP', async () => {
+    const running = servers[1] as ServerProcess;
+    running.child.kill('SIGHUP');
+    await running.stop();
+    expect(running.child.exitCode).toBe(0);
+    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+    expect(existsSync(path.join(dataDir, 'rayo.pid'))).toBe(false);
+  }, 30_000);
 });

@@ -43,15 +43,28 @@ async function readPostmasterPid(clusterDir: string): Promise<{ pid: number; por
  * an earlier run that had the same pid, as in a restarted container.
  */
 async function claimDataDir(dataDir: string): Promise<void> {
-  const file = path.join(dataDir, OWNER_FILE);
-  const owner = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+  const owner = await readOwner(dataDir);
+  if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
     throw new Error(
       `Rayo (pid ${owner}) is already running with its data in ${dataDir}; stop it first. ` +
-        `If process ${owner} is not Rayo, delete ${file}.`,
+        `If process ${owner} is not Rayo, delete ${path.join(dataDir, OWNER_FILE)}.`,
     );
   }
-  await writeFile(file, `${process.pid}\n`);
+  await recordOwner(dataDir);
+}
+
+async function readOwner(dataDir: string): Promise<number | undefined> {
+  const pid = Number((await readFile(path.join(dataDir, OWNER_FILE), 'utf8').catch(() => '')).trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function recordOwner(dataDir: string): Promise<void> {
+  return writeFile(path.join(dataDir, OWNER_FILE), `${process.pid}\n`);
+}
+
+/** Gives the data directory up, unless another Rayo has claimed it since (two started at once). */
+async function releaseDataDir(dataDir: string): Promise<void> {
+  if ((await readOwner(dataDir)) === process.pid) await rm(path.join(dataDir, OWNER_FILE), { force: true });
 }
 
 /**
@@ -122,7 +135,6 @@ export async function startEmbeddedPostgres(options: {
   const log = options.log ?? (() => {});
   const clusterDir = path.join(options.dataDir, 'postgres');
   const passwordFile = path.join(options.dataDir, 'postgres-password');
-  const ownerFile = path.join(options.dataDir, OWNER_FILE);
   await mkdir(options.dataDir, { recursive: true });
   await claimDataDir(options.dataDir);
   const isNew = !existsSync(path.join(clusterDir, 'PG_VERSION'));
@@ -155,13 +167,15 @@ export async function startEmbeddedPostgres(options: {
     if (isNew) await cluster.initialise();
     await cluster.start();
   } catch (cause) {
-    await rm(ownerFile, { force: true });
+    await releaseDataDir(options.dataDir);
     throw new Error(
       `The embedded PostgreSQL could not start on port ${port} with data in ${clusterDir}:\n${output.join('').slice(-2000)}`,
       { cause },
     );
   }
   starting = false;
+  // Of two Rayos started at once, both claimed the directory; the one PostgreSQL let in keeps it.
+  await recordOwner(options.dataDir);
 
   const database = options.database ?? 'rayo';
   const client = cluster.getPgClient();
@@ -177,7 +191,7 @@ export async function startEmbeddedPostgres(options: {
     port,
     stop: async () => {
       await cluster.stop();
-      await rm(ownerFile, { force: true });
+      await releaseDataDir(options.dataDir);
     },
   };
 }
