@@ -70,8 +70,12 @@ export async function expireInvoices(db: Db, now: Date): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-/** Invoices a payment may still arrive for: pending, or expired within the last day. */
-export async function listOpenInvoices(db: Db, now: Date, limit: number): Promise<InvoiceRow[]> {
+/**
+ * Invoices a payment may still arrive for (pending, or expired within the last day), oldest
+ * first, `limit` at a time: the next page starts after the invoice `afterId`. The position is read
+ * in SQL because `created_at` has microseconds that a JavaScript Date would round away.
+ */
+export async function listOpenInvoices(db: Db, now: Date, limit: number, afterId?: string): Promise<InvoiceRow[]> {
   return db
     .selectFrom('invoices')
     .selectAll()
@@ -81,7 +85,11 @@ export async function listOpenInvoices(db: Db, now: Date, limit: number): Promis
         eb.and([eb('status', '=', 'expired'), eb('expires_at', '>', new Date(now.getTime() - 86_400_000))]),
       ]),
     )
+    .$if(afterId !== undefined, (query) =>
+      query.where(sql<boolean>`(created_at, id) > (select created_at, id from invoices where id = ${afterId})`),
+    )
     .orderBy('created_at')
+    .orderBy('id')
     .limit(limit)
     .execute();
 }

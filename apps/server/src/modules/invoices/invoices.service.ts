@@ -181,18 +181,25 @@ export async function expireDueInvoices(db: Db, now = new Date()): Promise<numbe
 
 /**
  * Asks the node about every invoice that may still be paid and records the settlements the
- * stream missed (a restart, a dropped connection). Returns how many it recorded.
+ * stream missed (a restart, a dropped connection). Returns how many it recorded. It reads the open
+ * invoices `batch` at a time but goes through all of them, so that a backlog of unpaid ones cannot
+ * hide a newer paid one run after run.
  */
 export async function reconcileOpenInvoices(deps: InvoiceDeps, now = new Date(), batch = 200): Promise<number> {
   let recorded = 0;
-  for (const invoice of await listOpenInvoices(deps.db, now, batch)) {
-    const lookup = await deps.lightning.lookupInvoice(invoice.payment_hash);
-    if (lookup.state === 'settled' && lookup.settlement) {
-      // The stream owns the cursor; a reconciled settlement must not move it past unseen ones.
-      if (await settleInvoice(deps, deps.lightning.name, { ...lookup.settlement, settleIndex: 0n })) recorded += 1;
+  let afterId: string | undefined;
+  for (;;) {
+    const page = await listOpenInvoices(deps.db, now, batch, afterId);
+    for (const invoice of page) {
+      const lookup = await deps.lightning.lookupInvoice(invoice.payment_hash);
+      if (lookup.state === 'settled' && lookup.settlement) {
+        // The stream owns the cursor; a reconciled settlement must not move it past unseen ones.
+        if (await settleInvoice(deps, deps.lightning.name, { ...lookup.settlement, settleIndex: 0n })) recorded += 1;
+      }
     }
+    if (page.length < batch) return recorded;
+    afterId = page[page.length - 1]?.id;
   }
-  return recorded;
 }
 
 /** The NFC / pasted-link path: a Bolt Card's LNURL-withdraw service pays our invoice (LUD-03). */
