@@ -91,7 +91,8 @@ async function readCapped(body: AsyncIterable<Uint8Array> | null): Promise<strin
  */
 async function getLnurlJson(url: URL, exchange: Exchange, step: Step): Promise<Record<string, unknown>> {
   const fail = (message: string, details: object): AppError => {
-    exchange.log.debug({ url: url.href, step, ...details }, 'LNURL-withdraw refused');
+    // Only the origin: the rest of a withdraw link (k1, the card's one-time values) spends money.
+    exchange.log.debug({ origin: url.origin, step, ...details }, 'LNURL-withdraw refused');
     return refuse(message);
   };
   const unreachable = `The card's service could not be reached for the ${step}`;
