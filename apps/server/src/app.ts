@@ -85,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // Hooks run in the order they are added, and one that answers early (the access check's 401
   // and 403) skips the rest: the security headers come first so that every answer has them.
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   registerAccessControl(app, deps);
   registerErrorHandler(app);
   registerJsonBodyParser(app);
