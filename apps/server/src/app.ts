@@ -18,11 +18,12 @@ import type { Mailer } from './adapters/mail/mailer.ts';
 import type { Config, TrustProxy } from './config.ts';
 import type { Db } from './db/database.ts';
 import { registerAccessControl } from './http/access.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
+import { answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
+import { registerTextInputGuard } from './http/text-input.ts';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { registerSignUpRoutes } from './modules/auth/signup.routes.ts';
@@ -79,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     loggerInstance: deps.log,
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -89,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAccessControl(app, deps);
   registerErrorHandler(app);
   registerJsonBodyParser(app);
+  registerTextInputGuard(app);
 
   await app.register(swagger, {
     openapi: {

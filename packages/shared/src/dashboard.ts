@@ -5,10 +5,18 @@ import { MsatSchema, TransactionSchema } from './payments.ts';
 /** `all`, or no account, means every account the caller may see (SPEC §7). */
 export const AccountFilterSchema = z.union([z.literal('all'), z.uuid()]).optional();
 
+/**
+ * 10000-01-01T00:00:00Z, the end of the year 9999. A period becomes dates and local days, and a
+ * bound much past this is a date neither JavaScript (to 275760) nor PostgreSQL (to 294276) holds;
+ * no sale is that far out.
+ */
+export const MAX_UNIX_SECONDS = 253_402_300_800;
+const UnixSecondsSchema = z.coerce.number().int().min(0).max(MAX_UNIX_SECONDS);
+
 /** Unix seconds; `start` inclusive, `end` exclusive. Without them, the whole history. */
 export const PeriodQuerySchema = z.object({
-  start: z.coerce.number().int().min(0).optional(),
-  end: z.coerce.number().int().min(0).optional(),
+  start: UnixSecondsSchema.optional(),
+  end: UnixSecondsSchema.optional(),
   account: AccountFilterSchema,
 });
 export type PeriodQuery = z.infer<typeof PeriodQuerySchema>;

@@ -30,7 +30,18 @@ export const CreateAccountRequestSchema = z.object({
   internalCode: z.string().trim().max(50).nullish(),
 });
 export type CreateAccountRequest = z.infer<typeof CreateAccountRequestSchema>;
-export const UpdateAccountRequestSchema = CreateAccountRequestSchema.partial();
+/**
+ * An update must name something to change: an empty one would be an UPDATE without a SET,
+ * which the database refuses, and a client that sends one has a bug it should hear about.
+ */
+function changesSomething(update: Record<string, unknown>): boolean {
+  return Object.values(update).some((value) => value !== undefined);
+}
+const NOTHING_TO_CHANGE = 'Name at least one field to change';
+
+export const UpdateAccountRequestSchema = CreateAccountRequestSchema.partial().refine(changesSomething, {
+  message: NOTHING_TO_CHANGE,
+});
 export type UpdateAccountRequest = z.infer<typeof UpdateAccountRequestSchema>;
 
 // BPTs (SPEC §3: name, account, channel, currency, shareable, tip enabled, tax percentage)
@@ -61,15 +72,17 @@ export const CreateBptRequestSchema = z.object({
   taxPercentage: TaxPercentageSchema.default(0),
 });
 export type CreateBptRequest = z.input<typeof CreateBptRequestSchema>;
-export const UpdateBptRequestSchema = z.object({
-  name: z.string().trim().min(1).max(100).optional(),
-  accountId: z.uuid().optional(),
-  channel: z.string().trim().min(1).max(50).optional(),
-  currency: CurrencyCodeSchema.optional(),
-  shareable: z.boolean().optional(),
-  tipEnabled: z.boolean().optional(),
-  taxPercentage: TaxPercentageSchema.optional(),
-});
+export const UpdateBptRequestSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    accountId: z.uuid().optional(),
+    channel: z.string().trim().min(1).max(50).optional(),
+    currency: CurrencyCodeSchema.optional(),
+    shareable: z.boolean().optional(),
+    tipEnabled: z.boolean().optional(),
+    taxPercentage: TaxPercentageSchema.optional(),
+  })
+  .refine(changesSomething, { message: NOTHING_TO_CHANGE });
 export type UpdateBptRequest = z.infer<typeof UpdateBptRequestSchema>;
 
 /** What a terminal opened by share token may know of its BPT. */

@@ -1,6 +1,7 @@
 import { AppError, type ErrorCode, isErrorCode } from '@rayo/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { applySecurityHeaders } from './security.ts';
 
 function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
@@ -32,6 +33,16 @@ function send(reply: FastifyReply, code: ErrorCode, message: string, status?: nu
 
 const BUSY_RETRY_AFTER_SECONDS = 2;
 
+/**
+ * Fastify's `frameworkErrors`: it answers a malformed URL (400) or an overlong path parameter
+ * (414) before any route or error handler runs, and this gives those answers our shape too.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // No hook runs for these, so the security headers are set here.
+  applySecurityHeaders(request, reply);
+  send(reply, 'InvalidInput', error.message, error.statusCode ?? 400);
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
@@ -55,7 +66,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
         headers: request.headers,
       };
       const source = sources[error.validationContext ?? 'body'] as Record<string, unknown> | undefined;
-      if (!field) return send(reply, 'InvalidInput', 'The request is not valid');
+      if (!field) return send(reply, 'InvalidInput', `The request is not valid: ${issue?.message ?? 'no details'}`);
       const missing = isBlank(source?.[field]);
       const code = validationErrorCode(field, source?.[field]);
       return send(reply, code, missing ? `${field} is required` : `${field}: ${issue?.message}`);
