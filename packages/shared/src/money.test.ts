@@ -2,12 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.ts';
 import {
+  assertInvoiceWithinLimit,
+  assertTipWithinLimit,
   computeSale,
   computeSettlement,
   currencyExponent,
   fiatToMsat,
   formatMinor,
   isKnownCurrency,
+  MAX_INVOICE_MSAT,
   msatToFiatMinor,
   parseAmount,
   parseBtcPrice,
@@ -228,6 +231,31 @@ describe('taxOf, percentOf and computeSale', () => {
     expect(() => taxOf(100n, -1)).toThrow();
     expect(() => taxOf(100n, 10_001)).toThrow();
     expect(() => taxOf(100n, 1.5)).toThrow();
+  });
+});
+
+describe('the limits of one sale', () => {
+  const codeOf = (run: () => void) => {
+    try {
+      run();
+    } catch (error) {
+      return error instanceof AppError ? error.code : 'not an AppError';
+    }
+    return undefined;
+  };
+
+  it('takes a tip up to the bill, and refuses a larger one with InvalidTip', () => {
+    expect(codeOf(() => assertTipWithinLimit(5000n, 5000n, 'USD'))).toBeUndefined();
+    expect(codeOf(() => assertTipWithinLimit(5000n, 0n, 'USD'))).toBeUndefined();
+    expect(codeOf(() => assertTipWithinLimit(5000n, 5001n, 'USD'))).toBe('InvalidTip');
+    expect(() => assertTipWithinLimit(5000n, 99_999_900n, 'USD')).toThrow('at most the amount of the bill (50.00)');
+  });
+
+  it('caps an invoice at 1 BTC, which keeps the msat a safe JSON integer with room for sums', () => {
+    expect(MAX_INVOICE_MSAT).toBe(100_000_000_000n);
+    expect(codeOf(() => assertInvoiceWithinLimit(MAX_INVOICE_MSAT))).toBeUndefined();
+    expect(codeOf(() => assertInvoiceWithinLimit(MAX_INVOICE_MSAT + 1n))).toBe('InvalidAmount');
+    expect(MAX_INVOICE_MSAT * 90_000n <= BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
   });
 });
 

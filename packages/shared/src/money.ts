@@ -136,6 +136,35 @@ export function taxOf(billMinor: bigint, taxBps: number): bigint {
   return divRoundHalfUp(billMinor * assertBps(taxBps, 'A tax rate'), BPS_PER_UNIT);
 }
 
+/**
+ * The most one invoice charges: 1 BTC, in msat, whatever the currency it is priced in. A sale
+ * beyond it is far past what a point of sale takes or Lightning routes, and the cap keeps every
+ * msat figure a safe JSON integer (DESIGN §4): an invoice up to 2^53 msat would be created, then
+ * refuse to serialize, and once paid break every dashboard sum that includes it.
+ */
+export const MAX_INVOICE_MSAT = MSAT_PER_BTC;
+
+/** A tip is at most the bill itself (100 %); anything larger is a slip on the keypad. */
+export const MAX_TIP_BPS = 10_000;
+
+/** Refuses a tip larger than MAX_TIP_BPS of the bill. */
+export function assertTipWithinLimit(billMinor: bigint, tipMinor: bigint, currency: string): void {
+  if (tipMinor * BPS_PER_UNIT > billMinor * BigInt(MAX_TIP_BPS)) {
+    throw new AppError(
+      'InvalidTip',
+      `The tip may be at most the amount of the bill (${formatMinor(billMinor, currency)})`,
+    );
+  }
+}
+
+/** Refuses an invoice that would charge more than MAX_INVOICE_MSAT. */
+export function assertInvoiceWithinLimit(amountMsat: bigint): void {
+  if (amountMsat > MAX_INVOICE_MSAT) {
+    const sats = (MAX_INVOICE_MSAT / MSAT_PER_SAT).toLocaleString('en-US');
+    throw new AppError('InvalidAmount', `An invoice may charge at most ${sats} sats`);
+  }
+}
+
 export type Sale = { billMinor: bigint; tipMinor: bigint; taxMinor: bigint; totalMinor: bigint };
 
 /** Bill + tip + tax; the tax is charged on the bill only (DESIGN §4). */

@@ -1,5 +1,7 @@
 import {
   AppError,
+  assertInvoiceWithinLimit,
+  assertTipWithinLimit,
   type CreateInvoiceRequest,
   computeSale,
   computeSettlement,
@@ -67,11 +69,13 @@ export async function createInvoiceForBpt(
   if (billMinor <= 0n) throw new AppError('InvalidAmount', 'The amount must be more than zero');
   const tipMinor = request.tip === undefined ? 0n : parseAmount(request.tip, bpt.currency, 'InvalidTip');
   if (tipMinor > 0n && !bpt.tip_enabled) throw new AppError('InvalidTip', 'This terminal does not take tips');
+  assertTipWithinLimit(billMinor, tipMinor, bpt.currency);
 
   const sale = computeSale({ billMinor, tipMinor, taxBps: bpt.tax_bps });
   const rateMinorPerBtc = await getRateForInvoice(deps, bpt.currency);
   const amountMsat = fiatToMsat(sale.totalMinor, rateMinorPerBtc, bpt.currency);
   if (amountMsat < 1000n) throw new AppError('InvalidAmount', 'The amount is less than one satoshi');
+  assertInvoiceWithinLimit(amountMsat);
 
   const description = request.description || `${organization.name} · ${bpt.name}`;
   let created: Awaited<ReturnType<LightningBackend['createInvoice']>>;
