@@ -26,6 +26,7 @@ const ConfigSchema = z.object({
   REFRESH_LIMIT_PER_IP: z.coerce.number().int().min(1).default(60),
   SIGNIN_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   SIGNIN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  SIGNIN_LIMIT_PER_EMAIL_GLOBAL: z.coerce.number().int().min(1).default(100),
   SIGNIN_LIMIT_WINDOW_SECONDS: z.coerce
     .number()
     .int()
@@ -108,6 +109,8 @@ export type Config = {
   refreshLimitPerIp: number;
   signInLimitPerIp: number;
   signInLimitPerEmail: number;
+  /** Failed sign-ins allowed per email per hour, from every address together. */
+  signInLimitPerEmailGlobal: number;
   signInLimitWindowSeconds: number;
   /**
    * Which X-Forwarded-For hops are believed when taking the client address: none, the last N
@@ -221,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     refreshLimitPerIp: c.REFRESH_LIMIT_PER_IP,
     signInLimitPerIp: c.SIGNIN_LIMIT_PER_IP,
     signInLimitPerEmail: c.SIGNIN_LIMIT_PER_EMAIL,
+    signInLimitPerEmailGlobal: c.SIGNIN_LIMIT_PER_EMAIL_GLOBAL,
     signInLimitWindowSeconds: c.SIGNIN_LIMIT_WINDOW_SECONDS,
     trustProxy: c.TRUST_PROXY,
     supportEmail: c.SUPPORT_EMAIL,

@@ -12,6 +12,17 @@ export async function countHit(db: Db, key: string, windowStart: Date): Promise<
   return row.hits;
 }
 
+/** Takes back one hit counted by `countHit` in the same window. */
+export async function uncountHit(db: Db, key: string, windowStart: Date): Promise<void> {
+  await db
+    .updateTable('rate_limit_hits')
+    .set({ hits: sql`hits - 1` })
+    .where('key', '=', key)
+    .where('window_start', '=', windowStart)
+    .where('hits', '>', 0)
+    .execute();
+}
+
 export async function deleteHitsBefore(db: Db, before: Date): Promise<void> {
   await db.deleteFrom('rate_limit_hits').where('window_start', '<', before).execute();
 }

@@ -1,9 +1,12 @@
 import { AppError } from '@rayo/shared';
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/database.ts';
-import { countHit, deleteHitsBefore } from './rate-limit.repo.ts';
+import { countHit, deleteHitsBefore, uncountHit } from './rate-limit.repo.ts';
 
 export type RateLimitRule = { name: string; limit: number; windowSeconds: number };
+
+/** One counted hit, as `forgiveRateLimitHits` needs it to take the hit back. */
+export type RateLimitHit = { key: string; windowStart: Date };
 
 /**
  * Fixed-window limits counted in PostgreSQL, so they hold across every server process.
@@ -15,15 +18,26 @@ export async function enforceRateLimit(
   rule: RateLimitRule,
   subject: string,
   now = new Date(),
-): Promise<void> {
+): Promise<RateLimitHit> {
   const windowMs = rule.windowSeconds * 1000;
   const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
-  const hits = await countHit(db, `${rule.name}:${subject}`, windowStart);
+  const key = `${rule.name}:${subject}`;
+  const hits = await countHit(db, key, windowStart);
   if (hits > rule.limit) {
     const retryAfter = Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000);
     reply.header('retry-after', String(retryAfter));
     throw new AppError('TooManyRequests', 'Too many attempts, try again later');
   }
+  return { key, windowStart };
+}
+
+/**
+ * Takes back hits of an attempt that succeeded, for limits that count failures only. The hit
+ * is counted before the attempt rather than after a failure, so that a burst of attempts sent
+ * at once cannot all pass the limit while the first are still being checked.
+ */
+export async function forgiveRateLimitHits(db: Db, hits: RateLimitHit[]): Promise<void> {
+  for (const hit of hits) await uncountHit(db, hit.key, hit.windowStart);
 }
 
 export async function pruneRateLimits(db: Db, now = new Date()): Promise<void> {

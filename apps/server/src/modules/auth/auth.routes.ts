@@ -6,13 +6,17 @@ import {
   SignInResultSchema,
 } from '@rayo/shared';
 import type { App } from '../../app.ts';
-import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { enforceRateLimit, forgiveRateLimitHits } from '../../http/rate-limit.ts';
 import { type AuthDeps, logout, refreshAccessToken, signIn } from './auth.service.ts';
 
 export function registerAuthRoutes(app: App, deps: AuthDeps): void {
   const window = deps.config.signInLimitWindowSeconds;
+  // Sign-in limits count failures only. Per email they count per client address, so that
+  // someone guessing from one address does not lock the user out everywhere; the slower limit
+  // on the email alone bounds guesses spread over many addresses.
   const perIp = { name: 'signin-ip', limit: deps.config.signInLimitPerIp, windowSeconds: window };
-  const perEmail = { name: 'signin-email', limit: deps.config.signInLimitPerEmail, windowSeconds: window };
+  const perEmailAndIp = { name: 'signin-email-ip', limit: deps.config.signInLimitPerEmail, windowSeconds: window };
+  const perEmail = { name: 'signin-email-all', limit: deps.config.signInLimitPerEmailGlobal, windowSeconds: 60 * 60 };
   const refreshPerIp = { name: 'refresh-ip', limit: deps.config.refreshLimitPerIp, windowSeconds: 60 };
 
   app.post(
@@ -21,9 +25,15 @@ export function registerAuthRoutes(app: App, deps: AuthDeps): void {
       schema: { tags: ['auth'], body: SignInRequestSchema, response: { 200: SignInResultSchema } },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps.db, reply, perIp, request.ip);
-      await enforceRateLimit(deps.db, reply, perEmail, request.body.email.toLowerCase());
-      return signIn(deps, request.body, request.ip);
+      const email = request.body.email.toLowerCase();
+      const hits = [
+        await enforceRateLimit(deps.db, reply, perIp, request.ip),
+        await enforceRateLimit(deps.db, reply, perEmailAndIp, `${email} ${request.ip}`),
+        await enforceRateLimit(deps.db, reply, perEmail, email),
+      ];
+      const result = await signIn(deps, request.body, request.ip);
+      await forgiveRateLimitHits(deps.db, hits);
+      return result;
     },
   );
 

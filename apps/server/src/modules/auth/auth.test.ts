@@ -1,7 +1,16 @@
 import type { ErrorResponse, RefreshAccessTokenResponse, SignInResponse } from '@rayo/shared';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, signIn, TEST_JWT_SECRET, type TestApp } from '../../../test/test-app.ts';
+import {
+  bearer,
+  createTestApp,
+  createTestOrganization,
+  createTestUser,
+  signIn,
+  TEST_JWT_SECRET,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../../../test/test-app.ts';
 import { DEMO_PASSWORD, demoUsers, seedDemo } from '../../db/seed-demo.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { hashRefreshToken } from './tokens.ts';
@@ -328,27 +337,61 @@ describe('refresh rate limit', () => {
 
 describe('sign-in rate limits', () => {
   let t: TestApp;
+  let organizationId: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ SIGNIN_LIMIT_PER_EMAIL: '3', SIGNIN_LIMIT_PER_IP: '5' });
+    t = await createTestApp({
+      SIGNIN_LIMIT_PER_EMAIL: '3',
+      SIGNIN_LIMIT_PER_IP: '5',
+      SIGNIN_LIMIT_PER_EMAIL_GLOBAL: '5',
+    });
     await seedDemo(t.db, { days: 0 });
+    organizationId = (await createTestOrganization(t.db)).id;
   });
   afterAll(() => t?.close());
 
-  it('answers 429 with Retry-After once an email passes its limit, while other emails still work', async () => {
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      const response = await postSignIn(t, { email: admin, password: 'Wrong-password-1' }, '198.51.100.1');
-      expect(response.statusCode, `attempt ${attempt}`).toBe(401);
-    }
-    const blocked = await postSignIn(t, { email: 'Admin@rayo.local', password: DEMO_PASSWORD }, '198.51.100.2');
+  async function fail(email: string, remoteAddress: string) {
+    const response = await postSignIn(t, { email, password: 'Wrong-password-1' }, remoteAddress);
+    expect(response.statusCode, response.body).toBe(401);
+  }
+
+  it('answers 429 with Retry-After once an email fails too often at an address, and only there', async () => {
+    for (let attempt = 1; attempt <= 3; attempt++) await fail(admin, '198.51.100.1');
+    const blocked = await postSignIn(t, { email: 'Admin@rayo.local', password: DEMO_PASSWORD }, '198.51.100.1');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json<ErrorResponse>().code).toBe('TooManyRequests');
     const retryAfter = Number(blocked.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(t.config.signInLimitWindowSeconds);
 
-    const other = await postSignIn(t, { email: 'manager@rayo.local', password: DEMO_PASSWORD }, '198.51.100.3');
+    // The user, elsewhere, is not locked out by someone guessing from that address.
+    const elsewhere = await postSignIn(t, { email: admin, password: DEMO_PASSWORD }, '198.51.100.2');
+    expect(elsewhere.statusCode).toBe(200);
+    const other = await postSignIn(t, { email: 'manager@rayo.local', password: DEMO_PASSWORD }, '198.51.100.1');
     expect(other.statusCode).toBe(200);
+  });
+
+  it('does not count successful sign-ins', async () => {
+    const user = await createTestUser(t.db, { role: 'admin', organizationId });
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      const response = await postSignIn(t, { email: user.email, password: TEST_PASSWORD }, '198.51.100.20');
+      expect(response.statusCode, `attempt ${attempt}`).toBe(200);
+    }
+    // Failures still count in full after them.
+    for (let attempt = 1; attempt <= 3; attempt++) await fail(user.email, '198.51.100.20');
+    const blocked = await postSignIn(t, { email: user.email, password: TEST_PASSWORD }, '198.51.100.20');
+    expect(blocked.statusCode).toBe(429);
+  });
+
+  it('limits failures of one email from every address together', async () => {
+    const user = await createTestUser(t.db, { role: 'admin', organizationId });
+    for (const address of ['198.51.100.30', '198.51.100.30', '198.51.100.31', '198.51.100.31', '198.51.100.32']) {
+      await fail(user.email, address);
+    }
+    const blocked = await postSignIn(t, { email: user.email, password: TEST_PASSWORD }, '198.51.100.33');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json<ErrorResponse>().code).toBe('TooManyRequests');
+    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60 * 60);
   });
 
   it('answers 429 once an address passes its limit, whatever the email', async () => {

@@ -77,6 +77,8 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps): void {
     },
     async (request, reply) => {
       await enforceRateLimit(deps.db, reply, perIp('reset-confirm-ip'), request.ip);
+      // Guesses at one user's code from many addresses are bounded too.
+      await enforceRateLimit(deps.db, reply, perEmail('reset-confirm-email'), request.body.email.toLowerCase());
       await resetPassword(deps, request.body, request.ip);
       return reply.status(204).send();
     },
