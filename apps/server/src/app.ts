@@ -26,6 +26,7 @@ import { registerSpa } from './http/spa.ts';
 import { registerTextInputGuard } from './http/text-input.ts';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import { pruneRefreshTokens } from './modules/auth/auth.service.ts';
 import { registerSignUpRoutes } from './modules/auth/signup.routes.ts';
 import type { TokenIssuer } from './modules/auth/tokens.ts';
 import { registerBptRoutes } from './modules/bpts/bpts.routes.ts';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const prune = setInterval(() => {
     pruneRateLimits(deps.db).catch((error) => app.log.warn({ err: error }, 'rate-limit pruning failed'));
+    pruneRefreshTokens(deps.db).catch((error) => app.log.warn({ err: error }, 'refresh-token pruning failed'));
   }, PRUNE_INTERVAL_MS);
   prune.unref();
   app.addHook('onClose', async () => clearInterval(prune));

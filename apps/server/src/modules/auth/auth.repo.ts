@@ -62,6 +62,10 @@ export async function revokeRefreshToken(db: Db, tokenHash: string, now: Date): 
     .execute();
 }
 
+export async function deleteRefreshTokensExpiredBefore(db: Db, before: Date): Promise<void> {
+  await db.deleteFrom('refresh_tokens').where('expires_at', '<', before).execute();
+}
+
 /** Revokes every live refresh token of the user except the one hashed as `exceptHash`, if given. */
 export async function revokeUserRefreshTokens(db: Db, userId: string, now: Date, exceptHash?: string): Promise<void> {
   let query = db

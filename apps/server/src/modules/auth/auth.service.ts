@@ -13,6 +13,7 @@ import { insertAuditEntry } from '../audit/audit.repo.ts';
 import { hasMfaEnabled } from '../mfa/mfa.service.ts';
 import { findUserByEmail } from '../users/users.repo.ts';
 import {
+  deleteRefreshTokensExpiredBefore,
   findSecret,
   insertRefreshToken,
   insertSecretIfAbsent,
@@ -134,6 +135,14 @@ export async function refreshAccessToken(
     role: outcome.token.role,
   });
   return { accessToken, refreshToken: outcome.refreshToken };
+}
+
+/**
+ * Deletes expired refresh tokens, of which rotation leaves one per refresh. A family's tokens
+ * all share its expiry, so a family goes whole, and an expired token proves nothing anyway.
+ */
+export async function pruneRefreshTokens(db: Db, now = new Date()): Promise<void> {
+  await deleteRefreshTokensExpiredBefore(db, now);
 }
 
 export async function logout(deps: AuthDeps, refreshToken: string | undefined, now = new Date()): Promise<void> {

@@ -13,6 +13,7 @@ import {
 } from '../../../test/test-app.ts';
 import { DEMO_PASSWORD, demoUsers, seedDemo } from '../../db/seed-demo.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
+import { pruneRefreshTokens } from './auth.service.ts';
 import { hashRefreshToken } from './tokens.ts';
 
 const admin = 'admin@rayo.local';
@@ -234,6 +235,23 @@ describe('auth', () => {
       const expiry = (await expiryOf(refreshToken)).getTime();
       expect(expiry).toBeGreaterThanOrEqual(before + 30 * 24 * hour - 1000);
       expect(expiry).toBeLessThanOrEqual(Date.now() + 30 * 24 * hour);
+    });
+
+    it('prunes expired refresh tokens and keeps live ones', async () => {
+      const expired = await signInRemembered(true);
+      const live = await signInRemembered(true);
+      await t.db
+        .updateTable('refresh_tokens')
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .where('token_hash', '=', hashRefreshToken(expired.refreshToken))
+        .execute();
+      await pruneRefreshTokens(t.db);
+      const left = await t.db
+        .selectFrom('refresh_tokens')
+        .select('token_hash')
+        .where('token_hash', 'in', [hashRefreshToken(expired.refreshToken), hashRefreshToken(live.refreshToken)])
+        .execute();
+      expect(left).toEqual([{ token_hash: hashRefreshToken(live.refreshToken) }]);
     });
 
     it('refuses a refresh token revoked by logout', async () => {

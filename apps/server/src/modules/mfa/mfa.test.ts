@@ -11,6 +11,7 @@ import {
   type TestApp,
 } from '../../../test/test-app.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
+import { hashRefreshToken } from '../auth/tokens.ts';
 
 /** What an authenticator app shows for `secret`, `stepsAhead` time steps from now. */
 function codeOf(secret: string, stepsAhead = 0): string {
@@ -171,6 +172,31 @@ describe('MFA', () => {
     });
     expect(audit.find((entry) => entry.action === 'auth.signin')?.after).toEqual({ method: 'recovery_code' });
     expect(JSON.stringify(audit)).not.toContain(recoveryCode);
+  });
+
+  it('gives the session the life "remember me" asks for at the second step', async () => {
+    const { user, recoveryCodes, secret } = await userWithMfa();
+    const expiryOf = async (session: SignInResponse) =>
+      (
+        await t.db
+          .selectFrom('refresh_tokens')
+          .select('expires_at')
+          .where('token_hash', '=', hashRefreshToken(session.refreshToken))
+          .executeTakeFirstOrThrow()
+      ).expires_at.getTime();
+    const day = 24 * 60 * 60 * 1000;
+
+    const remembered = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signin/mfa',
+      payload: { mfaToken: await challengeFor(user.email), code: codeOf(secret, 1), remember: true },
+    });
+    expect(remembered.statusCode, remembered.body).toBe(200);
+    expect(await expiryOf(remembered.json<SignInResponse>())).toBeGreaterThan(Date.now() + 29 * day);
+
+    const forgotten = await recover(await challengeFor(user.email), recoveryCodes[0] ?? '');
+    expect(forgotten.statusCode, forgotten.body).toBe(200);
+    expect(await expiryOf(forgotten.json<SignInResponse>())).toBeLessThanOrEqual(Date.now() + day / 2);
   });
 
   it('turns MFA off only with a right code in the mfa-code header', async () => {

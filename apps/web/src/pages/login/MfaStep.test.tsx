@@ -51,7 +51,13 @@ describe('LoginPage with MFA', () => {
     await userEvent.type(screen.getByLabelText('Authentication code'), '123456');
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByText('The code is not correct')).toBeInTheDocument();
-    expect(JSON.parse(fetch.mock.calls[1]?.[1].body)).toEqual({ mfaToken: 'challenge', code: '123456' });
+    // "Remember me" (off here) reaches the step that answers the session.
+    expect(JSON.parse(fetch.mock.calls[0]?.[1].body)).toMatchObject({ remember: false });
+    expect(JSON.parse(fetch.mock.calls[1]?.[1].body)).toEqual({
+      mfaToken: 'challenge',
+      code: '123456',
+      remember: false,
+    });
 
     await userEvent.click(screen.getByRole('button', { name: 'Use a recovery code' }));
     await userEvent.type(screen.getByLabelText('Recovery code'), 'abcd-efgh-ijkl-mnop');
@@ -61,6 +67,7 @@ describe('LoginPage with MFA', () => {
     expect(JSON.parse(fetch.mock.calls[2]?.[1].body)).toEqual({
       mfaToken: 'challenge',
       recoveryCode: 'abcd-efgh-ijkl-mnop',
+      remember: false,
     });
   });
 
