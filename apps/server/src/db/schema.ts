@@ -15,6 +15,9 @@ export interface OrganizationsTable {
   conversion_address_verified: Generated<boolean>;
   kyb_verified: Generated<boolean>;
   created_at: Generated<Date>;
+  /** Payout destinations (migration 0013); null until the merchant sets them. */
+  onchain_address: string | null;
+  lightning_address: string | null;
 }
 
 export interface UsersTable {
@@ -230,6 +233,23 @@ export interface MfaRecoveryCodesTable {
   used_at: Date | null;
 }
 
+export interface NotificationsTable {
+  id: Generated<string>;
+  organization_id: string;
+  kind: string;
+  payload: ColumnType<unknown, string, string>;
+  created_at: Generated<Date>;
+}
+
+export interface BankingInfoTable {
+  id: Generated<string>;
+  organization_id: string;
+  /** The fields of the country's banking-info template, by name. */
+  metadata: ColumnType<Record<string, string>, string, string>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -251,6 +271,8 @@ export interface Database {
   user_mfa: UserMfaTable;
   mfa_recovery_codes: MfaRecoveryCodesTable;
   email_codes: EmailCodesTable;
+  notifications: NotificationsTable;
+  banking_info: BankingInfoTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

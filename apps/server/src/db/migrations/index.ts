@@ -10,6 +10,7 @@ import * as mfa from './0008-mfa.ts';
 import * as dailyCountIndex from './0009-daily-count-index.ts';
 import * as signupPasswordPerCode from './0010-signup-password-per-code.ts';
 import * as refreshTokenRotation from './0011-refresh-token-rotation.ts';
+import * as payoutDestinations from './0013-payout-destinations.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-daily-count-index': dailyCountIndex,
   '0010-signup-password-per-code': signupPasswordPerCode,
   '0011-refresh-token-rotation': refreshTokenRotation,
+  '0013-payout-destinations': payoutDestinations,
 };
