@@ -20,9 +20,38 @@ async function refusal(call: Promise<unknown>): Promise<ErrorCode> {
   return (error as AppError).code;
 }
 
+const refusals = { perKey: 'too many from you', total: 'too many in all' };
+
+function admitRefusal(admit: () => unknown): ErrorCode {
+  try {
+    admit();
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return (error as AppError).code;
+  }
+  return expect.fail('the caller was let in');
+}
+
 describe('createConcurrencyLimit', () => {
+  it('admits until a cap, and a place released twice (a close seen twice) frees one place only', () => {
+    const { admit } = createConcurrencyLimit({ perKey: 2, total: 3 }, refusals);
+    const a1 = admit('a');
+    admit('a');
+    const b1 = admit('b');
+    expect(admitRefusal(() => admit('a'))).toBe('TooManyRequests');
+    expect(admitRefusal(() => admit('c'))).toBe('ServiceUnavailable');
+
+    a1();
+    a1();
+    admit('c');
+    expect(admitRefusal(() => admit('d'))).toBe('ServiceUnavailable');
+    b1();
+    admit('a');
+    expect(admitRefusal(() => admit('a'))).toBe('TooManyRequests');
+  });
+
   it('refuses a key past its cap with 429 and the process past its total with 503, until slots free up', async () => {
-    const withSlot = createConcurrencyLimit({ perKey: 2, total: 3 });
+    const { withSlot } = createConcurrencyLimit({ perKey: 2, total: 3 }, refusals);
     const a1 = pending();
     const a2 = pending();
     const b1 = pending();
@@ -42,7 +71,7 @@ describe('createConcurrencyLimit', () => {
   });
 
   it('frees the slot of a call that fails', async () => {
-    const withSlot = createConcurrencyLimit({ perKey: 1, total: 1 });
+    const { withSlot } = createConcurrencyLimit({ perKey: 1, total: 1 }, refusals);
     await expect(withSlot('a', () => Promise.reject(new Error('remote down')))).rejects.toThrow('remote down');
     expect(await withSlot('a', async () => 'again')).toBe('again');
   });

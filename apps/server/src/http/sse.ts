@@ -1,43 +1,18 @@
-import { AppError } from '@rayo/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type ConcurrencyLimits, createConcurrencyLimit } from './concurrency.ts';
 
 export type EventStream = { send: (event: string, data: unknown) => void; onClose: (cleanup: () => void) => void };
 
-export type StreamLimits = { perIp: number; total: number };
-
 /**
- * Counts the streams open in this process, per client address and in all. Each one holds a socket,
- * a subscription and a timer for as long as its page stays open, and the route is public, so one
- * client must not open enough of them to starve the others: past its address's cap it gets 429
- * `TooManyRequests`, past the process's 503 `ServiceUnavailable`. `admit` answers the release.
+ * Each open stream holds a socket, a subscription and a timer for as long as its page stays open,
+ * and the route is public, so one client must not open enough of them to starve the others. A
+ * checkout page keeps one stream open; 20 leave room for a shop's devices behind one address.
  */
-export function createStreamCounter(limits: StreamLimits) {
-  const byIp = new Map<string, number>();
-  let total = 0;
-  return {
-    admit(ip: string): () => void {
-      const held = byIp.get(ip) ?? 0;
-      if (held >= limits.perIp) throw new AppError('TooManyRequests', 'Too many open event streams from your address');
-      if (total >= limits.total)
-        throw new AppError('ServiceUnavailable', 'Too many open event streams, try again shortly');
-      byIp.set(ip, held + 1);
-      total += 1;
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        total -= 1;
-        const left = (byIp.get(ip) ?? 1) - 1;
-        if (left === 0) byIp.delete(ip);
-        else byIp.set(ip, left);
-      };
-    },
-  };
-}
-
-/** A checkout page keeps one stream open; 20 leave room for a shop's devices behind one address. */
-export const STREAM_LIMITS: StreamLimits = { perIp: 20, total: 1000 };
-const streams = createStreamCounter(STREAM_LIMITS);
+export const STREAM_LIMITS: ConcurrencyLimits = { perKey: 20, total: 1000 };
+const streams = createConcurrencyLimit(STREAM_LIMITS, {
+  perKey: 'Too many open event streams from your address',
+  total: 'Too many open event streams, try again shortly',
+});
 
 const HEARTBEAT_MS = 15_000;
 

@@ -25,7 +25,10 @@ const statusRank: Record<InvoiceStatus, number> = { pending: 0, expired: 1, canc
  * paying it need no session: the terminal, the shareable terminal and checkout pages use these.
  */
 export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: InvoiceEventHub }): void {
-  const withWithdrawSlot = createConcurrencyLimit(lnurlWithdrawConcurrency);
+  const { withSlot: withWithdrawSlot } = createConcurrencyLimit(lnurlWithdrawConcurrency, {
+    perKey: 'Too many card payments at once from your address, try again shortly',
+    total: 'Too many card payments at once, try again shortly',
+  });
 
   app.get(
     '/api/invoices/:id',
