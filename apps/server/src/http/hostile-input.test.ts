@@ -66,7 +66,8 @@ describe('text no column can hold', () => {
   });
 
   it('refuses a NUL byte in a path parameter or a query string', async () => {
-    expectError(await t.app.inject({ method: 'GET', url: '/api/terminal/abc%00' }), 400, 'InvalidInput');
+    const token = `${bpt.shareToken}%00`;
+    expectError(await t.app.inject({ method: 'GET', url: `/api/terminal/${token}` }), 400, 'InvalidInput');
     const url = `/api/bpts/${bpt.id}/transactions?limit=%00`;
     expectError(await t.app.inject({ method: 'GET', url, headers: admin }), 400, 'InvalidInput');
   });
@@ -126,6 +127,13 @@ describe('dashboard periods', () => {
       });
       expectError(response, 400, 'InvalidInput');
     }
+  });
+
+  it('answers a page far past the ledger with an empty page', async () => {
+    const url = `/api/dashboard/transactions?page=${Number.MAX_SAFE_INTEGER}&limit=500`;
+    const response = await t.app.inject({ method: 'GET', url, headers: admin });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ transactions: [] });
   });
 
   it('answers the whole range it takes', async () => {
