@@ -16,6 +16,8 @@ export const errorStatus = {
   AccountInUse: 409,
   InvoiceNotPending: 409,
   OrganizationDisabled: 403,
+  // SPEC §4: the payout split changes only once back office has verified every field.
+  SplitNeedsValidation: 409,
   InvoiceFailed: 502,
   LightningUnavailable: 503,
   RateUnavailable: 503,

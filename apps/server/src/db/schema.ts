@@ -18,6 +18,10 @@ export interface OrganizationsTable {
   /** Payout destinations (migration 0013); null until the merchant sets them. */
   onchain_address: string | null;
   lightning_address: string | null;
+  /** The payout split in basis points; the three add up to 10000 (migration 0014). */
+  payout_fiat_bps: Generated<number>;
+  payout_onchain_bps: Generated<number>;
+  payout_lightning_bps: Generated<number>;
 }
 
 export interface UsersTable {

@@ -63,6 +63,8 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'POST /api/settings/mfa/enable': signedIn,
   'POST /api/settings/mfa/validate': signedIn,
   'POST /api/settings/mfa/disable': signedIn,
+  'GET /api/settings/payout-split': { who: members },
+  'PUT /api/settings/payout-split': { who: admins },
   // Sign-in's second step: the MFA challenge in the body is the credential.
   'POST /api/auth/signin/mfa': anyone,
   'POST /api/settings/mfa/recover': anyone,

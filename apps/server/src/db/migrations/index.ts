@@ -11,6 +11,7 @@ import * as dailyCountIndex from './0009-daily-count-index.ts';
 import * as signupPasswordPerCode from './0010-signup-password-per-code.ts';
 import * as refreshTokenRotation from './0011-refresh-token-rotation.ts';
 import * as payoutDestinations from './0013-payout-destinations.ts';
+import * as payoutSplit from './0014-payout-split.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-signup-password-per-code': signupPasswordPerCode,
   '0011-refresh-token-rotation': refreshTokenRotation,
   '0013-payout-destinations': payoutDestinations,
+  '0014-payout-split': payoutSplit,
 };

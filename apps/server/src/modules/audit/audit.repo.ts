@@ -13,6 +13,7 @@ export type AuditAction =
   | 'settings.mfa_enabled'
   | 'settings.mfa_disabled'
   | 'settings.mfa_recovery_used'
+  | 'settings.payout_split_changed'
   | 'manager.created'
   | 'manager.updated'
   | 'manager.deleted'

@@ -10,6 +10,7 @@ import {
   type Invoice,
   parseAmount,
   satsPerUnit,
+  splitForSale,
 } from '@rayo/shared';
 import { type LightningBackend, LightningBackendError, type Settlement } from '../../adapters/lightning/types.ts';
 import { type LnurlLog, redeemLnurlWithdraw } from '../../adapters/lnurl/withdraw-client.ts';
@@ -18,6 +19,7 @@ import type { Db } from '../../db/database.ts';
 import type { BptRow } from '../bpts/bpts.repo.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
+import { findOrganizationPayoutSplit } from '../settings/payout-split.repo.ts';
 import { addTransactionToDailyRollup, insertTransaction } from '../transactions/transactions.repo.ts';
 import {
   advanceSettleCursor,
@@ -32,9 +34,6 @@ import {
 } from './invoices.repo.ts';
 
 export type InvoiceDeps = { db: Db; config: Config; lightning: LightningBackend };
-
-/** Until payout settings exist, the whole income stays in Lightning. */
-const ALL_LIGHTNING = { fiatBps: 0, onchainBps: 0, lightningBps: 10_000 };
 
 export function toInvoice(row: InvoiceRow): Invoice {
   const money = (minor: string) => formatMinor(BigInt(minor), row.currency);
@@ -133,13 +132,15 @@ export async function settleInvoice(
     if (invoice) {
       const totalMsat = BigInt(invoice.amount_msat);
       const rateMinorPerBtc = BigInt(invoice.rate_minor_per_btc);
+      // The split in force now, read in this transaction: the sale keeps it whatever changes later.
+      const split = splitForSale(await findOrganizationPayoutSplit(trx, invoice.organization_id), invoice.currency);
       const figures = computeSettlement({
         totalMsat,
         rateMinorPerBtc,
         currency: invoice.currency,
         txFeeBps: deps.config.txFeeBps,
         conversionFeeBps: deps.config.conversionFeeBps,
-        split: ALL_LIGHTNING,
+        split,
       });
       const transaction = await insertTransaction(trx, {
         invoice_id: invoice.id,
@@ -159,9 +160,9 @@ export async function settleInvoice(
         tx_fee_msat: figures.txFeeMsat,
         conversion_fee_msat: figures.conversionFeeMsat,
         income_msat: figures.incomeMsat,
-        fiat_bps: ALL_LIGHTNING.fiatBps,
-        onchain_bps: ALL_LIGHTNING.onchainBps,
-        lightning_bps: ALL_LIGHTNING.lightningBps,
+        fiat_bps: split.fiatBps,
+        onchain_bps: split.onchainBps,
+        lightning_bps: split.lightningBps,
         fiat_msat: figures.fiatMsat,
         onchain_msat: figures.onchainMsat,
         lightning_msat: figures.lightningMsat,

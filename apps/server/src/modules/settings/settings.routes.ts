@@ -3,12 +3,17 @@ import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import type { MfaDeps } from '../mfa/mfa-codes.ts';
+import { registerPayoutSplitRoutes } from './payout-split.routes.ts';
+import type { PayoutSplitDeps } from './payout-split.service.ts';
 import { changePassword } from './settings.service.ts';
 
 /** Per user, so a stolen access token cannot be used to guess the password behind it. */
 const passwordAttempts: RateLimitRule = { name: 'password-change-user', limit: 10, windowSeconds: 15 * 60 };
 
-export function registerSettingsRoutes(app: App, deps: { db: Db }): void {
+export function registerSettingsRoutes(app: App, deps: { db: Db } & PayoutSplitDeps & MfaDeps): void {
+  registerPayoutSplitRoutes(app, deps);
+
   app.post(
     '/api/settings/password',
     {

@@ -1,0 +1,111 @@
+import {
+  AppError,
+  missingVerifications,
+  type PayoutSplitRequest,
+  type PayoutSplitSettings,
+  percentsToBps,
+  SPLIT_NEEDS_VALIDATION_MESSAGE,
+  type SplitPercents,
+  shiftDecimal,
+  type Verifications,
+} from '@rayo/shared';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { organizationOf } from '../accounts/accounts.service.ts';
+import { insertAuditEntry } from '../audit/audit.repo.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { insertNotification } from '../notifications/notifications.repo.ts';
+import { findUserById } from '../users/users.repo.ts';
+import { findPayoutSplitSettings, type PayoutSplitRow, updatePayoutSplit } from './payout-split.repo.ts';
+
+export type PayoutSplitDeps = { db: Db; config: Pick<Config, 'conversionFeeBps'> };
+
+function percentsOf(row: PayoutSplitRow): SplitPercents {
+  // The table keeps whole percentages (its check constraint), so these divide exactly.
+  return {
+    fiatPercent: row.payout_fiat_bps / 100,
+    onchainPercent: row.payout_onchain_bps / 100,
+    lightningPercent: row.payout_lightning_bps / 100,
+  };
+}
+
+function verificationsOf(row: PayoutSplitRow): Verifications {
+  return {
+    bank: row.bank_verified,
+    crypto: row.crypto_verified,
+    disbursementAddress: row.disbursement_address_verified,
+    conversionAddress: row.conversion_address_verified,
+    kyb: row.kyb_verified,
+  };
+}
+
+function toSettings(row: PayoutSplitRow, conversionFeeBps: number): PayoutSplitSettings {
+  return {
+    ...percentsOf(row),
+    currency: row.currency,
+    conversionFeePercent: shiftDecimal(String(conversionFeeBps), 2),
+    verifications: verificationsOf(row),
+  };
+}
+
+async function readSettings(db: Db, organizationId: string, lock = false): Promise<PayoutSplitRow> {
+  const row = await findPayoutSplitSettings(db, organizationId, { lock });
+  if (!row) throw new AppError('NotFound', 'Organization not found');
+  return row;
+}
+
+export async function getPayoutSplit(deps: PayoutSplitDeps, caller: AccessClaims): Promise<PayoutSplitSettings> {
+  const row = await readSettings(deps.db, organizationOf(caller));
+  return toSettings(row, deps.config.conversionFeeBps);
+}
+
+/**
+ * Changes how the organization's sales are paid out from the next settlement on; settled sales
+ * keep the split they were recorded with. SPEC §4: only once back office has verified every
+ * field. The change, its audit entry and back office's notification commit together.
+ */
+export async function setPayoutSplit(
+  deps: PayoutSplitDeps,
+  caller: AccessClaims,
+  request: PayoutSplitRequest,
+  ip: string,
+): Promise<PayoutSplitSettings> {
+  const organizationId = organizationOf(caller);
+  const actor = await findUserById(deps.db, caller.userId);
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await readSettings(trx, organizationId, true);
+    if (missingVerifications(verificationsOf(row)).length > 0)
+      throw new AppError('SplitNeedsValidation', SPLIT_NEEDS_VALIDATION_MESSAGE);
+    const split: SplitPercents = {
+      fiatPercent: request.fiatPercent,
+      onchainPercent: request.onchainPercent,
+      lightningPercent: request.lightningPercent,
+    };
+    const bps = percentsToBps(split);
+    await updatePayoutSplit(trx, organizationId, bps);
+    await insertAuditEntry(trx, {
+      action: 'settings.payout_split_changed',
+      actorUserId: caller.userId,
+      actorEmail: actor?.email ?? null,
+      organizationId,
+      target: `organization:${organizationId}`,
+      before: percentsOf(row),
+      after: split,
+      ip,
+    });
+    await insertNotification(trx, {
+      organizationId,
+      kind: 'settings.payout_split_changed',
+      payload: { before: percentsOf(row), after: split },
+    });
+    return toSettings(
+      {
+        ...row,
+        payout_fiat_bps: bps.fiatBps,
+        payout_onchain_bps: bps.onchainBps,
+        payout_lightning_bps: bps.lightningBps,
+      },
+      deps.config.conversionFeeBps,
+    );
+  });
+}
