@@ -14,6 +14,7 @@ const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
   TooManyRequests: 'errors.tooManyRequests',
   Network: 'errors.network',
   OrganizationDisabled: 'errors.organizationDisabled',
+  SplitNeedsValidation: 'errors.splitNeedsValidation',
   InvoiceFailed: 'errors.invoiceFailed',
   LightningUnavailable: 'errors.maintenance',
   RateUnavailable: 'errors.maintenance',

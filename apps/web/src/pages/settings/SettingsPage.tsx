@@ -2,6 +2,7 @@ import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { MfaSection } from './MfaSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
+import { PaymentSplitSection } from './PaymentSplitSection.tsx';
 
 /** Settings of the signed-in user, one section per subject (SPEC §2). */
 export function SettingsPage() {
@@ -14,6 +15,7 @@ export function SettingsPage() {
       <Stack gap="lg">
         <PasswordSection />
         <MfaSection />
+        <PaymentSplitSection />
       </Stack>
     </>
   );

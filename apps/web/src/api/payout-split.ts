@@ -1,0 +1,31 @@
+import {
+  MFA_CODE_HEADER,
+  type PayoutSplitRequest,
+  type PayoutSplitSettings,
+  PayoutSplitSettingsSchema,
+} from '@rayo/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from './client.ts';
+
+const payoutSplitKey = ['settings', 'payout-split'] as const;
+
+export function usePayoutSplit() {
+  return useQuery({
+    queryKey: payoutSplitKey,
+    queryFn: () => apiRequest('/settings/payout-split', PayoutSplitSettingsSchema),
+  });
+}
+
+/** With MFA on, the code goes in the `mfa-code` header (DESIGN §6). */
+export function useSetPayoutSplit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ split, mfaCode }: { split: PayoutSplitRequest; mfaCode?: string }) =>
+      apiRequest('/settings/payout-split', PayoutSplitSettingsSchema, {
+        method: 'PUT',
+        body: split,
+        ...(mfaCode ? { headers: { [MFA_CODE_HEADER]: mfaCode } } : {}),
+      }),
+    onSuccess: (settings) => queryClient.setQueryData<PayoutSplitSettings>(payoutSplitKey, settings),
+  });
+}

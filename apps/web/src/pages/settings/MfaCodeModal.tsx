@@ -1,0 +1,58 @@
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * Asks for the code a sensitive change needs when MFA is on (DESIGN §6, the `mfa-code` header);
+ * a recovery code works too.
+ */
+export function MfaCodeModal({
+  title,
+  submitLabel,
+  loading,
+  onSubmit,
+  onClose,
+}: {
+  title: string;
+  submitLabel: string;
+  loading: boolean;
+  onSubmit: (code: string) => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [code, setCode] = useState('');
+  const [missing, setMissing] = useState(false);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = code.trim();
+    setMissing(value === '');
+    if (value !== '') onSubmit(value);
+  };
+
+  return (
+    <Modal opened onClose={onClose} title={title} centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm">{t('mfa.settings.disableHelp')}</Text>
+          <TextInput
+            label={t('mfa.settings.disableCodeLabel')}
+            autoComplete="one-time-code"
+            data-autofocus
+            value={code}
+            onChange={(event) => setCode(event.currentTarget.value)}
+            error={missing && t('mfa.errors.missingCode')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={loading}>
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
