@@ -41,6 +41,8 @@ import { registerMfaRoutes } from './modules/mfa/mfa.routes.ts';
 import type { SecretCipher } from './modules/mfa/secret-cipher.ts';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
 import { registerRateRoutes } from './modules/rates/rates.routes.ts';
+import { registerDeveloperTokenRoutes } from './modules/settings/developer-tokens.routes.ts';
+import { registerLanguageRoutes } from './modules/settings/language.routes.ts';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
 
 export type App = FastifyInstance<
@@ -116,6 +118,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerOrganizationRoutes(app, deps);
   registerDashboardRoutes(app, deps);
   registerSettingsRoutes(app, deps);
+  registerDeveloperTokenRoutes(app, deps);
+  registerLanguageRoutes(app, deps);
   registerMfaRoutes(app, deps);
   if (deps.config.lightning.backend === 'devnet') registerDevnetRoutes(app, deps);
   await registerSpa(app, deps.config.webDistDir);

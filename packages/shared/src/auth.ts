@@ -46,8 +46,15 @@ export const RefreshAccessTokenRequestSchema = z.object({
 });
 export type RefreshAccessTokenRequest = z.infer<typeof RefreshAccessTokenRequestSchema>;
 
-/** Each refresh token works once: the answer carries the one that replaces it. */
-export const RefreshAccessTokenResponseSchema = z.object({ accessToken: z.string(), refreshToken: z.string() });
+/**
+ * Each refresh token works once: the answer carries the one that replaces it. A developer token
+ * does not rotate, so its answer has no `refreshToken`: echoing the long-lived secret back would
+ * only put another copy of it in the caller's logs.
+ */
+export const RefreshAccessTokenResponseSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string().optional(),
+});
 export type RefreshAccessTokenResponse = z.infer<typeof RefreshAccessTokenResponseSchema>;
 
 export const LogoutRequestSchema = z.object({ refreshToken: z.string().max(512).optional() });

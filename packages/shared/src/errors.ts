@@ -16,6 +16,8 @@ export const errorStatus = {
   AccountInUse: 409,
   InvoiceNotPending: 409,
   OrganizationDisabled: 403,
+  // An organization holds at most DEVELOPER_TOKEN_LIMIT active developer tokens.
+  DeveloperTokenLimit: 409,
   // SPEC §4: the payout split changes only once back office has verified every field.
   SplitNeedsValidation: 409,
   InvoiceFailed: 502,

@@ -50,6 +50,20 @@ export interface RefreshTokensTable {
   created_at: Generated<Date>;
 }
 
+/** Refresh tokens for scripts (migration 0015): they do not rotate, and last until revoked or expired. */
+export interface DeveloperTokensTable {
+  id: Generated<string>;
+  organization_id: string;
+  /** The admin whose rights the token's access tokens carry. */
+  user_id: string;
+  name: string | null;
+  token_hash: string;
+  expires_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Generated<Date>;
+}
+
 export interface CountriesTable {
   id: Generated<number>;
   name: string;
@@ -258,6 +272,7 @@ export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
+  developer_tokens: DeveloperTokensTable;
   countries: CountriesTable;
   accounts: AccountsTable;
   manager_accounts: ManagerAccountsTable;

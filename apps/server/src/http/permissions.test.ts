@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
 import type { Bpt, Invoice, MfaChallenge, MfaEnrollment, Role } from '@rayo/shared';
@@ -16,6 +17,7 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../test/test-app.ts';
+import { insertDeveloperToken } from '../modules/settings/developer-tokens.repo.ts';
 import { registerAccessControl } from './access.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { type Permission, permissions } from './permissions.ts';
@@ -259,6 +261,23 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
         .execute();
     }
     return { body: { fiatPercent: 0, onchainPercent: 0, lightningPercent: 100 } };
+  },
+  'PUT /api/settings/language': () => ({ body: { language: 'en' } }),
+  'GET /api/settings/developer-tokens': () => ({}),
+  // Revoked again at once, so the walk never reaches the organization's limit.
+  'POST /api/settings/developer-tokens': () => ({
+    body: { name: 'Walk' },
+    cleanup: () => t.db.updateTable('developer_tokens').set({ revoked_at: new Date() }).execute(),
+  }),
+  'DELETE /api/settings/developer-tokens/:id': async () => {
+    const token = await insertDeveloperToken(t.db, {
+      organizationId: f.orgA.id,
+      userId: f.users.admin.id,
+      name: null,
+      tokenHash: randomUUID(),
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    return { params: { id: token.id } };
   },
   'POST /api/auth/signin/mfa': async () => {
     const { mfaToken, nextCode } = await mfaSignIn();

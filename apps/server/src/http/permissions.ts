@@ -65,6 +65,11 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'POST /api/settings/mfa/disable': signedIn,
   'GET /api/settings/payout-split': { who: members },
   'PUT /api/settings/payout-split': { who: admins },
+  'PUT /api/settings/language': signedIn,
+  // Developer tokens act as an admin for years, so managers neither see nor make them.
+  'GET /api/settings/developer-tokens': { who: admins },
+  'POST /api/settings/developer-tokens': { who: admins },
+  'DELETE /api/settings/developer-tokens/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
   // Sign-in's second step: the MFA challenge in the body is the credential.
   'POST /api/auth/signin/mfa': anyone,
   'POST /api/settings/mfa/recover': anyone,

@@ -64,10 +64,13 @@ export const sessionStore = {
     write(storageKeys.accessToken, accessToken);
     changed();
   },
-  /** After a refresh: the refresh token works once, so the one that replaced it is kept. */
-  replaceTokens(tokens: { accessToken: string; refreshToken: string }) {
+  /**
+   * After a refresh: the refresh token works once, so the one that replaced it is kept. A
+   * developer token is not replaced, so an answer without one keeps the stored token.
+   */
+  replaceTokens(tokens: { accessToken: string; refreshToken?: string }) {
     write(storageKeys.accessToken, tokens.accessToken);
-    write(storageKeys.refreshToken, tokens.refreshToken);
+    if (tokens.refreshToken !== undefined) write(storageKeys.refreshToken, tokens.refreshToken);
     changed();
   },
   setLanguage(language: Language) {

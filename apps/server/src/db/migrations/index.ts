@@ -12,6 +12,7 @@ import * as signupPasswordPerCode from './0010-signup-password-per-code.ts';
 import * as refreshTokenRotation from './0011-refresh-token-rotation.ts';
 import * as payoutDestinations from './0013-payout-destinations.ts';
 import * as payoutSplit from './0014-payout-split.ts';
+import * as developerTokensAndLanguage from './0015-developer-tokens-and-language.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011-refresh-token-rotation': refreshTokenRotation,
   '0013-payout-destinations': payoutDestinations,
   '0014-payout-split': payoutSplit,
+  '0015-developer-tokens-and-language': developerTokensAndLanguage,
 };

@@ -11,6 +11,7 @@ import type { Db } from '../../db/database.ts';
 import type { User } from '../../db/schema.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import { hasMfaEnabled } from '../mfa/mfa.service.ts';
+import { exchangeDeveloperToken, isDeveloperToken } from '../settings/developer-tokens.service.ts';
 import { findUserByEmail } from '../users/users.repo.ts';
 import {
   deleteRefreshTokensExpiredBefore,
@@ -93,7 +94,7 @@ export async function startSession(
  * Exchanges a refresh token for an access token and the refresh token that replaces it, which
  * keeps the family's expiry: refreshing never lengthens a session. A token that was already
  * replaced is being used by two parties, one of them not the user, so the whole family is
- * revoked and both must sign in again.
+ * revoked and both must sign in again. Developer tokens are exchanged here too (SPEC §9).
  */
 export async function refreshAccessToken(
   deps: AuthDeps,
@@ -101,6 +102,9 @@ export async function refreshAccessToken(
   ip: string,
   now = new Date(),
 ): Promise<RefreshAccessTokenResponse> {
+  // A developer token is exchanged on its own terms: it does not rotate, so it has no family
+  // whose reuse could be detected.
+  if (isDeveloperToken(refreshToken)) return exchangeDeveloperToken(deps, refreshToken, now);
   const outcome = await deps.db.transaction().execute(async (trx) => {
     const token = await lockRefreshToken(trx, hashRefreshToken(refreshToken));
     if (!token) return undefined;

@@ -199,7 +199,7 @@ describe('auth', () => {
       const session = await signInRemembered(true);
       const first = await refresh(session.refreshToken);
       expect(first.statusCode, first.body).toBe(200);
-      const rotated = first.json<RefreshAccessTokenResponse>();
+      const rotated = first.json<Required<RefreshAccessTokenResponse>>();
       expect(rotated.refreshToken).not.toBe(session.refreshToken);
       expect(await expiryOf(rotated.refreshToken)).toEqual(await expiryOf(session.refreshToken));
       expect((await listAccounts(t, rotated.accessToken)).statusCode).toBe(200);
@@ -209,7 +209,7 @@ describe('auth', () => {
     it('revokes the whole family when a replaced token comes back, and logs it', async () => {
       const session = await signInRemembered(true);
       const other = await signInRemembered(true);
-      const rotated = (await refresh(session.refreshToken)).json<RefreshAccessTokenResponse>();
+      const rotated = (await refresh(session.refreshToken)).json<Required<RefreshAccessTokenResponse>>();
 
       const reused = await refresh(session.refreshToken, '198.51.100.99');
       expect(reused.statusCode).toBe(401);

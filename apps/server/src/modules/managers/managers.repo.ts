@@ -1,4 +1,4 @@
-import type { Manager } from '@rayo/shared';
+import type { Language, Manager } from '@rayo/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 
@@ -11,6 +11,7 @@ function selectManagers(db: Db, organizationId: string) {
       'users.id',
       'users.name',
       'users.email',
+      'users.language',
       sql<string[]>`coalesce(
         array_agg(manager_accounts.account_id::text order by manager_accounts.account_id)
           filter (where manager_accounts.account_id is not null),
@@ -49,13 +50,14 @@ export async function unlinkManagerFromAllAccounts(db: Db, userId: string): Prom
 export async function updateManagerUser(
   db: Db,
   id: string,
-  changes: { name?: string; passwordHash?: string },
+  changes: { name?: string; passwordHash?: string; language?: Language },
 ): Promise<void> {
-  if (changes.name === undefined && changes.passwordHash === undefined) return;
+  if (changes.name === undefined && changes.passwordHash === undefined && changes.language === undefined) return;
   await db
     .updateTable('users')
     .set({
       ...(changes.name !== undefined && { name: changes.name }),
+      ...(changes.language !== undefined && { language: changes.language }),
       ...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash }),
     })
     .where('id', '=', id)

@@ -28,7 +28,7 @@ async function ownAccounts(db: Db, organizationId: string, accountIds: string[])
 
 /** What the audit log keeps of a manager: who they are and what they see, never their password. */
 function audited(manager: Manager): Record<string, unknown> {
-  return { name: manager.name, email: manager.email, accountIds: manager.accountIds };
+  return { name: manager.name, email: manager.email, language: manager.language, accountIds: manager.accountIds };
 }
 
 /** One audit row, written in the transaction of the change it records. */
@@ -72,7 +72,7 @@ export async function createManager(
       name: request.name,
       password: request.password,
       role: 'manager',
-      language: organization?.language ?? 'en',
+      language: request.language ?? organization?.language ?? 'en',
     });
     await linkManagerToAccounts(trx, user.id, accountIds);
     const created = await findManager(trx, organizationId, user.id);
@@ -104,6 +104,7 @@ export async function updateManager(
     }
     await updateManagerUser(trx, id, {
       name: request.name,
+      language: request.language,
       passwordHash: request.password === undefined ? undefined : await hashPassword(request.password),
     });
     // A new password ends the sessions signed in with the old one at their next refresh.

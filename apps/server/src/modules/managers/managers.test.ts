@@ -68,7 +68,7 @@ describe('managers: created, linked, edited and removed by admins', () => {
     const response = await create({ name: '  Ana  ', email, password: PASSWORD, accountIds: [bar] });
     expect(response.statusCode, response.body).toBe(201);
     const created = response.json<Manager>();
-    expect(created).toEqual({ id: created.id, name: 'Ana', email, accountIds: [bar] });
+    expect(created).toEqual({ id: created.id, name: 'Ana', email, language: 'en', accountIds: [bar] });
     expect(await list()).toContainEqual(created);
 
     const session = await signIn(t.app, email, PASSWORD);
@@ -96,7 +96,13 @@ describe('managers: created, linked, edited and removed by admins', () => {
       payload: { name: 'New', accountIds: [patio, patio], password: 'Another-pass-2' },
     });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json<Manager>()).toEqual({ id: created.id, name: 'New', email, accountIds: [patio] });
+    expect(response.json<Manager>()).toEqual({
+      id: created.id,
+      name: 'New',
+      email,
+      language: 'en',
+      accountIds: [patio],
+    });
 
     const wrong = await t.app.inject({
       method: 'POST',
@@ -329,8 +335,8 @@ describe('managers: every change is in the audit log', () => {
       .filter((row) => row.target === `user:${created.id}`)
       .reverse();
     const common = { actor_user_id: adminUser.id, actor_email: adminUser.email, ip: '198.51.100.30' };
-    const ana = { name: 'Ana', email: 'ana@example.com', accountIds: [bar] };
-    const anaMaria = { name: 'Ana María', email: 'ana@example.com', accountIds: [patio] };
+    const ana = { name: 'Ana', email: 'ana@example.com', language: 'en', accountIds: [bar] };
+    const anaMaria = { name: 'Ana María', email: 'ana@example.com', language: 'en', accountIds: [patio] };
     expect(rows).toEqual([
       expect.objectContaining({ ...common, action: 'manager.created', before: null, after: ana }),
       expect.objectContaining({

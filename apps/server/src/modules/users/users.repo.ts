@@ -1,3 +1,4 @@
+import type { Language } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { NewUser, User } from '../../db/schema.ts';
 
@@ -24,6 +25,10 @@ export async function linkManagerToAccounts(db: Db, userId: string, accountIds: 
 
 export async function findUserById(db: Db, userId: string): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+export async function updateUserLanguage(db: Db, userId: string, language: Language): Promise<void> {
+  await db.updateTable('users').set({ language }).where('id', '=', userId).execute();
 }
 
 export async function updateUserPassword(db: Db, userId: string, passwordHash: string): Promise<void> {

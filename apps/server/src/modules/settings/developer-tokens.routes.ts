@@ -1,0 +1,58 @@
+import {
+  CreateDeveloperTokenRequestSchema,
+  CreatedDeveloperTokenSchema,
+  DeveloperTokenListSchema,
+  MFA_CODE_HEADER,
+} from '@rayo/shared';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { callerOf } from '../../http/access.ts';
+import { requireMfaCode } from '../../http/mfa-code.ts';
+import type { MfaDeps } from '../mfa/mfa-codes.ts';
+import { createDeveloperToken, listDeveloperTokens, revokeDeveloperToken } from './developer-tokens.service.ts';
+
+const tags = ['settings'];
+
+export function registerDeveloperTokenRoutes(app: App, deps: MfaDeps): void {
+  app.get(
+    '/api/settings/developer-tokens',
+    {
+      schema: {
+        tags,
+        summary: "The organization's developer tokens that still work, without the tokens themselves",
+        response: { 200: DeveloperTokenListSchema },
+      },
+    },
+    async (request) => listDeveloperTokens(deps.db, callerOf(request)),
+  );
+
+  app.post(
+    '/api/settings/developer-tokens',
+    {
+      preHandler: requireMfaCode(deps),
+      schema: {
+        tags,
+        summary: `Creates a developer token, answered this once; with MFA on, needs a code in the ${MFA_CODE_HEADER} header. Exchange it at POST /api/auth/refresh-access-token`,
+        body: CreateDeveloperTokenRequestSchema,
+        response: { 201: CreatedDeveloperTokenSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createDeveloperToken(deps.db, callerOf(request), request.body, request.ip)),
+  );
+
+  app.delete(
+    '/api/settings/developer-tokens/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Revokes a developer token: its next exchange is refused',
+        params: z.object({ id: z.uuid() }),
+      },
+    },
+    async (request, reply) => {
+      await revokeDeveloperToken(deps.db, callerOf(request), request.params.id, request.ip);
+      return reply.status(204).send();
+    },
+  );
+}
