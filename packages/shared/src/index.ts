@@ -10,6 +10,7 @@ export * from './mfa.ts';
 export * from './money.ts';
 export * from './onboarding.ts';
 export * from './payments.ts';
+export * from './payout-destinations.ts';
 export * from './payout-split.ts';
 export * from './roles.ts';
 export * from './validation.ts';

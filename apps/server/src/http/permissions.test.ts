@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import type { Bpt, Invoice, MfaChallenge, MfaEnrollment, Role } from '@rayo/shared';
 import Fastify from 'fastify';
@@ -192,6 +193,37 @@ function post(url: string, payload: object) {
   return t.app.inject({ method: 'POST', url, payload });
 }
 
+let lnurlpHost: Promise<string> | undefined;
+
+/** `host:port` of a LUD-16 service on 127.0.0.1 that answers a payRequest for any name. */
+function lightningAddressHost(): Promise<string> {
+  lnurlpHost ??= (async () => {
+    const server = http.createServer((_request, response) => {
+      const metadata = JSON.stringify([['text/plain', 'Pay the shop']]);
+      const payRequest = {
+        tag: 'payRequest',
+        callback: 'https://example.com/cb',
+        minSendable: 1000,
+        maxSendable: 1e9,
+        metadata,
+      };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(payRequest));
+    });
+    server.listen(0, '127.0.0.1').unref();
+    await once(server, 'listening');
+    return `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  })();
+  return lnurlpHost;
+}
+
+const BANK_ACCOUNT = {
+  bank: 'Banco Industrial',
+  accountName: 'Org A',
+  accountNumber: 'GT82TRAJ01020000001210029690',
+  accountType: 'checking',
+  currency: 'GTQ',
+};
+
 const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'GET /api/health': () => ({}),
   'GET /api/ready': () => ({}),
@@ -279,6 +311,33 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
     });
     return { params: { id: token.id } };
   },
+  'GET /api/settings/banking-info/all': () => ({}),
+  'GET /api/settings/banking-info-template': () => ({}),
+  'GET /api/settings/country-currencies': () => ({}),
+  // Organization A has no bank account until then, and none after.
+  'POST /api/settings/banking-info': () => ({
+    body: { bankingInfoMetadata: BANK_ACCOUNT },
+    cleanup: () => t.db.deleteFrom('banking_info').where('organization_id', '=', f.orgA.id).execute(),
+  }),
+  'PUT /api/settings/banking-info/:bankingInfoId': async () => {
+    const row = await t.db
+      .insertInto('banking_info')
+      .values({ organization_id: f.orgA.id, metadata: JSON.stringify(BANK_ACCOUNT) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return {
+      params: { bankingInfoId: row.id },
+      body: { bankingInfoMetadata: { ...BANK_ACCOUNT, accountType: 'savings' } },
+      cleanup: () => t.db.deleteFrom('banking_info').where('id', '=', row.id).execute(),
+    };
+  },
+  'GET /api/settings/payout-addresses': () => ({}),
+  'PUT /api/settings/onchain-address': () => ({
+    body: { onchainAddress: 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx' },
+  }),
+  'PUT /api/settings/lightning-address': async () => ({
+    body: { lightningAddress: `shop@${await lightningAddressHost()}` },
+  }),
   'POST /api/auth/signin/mfa': async () => {
     const { mfaToken, nextCode } = await mfaSignIn();
     return { body: { mfaToken, code: nextCode } };
@@ -407,6 +466,8 @@ beforeAll(async () => {
     SMTP_URL: inbox.url,
     SIGNIN_LIMIT_PER_EMAIL: '10000',
     SIGNIN_LIMIT_PER_IP: '10000',
+    // The Lightning address sample is served on 127.0.0.1.
+    LNURL_ALLOW_PRIVATE_HOSTS: 'true',
   });
   await t.app.listen({ host: '127.0.0.1', port });
   f = await createFixtures();

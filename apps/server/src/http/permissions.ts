@@ -65,6 +65,17 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'POST /api/settings/mfa/disable': signedIn,
   'GET /api/settings/payout-split': { who: members },
   'PUT /api/settings/payout-split': { who: admins },
+  'GET /api/settings/banking-info/all': { who: members },
+  'GET /api/settings/banking-info-template': { who: members },
+  'GET /api/settings/country-currencies': { who: members },
+  'POST /api/settings/banking-info': { who: admins },
+  'PUT /api/settings/banking-info/:bankingInfoId': {
+    who: admins,
+    scope: { param: 'bankingInfoId', within: 'organization' },
+  },
+  'GET /api/settings/payout-addresses': { who: members },
+  'PUT /api/settings/onchain-address': { who: admins },
+  'PUT /api/settings/lightning-address': { who: admins },
   'PUT /api/settings/language': signedIn,
   // Developer tokens act as an admin for years, so managers neither see nor make them.
   'GET /api/settings/developer-tokens': { who: admins },

@@ -1,10 +1,8 @@
-import dns from 'node:dns';
-import net from 'node:net';
 import { AppError } from '@rayo/shared';
-import { Agent, fetch } from 'undici';
-import { isPublicAddress } from '../../domain/ip-address.ts';
 import { decodeLnurl, isAllowedLnurlTarget } from '../../domain/lnurl.ts';
-import { describeFailure } from '../lightning/http.ts';
+import { getJsonObjectSafely, SafeFetchError, type SafeFetchFailure } from './safe-fetch.ts';
+
+export { MAX_ANSWER_BYTES } from './safe-fetch.ts';
 
 /** Where the details of a refusal go: never to the caller, whose link may point anywhere. */
 export type LnurlLog = { debug: (details: object, message: string) => void };
@@ -27,8 +25,6 @@ export type RedeemLnurlWithdrawInput = {
 };
 
 const DEFAULT_TIMEOUT_MS = 5_000;
-/** A withdraw offer is a few hundred bytes; more is cut off while it arrives, not after. */
-export const MAX_ANSWER_BYTES = 64 * 1024;
 
 type Step = 'card read' | 'payment request';
 
@@ -43,51 +39,9 @@ function refuse(reason: string): AppError {
   return new AppError('InvalidLnurlWithdraw', reason);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-class NonPublicAddressError extends Error {
-  readonly code = 'ENONPUBLIC';
-}
-
 /**
- * `net.connect`'s `lookup`: resolves like the default one, then refuses unless every address is
- * public. The socket connects to an address checked here, so a name that answers differently the
- * second time (DNS rebinding) cannot slip a private address past the check.
- */
-const publicOnlyLookup: net.LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, '');
-    const first = addresses[0];
-    if (!first || !addresses.every(({ address }) => isPublicAddress(address))) {
-      const listed = addresses.map(({ address }) => address).join(', ');
-      return callback(new NonPublicAddressError(`${hostname} resolves to ${listed || 'nothing'}`), '');
-    }
-    if (options.all) return callback(null, addresses);
-    return callback(null, first.address, first.family);
-  });
-};
-
-/** Reads the body up to `MAX_ANSWER_BYTES`; undefined once it grows past them. */
-async function readCapped(body: AsyncIterable<Uint8Array> | null): Promise<string | undefined> {
-  if (!body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    // Leaving the loop cancels the stream, which closes the connection.
-    if (size > MAX_ANSWER_BYTES) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * One GET of the LNURL exchange. The link comes from whoever calls our public API, so the request
- * goes only to public addresses (literal or resolved), follows no redirect (its target would need
- * the same checks, and LNURL services have no reason to redirect), shares the exchange's deadline
- * and reads a bounded answer. The caller learns only our own fixed texts; the details are logged.
+ * One GET of the LNURL exchange, through `getJsonObjectSafely`: the link comes from whoever calls
+ * our public API. The caller learns only our own fixed texts; the details are logged.
  */
 async function getLnurlJson(url: URL, exchange: Exchange, step: Step): Promise<Record<string, unknown>> {
   const fail = (message: string, details: object): AppError => {
@@ -95,55 +49,23 @@ async function getLnurlJson(url: URL, exchange: Exchange, step: Step): Promise<R
     exchange.log.debug({ origin: url.origin, step, ...details }, 'LNURL-withdraw refused');
     return refuse(message);
   };
-  const unreachable = `The card's service could not be reached for the ${step}`;
-  const invalid = `The card's service gave an invalid answer to the ${step}`;
-
-  const allowPrivate = exchange.allowPrivateAddresses || url.origin === exchange.trustedOrigin;
-  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (!allowPrivate && net.isIP(literal) !== 0 && !isPublicAddress(literal)) {
-    throw fail(unreachable, { reason: 'not a public address' });
-  }
-  const dispatcher = new Agent(allowPrivate ? {} : { connect: { lookup: publicOnlyLookup } });
-  const transportFailure = (error: unknown): AppError =>
-    exchange.signal.aborted
-      ? fail(`The card's service did not answer the ${step} in time`, {})
-      : fail(unreachable, { reason: describeFailure(error) });
+  let answer: Record<string, unknown>;
   try {
-    let response: Awaited<ReturnType<typeof fetch>>;
-    try {
-      response = await fetch(url, {
-        headers: { accept: 'application/json' },
-        redirect: 'manual',
-        signal: exchange.signal,
-        dispatcher,
-      });
-    } catch (error) {
-      throw transportFailure(error);
-    }
-    const status = response.status;
-    if (status >= 300 && status < 400) throw fail(unreachable, { reason: 'redirect not followed', status });
-    let body: string | undefined;
-    try {
-      body = await readCapped(response.body);
-    } catch (error) {
-      throw transportFailure(error);
-    }
-    if (body === undefined) throw fail(invalid, { reason: `answer over ${MAX_ANSWER_BYTES} bytes`, status });
-    let answer: unknown;
-    try {
-      answer = JSON.parse(body);
-    } catch {
-      throw fail(invalid, { reason: 'not JSON', status });
-    }
-    if (!isObject(answer)) throw fail(invalid, { reason: 'not a JSON object', status });
-    // LNURL answers are JSON whatever their HTTP status (LUD-01), and `{status:"ERROR"}` is a refusal.
-    if (answer.status === 'ERROR') {
-      throw fail(`The card's service refused the ${step}`, { reason: String(answer.reason).slice(0, 200) });
-    }
-    return answer;
-  } finally {
-    await dispatcher.destroy();
+    answer = await getJsonObjectSafely(url, exchange);
+  } catch (error) {
+    if (!(error instanceof SafeFetchError)) throw error;
+    const messages: Record<SafeFetchFailure, string> = {
+      unreachable: `The card's service could not be reached for the ${step}`,
+      timeout: `The card's service did not answer the ${step} in time`,
+      invalid: `The card's service gave an invalid answer to the ${step}`,
+    };
+    throw fail(messages[error.failure], error.details);
   }
+  // LNURL answers are JSON whatever their HTTP status (LUD-01), and `{status:"ERROR"}` is a refusal.
+  if (answer.status === 'ERROR') {
+    throw fail(`The card's service refused the ${step}`, { reason: String(answer.reason).slice(0, 200) });
+  }
+  return answer;
 }
 
 function msatField(answer: Record<string, unknown>, name: string): bigint {

@@ -4,6 +4,9 @@ import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
 import type { MfaDeps } from '../mfa/mfa-codes.ts';
+import { registerBankingInfoRoutes } from './banking-info.routes.ts';
+import { registerPayoutAddressRoutes } from './payout-addresses.routes.ts';
+import type { PayoutAddressDeps } from './payout-addresses.service.ts';
 import { registerPayoutSplitRoutes } from './payout-split.routes.ts';
 import type { PayoutSplitDeps } from './payout-split.service.ts';
 import { changePassword } from './settings.service.ts';
@@ -11,8 +14,13 @@ import { changePassword } from './settings.service.ts';
 /** Per user, so a stolen access token cannot be used to guess the password behind it. */
 const passwordAttempts: RateLimitRule = { name: 'password-change-user', limit: 10, windowSeconds: 15 * 60 };
 
-export function registerSettingsRoutes(app: App, deps: { db: Db } & PayoutSplitDeps & MfaDeps): void {
+export function registerSettingsRoutes(
+  app: App,
+  deps: { db: Db } & PayoutSplitDeps & PayoutAddressDeps & MfaDeps,
+): void {
   registerPayoutSplitRoutes(app, deps);
+  registerBankingInfoRoutes(app, deps);
+  registerPayoutAddressRoutes(app, deps);
 
   app.post(
     '/api/settings/password',

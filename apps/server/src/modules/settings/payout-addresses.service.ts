@@ -1,0 +1,160 @@
+import { AppError, type LightningAddressRequest, type OnchainAddressRequest, type PayoutAddresses } from '@rayo/shared';
+import type { LightningBackend } from '../../adapters/lightning/types.ts';
+import { resolveLightningAddress } from '../../adapters/lnurl/lightning-address-client.ts';
+import type { LnurlLog } from '../../adapters/lnurl/withdraw-client.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { type BitcoinNetwork, checkBitcoinAddress } from '../../domain/bitcoin-address.ts';
+import { parseLightningAddress } from '../../domain/lightning-address.ts';
+import { organizationOf } from '../accounts/accounts.service.ts';
+import { type AuditAction, insertAuditEntry } from '../audit/audit.repo.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { insertNotification, type NotificationKind } from '../notifications/notifications.repo.ts';
+import { findUserById } from '../users/users.repo.ts';
+import {
+  findPayoutAddresses,
+  type PayoutAddressesRow,
+  updateLightningAddress,
+  updateOnchainAddress,
+} from './payout-addresses.repo.ts';
+
+export type PayoutAddressDeps = {
+  db: Db;
+  config: Pick<Config, 'lnurlAllowPrivateHosts' | 'lightning'>;
+  lightning: Pick<LightningBackend, 'network'>;
+};
+
+/** On-chain payouts leave from the Lightning node's wallet, so addresses are for its network; devnet's is regtest. */
+function networkOf(deps: PayoutAddressDeps): BitcoinNetwork {
+  return deps.lightning.network === 'devnet' ? 'regtest' : deps.lightning.network;
+}
+
+async function readAddresses(db: Db, organizationId: string, lock = false): Promise<PayoutAddressesRow> {
+  const row = await findPayoutAddresses(db, organizationId, { lock });
+  if (!row) throw new AppError('NotFound', 'Organization not found');
+  return row;
+}
+
+function toPayoutAddresses(deps: PayoutAddressDeps, row: PayoutAddressesRow): PayoutAddresses {
+  return {
+    onchainAddress: row.onchain_address,
+    lightningAddress: row.lightning_address,
+    network: networkOf(deps),
+    bankVerified: row.bank_verified,
+    onchainVerified: row.crypto_verified,
+    lightningVerified: row.disbursement_address_verified,
+  };
+}
+
+export async function getPayoutAddresses(deps: PayoutAddressDeps, caller: AccessClaims): Promise<PayoutAddresses> {
+  return toPayoutAddresses(deps, await readAddresses(deps.db, organizationOf(caller)));
+}
+
+type AddressChange = {
+  field: 'onchainAddress' | 'lightningAddress';
+  action: AuditAction & NotificationKind;
+  address: string;
+  write: (trx: Db, organizationId: string, address: string) => Promise<void>;
+};
+
+/**
+ * Writes the address with its verification withdrawn, the audit entry and back office's notice in
+ * one transaction. The same address again writes nothing and keeps its verification.
+ */
+async function changeAddress(
+  deps: PayoutAddressDeps,
+  caller: AccessClaims,
+  ip: string,
+  change: AddressChange,
+): Promise<PayoutAddresses> {
+  const organizationId = organizationOf(caller);
+  const actor = await findUserById(deps.db, caller.userId);
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await readAddresses(trx, organizationId, true);
+    const column = change.field === 'onchainAddress' ? 'onchain_address' : 'lightning_address';
+    const verifiedColumn = change.field === 'onchainAddress' ? 'crypto_verified' : 'disbursement_address_verified';
+    const before = row[column];
+    if (before === change.address) return toPayoutAddresses(deps, row);
+    await change.write(trx, organizationId, change.address);
+    await insertAuditEntry(trx, {
+      action: change.action,
+      actorUserId: caller.userId,
+      actorEmail: actor?.email ?? null,
+      organizationId,
+      target: `organization:${organizationId}`,
+      before: { [change.field]: before },
+      after: { [change.field]: change.address },
+      ip,
+    });
+    await insertNotification(trx, {
+      organizationId,
+      kind: change.action,
+      payload: {
+        changedBy: actor?.email ?? null,
+        wasVerified: row[verifiedColumn],
+        before,
+        after: change.address,
+      },
+    });
+    return toPayoutAddresses(deps, { ...row, [column]: change.address, [verifiedColumn]: false });
+  });
+}
+
+/** Sets where the on-chain part of the payout split goes; only an address of the node's network. */
+export async function setOnchainAddress(
+  deps: PayoutAddressDeps,
+  caller: AccessClaims,
+  request: OnchainAddressRequest,
+  ip: string,
+): Promise<PayoutAddresses> {
+  const network = networkOf(deps);
+  const address = request.onchainAddress.trim();
+  const check = checkBitcoinAddress(address, network);
+  if (!check.valid) {
+    if (check.reason === 'wrong-network') {
+      throw new AppError(
+        'OnchainAddressWrongNetwork',
+        `This is a ${check.network} address; payouts are made on ${network}`,
+      );
+    }
+    throw new AppError(
+      'InvalidOnchainAddress',
+      'This is not a valid Bitcoin address: check it for a mistyped character',
+    );
+  }
+  // Bech32 addresses are kept lowercase, as wallets show them; base58 ones are case-sensitive.
+  const stored = check.type === 'p2pkh' || check.type === 'p2sh' ? address : address.toLowerCase();
+  return changeAddress(deps, caller, ip, {
+    field: 'onchainAddress',
+    action: 'settings.onchain_address_changed',
+    address: stored,
+    write: updateOnchainAddress,
+  });
+}
+
+/**
+ * Sets where the Lightning part of the payout split goes. The address is resolved (LUD-16) before
+ * anything is written, and outside the transaction, so that a slow domain holds no lock.
+ */
+export async function setLightningAddress(
+  deps: PayoutAddressDeps,
+  caller: AccessClaims,
+  request: LightningAddressRequest,
+  ip: string,
+  log: LnurlLog,
+): Promise<PayoutAddresses> {
+  organizationOf(caller);
+  const address = parseLightningAddress(request.lightningAddress);
+  await resolveLightningAddress({
+    address,
+    allowInsecureLoopback: deps.config.lightning.backend === 'devnet',
+    allowPrivateAddresses: deps.config.lnurlAllowPrivateHosts,
+    log,
+  });
+  return changeAddress(deps, caller, ip, {
+    field: 'lightningAddress',
+    action: 'settings.lightning_address_changed',
+    address: address.address,
+    write: updateLightningAddress,
+  });
+}
