@@ -1,5 +1,7 @@
+import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { KYB_MAX_BYTES } from '@rayo/shared';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -41,7 +43,10 @@ import { registerMfaRoutes } from './modules/mfa/mfa.routes.ts';
 import type { SecretCipher } from './modules/mfa/secret-cipher.ts';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
 import { registerRateRoutes } from './modules/rates/rates.routes.ts';
+import { registerBrandingRoutes } from './modules/settings/branding.routes.ts';
+import { registerCheckoutProtectionRoutes } from './modules/settings/checkout-protection.routes.ts';
 import { registerDeveloperTokenRoutes } from './modules/settings/developer-tokens.routes.ts';
+import { registerKybRoutes } from './modules/settings/kyb.routes.ts';
 import { registerLanguageRoutes } from './modules/settings/language.routes.ts';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
 
@@ -94,6 +99,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAccessControl(app, deps);
   registerErrorHandler(app);
   registerJsonBodyParser(app);
+  // Uploads (logo, KYB) are read as streams by `http/upload.ts`, which sets each route's limits;
+  // these defaults only bound a route that forgets to. JSON bodies keep their own parser.
+  await app.register(multipart, {
+    limits: { fileSize: KYB_MAX_BYTES, files: 1, fields: 0, parts: 1 },
+    throwFileSizeLimit: true,
+  });
   registerTextInputGuard(app);
 
   await app.register(swagger, {
@@ -118,6 +129,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerOrganizationRoutes(app, deps);
   registerDashboardRoutes(app, deps);
   registerSettingsRoutes(app, deps);
+  registerBrandingRoutes(app, deps);
+  registerKybRoutes(app, deps);
+  registerCheckoutProtectionRoutes(app, deps);
   registerDeveloperTokenRoutes(app, deps);
   registerLanguageRoutes(app, deps);
   registerMfaRoutes(app, deps);

@@ -12,6 +12,12 @@ export const errorStatus = {
   InvalidCurrency: 400,
   InvalidTaxPercentage: 400,
   InvalidLnurlWithdraw: 400,
+  InvalidAccentColor: 400,
+  // Uploads (logo, KYB): the type is sniffed from the bytes, whatever the client says it is.
+  MissingFile: 400,
+  InvalidFileType: 400,
+  FileTooLarge: 413,
+  TooManyFiles: 409,
   // Payout destinations: each names what is wrong, and nothing is kept.
   MissingBankingField: 400,
   InvalidBankingField: 400,

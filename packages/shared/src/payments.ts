@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PublicBrandingSchema } from './branding.ts';
 
 /** A decimal amount as typed on a keypad: digits, optionally a dot and more digits. */
 export const DecimalStringSchema = z
@@ -166,6 +167,8 @@ export const TerminalInfoSchema = z.object({
   bpt: TerminalBptSchema,
   /** Satoshis per unit of the BPT's currency right now, as a decimal string. */
   rate: z.string(),
+  /** The organization's logo and colour, shown on the terminal. */
+  branding: PublicBrandingSchema,
 });
 export type TerminalInfo = z.infer<typeof TerminalInfoSchema>;
 

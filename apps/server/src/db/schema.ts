@@ -18,6 +18,10 @@ export interface OrganizationsTable {
   /** Payout destinations (migration 0013); null until the merchant sets them. */
   onchain_address: string | null;
   lightning_address: string | null;
+  /** `#rrggbb` in lower case, or null for the product's own (migration 0016). */
+  accent_color: string | null;
+  /** DESIGN §9 (migration 0016). */
+  checkout_protection: Generated<boolean>;
   /** The payout split in basis points; the three add up to 10000 (migration 0014). */
   payout_fiat_bps: Generated<number>;
   payout_onchain_bps: Generated<number>;
@@ -268,6 +272,29 @@ export interface BankingInfoTable {
   updated_at: Generated<Date>;
 }
 
+/** One logo per organization (migration 0016); `content_type` is sniffed from the bytes. */
+export interface OrganizationLogosTable {
+  organization_id: string;
+  content_type: string;
+  bytes: Buffer;
+  size: number;
+  sha256: string;
+  updated_at: Generated<Date>;
+}
+
+/** KYB documents (migration 0016); `content_type` is sniffed from the bytes. */
+export interface KybDocumentsTable {
+  id: Generated<string>;
+  organization_id: string;
+  file_name: string;
+  content_type: string;
+  bytes: Buffer;
+  size: number;
+  sha256: string;
+  uploaded_by: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -292,6 +319,8 @@ export interface Database {
   email_codes: EmailCodesTable;
   notifications: NotificationsTable;
   banking_info: BankingInfoTable;
+  organization_logos: OrganizationLogosTable;
+  kyb_documents: KybDocumentsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

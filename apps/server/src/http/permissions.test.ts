@@ -18,6 +18,7 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../test/test-app.ts';
+import { fileUpload, tinyPdf, tinyPng } from '../../test/upload-files.ts';
 import { insertDeveloperToken } from '../modules/settings/developer-tokens.repo.ts';
 import { registerAccessControl } from './access.ts';
 import { registerErrorHandler } from './error-handler.ts';
@@ -224,6 +225,24 @@ const BANK_ACCOUNT = {
   currency: 'GTQ',
 };
 
+/** A new KYB document of organization A, stored as an upload stores it. */
+async function kybDocumentOfA(): Promise<string> {
+  const bytes = tinyPdf();
+  const row = await t.db
+    .insertInto('kyb_documents')
+    .values({
+      organization_id: f.orgA.id,
+      file_name: 'kyb.pdf',
+      content_type: 'application/pdf',
+      bytes,
+      size: bytes.length,
+      sha256: 'x',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'GET /api/health': () => ({}),
   'GET /api/ready': () => ({}),
@@ -338,6 +357,22 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'PUT /api/settings/lightning-address': async () => ({
     body: { lightningAddress: `shop@${await lightningAddressHost()}` },
   }),
+  'GET /api/settings/branding': () => ({}),
+  'PUT /api/settings/branding': () => ({ body: { accentColor: '#0a7d5a' } }),
+  'PUT /api/settings/branding/logo': () => {
+    const upload = fileUpload(tinyPng(), 'logo.png', 'image/png');
+    return { body: upload.payload, headers: upload.headers };
+  },
+  'DELETE /api/settings/branding/logo': () => ({}),
+  'GET /api/settings/kyb-documents': () => ({}),
+  'POST /api/settings/kyb-documents': () => {
+    const upload = fileUpload(tinyPdf(), 'kyb.pdf', 'application/pdf');
+    return { body: upload.payload, headers: upload.headers };
+  },
+  'GET /api/settings/kyb-documents/:id': async () => ({ params: { id: await kybDocumentOfA() } }),
+  'DELETE /api/settings/kyb-documents/:id': async () => ({ params: { id: await kybDocumentOfA() } }),
+  'GET /api/settings/checkout-protection': () => ({}),
+  'PUT /api/settings/checkout-protection': () => ({ body: { enabled: false } }),
   'POST /api/auth/signin/mfa': async () => {
     const { mfaToken, nextCode } = await mfaSignIn();
     return { body: { mfaToken, code: nextCode } };
@@ -390,6 +425,17 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
     body: { amount: '1' },
   }),
   'GET /api/terminal/:token/transactions': () => ({ params: { token: f.bpt.shareToken as string } }),
+
+  // Organization A has a logo whenever its public address is asked for.
+  'GET /api/public/organizations/:id/logo': async () => {
+    const logo = tinyPng();
+    await t.db
+      .insertInto('organization_logos')
+      .values({ organization_id: f.orgA.id, content_type: 'image/png', bytes: logo, size: logo.length, sha256: 'x' })
+      .onConflict((oc) => oc.column('organization_id').doNothing())
+      .execute();
+    return { params: { id: f.orgA.id } };
+  },
 
   'GET /api/invoices/:id': () => ({ params: { id: f.invoice.id } }),
   'GET /api/invoices/:id/events': () => ({ params: { id: f.invoice.id }, stream: true }),

@@ -63,6 +63,17 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'POST /api/settings/mfa/enable': signedIn,
   'POST /api/settings/mfa/validate': signedIn,
   'POST /api/settings/mfa/disable': signedIn,
+  'GET /api/settings/branding': { who: members },
+  'PUT /api/settings/branding': { who: admins },
+  'PUT /api/settings/branding/logo': { who: admins },
+  'DELETE /api/settings/branding/logo': { who: admins },
+  // KYB papers are the organization's legal documents: its admins only, not its managers.
+  'GET /api/settings/kyb-documents': { who: admins },
+  'POST /api/settings/kyb-documents': { who: admins },
+  'GET /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'DELETE /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'GET /api/settings/checkout-protection': { who: members },
+  'PUT /api/settings/checkout-protection': { who: admins },
   'GET /api/settings/payout-split': { who: members },
   'PUT /api/settings/payout-split': { who: admins },
   'GET /api/settings/banking-info/all': { who: members },
@@ -111,6 +122,9 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/terminal/:token': anyone,
   'POST /api/terminal/:token/invoices': anyone,
   'GET /api/terminal/:token/transactions': anyone,
+
+  // A logo is shown on the organization's public pages.
+  'GET /api/public/organizations/:id/logo': anyone,
 
   // An invoice's random id is handed only to whoever created it.
   'GET /api/invoices/:id': anyone,

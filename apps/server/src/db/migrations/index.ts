@@ -13,6 +13,7 @@ import * as refreshTokenRotation from './0011-refresh-token-rotation.ts';
 import * as payoutDestinations from './0013-payout-destinations.ts';
 import * as payoutSplit from './0014-payout-split.ts';
 import * as developerTokensAndLanguage from './0015-developer-tokens-and-language.ts';
+import * as brandingKyb from './0016-branding-kyb.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0013-payout-destinations': payoutDestinations,
   '0014-payout-split': payoutSplit,
   '0015-developer-tokens-and-language': developerTokensAndLanguage,
+  '0016-branding-kyb': brandingKyb,
 };

@@ -16,6 +16,7 @@ import { countAccounts, findAccount } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { getRateForInvoice, requireFiatCurrency } from '../rates/rates.service.ts';
+import { getPublicBranding } from '../settings/branding.service.ts';
 import {
   type BptFields,
   type BptRow,
@@ -160,5 +161,6 @@ export async function getTerminalInfo(deps: { db: Db; config: Config }, row: Bpt
       taxPercentage: bpt.taxPercentage,
     },
     rate: satsPerUnit(rateMinorPerBtc, row.currency),
+    branding: await getPublicBranding(deps.db, row.organization_id),
   };
 }

@@ -5,7 +5,9 @@ export type NotificationKind =
   | 'settings.banking_info_changed'
   | 'settings.onchain_address_changed'
   | 'settings.lightning_address_changed'
-  | 'settings.payout_split_changed';
+  | 'settings.payout_split_changed'
+  | 'settings.kyb_document_uploaded'
+  | 'settings.kyb_document_deleted';
 
 export type NewNotification = {
   organizationId: string;

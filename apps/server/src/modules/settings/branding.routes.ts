@@ -1,0 +1,85 @@
+import { BrandingSchema, LOGO_MAX_BYTES, SetAccentColorRequestSchema } from '@rayo/shared';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import type { Db } from '../../db/database.ts';
+import { callerOf } from '../../http/access.ts';
+import { readSingleUpload } from '../../http/upload.ts';
+import { getBranding, getPublicLogo, removeLogo, setAccentColor, uploadLogo } from './branding.service.ts';
+
+const tags = ['settings'];
+const LogoParamsSchema = z.object({ id: z.uuid() });
+const LogoQuerySchema = z.object({ v: z.string().max(64).optional() });
+
+export function registerBrandingRoutes(app: App, deps: { db: Db }): void {
+  const { db } = deps;
+
+  app.get(
+    '/api/settings/branding',
+    {
+      schema: { tags, summary: "The organization's logo and accent colour", response: { 200: BrandingSchema } },
+    },
+    async (request) => getBranding(db, callerOf(request)),
+  );
+
+  app.put(
+    '/api/settings/branding',
+    {
+      schema: {
+        tags,
+        summary: 'Sets the accent colour (#rrggbb) of the public pages, or null for the default',
+        body: SetAccentColorRequestSchema,
+        response: { 200: BrandingSchema },
+      },
+    },
+    async (request) => setAccentColor(db, callerOf(request), request.body, request.ip),
+  );
+
+  app.put(
+    '/api/settings/branding/logo',
+    {
+      schema: {
+        tags,
+        summary: `Replaces the logo: multipart/form-data with one field "file", a PNG or JPEG of at most ${LOGO_MAX_BYTES / 1024} KB (the type is read from the bytes; SVG is refused)`,
+        response: { 200: BrandingSchema },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const upload = await readSingleUpload(request, LOGO_MAX_BYTES);
+      return uploadLogo(db, caller, upload, request.ip);
+    },
+  );
+
+  app.delete(
+    '/api/settings/branding/logo',
+    { schema: { tags, summary: 'Removes the logo', response: { 200: BrandingSchema } } },
+    async (request) => removeLogo(db, callerOf(request), request.ip),
+  );
+
+  app.get(
+    '/api/public/organizations/:id/logo',
+    {
+      schema: {
+        tags: ['public'],
+        summary: "An organization's logo, for its public pages",
+        params: LogoParamsSchema,
+        querystring: LogoQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const logo = await getPublicLogo(db, request.params.id);
+      const etag = `"${logo.sha256}"`;
+      // The address of the current logo names its hash (`logoUrl`), so that one never changes.
+      const current =
+        request.query.v !== undefined && logo.sha256.startsWith(request.query.v) && request.query.v.length >= 16;
+      reply
+        .header('content-type', logo.content_type)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .header('cache-control', current ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
+        .header('etag', etag);
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+      return reply.send(logo.bytes);
+    },
+  );
+}

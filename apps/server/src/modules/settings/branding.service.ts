@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import {
+  AppError,
+  type Branding,
+  LOGO_TYPES,
+  type LogoType,
+  type PublicBranding,
+  type SetAccentColorRequest,
+} from '@rayo/shared';
+import type { Db } from '../../db/database.ts';
+import { sniffFileType } from '../../domain/file-type.ts';
+import type { Upload } from '../../http/upload.ts';
+import { organizationOf } from '../accounts/accounts.service.ts';
+import { type AuditEntry, insertAuditEntry } from '../audit/audit.repo.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { findUserById } from '../users/users.repo.ts';
+import {
+  type BrandingRow,
+  deleteLogo,
+  findBrandingRow,
+  findLogo,
+  updateAccentColor,
+  upsertLogo,
+} from './branding.repo.ts';
+
+/**
+ * Where anyone may fetch an organization's logo. The address names the logo's hash, so a new
+ * logo gets a new address and the old one can be cached for good.
+ */
+export function logoUrl(organizationId: string, sha256: string): string {
+  return `/api/public/organizations/${organizationId}/logo?v=${sha256.slice(0, 16)}`;
+}
+
+function toBranding(organizationId: string, row: BrandingRow): Branding {
+  return {
+    accentColor: row.accent_color,
+    logo:
+      row.logo_sha256 && row.logo_content_type && row.logo_size !== null
+        ? {
+            url: logoUrl(organizationId, row.logo_sha256),
+            contentType: row.logo_content_type as LogoType,
+            size: row.logo_size,
+            sha256: row.logo_sha256,
+          }
+        : null,
+  };
+}
+
+/** The audit log's view of the branding: the colour and which logo, never the image. */
+function auditView(row: BrandingRow) {
+  return {
+    accentColor: row.accent_color,
+    logo: row.logo_sha256 ? { sha256: row.logo_sha256, size: row.logo_size, contentType: row.logo_content_type } : null,
+  };
+}
+
+async function readBranding(db: Db, organizationId: string, lock = false): Promise<BrandingRow> {
+  const row = await findBrandingRow(db, organizationId, { lock });
+  if (!row) throw new AppError('NotFound', 'Organization not found');
+  return row;
+}
+
+export async function getBranding(db: Db, caller: AccessClaims): Promise<Branding> {
+  const organizationId = organizationOf(caller);
+  return toBranding(organizationId, await readBranding(db, organizationId));
+}
+
+/** The colour and logo a public page of the organization shows. */
+export async function getPublicBranding(db: Db, organizationId: string): Promise<PublicBranding> {
+  const branding = toBranding(organizationId, await readBranding(db, organizationId));
+  return { accentColor: branding.accentColor, logoUrl: branding.logo?.url ?? null };
+}
+
+/**
+ * Applies one branding change, with its audit entry in the same transaction. The row is locked
+ * so that the entry's before is what the change replaced.
+ */
+async function changeBranding(
+  db: Db,
+  caller: AccessClaims,
+  ip: string,
+  change: (trx: Db, organizationId: string) => Promise<void>,
+): Promise<Branding> {
+  const organizationId = organizationOf(caller);
+  const actor = await findUserById(db, caller.userId);
+  return db.transaction().execute(async (trx) => {
+    const before = await readBranding(trx, organizationId, true);
+    await change(trx, organizationId);
+    const after = await readBranding(trx, organizationId);
+    const entry: AuditEntry = {
+      action: 'settings.branding_changed',
+      actorUserId: caller.userId,
+      actorEmail: actor?.email ?? null,
+      organizationId,
+      target: `organization:${organizationId}`,
+      before: auditView(before),
+      after: auditView(after),
+      ip,
+    };
+    await insertAuditEntry(trx, entry);
+    return toBranding(organizationId, after);
+  });
+}
+
+export async function setAccentColor(
+  db: Db,
+  caller: AccessClaims,
+  request: SetAccentColorRequest,
+  ip: string,
+): Promise<Branding> {
+  const color = request.accentColor?.toLowerCase() ?? null;
+  return changeBranding(db, caller, ip, (trx, organizationId) => updateAccentColor(trx, organizationId, color));
+}
+
+/**
+ * Replaces the logo. Only PNG and JPEG, read from the bytes: an SVG is a document that can
+ * carry script and external references, and anyone may open the logo's address.
+ */
+export async function uploadLogo(db: Db, caller: AccessClaims, upload: Upload, ip: string): Promise<Branding> {
+  const contentType = sniffFileType(upload.bytes);
+  if (contentType === 'image/svg+xml') {
+    throw new AppError('InvalidFileType', 'SVG logos are not accepted; upload the logo as PNG or JPEG');
+  }
+  if (!(LOGO_TYPES as readonly string[]).includes(contentType ?? '')) {
+    throw new AppError('InvalidFileType', 'The logo must be a PNG or JPEG image');
+  }
+  const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
+  return changeBranding(db, caller, ip, (trx, organizationId) =>
+    upsertLogo(trx, { organizationId, contentType: contentType as LogoType, bytes: upload.bytes, sha256 }),
+  );
+}
+
+export async function removeLogo(db: Db, caller: AccessClaims, ip: string): Promise<Branding> {
+  return changeBranding(db, caller, ip, (trx, organizationId) => deleteLogo(trx, organizationId));
+}
+
+/** The logo anyone may fetch; an organization without one answers 404. */
+export async function getPublicLogo(db: Db, organizationId: string) {
+  const logo = await findLogo(db, organizationId);
+  if (!logo) throw new AppError('NotFound', 'This organization has no logo');
+  return logo;
+}

@@ -1,0 +1,36 @@
+import { CheckoutProtectionSchema, MFA_CODE_HEADER } from '@rayo/shared';
+import type { App } from '../../app.ts';
+import { callerOf } from '../../http/access.ts';
+import { requireMfaCode } from '../../http/mfa-code.ts';
+import type { MfaDeps } from '../mfa/mfa-codes.ts';
+import { getCheckoutProtection, setCheckoutProtection } from './checkout-protection.service.ts';
+
+const tags = ['settings'];
+
+export function registerCheckoutProtectionRoutes(app: App, deps: MfaDeps): void {
+  app.get(
+    '/api/settings/checkout-protection',
+    {
+      schema: {
+        tags,
+        summary: 'Whether e-commerce checkouts may only be created server-to-server',
+        response: { 200: CheckoutProtectionSchema },
+      },
+    },
+    async (request) => getCheckoutProtection(deps.db, callerOf(request)),
+  );
+
+  app.put(
+    '/api/settings/checkout-protection',
+    {
+      preHandler: requireMfaCode(deps),
+      schema: {
+        tags,
+        summary: `Turns checkout protection on or off; with MFA on, needs a code in the ${MFA_CODE_HEADER} header`,
+        body: CheckoutProtectionSchema,
+        response: { 200: CheckoutProtectionSchema },
+      },
+    },
+    async (request) => setCheckoutProtection(deps.db, callerOf(request), request.body, request.ip),
+  );
+}

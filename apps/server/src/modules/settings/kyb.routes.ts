@@ -1,0 +1,69 @@
+import { KYB_MAX_BYTES, KybDocumentListSchema, KybDocumentSchema } from '@rayo/shared';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import type { Db } from '../../db/database.ts';
+import { callerOf } from '../../http/access.ts';
+import { attachmentDisposition, readSingleUpload } from '../../http/upload.ts';
+import { deleteKybDocument, downloadKybDocument, listKybDocuments, uploadKybDocument } from './kyb.service.ts';
+
+const tags = ['settings'];
+const IdParamsSchema = z.object({ id: z.uuid() });
+
+export function registerKybRoutes(app: App, deps: { db: Db }): void {
+  const { db } = deps;
+
+  app.get(
+    '/api/settings/kyb-documents',
+    {
+      schema: { tags, summary: "The organization's KYB documents", response: { 200: KybDocumentListSchema } },
+    },
+    async (request) => listKybDocuments(db, callerOf(request)),
+  );
+
+  app.post(
+    '/api/settings/kyb-documents',
+    {
+      schema: {
+        tags,
+        summary: `Uploads one KYB document: multipart/form-data with one field "file", a PDF, PNG or JPEG of at most ${KYB_MAX_BYTES / 1024 / 1024} MB (the type is read from the bytes). KYB goes back to unverified.`,
+        response: { 201: KybDocumentSchema },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const upload = await readSingleUpload(request, KYB_MAX_BYTES);
+      return reply.status(201).send(await uploadKybDocument(db, caller, upload, request.ip));
+    },
+  );
+
+  app.get(
+    '/api/settings/kyb-documents/:id',
+    { schema: { tags, summary: 'Downloads a KYB document of the organization', params: IdParamsSchema } },
+    async (request, reply) => {
+      const document = await downloadKybDocument(db, callerOf(request), request.params.id);
+      // A document is only ever saved, never shown in our origin: no sniffing, no script, no caching.
+      return reply
+        .header('content-type', document.contentType)
+        .header('content-disposition', attachmentDisposition(document.fileName))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, no-store')
+        .send(document.bytes);
+    },
+  );
+
+  app.delete(
+    '/api/settings/kyb-documents/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Deletes a KYB document of the organization; KYB goes back to unverified',
+        params: IdParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      await deleteKybDocument(db, callerOf(request), request.params.id, request.ip);
+      return reply.status(204).send();
+    },
+  );
+}
