@@ -23,11 +23,12 @@ export function dashboardQuery(filter: DashboardFilter, extra: Record<string, st
   return params.toString();
 }
 
-export function useCurrentOrganization() {
+export function useCurrentOrganization(options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: ['organization', 'current'],
     queryFn: () => apiRequest('/organization/current', CurrentOrganizationSchema),
     staleTime: 5 * 60_000,
+    enabled: options.enabled ?? true,
   });
 }
 

@@ -15,6 +15,7 @@ const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
   Network: 'errors.network',
   OrganizationDisabled: 'errors.organizationDisabled',
   SplitNeedsValidation: 'errors.splitNeedsValidation',
+  DeveloperTokenLimit: 'errors.developerTokenLimit',
   InvoiceFailed: 'errors.invoiceFailed',
   LightningUnavailable: 'errors.maintenance',
   RateUnavailable: 'errors.maintenance',

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useBpts, useDeleteBpt, useRotateShareToken } from '../../api/bpts.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatPercent } from '../../components/format-percent.ts';
 import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
@@ -20,7 +21,8 @@ type Editing = { bpt: Bpt | null } | null;
 type Confirming = { action: 'delete' | 'rotate'; bpt: Bpt } | null;
 
 export function BptsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
   const { role } = useSession();
   const editable = canChange(role);
   const isMobile = useMediaQuery(`(max-width: ${MOBILE_MAX_WIDTH_PX - 0.02}px)`);
@@ -119,7 +121,7 @@ export function BptsPage() {
               <Group gap="xs" my="sm">
                 {bpt.tipEnabled && <Badge variant="outline">{t('bpts.tipOn')}</Badge>}
                 <Badge variant="outline" color="gray">
-                  {t('bpts.taxValue', { percent: formatPercent(bpt.taxPercentage, i18n.language) })}
+                  {t('bpts.taxValue', { percent: formatPercent(bpt.taxPercentage, locale) })}
                 </Badge>
                 <Badge variant="outline" color={bpt.shareable ? 'teal' : 'gray'}>
                   {t(bpt.shareable ? 'bpts.shared' : 'bpts.notShared')}
@@ -154,7 +156,7 @@ export function BptsPage() {
                 <Table.Td>{channelLabel(t, bpt.channel)}</Table.Td>
                 <Table.Td>{currencyOf(bpt)}</Table.Td>
                 <Table.Td>{yesNo(bpt.tipEnabled)}</Table.Td>
-                <Table.Td ta="right">{formatPercent(bpt.taxPercentage, i18n.language)}</Table.Td>
+                <Table.Td ta="right">{formatPercent(bpt.taxPercentage, locale)}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">
                     {yesNo(bpt.shareable)}

@@ -20,6 +20,7 @@ import { usePublicConfig } from '../../api/catalog.ts';
 import { ApiError } from '../../api/client.ts';
 import { useDevnetPay, useDevnetWithdrawLink } from '../../api/devnet.ts';
 import { errorMessage } from '../../api/error-messages.ts';
+import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatSats } from '../../components/money-format.ts';
 import { NotFoundPage } from '../not-found/NotFoundPage.tsx';
 import { msatToSats } from '../terminal/money.ts';
@@ -57,7 +58,8 @@ function CopyValue({ value }: { value: string }) {
 }
 
 function PayInvoice() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
   const pay = useDevnetPay();
   const [invoice, setInvoice] = useState('');
   const [missing, setMissing] = useState(false);
@@ -95,10 +97,7 @@ function PayInvoice() {
             </Button>
           </Group>
           {pay.data && (
-            <Alert
-              color="teal"
-              title={t('devnet.paid', { sats: formatSats(msatToSats(pay.data.amountMsat), i18n.language) })}
-            >
+            <Alert color="teal" title={t('devnet.paid', { sats: formatSats(msatToSats(pay.data.amountMsat), locale) })}>
               <Text size="sm">{t('devnet.hash')}</Text>
               <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
                 {pay.data.paymentHash}

@@ -3,6 +3,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, downloadTransactionsCsv, useTransactionPage } from '../../api/dashboard.ts';
+import { useFormatLocale } from '../../components/format-locale.ts';
 
 type State =
   | { kind: 'idle' }
@@ -15,10 +16,11 @@ type State =
  * same filter (already cached), so the bar shows how far along the stream is.
  */
 export function CsvDownload({ filter }: { filter: DashboardFilter | null }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
   const [state, setState] = useState<State>({ kind: 'idle' });
   const expected = useTransactionPage(filter, 1, 10).data?.total ?? 0;
-  const number = new Intl.NumberFormat(i18n.language);
+  const number = new Intl.NumberFormat(locale);
 
   const download = async () => {
     if (!filter) return;

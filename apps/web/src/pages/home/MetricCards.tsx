@@ -1,14 +1,16 @@
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, useTransactionSums, zeroSums } from '../../api/dashboard.ts';
+import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMetrics } from './dashboard-format.ts';
 
 /** SPEC §3 transaction metrics; SPEC §8: when they fail to load they read zero (the failure is logged). */
 export function MetricCards({ filter, currency }: { filter: DashboardFilter | null; currency: string }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
   const query = useTransactionSums(filter);
   const sums = (!query.isError && query.data) || zeroSums(currency);
-  const metrics = formatMetrics(sums, i18n.language);
+  const metrics = formatMetrics(sums, locale);
   return (
     <SimpleGrid
       cols={{ base: 1, xs: 2, xl: 4 }}

@@ -5,6 +5,7 @@ import type { TransactionSeries } from '@rayo/shared';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, useTransactionSeries } from '../../api/dashboard.ts';
+import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
 import { chartNumber, chartPoints, fillBuckets } from './dashboard-format.ts';
 import { bucketFor } from './period.ts';
@@ -45,8 +46,8 @@ export function SalesCharts({ filter, timeZone }: { filter: DashboardFilter | nu
 }
 
 function Charts({ series }: { series: TransactionSeries }) {
-  const { t, i18n } = useTranslation();
-  const locale = i18n.language;
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
   const phone = useMediaQuery('(max-width: 48em)');
   const [unit, setUnit] = useState<'fiat' | 'sats'>('fiat');
   const data = chartPoints(series, locale);

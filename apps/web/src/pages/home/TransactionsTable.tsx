@@ -3,6 +3,7 @@ import { IconArrowDown } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, useTransactionPage } from '../../api/dashboard.ts';
+import { useFormatLocale } from '../../components/format-locale.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { loadColumns, saveColumns, type TransactionColumn } from './columns.ts';
 import { dateTimeFormatter } from './dashboard-format.ts';
@@ -24,7 +25,8 @@ export function TransactionsTable({
   timeZone: string;
   accountNames: ReadonlyMap<string, string>;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
   const [columns, setColumns] = useState<TransactionColumn[]>(() => loadColumns());
   const [limit, setLimit] = useState(10);
   // A new filter or page size starts again from the first page, in the same render, so that no
@@ -38,8 +40,8 @@ export function TransactionsTable({
   const total = query.isError ? 0 : (query.data?.total ?? 0);
   const pages = Math.max(1, Math.ceil(total / limit));
   const context = useMemo<CellContext>(
-    () => ({ t, locale: i18n.language, dateTime: dateTimeFormatter(i18n.language, timeZone), accountNames }),
-    [t, i18n.language, timeZone, accountNames],
+    () => ({ t, locale, dateTime: dateTimeFormatter(locale, timeZone), accountNames }),
+    [t, locale, timeZone, accountNames],
   );
   const chooseColumns = (next: TransactionColumn[]) => {
     setColumns(next);
@@ -47,7 +49,7 @@ export function TransactionsTable({
   };
   const from = total === 0 ? 0 : (page - 1) * limit + 1;
   const to = Math.min(total, page * limit);
-  const number = new Intl.NumberFormat(i18n.language);
+  const number = new Intl.NumberFormat(locale);
 
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="transactions-title">

@@ -1,6 +1,6 @@
-import { Modal, MultiSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Modal, MultiSelect, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { Manager } from '@rayo/shared';
+import { type Language, languages, type Manager } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
@@ -8,6 +8,7 @@ import { ApiError } from '../../api/client.ts';
 import { useCreateManager, useUpdateManager } from '../../api/managers.ts';
 import { emailErrorKey, newPasswordErrorKeys } from '../../components/credentials.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
+import { useSession } from '../../session/use-session.ts';
 
 type FieldErrors = Partial<Record<'name' | 'email' | 'password' | 'confirmation', string>>;
 
@@ -26,6 +27,9 @@ export function ManagerFormModal({ manager, onClose }: { manager: Manager | null
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [accountIds, setAccountIds] = useState<string[]>(manager?.accountIds ?? []);
+  // A new manager starts in the admin's own language; the manager's sign-in answers it.
+  const { language: ownLanguage } = useSession();
+  const [language, setLanguage] = useState<Language>(manager?.language ?? ownLanguage);
   const [errors, setErrors] = useState<FieldErrors>({});
   const mutation = manager ? update : create;
   // A taken email belongs next to the email field rather than below the form.
@@ -58,10 +62,11 @@ export function ManagerFormModal({ manager, onClose }: { manager: Manager | null
           id: manager.id,
           name: name.trim(),
           accountIds,
+          language,
           ...(password && { password }),
         });
       } else {
-        await create.mutateAsync({ name: name.trim(), email: email.trim(), password, accountIds });
+        await create.mutateAsync({ name: name.trim(), email: email.trim(), password, language, accountIds });
       }
       notifications.show({ color: 'teal', message: t(manager ? 'managers.saved' : 'managers.created') });
       onClose();
@@ -126,6 +131,14 @@ export function ManagerFormModal({ manager, onClose }: { manager: Manager | null
             required={!manager}
             maxLength={256}
             autoComplete="new-password"
+          />
+          <Select
+            label={t('managers.language')}
+            data={languages.map((code) => ({ value: code, label: t(`language.${code}`) }))}
+            value={language}
+            onChange={(value) => value && setLanguage(value as Language)}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
           />
           <MultiSelect
             label={t('managers.accounts')}

@@ -11,6 +11,7 @@ import { useCurrentOrganization } from '../../api/dashboard.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { confirmEmail, onboard } from '../../api/onboarding.ts';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
+import { localizedCountries } from '../../components/country-names.ts';
 import { sessionStore } from '../../session/session-store.ts';
 import { useSession } from '../../session/use-session.ts';
 import { defaultCurrencyOf } from './default-currency.ts';
@@ -154,7 +155,10 @@ function OnboardForm() {
         <Select
           label={t('onboard.country')}
           searchable
-          data={(countries.data ?? []).map((country) => ({ value: country.code, label: country.name }))}
+          data={localizedCountries(countries.data ?? [], session.language).map((country) => ({
+            value: country.code,
+            label: country.name,
+          }))}
           value={form.countryCode || null}
           onChange={chooseCountry}
           error={errors.countryCode && t(errors.countryCode)}

@@ -1,5 +1,7 @@
 import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { DeveloperTokenSection } from './DeveloperTokenSection.tsx';
+import { LanguageSection } from './LanguageSection.tsx';
 import { MfaSection } from './MfaSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { PaymentSplitSection } from './PaymentSplitSection.tsx';
@@ -14,8 +16,10 @@ export function SettingsPage() {
       </Title>
       <Stack gap="lg">
         <PasswordSection />
+        <LanguageSection />
         <MfaSection />
         <PaymentSplitSection />
+        <DeveloperTokenSection />
       </Stack>
     </>
   );

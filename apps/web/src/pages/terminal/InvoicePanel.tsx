@@ -3,6 +3,7 @@ import { type Invoice, type InvoiceStatus, parseAmount, SATS } from '@rayo/share
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormatLocale } from '../../components/format-locale.ts';
 import { LightningQr } from '../../components/LightningQr.tsx';
 import { formatMoney, formatSats } from '../../components/money-format.ts';
 import { CardPayment } from './CardPayment.tsx';
@@ -25,16 +26,16 @@ function mmss(seconds: number): string {
 
 /** The amount of an invoice in its currency, and in sats when that is not the same thing. */
 export function InvoiceAmount({ invoice, size = 32 }: { invoice: Invoice; size?: number }) {
-  const { i18n } = useTranslation();
+  const locale = useFormatLocale();
   const total = parseAmount(invoice.fiatTotal, invoice.currency);
   return (
     <Stack gap={0} align="center">
       <Text fz={size} fw={700} lh={1.2} ta="center">
-        {formatMoney(total, invoice.currency, i18n.language)}
+        {formatMoney(total, invoice.currency, locale)}
       </Text>
       {invoice.currency !== SATS && (
         <Text c="inherit" opacity={0.75} ta="center">
-          {formatSats(msatToSats(invoice.amountMsat), i18n.language)}
+          {formatSats(msatToSats(invoice.amountMsat), locale)}
         </Text>
       )}
     </Stack>

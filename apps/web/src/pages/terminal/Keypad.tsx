@@ -2,6 +2,7 @@ import { Button, SimpleGrid } from '@mantine/core';
 import { IconBackspace } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormatLocale } from '../../components/format-locale.ts';
 import type { KeypadKey } from './keypad.ts';
 import { decimalSeparator } from './money.ts';
 
@@ -12,12 +13,13 @@ const DIGITS: KeypadKey[] = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
  * has decimals; otherwise its place goes to 00 and the row below widens.
  */
 export function Keypad({ decimals, onKey }: { decimals: boolean; onKey: (key: KeypadKey) => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
   const keys: { key: KeypadKey; label: ReactNode; name?: string; span?: number }[] = [
     ...DIGITS.map((key) => ({ key, label: key })),
     ...(decimals
       ? [
-          { key: '.' as const, label: decimalSeparator(i18n.language), name: t('terminal.point') },
+          { key: '.' as const, label: decimalSeparator(locale), name: t('terminal.point') },
           { key: '0' as const, label: '0' },
           { key: '00' as const, label: '00' },
           { key: 'clear' as const, label: t('terminal.clear') },

@@ -3,15 +3,16 @@ import type { Transaction } from '@rayo/shared';
 import { parseAmount } from '@rayo/shared';
 import { useTranslation } from 'react-i18next';
 import { type TerminalSource, useLatestTransactions } from '../../api/terminal.ts';
+import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney, formatSats } from '../../components/money-format.ts';
 import { msatToSats, sumDecimals } from './money.ts';
 
 function Row({ transaction }: { transaction: Transaction }) {
-  const { i18n } = useTranslation();
+  const locale = useFormatLocale();
   const { currency } = transaction;
-  const money = (decimal: string) => formatMoney(parseAmount(decimal, currency), currency, i18n.language);
+  const money = (decimal: string) => formatMoney(parseAmount(decimal, currency), currency, locale);
   const total = sumDecimals([transaction.billAmount, transaction.tip, transaction.tax], currency);
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' });
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
   return (
     <Table.Tr>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{date.format(new Date(transaction.settledAt))}</Table.Td>
@@ -19,9 +20,9 @@ function Row({ transaction }: { transaction: Transaction }) {
       <Table.Td ta="right">{money(transaction.tip)}</Table.Td>
       <Table.Td ta="right">{money(transaction.tax)}</Table.Td>
       <Table.Td ta="right" fw={600}>
-        {formatMoney(total, currency, i18n.language)}
+        {formatMoney(total, currency, locale)}
       </Table.Td>
-      <Table.Td ta="right">{formatSats(msatToSats(transaction.totalMsatCharged), i18n.language)}</Table.Td>
+      <Table.Td ta="right">{formatSats(msatToSats(transaction.totalMsatCharged), locale)}</Table.Td>
     </Table.Tr>
   );
 }

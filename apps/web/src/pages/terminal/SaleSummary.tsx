@@ -1,6 +1,7 @@
 import { Divider, Group, Stack, Text } from '@mantine/core';
 import { SATS } from '@rayo/shared';
 import { useTranslation } from 'react-i18next';
+import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatPercent } from '../../components/format-percent.ts';
 import { formatMoney, formatSats } from '../../components/money-format.ts';
 import type { SaleFigures } from './money.ts';
@@ -30,15 +31,16 @@ export function SaleSummary({
   showTip: boolean;
   taxPercentage: number;
 }) {
-  const { t, i18n } = useTranslation();
-  const money = (minor: bigint) => formatMoney(minor, currency, i18n.language);
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
+  const money = (minor: bigint) => formatMoney(minor, currency, locale);
   return (
     <Stack gap={4} aria-live="polite">
       <Line label={t('terminal.bill')} value={money(figures.bill)} />
       {showTip && <Line label={t('terminal.tipLine')} value={money(figures.tip)} />}
       {taxPercentage > 0 && (
         <Line
-          label={t('terminal.taxLine', { percent: formatPercent(taxPercentage, i18n.language) })}
+          label={t('terminal.taxLine', { percent: formatPercent(taxPercentage, locale) })}
           value={money(figures.tax)}
         />
       )}
@@ -46,7 +48,7 @@ export function SaleSummary({
       <Line label={t('terminal.total')} value={money(figures.total)} strong />
       {currency !== SATS && (
         <Text size="sm" c="dimmed" ta="right">
-          {t('terminal.approxSats', { sats: formatSats(figures.sats, i18n.language) })}
+          {t('terminal.approxSats', { sats: formatSats(figures.sats, locale) })}
         </Text>
       )}
     </Stack>

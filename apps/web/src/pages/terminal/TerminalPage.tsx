@@ -9,6 +9,7 @@ import { ApiError } from '../../api/client.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useInvoiceStatus } from '../../api/invoices.ts';
 import { type TerminalSource, terminalKey, useCreateInvoice, useTerminalInfo } from '../../api/terminal.ts';
+import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney } from '../../components/money-format.ts';
 import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
@@ -47,7 +48,8 @@ function isTextField(target: EventTarget | null): boolean {
 
 /** Types an amount, charges it as a Lightning invoice and follows the invoice until it is paid or ends. */
 function Register({ info, source }: { info: TerminalInfo; source: TerminalSource }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
   const queryClient = useQueryClient();
   const { bpt, rate } = info;
   const exponent = currencyExponent(bpt.currency);
@@ -173,7 +175,7 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
           lh={1.2}
           style={{ overflowWrap: 'anywhere' }}
         >
-          {formatTyped(bill, bpt.currency, i18n.language)}
+          {formatTyped(bill, bpt.currency, locale)}
         </Text>
       </Box>
       <Keypad decimals={exponent > 0} onKey={(key) => setBill((current) => pressKey(current, key, exponent))} />
@@ -192,7 +194,7 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
         loading={createInvoice.isPending}
         onClick={() => charge(sale)}
       >
-        {t('terminal.charge', { amount: formatMoney(figures.total, bpt.currency, i18n.language) })}
+        {t('terminal.charge', { amount: formatMoney(figures.total, bpt.currency, locale) })}
       </Button>
       {stage.name === 'paid' && <PaidScreen invoice={stage.invoice} onNewSale={newSale} />}
     </Stack>

@@ -1,6 +1,7 @@
 import { SegmentedControl, Stack, TextInput } from '@mantine/core';
 import { SATS } from '@rayo/shared';
 import { useTranslation } from 'react-i18next';
+import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatPercent } from '../../components/format-percent.ts';
 import { isTypedAmount } from './keypad.ts';
 import { TIP_PRESETS, type TipChoice } from './money.ts';
@@ -19,7 +20,8 @@ export function TipPicker({
   currency: string;
   exponent: number;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
   const selected = value.kind === 'percent' ? String(value.percent) : OTHER;
   return (
     <Stack gap="xs">
@@ -31,7 +33,7 @@ export function TipPicker({
           onChange(choice === OTHER ? { kind: 'amount', amount: '' } : { kind: 'percent', percent: Number(choice) })
         }
         data={[
-          ...TIP_PRESETS.map((percent) => ({ value: String(percent), label: formatPercent(percent, i18n.language) })),
+          ...TIP_PRESETS.map((percent) => ({ value: String(percent), label: formatPercent(percent, locale) })),
           { value: OTHER, label: t('terminal.tipOther') },
         ]}
       />

@@ -1,0 +1,27 @@
+import type { Language } from '@rayo/shared';
+import { useTranslation } from 'react-i18next';
+import { useCurrentOrganization } from '../api/dashboard.ts';
+import { useSession } from '../session/use-session.ts';
+
+/**
+ * The locale numbers, money and dates are written in: Spanish as it is written in the
+ * organization's country (es-GT and es-MX write 2,321.94; es-ES writes 2321,94), not Spain's
+ * by default. English keeps its own (en, which writes 2,321.94). Without a country, the
+ * language alone.
+ */
+export function formatLocale(language: Language, countryCode: string | null | undefined): string {
+  if (language === 'en' || !countryCode || !/^[A-Z]{2}$/.test(countryCode)) return language;
+  return `${language}-${countryCode}`;
+}
+
+/**
+ * `formatLocale` for the signed-in user: their language and their organization's country. Back
+ * office and visitors without a session have no organization, so they get the language alone.
+ */
+export function useFormatLocale(): string {
+  const { i18n } = useTranslation();
+  const { accessToken, role } = useSession();
+  const member = accessToken !== null && (role === 'admin' || role === 'super_admin' || role === 'manager');
+  const organization = useCurrentOrganization({ enabled: member });
+  return formatLocale(i18n.language as Language, member ? organization.data?.countryCode : null);
+}

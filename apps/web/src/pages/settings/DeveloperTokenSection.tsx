@@ -1,0 +1,228 @@
+import {
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { type CreatedDeveloperToken, DEVELOPER_TOKEN_LIMIT, type DeveloperToken } from '@rayo/shared';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCreateDeveloperToken, useDeveloperTokens, useRevokeDeveloperToken } from '../../api/developer-tokens.ts';
+import { errorMessage } from '../../api/error-messages.ts';
+import { useMfaStatus } from '../../api/mfa.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useFormatLocale } from '../../components/format-locale.ts';
+import { LoadError } from '../../components/LoadError.tsx';
+import { canChange } from '../../session/permissions.ts';
+import { useSession } from '../../session/use-session.ts';
+import { MfaCodeModal } from './MfaCodeModal.tsx';
+
+/**
+ * Settings → developer token (SPEC §2, §9): admins create tokens for their own programs, see
+ * each once, and revoke them. Managers get no section: the tokens act as an admin.
+ */
+export function DeveloperTokenSection() {
+  const { role } = useSession();
+  return canChange(role) ? <DeveloperTokens /> : null;
+}
+
+function DeveloperTokens() {
+  const { t } = useTranslation();
+  const tokens = useDeveloperTokens(true);
+  const hasMfa = useMfaStatus().data?.hasMfa ?? false;
+  const create = useCreateDeveloperToken();
+  const [name, setName] = useState('');
+  const [askingForCode, setAskingForCode] = useState(false);
+  const [created, setCreated] = useState<CreatedDeveloperToken | null>(null);
+
+  const send = (mfaCode?: string) => {
+    setAskingForCode(false);
+    create.mutate(
+      { name: name.trim() || undefined, mfaCode },
+      {
+        onSuccess: (token) => {
+          setName('');
+          setCreated(token);
+        },
+      },
+    );
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.reset();
+    if (hasMfa) setAskingForCode(true);
+    else send();
+  };
+
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} maw={720} component="section" aria-labelledby="settings-developer">
+      <Stack gap="md">
+        <div>
+          <Title order={2} size="h4" id="settings-developer">
+            {t('settings.developerTokens.title')}
+          </Title>
+          <Text c="dimmed" size="sm" mt={4}>
+            {t('settings.developerTokens.description')}
+          </Text>
+          <Text c="dimmed" size="sm" mt={4}>
+            {t('settings.developerTokens.usage')} <Code>POST /api/auth/refresh-access-token</Code>
+          </Text>
+        </div>
+        {tokens.isError ? (
+          <LoadError error={tokens.error} onRetry={() => tokens.refetch()} />
+        ) : (
+          <TokenList tokens={tokens.data ?? []} loading={tokens.isPending} />
+        )}
+        <form onSubmit={submit} noValidate>
+          <Group align="flex-end" gap="sm">
+            <TextInput
+              label={t('settings.developerTokens.nameLabel')}
+              placeholder={t('settings.developerTokens.namePlaceholder')}
+              value={name}
+              maxLength={100}
+              onChange={(event) => setName(event.currentTarget.value)}
+              style={{ flex: '1 1 220px' }}
+            />
+            <Button type="submit" loading={create.isPending}>
+              {t('settings.developerTokens.create')}
+            </Button>
+          </Group>
+        </form>
+        <Text size="xs" c="dimmed">
+          {t('settings.developerTokens.limit', { limit: DEVELOPER_TOKEN_LIMIT })}
+        </Text>
+        {create.isError && (
+          <Alert color="red" variant="light" role="alert" title={t('errors.tokenFailed')}>
+            {errorMessage(t, create.error)}
+          </Alert>
+        )}
+      </Stack>
+      {askingForCode && (
+        <MfaCodeModal
+          title={t('settings.developerTokens.mfaTitle')}
+          submitLabel={t('settings.developerTokens.create')}
+          loading={create.isPending}
+          onSubmit={send}
+          onClose={() => setAskingForCode(false)}
+        />
+      )}
+      {created && <NewTokenModal token={created} onClose={() => setCreated(null)} />}
+    </Paper>
+  );
+}
+
+function TokenList({ tokens, loading }: { tokens: DeveloperToken[]; loading: boolean }) {
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
+  const revoke = useRevokeDeveloperToken();
+  const [revoking, setRevoking] = useState<DeveloperToken | null>(null);
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const labelOf = (token: DeveloperToken) => token.name ?? t('settings.developerTokens.unnamed');
+
+  if (loading) return <Text size="sm">{t('common.loading')}</Text>;
+  if (tokens.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        {t('settings.developerTokens.empty')}
+      </Text>
+    );
+  }
+  const confirmRevoke = () => {
+    if (!revoking) return;
+    revoke.mutate(revoking.id, {
+      onSuccess: () => {
+        setRevoking(null);
+        notifications.show({ color: 'teal', message: t('settings.developerTokens.revoked') });
+      },
+    });
+  };
+  return (
+    <>
+      <Table.ScrollContainer minWidth={480}>
+        <Table verticalSpacing="xs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('settings.developerTokens.name')}</Table.Th>
+              <Table.Th>{t('settings.developerTokens.created')}</Table.Th>
+              <Table.Th>{t('settings.developerTokens.lastUsed')}</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {tokens.map((token) => (
+              <Table.Tr key={token.id}>
+                <Table.Td>{labelOf(token)}</Table.Td>
+                <Table.Td>{date.format(new Date(token.createdAt))}</Table.Td>
+                <Table.Td>
+                  {token.lastUsedAt ? date.format(new Date(token.lastUsedAt)) : t('settings.developerTokens.never')}
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('settings.developerTokens.revokeLabel', { name: labelOf(token) })}
+                    onClick={() => {
+                      revoke.reset();
+                      setRevoking(token);
+                    }}
+                  >
+                    {t('settings.developerTokens.revoke')}
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <ConfirmDialog
+        opened={revoking !== null}
+        title={t('settings.developerTokens.revokeTitle')}
+        message={t('settings.developerTokens.revokeText', { name: revoking ? labelOf(revoking) : '' })}
+        confirmLabel={t('settings.developerTokens.revoke')}
+        loading={revoke.isPending}
+        error={revoke.isError ? errorMessage(t, revoke.error) : null}
+        onConfirm={confirmRevoke}
+        onClose={() => setRevoking(null)}
+      />
+    </>
+  );
+}
+
+/** The only time the token is shown: the server keeps just its hash. */
+function NewTokenModal({ token, onClose }: { token: CreatedDeveloperToken; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened onClose={onClose} title={t('settings.developerTokens.createdTitle')} centered size="lg">
+      <Stack>
+        <Text size="sm">{t('settings.developerTokens.createdHelp')}</Text>
+        <Code block data-testid="developer-token" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+          {token.token}
+        </Code>
+        <Group justify="flex-end">
+          <CopyButton value={token.token}>
+            {({ copied, copy }) => (
+              <Button variant="default" onClick={copy}>
+                {t(copied ? 'common.copied' : 'common.copy')}
+              </Button>
+            )}
+          </CopyButton>
+          <Button onClick={onClose}>{t('settings.developerTokens.done')}</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

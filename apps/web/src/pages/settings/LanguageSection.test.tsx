@@ -1,0 +1,62 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { followSessionLanguage, initI18n } from '../../i18n/index.ts';
+import { sessionStore } from '../../session/session-store.ts';
+import { LanguageSection } from './LanguageSection.tsx';
+
+async function renderSection() {
+  sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'admin', language: 'en' }, true);
+  const i18n = initI18n();
+  await i18n.changeLanguage('en');
+  const stop = followSessionLanguage();
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { mutations: { retry: false } } })}>
+        <I18nextProvider i18n={i18n}>
+          <LanguageSection />
+        </I18nextProvider>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return stop;
+}
+
+describe('LanguageSection', () => {
+  let stop = () => {};
+  afterEach(() => {
+    stop();
+    vi.unstubAllGlobals();
+    sessionStore.logout();
+  });
+
+  it('switches the screens to Spanish at once and stores the choice on the user', async () => {
+    const fetch = vi.fn(async () => new Response(null, { status: 204 }));
+    vi.stubGlobal('fetch', fetch);
+    stop = await renderSection();
+    expect(screen.getByRole('heading', { name: 'Language' })).toBeInTheDocument();
+    await userEvent.click(screen.getByText('Español'));
+    expect(await screen.findByRole('heading', { name: 'Idioma' })).toBeInTheDocument();
+    expect(sessionStore.get().language).toBe('es');
+    expect(localStorage.getItem('language')).toBe('es');
+    expect(fetch).toHaveBeenCalledWith(
+      '/api/settings/language',
+      expect.objectContaining({ method: 'PUT', body: JSON.stringify({ language: 'es' }) }),
+    );
+  });
+
+  it('goes back to the stored language when the server does not keep the choice', async () => {
+    const failure = { code: 'Default', message: 'down' };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(failure), { status: 500 })),
+    );
+    stop = await renderSection();
+    await userEvent.click(screen.getByText('Español'));
+    await waitFor(() => expect(sessionStore.get().language).toBe('en'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('An unexpected error occurred');
+  });
+});
