@@ -7,6 +7,8 @@ const DATA_DIR = process.env.E2E_DATA_DIR ?? '.data/e2e';
 export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2597);
 /** Where the e2e mail inbox writes what Rayo sends, relative to the repository root. */
 export const E2E_MAIL_DIR = `${DATA_DIR}-mail`;
+/** The server's data directory, relative to the repository root: its PostgreSQL is reachable from there. */
+export const E2E_DATA_DIR = DATA_DIR;
 export const E2E_JWT_SECRET = 'e2e-only-signing-secret-0123456789abcdef';
 
 export default defineConfig({

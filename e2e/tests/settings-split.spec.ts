@@ -1,0 +1,171 @@
+import path from 'node:path';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import pg from 'pg';
+import { runningClusterUrl } from '../../apps/server/src/db/embedded-postgres.ts';
+import { E2E_DATA_DIR } from '../playwright.config.ts';
+import { latestMailTo, linkIn, paidSale, signInViaUi } from './support.ts';
+
+const PASSWORD = 'Reparto-2026!';
+/** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
+const afterNavigation = expect.configure({ timeout: 20_000 });
+
+type Shop = { email: string; organizationId: string; bptId: string; token: string };
+
+async function postJson<T>(request: APIRequestContext, url: string, data: unknown, token?: string): Promise<T> {
+  const response = await request.post(url, { data, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const body = await response.text();
+  expect(response.ok(), `${url}: ${response.status()} ${body}`).toBe(true);
+  return (body ? JSON.parse(body) : undefined) as T;
+}
+
+/** A fresh organization of its own (never the demo one other specs share), with a GTQ terminal. */
+async function openShop(request: APIRequestContext): Promise<Shop> {
+  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const email = `split-${suffix}@reparto.example`;
+  await postJson(request, '/api/auth/signup', { email, password: PASSWORD });
+  const code = new URL(linkIn(await latestMailTo(email))).searchParams.get('code');
+  const session = await postJson<{ accessToken: string }>(request, '/api/auth/confirm-email', { code });
+  const { organizationId, accessToken: token } = await postJson<{ organizationId: string; accessToken: string }>(
+    request,
+    '/api/onboard',
+    { name: `Reparto ${suffix}`, countryCode: 'GT', language: 'en', currency: 'GTQ' },
+    session.accessToken,
+  );
+  const account = await postJson<{ id: string }>(request, '/api/accounts', { name: 'Counter' }, token);
+  const bpt = await postJson<{ id: string }>(
+    request,
+    '/api/bpts',
+    { name: 'Till', accountId: account.id, currency: 'GTQ' },
+    token,
+  );
+  return { email, organizationId, bptId: bpt.id, token };
+}
+
+/**
+ * Back office's verdict on every field of the organization, written where back office will write
+ * it: the screens that verify fields come later, so the test sets the flags in the database.
+ */
+async function verifyEverything(organizationId: string): Promise<void> {
+  const url = await runningClusterUrl(path.resolve(import.meta.dirname, '../..', E2E_DATA_DIR));
+  if (!url) throw new Error('The e2e server’s PostgreSQL is not running');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `update organizations set bank_verified = true, crypto_verified = true, disbursement_address_verified = true,
+        conversion_address_verified = true, kyb_verified = true where id = $1`,
+      [organizationId],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+const texts = {
+  en: {
+    section: 'Payment split',
+    conversion: 'Fiat conversion',
+    fiat: 'Fiat (GTQ, bank)',
+    lightning: 'Lightning',
+    save: 'Save split',
+    refusal: 'Your information needs to be validated by our team before you can change the payment split',
+    notVerified: 'not verified yet',
+    allVerified: 'Our team has verified all your information.',
+    saved: 'Payment split saved. It applies to the sales paid from now on.',
+    home: 'Home',
+    fiatIncome: 'GTQ\u00a049.00',
+    conversionFee: '67.81 sats',
+  },
+  es: {
+    section: 'División de pagos',
+    conversion: 'Conversión a moneda fiat',
+    fiat: 'Fiat (GTQ, banco)',
+    lightning: 'Lightning',
+    save: 'Guardar división',
+    refusal: 'Nuestro equipo debe validar tu información antes de que puedas cambiar la división de pagos',
+    notVerified: 'aún sin verificar',
+    allVerified: 'Nuestro equipo verificó toda tu información.',
+    saved: 'División de pagos guardada. Se aplica a las ventas pagadas desde ahora.',
+    home: 'Inicio',
+    fiatIncome: '49,00\u00a0GTQ',
+    conversionFee: '67,81 sats',
+  },
+} as const;
+
+async function openSettings(page: Page, language: 'en' | 'es') {
+  await page.evaluate((lang) => {
+    localStorage.setItem('language', lang);
+    // The dashboard's table shows the fiat income and conversion fee columns too.
+    localStorage.setItem(
+      'dashboard.columns',
+      JSON.stringify(['createdAt', 'transactionId', 'billAmount', 'fiatIncome', 'conversionFeeMsat']),
+    );
+  }, language);
+  await page.goto('/settings');
+  const section = page.getByRole('region', { name: texts[language].section });
+  await afterNavigation(section.getByRole('textbox').first()).toBeVisible();
+  return section;
+}
+
+for (const language of ['en', 'es'] as const) {
+  test(`an admin is refused a split until verified, then a 50 % fiat sale shows its conversion fee and fiat income (${language})`, async ({
+    page,
+    request,
+  }) => {
+    // Sign-up by mail, onboarding, two visits to Settings, a sale and the dashboard.
+    test.slow();
+    const t = texts[language];
+    const shop = await openShop(request);
+    await signInViaUi(page, shop.email, { password: PASSWORD });
+    let section = await openSettings(page, language);
+
+    await expect(section.getByText(t.notVerified)).toHaveCount(5);
+    await section.getByRole('switch', { name: t.conversion }).check();
+    await section.getByRole('textbox', { name: t.fiat }).fill('50');
+    await section.getByRole('textbox', { name: t.lightning }).fill('50');
+    await section.getByRole('button', { name: t.save }).click();
+    await expect(section.getByRole('alert')).toHaveText(t.refusal);
+
+    await verifyEverything(shop.organizationId);
+    await page.reload();
+    section = page.getByRole('region', { name: t.section });
+    await afterNavigation(section.getByText(t.allVerified)).toBeVisible();
+    await section.getByRole('switch', { name: t.conversion }).check();
+    await section.getByRole('textbox', { name: t.fiat }).fill('50');
+    await section.getByRole('textbox', { name: t.lightning }).fill('50');
+    await section.getByRole('button', { name: t.save }).click();
+    await expect(page.getByText(t.saved)).toBeVisible();
+    await expect(section.getByRole('textbox', { name: t.fiat })).toHaveValue('50 %');
+
+    // Q100.00 at the devnet's Q730,000 per bitcoin: 13,699 sats; 1 % fee, then half converted at 1 %.
+    const sale = await paidSale(page, shop.bptId, { amount: '100.00' });
+    await page.goto('/');
+    await afterNavigation(page.getByRole('heading', { name: t.home })).toBeVisible();
+    await afterNavigation(page.getByTestId('metric-fiatToDisburse')).toHaveText(t.fiatIncome);
+    const row = page
+      .getByRole('table')
+      .locator('tbody tr')
+      .filter({ hasText: sale.paymentHash.slice(-6) });
+    await expect(row).toContainText(t.fiatIncome);
+    await expect(row).toContainText(t.conversionFee);
+  });
+}
+
+test('a manager sees the split read-only', async ({ page, request }) => {
+  const shop = await openShop(request);
+  await verifyEverything(shop.organizationId);
+  const manager = `manager-${Date.now().toString(36)}@reparto.example`;
+  await postJson(
+    request,
+    '/api/managers',
+    { name: 'Mora Manager', email: manager, password: PASSWORD, accountIds: [] },
+    shop.token,
+  );
+  await signInViaUi(page, manager, { password: PASSWORD });
+  const section = await openSettings(page, 'en');
+  await expect(section.getByText('Only an administrator can change the payment split.')).toBeVisible();
+  await expect(section.getByRole('button', { name: 'Save split' })).toHaveCount(0);
+  await expect(section.getByRole('switch', { name: 'Fiat conversion' })).toBeDisabled();
+  await expect(section.getByRole('textbox', { name: 'Lightning' })).toHaveValue('100 %');
+  await expect(section.getByRole('textbox', { name: 'Lightning' })).toHaveAttribute('readonly');
+});
