@@ -44,6 +44,18 @@ const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
   OnboardingRequired: 'errors.onboardingRequired',
   AlreadyOnboarded: 'errors.alreadyOnboarded',
   ServiceUnavailable: 'errors.maintenance',
+  MissingBankingField: 'payoutDestinations.errors.missingBankingField',
+  InvalidBankingField: 'payoutDestinations.errors.invalidBankingField',
+  InvalidAccountNumber: 'payoutDestinations.errors.invalidAccountNumber',
+  InvalidRoutingNumber: 'payoutDestinations.errors.invalidRoutingNumber',
+  BankingInfoExists: 'payoutDestinations.errors.bankingInfoExists',
+  MissingOnchainAddress: 'payoutDestinations.errors.missingOnchainAddress',
+  InvalidOnchainAddress: 'payoutDestinations.errors.invalidOnchainAddress',
+  OnchainAddressWrongNetwork: 'payoutDestinations.errors.onchainAddressWrongNetwork',
+  MissingLightningAddress: 'payoutDestinations.errors.missingLightningAddress',
+  InvalidLightningAddress: 'payoutDestinations.errors.invalidLightningAddress',
+  LightningAddressUnreachable: 'payoutDestinations.errors.lightningAddressUnreachable',
+  LightningAddressNotPayable: 'payoutDestinations.errors.lightningAddressNotPayable',
 };
 
 export function errorMessageKey(code: ErrorCode | 'Network'): string {

@@ -1,8 +1,11 @@
 import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { BankAccountSection } from './BankAccountSection.tsx';
 import { DeveloperTokenSection } from './DeveloperTokenSection.tsx';
 import { LanguageSection } from './LanguageSection.tsx';
+import { LightningAddressSection } from './LightningAddressSection.tsx';
 import { MfaSection } from './MfaSection.tsx';
+import { OnchainAddressSection } from './OnchainAddressSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { PaymentSplitSection } from './PaymentSplitSection.tsx';
 
@@ -18,6 +21,9 @@ export function SettingsPage() {
         <PasswordSection />
         <LanguageSection />
         <MfaSection />
+        <BankAccountSection />
+        <OnchainAddressSection />
+        <LightningAddressSection />
         <PaymentSplitSection />
         <DeveloperTokenSection />
       </Stack>

@@ -1,0 +1,90 @@
+import {
+  BankingInfoListSchema,
+  type BankingInfoMetadata,
+  BankingInfoSchema,
+  BankingInfoTemplateSchema,
+  MFA_CODE_HEADER,
+  type PayoutAddresses,
+  PayoutAddressesSchema,
+} from '@rayo/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from './client.ts';
+
+const bankingInfoKey = ['settings', 'banking-info'] as const;
+const payoutAddressesKey = ['settings', 'payout-addresses'] as const;
+
+/** With MFA on, the code goes in the `mfa-code` header (DESIGN §6). */
+function mfaHeaders(mfaCode: string | undefined) {
+  return mfaCode ? { headers: { [MFA_CODE_HEADER]: mfaCode } } : {};
+}
+
+export function useBankingInfo() {
+  return useQuery({
+    queryKey: bankingInfoKey,
+    queryFn: () => apiRequest('/settings/banking-info/all', BankingInfoListSchema),
+  });
+}
+
+export function useBankingTemplate() {
+  return useQuery({
+    queryKey: ['settings', 'banking-info-template'],
+    queryFn: () => apiRequest('/settings/banking-info-template', BankingInfoTemplateSchema),
+  });
+}
+
+export function usePayoutAddresses() {
+  return useQuery({
+    queryKey: payoutAddressesKey,
+    queryFn: () => apiRequest('/settings/payout-addresses', PayoutAddressesSchema),
+  });
+}
+
+/**
+ * A change withdraws back office's verification of the field, which the badges and the payout
+ * split's list of verifications show: both are read again.
+ */
+function useRefreshVerifications() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: payoutAddressesKey }),
+      queryClient.invalidateQueries({ queryKey: ['settings', 'payout-split'] }),
+    ]);
+}
+
+/** SPEC §7: POST adds the organization's bank account, PUT changes the one it has. */
+export function useSaveBankingInfo() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshVerifications();
+  return useMutation({
+    mutationFn: ({ id, metadata, mfaCode }: { id?: string; metadata: BankingInfoMetadata; mfaCode?: string }) =>
+      apiRequest(id ? `/settings/banking-info/${id}` : '/settings/banking-info', BankingInfoSchema, {
+        method: id ? 'PUT' : 'POST',
+        body: { bankingInfoMetadata: metadata },
+        ...mfaHeaders(mfaCode),
+      }),
+    onSuccess: async () => {
+      await Promise.all([queryClient.invalidateQueries({ queryKey: bankingInfoKey }), refresh()]);
+    },
+  });
+}
+
+function useSetAddress(path: string, field: 'onchainAddress' | 'lightningAddress') {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ address, mfaCode }: { address: string; mfaCode?: string }) =>
+      apiRequest(path, PayoutAddressesSchema, { method: 'PUT', body: { [field]: address }, ...mfaHeaders(mfaCode) }),
+    onSuccess: async (addresses) => {
+      queryClient.setQueryData<PayoutAddresses>(payoutAddressesKey, addresses);
+      await queryClient.invalidateQueries({ queryKey: ['settings', 'payout-split'] });
+    },
+  });
+}
+
+export function useSetOnchainAddress() {
+  return useSetAddress('/settings/onchain-address', 'onchainAddress');
+}
+
+export function useSetLightningAddress() {
+  return useSetAddress('/settings/lightning-address', 'lightningAddress');
+}
