@@ -22,14 +22,19 @@ export function isNetworkError(error: unknown): boolean {
 type RequestOptions = { method?: string; body?: unknown; auth?: boolean; headers?: Record<string, string> };
 
 async function send(path: string, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+  // An upload goes as multipart/form-data, whose boundary the browser writes into the content type.
+  const form = options.body instanceof FormData ? options.body : undefined;
+  const headers: Record<string, string> = {
+    ...(form ? {} : { 'content-type': 'application/json' }),
+    ...options.headers,
+  };
   const token = sessionStore.get().accessToken;
   if (token && options.auth !== false) headers.authorization = `Bearer ${token}`;
   try {
     return await fetch(`/api${path}`, {
       method: options.method ?? 'GET',
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: form ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
     });
   } catch (error) {
     throw new ApiError('Network', 0, error instanceof Error ? error.message : 'Network error');

@@ -56,6 +56,11 @@ const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
   InvalidLightningAddress: 'payoutDestinations.errors.invalidLightningAddress',
   LightningAddressUnreachable: 'payoutDestinations.errors.lightningAddressUnreachable',
   LightningAddressNotPayable: 'payoutDestinations.errors.lightningAddressNotPayable',
+  InvalidAccentColor: 'branding.invalidColor',
+  FileTooLarge: 'settingsFiles.errors.fileTooLarge',
+  InvalidFileType: 'settingsFiles.errors.invalidFileType',
+  TooManyFiles: 'settingsFiles.errors.tooManyFiles',
+  MissingFile: 'settingsFiles.errors.missingFile',
 };
 
 export function errorMessageKey(code: ErrorCode | 'Network'): string {

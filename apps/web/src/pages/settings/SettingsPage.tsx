@@ -1,7 +1,10 @@
 import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { BankAccountSection } from './BankAccountSection.tsx';
+import { BrandingSection } from './BrandingSection.tsx';
+import { CheckoutProtectionSection } from './CheckoutProtectionSection.tsx';
 import { DeveloperTokenSection } from './DeveloperTokenSection.tsx';
+import { KybSection } from './KybSection.tsx';
 import { LanguageSection } from './LanguageSection.tsx';
 import { LightningAddressSection } from './LightningAddressSection.tsx';
 import { MfaSection } from './MfaSection.tsx';
@@ -25,7 +28,10 @@ export function SettingsPage() {
         <OnchainAddressSection />
         <LightningAddressSection />
         <PaymentSplitSection />
+        <BrandingSection />
+        <KybSection />
         <DeveloperTokenSection />
+        <CheckoutProtectionSection />
       </Stack>
     </>
   );

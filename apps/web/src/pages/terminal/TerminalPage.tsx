@@ -13,6 +13,7 @@ import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney } from '../../components/money-format.ts';
 import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
+import { BrandedTitle } from './BrandedTitle.tsx';
 import { InvoiceAmount, InvoicePanel } from './InvoicePanel.tsx';
 import { Keypad } from './Keypad.tsx';
 import { type KeypadKey, pressKey } from './keypad.ts';
@@ -190,6 +191,7 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
       <Button
         size="xl"
         fullWidth
+        color={info.branding.accentColor ?? undefined}
         disabled={figures.bill === 0n}
         loading={createInvoice.isPending}
         onClick={() => charge(sale)}
@@ -226,13 +228,20 @@ export function TerminalPage({ source, canCharge }: { source: TerminalSource; ca
   return (
     <Stack gap="xl">
       <Stack maw={480} w="100%" mx="auto" gap="md">
-        <Title order={1} size="h2">
-          {info.data?.bpt.name ?? t('pages.terminal')}
-        </Title>
+        <BrandedTitle name={info.data?.bpt.name ?? t('pages.terminal')} branding={info.data?.branding} />
         {info.isPending && <Loader aria-label={t('common.loading')} />}
         {info.isError && !info.data && <LoadProblem error={info.error} onRetry={() => info.refetch()} />}
         {info.data && (
-          <Paper withBorder radius="lg" p={{ base: 'sm', xs: 'lg' }} shadow="xs">
+          <Paper
+            withBorder
+            radius="lg"
+            p={{ base: 'sm', xs: 'lg' }}
+            shadow="xs"
+            style={
+              info.data.branding.accentColor ? { borderTop: `6px solid ${info.data.branding.accentColor}` } : undefined
+            }
+            data-testid="terminal-panel"
+          >
             {canCharge ? (
               <Register info={info.data} source={source} />
             ) : (

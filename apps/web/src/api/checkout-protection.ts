@@ -1,0 +1,26 @@
+import { type CheckoutProtection, CheckoutProtectionSchema, MFA_CODE_HEADER } from '@rayo/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from './client.ts';
+
+const checkoutProtectionKey = ['settings', 'checkout-protection'] as const;
+
+export function useCheckoutProtection() {
+  return useQuery({
+    queryKey: checkoutProtectionKey,
+    queryFn: () => apiRequest('/settings/checkout-protection', CheckoutProtectionSchema),
+  });
+}
+
+/** With MFA on, the code goes in the `mfa-code` header (DESIGN §6). */
+export function useSetCheckoutProtection() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ enabled, mfaCode }: { enabled: boolean; mfaCode?: string }) =>
+      apiRequest('/settings/checkout-protection', CheckoutProtectionSchema, {
+        method: 'PUT',
+        body: { enabled },
+        ...(mfaCode ? { headers: { [MFA_CODE_HEADER]: mfaCode } } : {}),
+      }),
+    onSuccess: (setting) => queryClient.setQueryData<CheckoutProtection>(checkoutProtectionKey, setting),
+  });
+}

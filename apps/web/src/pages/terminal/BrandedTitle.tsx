@@ -1,0 +1,26 @@
+import { Group, Image, Title } from '@mantine/core';
+import type { PublicBranding } from '@rayo/shared';
+import { useTranslation } from 'react-i18next';
+
+/** The terminal's name, after the organization's logo when it has one (Settings → logo and colour). */
+export function BrandedTitle({ name, branding }: { name: string; branding: PublicBranding | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="sm" wrap="nowrap">
+      {branding?.logoUrl && (
+        <Image
+          src={branding.logoUrl}
+          alt={t('branding.logoAlt')}
+          h={48}
+          w="auto"
+          maw={160}
+          fit="contain"
+          data-testid="terminal-logo"
+        />
+      )}
+      <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+        {name}
+      </Title>
+    </Group>
+  );
+}
