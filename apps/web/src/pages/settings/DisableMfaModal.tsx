@@ -1,6 +1,5 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MfaCodeModal } from './MfaCodeModal.tsx';
 
 /** Asks for the code that turning MFA off needs (SPEC §7 `mfa-code`); a recovery code works too. */
 export function DisableMfaModal({
@@ -13,39 +12,14 @@ export function DisableMfaModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [code, setCode] = useState('');
-  const [missing, setMissing] = useState(false);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const value = code.trim();
-    setMissing(value === '');
-    if (value !== '') onSubmit(value);
-  };
-
   return (
-    <Modal opened onClose={onClose} title={t('mfa.settings.disableTitle')} centered>
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <Text size="sm">{t('mfa.settings.disableHelp')}</Text>
-          <TextInput
-            label={t('mfa.settings.disableCodeLabel')}
-            autoComplete="one-time-code"
-            data-autofocus
-            value={code}
-            onChange={(event) => setCode(event.currentTarget.value)}
-            error={missing && t('mfa.errors.missingCode')}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" color="red" loading={loading}>
-              {t('mfa.settings.turnOff')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <MfaCodeModal
+      title={t('mfa.settings.disableTitle')}
+      submitLabel={t('mfa.settings.turnOff')}
+      submitColor="red"
+      loading={loading}
+      onSubmit={onSubmit}
+      onClose={onClose}
+    />
   );
 }

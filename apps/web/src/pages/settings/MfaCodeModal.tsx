@@ -9,12 +9,15 @@ import { useTranslation } from 'react-i18next';
 export function MfaCodeModal({
   title,
   submitLabel,
+  submitColor,
   loading,
   onSubmit,
   onClose,
 }: {
   title: string;
   submitLabel: string;
+  /** Red for a change that lowers protection, such as turning MFA off. */
+  submitColor?: string;
   loading: boolean;
   onSubmit: (code: string) => void;
   onClose: () => void;
@@ -47,7 +50,7 @@ export function MfaCodeModal({
             <Button variant="default" onClick={onClose}>
               {t('common.cancel')}
             </Button>
-            <Button type="submit" loading={loading}>
+            <Button type="submit" color={submitColor} loading={loading}>
               {submitLabel}
             </Button>
           </Group>

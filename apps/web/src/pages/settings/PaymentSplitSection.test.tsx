@@ -85,7 +85,8 @@ describe('checkSplitForm', () => {
   });
 });
 
-describe('PaymentSplitSection', () => {
+// Typing into three inputs and a dialog takes a few seconds on a busy machine.
+describe('PaymentSplitSection', { timeout: 20_000 }, () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     sessionStore.logout();
