@@ -77,6 +77,15 @@ describe('seedDemo', () => {
       ])
       .executeTakeFirstOrThrow();
     expect(Number(ledger.count)).toBe(invoices.length);
+    // Demo Café converts 40 % of its income to GTQ.
+    const splits = await t.db
+      .selectFrom('transactions')
+      .select(['fiat_bps', 'lightning_bps', (eb) => eb.fn.sum<string>('fiat_income_minor').as('fiat')])
+      .groupBy(['fiat_bps', 'lightning_bps'])
+      .execute();
+    expect(splits).toHaveLength(1);
+    expect(splits[0]).toMatchObject({ fiat_bps: 4000, lightning_bps: 6000 });
+    expect(BigInt(splits[0]?.fiat ?? 0)).toBeGreaterThan(0n);
     const rollup = await t.db
       .selectFrom('transaction_daily')
       .select((eb) => [

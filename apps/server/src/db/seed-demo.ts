@@ -4,6 +4,7 @@ import { insertBpt } from '../modules/bpts/bpts.repo.ts';
 import { newShareToken } from '../modules/bpts/bpts.service.ts';
 import { countOrganizations } from '../modules/organizations/organizations.repo.ts';
 import { createOrganization } from '../modules/organizations/organizations.service.ts';
+import { updatePayoutSplit } from '../modules/settings/payout-split.repo.ts';
 import { linkManagerToAccounts } from '../modules/users/users.repo.ts';
 import { createUser } from '../modules/users/users.service.ts';
 import type { Db } from './database.ts';
@@ -38,6 +39,8 @@ export async function seedDemo(db: Db, sales: DemoSalesOptions = {}): Promise<bo
       language: 'en',
       currency: 'GTQ',
     });
+    // A café that converts part of each sale, so the dashboard shows fiat income and conversion fees.
+    await updatePayoutSplit(trx, organization.id, { fiatBps: 4000, onchainBps: 0, lightningBps: 6000 });
     const accounts = [];
     for (const { bpt, ...account } of demoAccounts) {
       const created = await insertAccount(trx, { organizationId: organization.id, ...account });
