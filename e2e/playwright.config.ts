@@ -58,6 +58,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // Short-lived invoices, so that the expiry journey takes seconds rather than minutes.
       INVOICE_EXPIRY_SECONDS: '30',
+      // The payout settings spec serves Lightning addresses on 127.0.0.1.
+      LNURL_ALLOW_PRIVATE_HOSTS: 'true',
     },
   },
 });

@@ -106,7 +106,7 @@ function BankAccountForm({ template, entry }: { template: BankingInfoTemplate; e
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           {template.fields.map((field) => {
             const label = t(`payoutDestinations.bank.fields.${field.label}`);
-            const wide = field.name === 'accountNumber' || field.name === 'bank';
+            const wide = field.name === 'accountNumber' || field.name === 'bank' || field.name === 'accountName';
             return field.input === 'select' ? (
               <Select
                 key={field.name}
@@ -126,7 +126,7 @@ function BankAccountForm({ template, entry }: { template: BankingInfoTemplate; e
                 style={wide ? { gridColumn: '1 / -1' } : undefined}
                 value={values[field.name] ?? ''}
                 onChange={(event) => set(field.name, event.currentTarget.value)}
-                placeholder={field.example}
+                placeholder={editable ? field.example : undefined}
                 maxLength={field.maxLength}
                 withAsterisk={field.required}
                 disabled={!editable}

@@ -63,7 +63,7 @@ export function PayoutAddressForm({
             setMissing(false);
             setAddress(event.currentTarget.value);
           }}
-          placeholder={placeholder}
+          placeholder={editable ? placeholder : undefined}
           disabled={!editable}
           error={missing && t(`payoutDestinations.${texts}.missing`)}
           autoComplete="off"
