@@ -149,7 +149,7 @@ function TokenList({ tokens, loading }: { tokens: DeveloperToken[]; loading: boo
   };
   return (
     <>
-      <Table.ScrollContainer minWidth={480}>
+      <Table.ScrollContainer minWidth={320}>
         <Table verticalSpacing="xs">
           <Table.Thead>
             <Table.Tr>

@@ -1,0 +1,121 @@
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { latestMailTo, linkIn, signInViaUi } from './support.ts';
+
+const PASSWORD = 'Desarrollo-2026!';
+/** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
+const afterNavigation = expect.configure({ timeout: 30_000 });
+
+// Each journey signs up a shop of its own first, which takes a while on a busy machine.
+test.describe.configure({ timeout: 120_000 });
+
+type Shop = { email: string; token: string };
+
+async function postJson<T>(request: APIRequestContext, url: string, data: unknown, token?: string): Promise<T> {
+  const response = await request.post(url, { data, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const body = await response.text();
+  expect(response.ok(), `${url}: ${response.status()} ${body}`).toBe(true);
+  return (body ? JSON.parse(body) : undefined) as T;
+}
+
+/** A fresh organization of its own (never the demo one other specs share), in Guatemala. */
+async function openShop(request: APIRequestContext): Promise<Shop> {
+  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const email = `dev-${suffix}@desarrollo.example`;
+  await postJson(request, '/api/auth/signup', { email, password: PASSWORD });
+  const code = new URL(linkIn(await latestMailTo(email))).searchParams.get('code');
+  const session = await postJson<{ accessToken: string }>(request, '/api/auth/confirm-email', { code });
+  const { accessToken: token } = await postJson<{ accessToken: string }>(
+    request,
+    '/api/onboard',
+    { name: `Desarrollo ${suffix}`, countryCode: 'GT', language: 'en', currency: 'GTQ' },
+    session.accessToken,
+  );
+  return { email, token };
+}
+
+/** Exchanges a developer token the way a script would: plain `fetch`, no browser. */
+async function exchange(baseURL: string, refreshToken: string): Promise<Response> {
+  return fetch(`${baseURL}/api/auth/refresh-access-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ refreshToken }),
+  });
+}
+
+test('an admin creates a developer token, a script uses it, and revoking it stops it', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const base = baseURL as string;
+  const shop = await openShop(request);
+  await signInViaUi(page, shop.email, { password: PASSWORD });
+  await page.goto('/settings');
+  const section = page.getByRole('region', { name: 'Developer token' });
+  await afterNavigation(section).toBeVisible();
+  await expect(section.getByText('No developer tokens yet.')).toBeVisible();
+
+  await section.getByRole('textbox', { name: 'Name (optional)' }).fill('Inventory sync');
+  await section.getByRole('button', { name: 'Create token' }).click();
+  const shown = page.getByRole('dialog', { name: 'Copy your new token' });
+  const token = (await shown.getByTestId('developer-token').textContent())?.trim() ?? '';
+  expect(token).toMatch(/^rayo_dev_/);
+  await shown.getByRole('button', { name: 'Done' }).click();
+  // Shown once: the list names it, never shows it.
+  await expect(section.getByRole('cell', { name: 'Inventory sync', exact: true })).toBeVisible();
+  await expect(page.getByText(token)).toHaveCount(0);
+
+  const exchanged = await exchange(base, token);
+  expect(exchanged.status).toBe(200);
+  const { accessToken, refreshToken } = (await exchanged.json()) as { accessToken: string; refreshToken?: string };
+  expect(refreshToken).toBeUndefined();
+  const accounts = await fetch(`${base}/api/account/all`, { headers: { authorization: `Bearer ${accessToken}` } });
+  expect(accounts.status).toBe(200);
+  expect(await accounts.json()).toEqual([]);
+  // It does not rotate: the same token works again.
+  expect((await exchange(base, token)).status).toBe(200);
+
+  // The list records the script's last use.
+  await page.reload();
+  await afterNavigation(section.getByRole('cell', { name: 'Inventory sync', exact: true })).toBeVisible();
+  await expect(section.getByRole('cell', { name: 'Never' })).toHaveCount(0);
+  await section.getByRole('button', { name: 'Revoke Inventory sync' }).click();
+  await page.getByRole('dialog', { name: 'Revoke this token?' }).getByRole('button', { name: 'Revoke' }).click();
+  await expect(section.getByText('No developer tokens yet.')).toBeVisible();
+  expect((await exchange(base, token)).status).toBe(401);
+});
+
+test('an admin switches Settings to Español, which stays for the next sign-in', async ({ page, request }) => {
+  const shop = await openShop(request);
+  await signInViaUi(page, shop.email, { password: PASSWORD });
+  await page.goto('/settings');
+  const language = page.getByRole('region', { name: 'Language' });
+  await afterNavigation(language).toBeVisible();
+  const saved = page.waitForResponse((response) => response.url().endsWith('/api/settings/language'));
+  await language.getByText('Español').click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Configuración' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Token de desarrollador' })).toBeVisible();
+  expect((await saved).status()).toBe(204);
+
+  await page.reload();
+  await afterNavigation(page.getByRole('heading', { level: 1, name: 'Configuración' })).toBeVisible();
+  const session = await postJson<{ language: string }>(request, '/api/auth/signin', {
+    email: shop.email,
+    password: PASSWORD,
+  });
+  expect(session.language).toBe('es');
+});
+
+test('a manager sees no developer token section and may not list the tokens', async ({ page, request }) => {
+  const shop = await openShop(request);
+  const email = `manager-${Date.now().toString(36)}@desarrollo.example`;
+  await postJson(request, '/api/managers', { name: 'Lucía', email, password: PASSWORD, accountIds: [] }, shop.token);
+  await signInViaUi(page, email, { password: PASSWORD });
+  await page.goto('/settings');
+  await afterNavigation(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Language' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Developer token' })).toHaveCount(0);
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const listed = await request.get('/api/settings/developer-tokens', { headers: { authorization: `Bearer ${token}` } });
+  expect(listed.status()).toBe(403);
+});
