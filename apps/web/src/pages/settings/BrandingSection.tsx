@@ -86,6 +86,8 @@ function LogoEditor({ branding }: { branding: Branding }) {
           w="auto"
           maw={240}
           fit="contain"
+          // Contained images are centred in their box; a logo reads from the left edge like the text.
+          style={{ objectPosition: 'left center' }}
           data-testid="branding-logo"
         />
       ) : (

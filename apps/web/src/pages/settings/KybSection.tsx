@@ -33,7 +33,7 @@ export function KybSection() {
   const { t } = useTranslation();
   const editable = canChange(useSession().role);
   return (
-    <Paper withBorder p={{ base: 'md', sm: 'xl' }} maw={720} component="section" aria-labelledby="settings-kyb">
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} maw={560} component="section" aria-labelledby="settings-kyb">
       <Stack gap="md">
         <div>
           <Title order={2} size="h4" id="settings-kyb">
@@ -139,22 +139,22 @@ function DocumentTable({ documents }: { documents: KybDocument[] }) {
   };
   return (
     <Stack gap="xs">
-      <Table.ScrollContainer minWidth={420}>
+      <Table.ScrollContainer minWidth={300}>
         <Table verticalSpacing="xs" aria-label={t('kyb.title')}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>{t('kyb.columns.name')}</Table.Th>
               <Table.Th>{t('kyb.columns.size')}</Table.Th>
-              <Table.Th>{t('kyb.columns.uploaded')}</Table.Th>
+              <Table.Th visibleFrom="xs">{t('kyb.columns.uploaded')}</Table.Th>
               <Table.Th />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {documents.map((document) => (
               <Table.Tr key={document.id}>
-                <Table.Td style={{ wordBreak: 'break-all' }}>{document.fileName}</Table.Td>
-                <Table.Td>{formatBytes(document.size)}</Table.Td>
-                <Table.Td>{new Date(document.createdAt).toLocaleDateString(i18n.language)}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{document.fileName}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(document.size)}</Table.Td>
+                <Table.Td visibleFrom="xs">{new Date(document.createdAt).toLocaleDateString(i18n.language)}</Table.Td>
                 <Table.Td>
                   <Group gap={4} justify="flex-end" wrap="nowrap">
                     <Button size="compact-sm" variant="subtle" onClick={() => download(document)}>
