@@ -439,16 +439,23 @@ async function ledgerDigest(): Promise<string> {
   return rows[0]?.digest ?? '';
 }
 
-/** Settlements land a moment after the call that paid: wait until the ledger stops moving. */
-async function settledLedger(): Promise<string> {
-  let previous = await ledgerDigest();
-  for (let i = 0; i < 40; i++) {
+/**
+ * Settlements land a moment after the call that paid, through the settlement stream: wait until
+ * every invoice the devnet node has been paid for is in the ledger, whatever the machine's pace.
+ */
+async function settledLedger(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { rows } = await sql<{ unrecorded: number }>`
+      select count(*)::int as unrecorded
+      from devnet_invoices d
+      join invoices i on i.payment_hash = d.payment_hash
+      where d.settled_at is not null
+        and not exists (select 1 from transactions x where x.payment_hash = d.payment_hash)`.execute(t.db);
+    if ((rows[0]?.unrecorded ?? 0) === 0) return;
+    if (Date.now() > deadline) throw new Error('a devnet payment was not recorded within 30 s');
     await new Promise((r) => setTimeout(r, 25));
-    const next = await ledgerDigest();
-    if (next === previous) return next;
-    previous = next;
   }
-  return previous;
 }
 
 async function send(method: string, pathTemplate: string, request: FuzzRequest) {
