@@ -18,14 +18,14 @@ export interface OrganizationsTable {
   /** Payout destinations (migration 0013); null until the merchant sets them. */
   onchain_address: string | null;
   lightning_address: string | null;
-  /** `#rrggbb` in lower case, or null for the product's own (migration 0016). */
-  accent_color: string | null;
-  /** DESIGN §9 (migration 0016). */
-  checkout_protection: Generated<boolean>;
   /** The payout split in basis points; the three add up to 10000 (migration 0014). */
   payout_fiat_bps: Generated<number>;
   payout_onchain_bps: Generated<number>;
   payout_lightning_bps: Generated<number>;
+  /** `#rrggbb` in lower case, or null for the product's own (migration 0016). */
+  accent_color: string | null;
+  /** DESIGN §9 (migration 0016). */
+  checkout_protection: Generated<boolean>;
 }
 
 export interface UsersTable {
