@@ -149,12 +149,13 @@ function TokenList({ tokens, loading }: { tokens: DeveloperToken[]; loading: boo
   };
   return (
     <>
-      <Table.ScrollContainer minWidth={320}>
+      <Table.ScrollContainer minWidth={280}>
         <Table verticalSpacing="xs">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>{t('settings.developerTokens.name')}</Table.Th>
-              <Table.Th>{t('settings.developerTokens.created')}</Table.Th>
+              {/* On a phone the creation date gives way, so that revoking stays in reach. */}
+              <Table.Th visibleFrom="xs">{t('settings.developerTokens.created')}</Table.Th>
               <Table.Th>{t('settings.developerTokens.lastUsed')}</Table.Th>
               <Table.Th>
                 <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
@@ -165,7 +166,7 @@ function TokenList({ tokens, loading }: { tokens: DeveloperToken[]; loading: boo
             {tokens.map((token) => (
               <Table.Tr key={token.id}>
                 <Table.Td>{labelOf(token)}</Table.Td>
-                <Table.Td>{date.format(new Date(token.createdAt))}</Table.Td>
+                <Table.Td visibleFrom="xs">{date.format(new Date(token.createdAt))}</Table.Td>
                 <Table.Td>
                   {token.lastUsedAt ? date.format(new Date(token.lastUsedAt)) : t('settings.developerTokens.never')}
                 </Table.Td>
