@@ -169,6 +169,8 @@ export const TerminalInfoSchema = z.object({
   rate: z.string(),
   /** The organization's logo and colour, shown on the terminal. */
   branding: PublicBrandingSchema,
+  /** The organization's country (ISO code), whose way of writing numbers the terminal follows (es-GT: 2,321.94). */
+  countryCode: z.string().nullable(),
 });
 export type TerminalInfo = z.infer<typeof TerminalInfoSchema>;
 

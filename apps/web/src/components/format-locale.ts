@@ -1,4 +1,5 @@
 import type { Language } from '@rayo/shared';
+import { createContext, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentOrganization } from '../api/dashboard.ts';
 import { useSession } from '../session/use-session.ts';
@@ -15,13 +16,22 @@ export function formatLocale(language: Language, countryCode: string | null | un
 }
 
 /**
- * `formatLocale` for the signed-in user: their language and their organization's country. Back
- * office and visitors without a session have no organization, so they get the language alone.
+ * The country whose numbers a screen writes, when the screen knows it without a session: the
+ * shareable terminal names its organization's. Undefined elsewhere.
+ */
+export const FormatCountryContext = createContext<string | null | undefined>(undefined);
+
+/**
+ * `formatLocale` for the screen: the user's language, and the country the screen names or else
+ * the signed-in user's organization's. Back office and visitors without a session have no
+ * organization, so they get the language alone.
  */
 export function useFormatLocale(): string {
   const { i18n } = useTranslation();
+  const named = useContext(FormatCountryContext);
   const { accessToken, role } = useSession();
   const member = accessToken !== null && (role === 'admin' || role === 'super_admin' || role === 'manager');
-  const organization = useCurrentOrganization({ enabled: member });
-  return formatLocale(i18n.language as Language, member ? organization.data?.countryCode : null);
+  const organization = useCurrentOrganization({ enabled: member && named === undefined });
+  const country = named !== undefined ? named : member ? organization.data?.countryCode : null;
+  return formatLocale(i18n.language as Language, country);
 }

@@ -15,6 +15,7 @@ import type { Db } from '../../db/database.ts';
 import { countAccounts, findAccount } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
+import { findCurrentOrganization } from '../dashboard/dashboard.repo.ts';
 import { getRateForInvoice, requireFiatCurrency } from '../rates/rates.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
 import {
@@ -162,5 +163,6 @@ export async function getTerminalInfo(deps: { db: Db; config: Config }, row: Bpt
     },
     rate: satsPerUnit(rateMinorPerBtc, row.currency),
     branding: await getPublicBranding(deps.db, row.organization_id),
+    countryCode: (await findCurrentOrganization(deps.db, row.organization_id))?.countryCode ?? null,
   };
 }

@@ -9,7 +9,7 @@ import { ApiError } from '../../api/client.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useInvoiceStatus } from '../../api/invoices.ts';
 import { type TerminalSource, terminalKey, useCreateInvoice, useTerminalInfo } from '../../api/terminal.ts';
-import { useFormatLocale } from '../../components/format-locale.ts';
+import { FormatCountryContext, useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney } from '../../components/money-format.ts';
 import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
@@ -226,36 +226,41 @@ export function TerminalPage({ source, canCharge }: { source: TerminalSource; ca
   const { t } = useTranslation();
   const info = useTerminalInfo(source);
   return (
-    <Stack gap="xl">
-      <Stack maw={480} w="100%" mx="auto" gap="md">
-        <BrandedTitle name={info.data?.bpt.name ?? t('pages.terminal')} branding={info.data?.branding} />
-        {info.isPending && <Loader aria-label={t('common.loading')} />}
-        {info.isError && !info.data && <LoadProblem error={info.error} onRetry={() => info.refetch()} />}
+    // Numbers are written as the organization's country writes them, with or without a session.
+    <FormatCountryContext.Provider value={info.data?.countryCode}>
+      <Stack gap="xl">
+        <Stack maw={480} w="100%" mx="auto" gap="md">
+          <BrandedTitle name={info.data?.bpt.name ?? t('pages.terminal')} branding={info.data?.branding} />
+          {info.isPending && <Loader aria-label={t('common.loading')} />}
+          {info.isError && !info.data && <LoadProblem error={info.error} onRetry={() => info.refetch()} />}
+          {info.data && (
+            <Paper
+              withBorder
+              radius="lg"
+              p={{ base: 'sm', xs: 'lg' }}
+              shadow="xs"
+              style={
+                info.data.branding.accentColor
+                  ? { borderTop: `6px solid ${info.data.branding.accentColor}` }
+                  : undefined
+              }
+              data-testid="terminal-panel"
+            >
+              {canCharge ? (
+                <Register info={info.data} source={source} />
+              ) : (
+                <Text c="dimmed">{t('terminal.viewOnly')}</Text>
+              )}
+            </Paper>
+          )}
+        </Stack>
         {info.data && (
-          <Paper
-            withBorder
-            radius="lg"
-            p={{ base: 'sm', xs: 'lg' }}
-            shadow="xs"
-            style={
-              info.data.branding.accentColor ? { borderTop: `6px solid ${info.data.branding.accentColor}` } : undefined
-            }
-            data-testid="terminal-panel"
-          >
-            {canCharge ? (
-              <Register info={info.data} source={source} />
-            ) : (
-              <Text c="dimmed">{t('terminal.viewOnly')}</Text>
-            )}
-          </Paper>
+          <Box maw={760} w="100%" mx="auto">
+            <LatestTransactions source={source} />
+          </Box>
         )}
       </Stack>
-      {info.data && (
-        <Box maw={760} w="100%" mx="auto">
-          <LatestTransactions source={source} />
-        </Box>
-      )}
-    </Stack>
+    </FormatCountryContext.Provider>
   );
 }
 

@@ -1,0 +1,38 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { initI18n } from '../i18n/index.ts';
+import { FormatCountryContext, useFormatLocale } from './format-locale.ts';
+import { formatMoney } from './money-format.ts';
+
+function Amount() {
+  const locale = useFormatLocale();
+  return <span data-testid="amount">{formatMoney(232194n, 'GTQ', locale)}</span>;
+}
+
+describe('useFormatLocale on a screen that names its country', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('writes as Guatemala does for a visitor without a session, asking the server nothing', async () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    const i18n = initI18n();
+    await i18n.changeLanguage('es');
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <I18nextProvider i18n={i18n}>
+          <FormatCountryContext.Provider value="GT">
+            <Amount />
+          </FormatCountryContext.Provider>
+          <Amount />
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    const [named, plain] = screen.getAllByTestId('amount');
+    expect(named?.textContent).toMatch(/^Q\s?2,321\.94$/);
+    // Without a country, Spanish alone: Spain's way.
+    expect(plain?.textContent).toMatch(/^2321,94\sGTQ$/);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
