@@ -15,16 +15,16 @@ export interface OrganizationsTable {
   conversion_address_verified: Generated<boolean>;
   kyb_verified: Generated<boolean>;
   created_at: Generated<Date>;
-  /** Payout destinations (migration 0013); null until the merchant sets them. */
+  /** Payout destinations (migration 0012); null until the merchant sets them. */
   onchain_address: string | null;
   lightning_address: string | null;
-  /** The payout split in basis points; the three add up to 10000 (migration 0014). */
+  /** The payout split in basis points; the three add up to 10000 (migration 0013). */
   payout_fiat_bps: Generated<number>;
   payout_onchain_bps: Generated<number>;
   payout_lightning_bps: Generated<number>;
-  /** `#rrggbb` in lower case, or null for the product's own (migration 0016). */
+  /** `#rrggbb` in lower case, or null for the product's own (migration 0015). */
   accent_color: string | null;
-  /** DESIGN §9 (migration 0016). */
+  /** DESIGN §9 (migration 0015). */
   checkout_protection: Generated<boolean>;
 }
 
@@ -54,7 +54,7 @@ export interface RefreshTokensTable {
   created_at: Generated<Date>;
 }
 
-/** Refresh tokens for scripts (migration 0015): they do not rotate, and last until revoked or expired. */
+/** Refresh tokens for scripts (migration 0014): they do not rotate, and last until revoked or expired. */
 export interface DeveloperTokensTable {
   id: Generated<string>;
   organization_id: string;
@@ -272,7 +272,7 @@ export interface BankingInfoTable {
   updated_at: Generated<Date>;
 }
 
-/** One logo per organization (migration 0016); `content_type` is sniffed from the bytes. */
+/** One logo per organization (migration 0015); `content_type` is sniffed from the bytes. */
 export interface OrganizationLogosTable {
   organization_id: string;
   content_type: string;
@@ -282,7 +282,7 @@ export interface OrganizationLogosTable {
   updated_at: Generated<Date>;
 }
 
-/** KYB documents (migration 0016); `content_type` is sniffed from the bytes. */
+/** KYB documents (migration 0015); `content_type` is sniffed from the bytes. */
 export interface KybDocumentsTable {
   id: Generated<string>;
   organization_id: string;

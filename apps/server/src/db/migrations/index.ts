@@ -10,10 +10,10 @@ import * as mfa from './0008-mfa.ts';
 import * as dailyCountIndex from './0009-daily-count-index.ts';
 import * as signupPasswordPerCode from './0010-signup-password-per-code.ts';
 import * as refreshTokenRotation from './0011-refresh-token-rotation.ts';
-import * as payoutDestinations from './0013-payout-destinations.ts';
-import * as payoutSplit from './0014-payout-split.ts';
-import * as developerTokensAndLanguage from './0015-developer-tokens-and-language.ts';
-import * as brandingKyb from './0016-branding-kyb.ts';
+import * as payoutDestinations from './0012-payout-destinations.ts';
+import * as payoutSplit from './0013-payout-split.ts';
+import * as developerTokensAndLanguage from './0014-developer-tokens-and-language.ts';
+import * as brandingKyb from './0015-branding-kyb.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -28,8 +28,8 @@ export const migrations: Record<string, Migration> = {
   '0009-daily-count-index': dailyCountIndex,
   '0010-signup-password-per-code': signupPasswordPerCode,
   '0011-refresh-token-rotation': refreshTokenRotation,
-  '0013-payout-destinations': payoutDestinations,
-  '0014-payout-split': payoutSplit,
-  '0015-developer-tokens-and-language': developerTokensAndLanguage,
-  '0016-branding-kyb': brandingKyb,
+  '0012-payout-destinations': payoutDestinations,
+  '0013-payout-split': payoutSplit,
+  '0014-developer-tokens-and-language': developerTokensAndLanguage,
+  '0015-branding-kyb': brandingKyb,
 };
