@@ -1,3 +1,5 @@
+// For its FastifyRequest additions (isMultipart, parts), which this file uses wherever it is compiled from.
+import type {} from '@fastify/multipart';
 import { AppError } from '@rayo/shared';
 import type { FastifyRequest } from 'fastify';
 
