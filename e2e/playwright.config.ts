@@ -19,8 +19,10 @@ export default defineConfig({
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list']],
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // Two browsers, the server and its PostgreSQL share two cores: a journey of a few dozen steps
+  // then takes 40 s, and a step that waits on the server 5 s or more, with nothing wrong.
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: 'retain-on-failure',
