@@ -3,6 +3,7 @@ export * from './branding.ts';
 export * from './catalog.ts';
 export * from './checkout-protection.ts';
 export * from './constants.ts';
+export * from './country-currencies.ts';
 export * from './dashboard.ts';
 export * from './developer-tokens.ts';
 export * from './errors.ts';
