@@ -117,6 +117,31 @@ function section(page: Page, name: string) {
   return page.getByRole('region', { name });
 }
 
+/**
+ * Records every text the page adds, from its first script on. A confirmation toast closes itself
+ * after four seconds, which a loaded machine can spend before an expectation first looks.
+ */
+async function recordShownTexts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const shown: string[] = [];
+    Object.assign(window, { shownTexts: shown });
+    new MutationObserver((records) => {
+      for (const record of records) record.addedNodes.forEach((node) => shown.push(node.textContent ?? ''));
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+async function expectShown(page: Page, message: string): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        (wanted) => (window as unknown as { shownTexts: string[] }).shownTexts.some((t) => t.includes(wanted)),
+        message,
+      ),
+    )
+    .toBe(true);
+}
+
 for (const language of ['en', 'es'] as const) {
   const text = texts[language];
 
@@ -126,6 +151,7 @@ for (const language of ['en', 'es'] as const) {
   }) => {
     // Three saves, one of them resolving a Lightning address, and two sign-ins: a long journey.
     test.setTimeout(120_000);
+    await recordShownTexts(page);
     const shop = await openShop(request, language);
     await signInViaUi(page, shop.email, { password: PASSWORD });
     await page.goto('/settings');
@@ -140,7 +166,7 @@ for (const language of ['en', 'es'] as const) {
     await expect(bank.getByRole('alert')).toHaveText(text.badIban);
     await bank.getByRole('textbox', { name: text.iban }).fill('GT82 TRAJ 0102 0000 0012 1002 9690');
     await bank.getByRole('button', { name: text.saveBank }).click();
-    await expect(page.getByText(text.bankSaved)).toBeVisible();
+    await expectShown(page, text.bankSaved);
     await expect(bank.getByText(text.pending)).toBeVisible();
     await expect(bank.getByRole('textbox', { name: text.iban })).toHaveValue(IBAN);
 
@@ -150,13 +176,13 @@ for (const language of ['en', 'es'] as const) {
     await expect(onchain.getByRole('alert')).toHaveText(text.wrongNetwork);
     await onchain.getByRole('textbox', { name: text.bitcoinAddress }).fill(REGTEST_ADDRESS);
     await onchain.getByRole('button', { name: text.saveAddress }).click();
-    await expect(page.getByText(text.onchainSaved)).toBeVisible();
+    await expectShown(page, text.onchainSaved);
     await expect(onchain.getByText(text.pending)).toBeVisible();
 
     const lightning = section(page, text.lightningSection);
     await lightning.getByRole('textbox', { name: text.lightningAddress }).fill(`Shop@${lnurlHost}`);
     await lightning.getByRole('button', { name: text.saveLightning }).click();
-    await expect(page.getByText(text.lightningSaved)).toBeVisible();
+    await expectShown(page, text.lightningSaved);
     await expect(lightning.getByText(text.pending)).toBeVisible();
     await expect(lightning.getByRole('textbox', { name: text.lightningAddress })).toHaveValue(`shop@${lnurlHost}`);
 
