@@ -126,7 +126,9 @@ async function recordShownTexts(page: Page): Promise<void> {
     const shown: string[] = [];
     Object.assign(window, { shownTexts: shown });
     new MutationObserver((records) => {
-      for (const record of records) record.addedNodes.forEach((node) => shown.push(node.textContent ?? ''));
+      for (const record of records) {
+        for (const node of Array.from(record.addedNodes)) shown.push(node.textContent ?? '');
+      }
     }).observe(document, { childList: true, subtree: true });
   });
 }

@@ -53,7 +53,11 @@ function useRefreshVerifications() {
 }
 
 /** SPEC §7: POST adds the organization's bank account, PUT changes the one it has. */
-export function useSaveBankingInfo() {
+/**
+ * `onSaved` runs from the mutation itself: the first save makes the section show the new entry's
+ * form in place of the empty one, and a callback given to `mutate` dies with the form it came from.
+ */
+export function useSaveBankingInfo(onSaved?: () => void) {
   const queryClient = useQueryClient();
   const refresh = useRefreshVerifications();
   return useMutation({
@@ -64,6 +68,7 @@ export function useSaveBankingInfo() {
         ...mfaHeaders(mfaCode),
       }),
     onSuccess: async () => {
+      onSaved?.();
       await Promise.all([queryClient.invalidateQueries({ queryKey: bankingInfoKey }), refresh()]);
     },
   });

@@ -61,7 +61,9 @@ function BankAccountForm({ template, entry }: { template: BankingInfoTemplate; e
   const { role } = useSession();
   const editable = canChange(role);
   const hasMfa = useMfaStatus().data?.hasMfa ?? false;
-  const save = useSaveBankingInfo();
+  const save = useSaveBankingInfo(() =>
+    notifications.show({ color: 'teal', message: t('payoutDestinations.bank.saved') }),
+  );
   const [values, setValues] = useState<BankAccountValues>(() =>
     initialBankAccountValues(template, entry?.bankingInfoMetadata),
   );
@@ -76,10 +78,7 @@ function BankAccountForm({ template, entry }: { template: BankingInfoTemplate; e
 
   const send = (metadata: BankingInfoMetadata, mfaCode?: string) => {
     setAskingForCode(null);
-    save.mutate(
-      { ...(entry ? { id: entry.id } : {}), metadata, ...(mfaCode ? { mfaCode } : {}) },
-      { onSuccess: () => notifications.show({ color: 'teal', message: t('payoutDestinations.bank.saved') }) },
-    );
+    save.mutate({ ...(entry ? { id: entry.id } : {}), metadata, ...(mfaCode ? { mfaCode } : {}) });
   };
 
   const submit = (event: FormEvent) => {
