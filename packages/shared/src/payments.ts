@@ -101,6 +101,11 @@ export const invoiceStatuses = ['pending', 'settled', 'expired', 'cancelled'] as
 export const InvoiceStatusSchema = z.enum(invoiceStatuses);
 export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
 
+/** What an invoice sells: a terminal sale, a payment link, a donation or a store checkout. */
+export const saleSources = ['terminal', 'payment_link', 'donation', 'checkout'] as const;
+export const SaleSourceSchema = z.enum(saleSources);
+export type SaleSource = z.infer<typeof SaleSourceSchema>;
+
 export const CreateInvoiceRequestSchema = z.object({
   amount: DecimalStringSchema,
   tip: DecimalStringSchema.optional(),

@@ -1,4 +1,4 @@
-import type { InvoiceStatus, Language, Role } from '@rayo/shared';
+import type { InvoiceStatus, Language, Role, SaleSource } from '@rayo/shared';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 export interface OrganizationsTable {
@@ -98,6 +98,16 @@ export interface ServerSecretsTable {
   value: string;
 }
 
+/** Migration 0016: an online seller whose sales land on a real terminal's account and currency. */
+export interface VirtualBptsTable {
+  id: Generated<string>;
+  organization_id: string;
+  bpt_id: string;
+  name: string;
+  created_at: Generated<Date>;
+  deleted_at: Date | null;
+}
+
 export interface BptsTable {
   id: Generated<string>;
   organization_id: string;
@@ -135,6 +145,10 @@ export interface InvoicesTable {
   expires_at: Date;
   settled_at: Date | null;
   created_at: Generated<Date>;
+  /** Migration 0016: what the invoice sells, the row of that source, and the virtual BPT selling it. */
+  source: Generated<SaleSource>;
+  source_id: string | null;
+  virtual_bpt_id: string | null;
 }
 
 export interface TransactionsTable {
@@ -164,6 +178,8 @@ export interface TransactionsTable {
   lightning_msat: Int8;
   fiat_income_minor: Int8;
   disbursed: Generated<boolean>;
+  source: Generated<SaleSource>;
+  virtual_bpt_id: string | null;
 }
 
 /** Whole local days of sales per account and currency, kept by settleInvoice (see migration 0005). */
@@ -306,6 +322,7 @@ export interface Database {
   rate_limit_hits: RateLimitHitsTable;
   server_secrets: ServerSecretsTable;
   bpts: BptsTable;
+  virtual_bpts: VirtualBptsTable;
   invoices: InvoicesTable;
   transactions: TransactionsTable;
   transaction_daily: TransactionDailyTable;

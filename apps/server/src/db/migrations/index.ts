@@ -14,6 +14,7 @@ import * as payoutDestinations from './0012-payout-destinations.ts';
 import * as payoutSplit from './0013-payout-split.ts';
 import * as developerTokensAndLanguage from './0014-developer-tokens-and-language.ts';
 import * as brandingKyb from './0015-branding-kyb.ts';
+import * as onlineSales from './0016-online-sales.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-payout-split': payoutSplit,
   '0014-developer-tokens-and-language': developerTokensAndLanguage,
   '0015-branding-kyb': brandingKyb,
+  '0016-online-sales': onlineSales,
 };

@@ -1,4 +1,4 @@
-import type { InvoiceStatus } from '@rayo/shared';
+import type { InvoiceStatus, SaleSource } from '@rayo/shared';
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
@@ -21,6 +21,9 @@ export type NewInvoice = {
   total_minor: bigint;
   rate_minor_per_btc: bigint;
   expires_at: Date;
+  source?: SaleSource;
+  source_id?: string | null;
+  virtual_bpt_id?: string | null;
 };
 
 export async function insertInvoice(db: Db, invoice: NewInvoice): Promise<InvoiceRow> {

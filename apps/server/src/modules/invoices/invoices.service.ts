@@ -8,7 +8,10 @@ import {
   fiatToMsat,
   formatMinor,
   type Invoice,
+  msatToFiatMinor,
   parseAmount,
+  type Sale,
+  type SaleSource,
   satsPerUnit,
   splitForSale,
 } from '@rayo/shared';
@@ -32,6 +35,7 @@ import {
   notifyInvoiceStatus,
   readSettleCursor,
 } from './invoices.repo.ts';
+import { applySettlementEffects } from './settlement-effects.ts';
 
 export type InvoiceDeps = { db: Db; config: Config; lightning: LightningBackend };
 
@@ -53,36 +57,56 @@ export function toInvoice(row: InvoiceRow): Invoice {
   };
 }
 
-/** Prices the sale at the current rate, asks the Lightning node for an invoice and records it. */
-export async function createInvoiceForBpt(
-  deps: InvoiceDeps,
-  bpt: BptRow,
-  request: CreateInvoiceRequest,
-  now = new Date(),
-): Promise<Invoice> {
+/**
+ * How an invoice is priced: a sale in the terminal's currency (bill, tip and the terminal's tax),
+ * or a fixed amount of bitcoin whose fiat worth is read at the same locked rate.
+ */
+export type InvoicePrice =
+  | { kind: 'fiat'; billMinor: bigint; tipMinor: bigint; taxBps: number }
+  | { kind: 'msat'; amountMsat: bigint };
+
+/** One invoice to issue: the terminal whose account and currency take the sale, and what it sells. */
+export type InvoiceOrder = {
+  bpt: BptRow;
+  price: InvoicePrice;
+  description: string;
+  expirySeconds: number;
+  source: SaleSource;
+  sourceId?: string;
+  virtualBptId?: string;
+};
+
+function priceSale(price: InvoicePrice, rateMinorPerBtc: bigint, currency: string): { sale: Sale; amountMsat: bigint } {
+  if (price.kind === 'fiat') {
+    const sale = computeSale(price);
+    return { sale, amountMsat: fiatToMsat(sale.totalMinor, rateMinorPerBtc, currency) };
+  }
+  const totalMinor = msatToFiatMinor(price.amountMsat, rateMinorPerBtc, currency);
+  return { sale: { billMinor: totalMinor, tipMinor: 0n, taxMinor: 0n, totalMinor }, amountMsat: price.amountMsat };
+}
+
+/**
+ * Every way of selling ends here: the organization must be allowed to sell, the amount is priced
+ * at the current rate (locked for the invoice's life), the Lightning node issues the invoice, and
+ * it is recorded with what it sells.
+ */
+export async function issueInvoice(deps: InvoiceDeps, order: InvoiceOrder, now = new Date()): Promise<InvoiceRow> {
+  const { bpt } = order;
   const organization = await findOrganizationById(deps.db, bpt.organization_id);
   if (!organization || organization.blocked) {
     throw new AppError('OrganizationDisabled', 'Your organization is disabled, missing info in Settings');
   }
-  const billMinor = parseAmount(request.amount, bpt.currency);
-  if (billMinor <= 0n) throw new AppError('InvalidAmount', 'The amount must be more than zero');
-  const tipMinor = request.tip === undefined ? 0n : parseAmount(request.tip, bpt.currency, 'InvalidTip');
-  if (tipMinor > 0n && !bpt.tip_enabled) throw new AppError('InvalidTip', 'This terminal does not take tips');
-  assertTipWithinLimit(billMinor, tipMinor, bpt.currency);
-
-  const sale = computeSale({ billMinor, tipMinor, taxBps: bpt.tax_bps });
   const rateMinorPerBtc = await getRateForInvoice(deps, bpt.currency);
-  const amountMsat = fiatToMsat(sale.totalMinor, rateMinorPerBtc, bpt.currency);
+  const { sale, amountMsat } = priceSale(order.price, rateMinorPerBtc, bpt.currency);
   if (amountMsat < 1000n) throw new AppError('InvalidAmount', 'The amount is less than one satoshi');
   assertInvoiceWithinLimit(amountMsat);
 
-  const description = request.description || `${organization.name} · ${bpt.name}`;
   let created: Awaited<ReturnType<LightningBackend['createInvoice']>>;
   try {
     created = await deps.lightning.createInvoice({
       amountMsat,
-      description,
-      expirySeconds: deps.config.invoiceExpirySeconds,
+      description: order.description,
+      expirySeconds: order.expirySeconds,
     });
   } catch (error) {
     if (error instanceof LightningBackendError) {
@@ -91,13 +115,13 @@ export async function createInvoiceForBpt(
     throw new AppError('InvoiceFailed', 'Error creating invoice.');
   }
 
-  const row = await insertInvoice(deps.db, {
+  return insertInvoice(deps.db, {
     organization_id: bpt.organization_id,
     account_id: bpt.account_id,
     bpt_id: bpt.id,
     payment_hash: created.paymentHash,
     payment_request: created.paymentRequest,
-    description,
+    description: order.description,
     amount_msat: amountMsat,
     currency: bpt.currency,
     bill_minor: sale.billMinor,
@@ -106,7 +130,36 @@ export async function createInvoiceForBpt(
     total_minor: sale.totalMinor,
     rate_minor_per_btc: rateMinorPerBtc,
     expires_at: created.expiresAt < now ? now : created.expiresAt,
+    source: order.source,
+    source_id: order.sourceId ?? null,
+    virtual_bpt_id: order.virtualBptId ?? null,
   });
+}
+
+/** A terminal sale: the cashier's bill and tip, taxed at the terminal's rate. */
+export async function createInvoiceForBpt(
+  deps: InvoiceDeps,
+  bpt: BptRow,
+  request: CreateInvoiceRequest,
+  now = new Date(),
+): Promise<Invoice> {
+  const billMinor = parseAmount(request.amount, bpt.currency);
+  if (billMinor <= 0n) throw new AppError('InvalidAmount', 'The amount must be more than zero');
+  const tipMinor = request.tip === undefined ? 0n : parseAmount(request.tip, bpt.currency, 'InvalidTip');
+  if (tipMinor > 0n && !bpt.tip_enabled) throw new AppError('InvalidTip', 'This terminal does not take tips');
+  assertTipWithinLimit(billMinor, tipMinor, bpt.currency);
+  const organization = await findOrganizationById(deps.db, bpt.organization_id);
+  const row = await issueInvoice(
+    deps,
+    {
+      bpt,
+      price: { kind: 'fiat', billMinor, tipMinor, taxBps: bpt.tax_bps },
+      description: request.description || `${organization?.name ?? ''} · ${bpt.name}`,
+      expirySeconds: deps.config.invoiceExpirySeconds,
+      source: 'terminal',
+    },
+    now,
+  );
   return toInvoice(row);
 }
 
@@ -167,8 +220,11 @@ export async function settleInvoice(
         onchain_msat: figures.onchainMsat,
         lightning_msat: figures.lightningMsat,
         fiat_income_minor: figures.fiatIncomeMinor,
+        source: invoice.source,
+        virtual_bpt_id: invoice.virtual_bpt_id,
       });
       await addTransactionToDailyRollup(trx, transaction.id);
+      await applySettlementEffects(trx, invoice);
       await notifyInvoiceStatus(trx, invoice.id, 'settled');
     }
     if (settlement.settleIndex > 0n) await advanceSettleCursor(trx, backend, settlement.settleIndex);
