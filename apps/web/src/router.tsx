@@ -22,6 +22,9 @@ const AccountsPage = lazyPage(() => import('./pages/accounts/AccountsPage.tsx').
 const BptsPage = lazyPage(() => import('./pages/bpts/BptsPage.tsx').then((page) => page.BptsPage));
 const ManagersPage = lazyPage(() => import('./pages/managers/ManagersPage.tsx').then((page) => page.ManagersPage));
 const SettingsPage = lazyPage(() => import('./pages/settings/SettingsPage.tsx').then((page) => page.SettingsPage));
+const IntegrationsPage = lazyPage(() =>
+  import('./pages/integrations/IntegrationsPage.tsx').then((page) => page.IntegrationsPage),
+);
 const BackOfficePage = lazyPage(() =>
   import('./pages/back-office/BackOfficePage.tsx').then((page) => page.BackOfficePage),
 );
@@ -136,7 +139,7 @@ export const routes: RouteObject[] = [
       mainRoute('/accounts/:id/links', 'account-links', 'accounts', titled('pages.accountLinks')),
       mainRoute('/bpts', 'bpts', 'bpts', <BptsPage />),
       mainRoute('/bpts/:id/terminal', 'bpt-terminal-signed-in', 'bpts', <SignedInTerminalPage />),
-      mainRoute('/integrations', 'integrations', 'integrations', titled('nav.integrations')),
+      mainRoute('/integrations', 'integrations', 'integrations', <IntegrationsPage />),
       mainRoute(
         '/integrations/payment-links/:vbpt',
         'payment-link-vbpt',

@@ -1,0 +1,15 @@
+import { Stack, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+/** Selling online (SPEC §2 Integrations): one section per way of selling, each owning its own data. */
+export function IntegrationsPage() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Title order={1} size="h2" mb="lg">
+        {t('nav.integrations')}
+      </Title>
+      <Stack gap="lg"></Stack>
+    </>
+  );
+}
