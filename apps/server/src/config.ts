@@ -83,6 +83,11 @@ const ConfigSchema = z.object({
     .default(15 * 60),
   RECONCILE_SECONDS: z.coerce.number().int().min(1).default(30),
   LNURL_ALLOW_PRIVATE_HOSTS: booleanFromEnv.default(false),
+  CHAIN_BACKEND: z.enum(['devnet', 'esplora']).default('devnet'),
+  ESPLORA_URL: z.url().optional(),
+  CHAIN_NETWORK: z.enum(['mainnet', 'testnet', 'signet', 'regtest']).default('mainnet'),
+  CHAIN_XPUB: z.string().trim().min(1).max(200).optional(),
+  CHAIN_POLL_SECONDS: z.coerce.number().int().min(1).optional(),
 });
 
 export type Config = {
@@ -155,6 +160,19 @@ export type Config = {
    * must not: for tests and local devnet setups only.
    */
   lnurlAllowPrivateHosts: boolean;
+  chain: {
+    backend: 'devnet' | 'esplora';
+    esploraUrl: string | undefined;
+    /** The network of an Esplora chain; devnet is always regtest. */
+    network: 'mainnet' | 'testnet' | 'signet' | 'regtest';
+    /**
+     * The platform wallet's account-level extended public key (xpub/zpub/tpub/vpub) that checkout
+     * addresses are derived from when the merchant gave none; devnet makes its own.
+     */
+    xpub: string | undefined;
+    /** How often the checkout watcher looks at the chain. */
+    pollSeconds: number;
+  };
 };
 
 export type TrustProxy = false | number | string[];
@@ -255,5 +273,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     invoiceExpirySeconds: c.INVOICE_EXPIRY_SECONDS,
     reconcileSeconds: c.RECONCILE_SECONDS,
     lnurlAllowPrivateHosts: c.LNURL_ALLOW_PRIVATE_HOSTS,
+    chain: {
+      backend: c.CHAIN_BACKEND,
+      esploraUrl: c.ESPLORA_URL,
+      network: c.CHAIN_BACKEND === 'devnet' ? 'regtest' : c.CHAIN_NETWORK,
+      xpub: c.CHAIN_XPUB,
+      // Devnet blocks come when someone mines one, so the watcher looks often; a public Esplora
+      // answers every few seconds at most before rate-limiting.
+      pollSeconds: c.CHAIN_POLL_SECONDS ?? (c.CHAIN_BACKEND === 'devnet' ? 2 : 30),
+    },
   };
 }

@@ -311,6 +311,84 @@ export interface KybDocumentsTable {
   created_at: Generated<Date>;
 }
 
+/** Migration 0019: the devnet chain's blocks and the outputs its wallet sent (block_height null in the mempool). */
+export interface DevnetChainBlocksTable {
+  height: number;
+  hash: string;
+  mined_at: Generated<Date>;
+}
+
+export interface DevnetChainOutputsTable {
+  txid: string;
+  vout: number;
+  address: string;
+  value_sats: Int8;
+  block_height: number | null;
+  created_at: Generated<Date>;
+}
+
+/** Migration 0019: the next receive index of each on-chain wallet. */
+export interface OnchainWalletCountersTable {
+  wallet: string;
+  next_index: Generated<number>;
+}
+
+export type OnchainState = 'awaiting_payment' | 'confirming' | 'underpaid' | 'confirmed';
+
+/** Migration 0019: a checkout's on-chain address and what the watcher last saw paid to it. */
+export interface CheckoutOnchainAddressesTable {
+  checkout_id: string;
+  organization_id: string;
+  address: string;
+  wallet: string;
+  derivation_path: string;
+  derivation_index: number;
+  amount_sats: Int8;
+  rate_minor_per_btc: Int8;
+  received_sats: Generated<Int8>;
+  confirmations: Generated<number>;
+  state: Generated<OnchainState>;
+  watch_until: Date;
+  created_at: Generated<Date>;
+}
+
+export interface CheckoutOnchainOutputsTable {
+  checkout_id: string;
+  txid: string;
+  vout: number;
+  value_sats: Int8;
+  block_height: number | null;
+  invoice_id: string | null;
+  seen_at: Generated<Date>;
+}
+
+/** Migration 0020: where an organization's webhooks go; the secret is sealed (modules/webhooks/webhook-secret.ts). */
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  organization_id: string;
+  url: string;
+  secret_sealed: string;
+  events: WebhookEventType[];
+  active: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+/** Migration 0020: one event for one endpoint, and how its delivery went. */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  endpoint_id: string;
+  organization_id: string;
+  type: WebhookEventType;
+  /** Written as JSON text, read back parsed. */
+  payload: ColumnType<Record<string, unknown>, string, never>;
+  created_at: Generated<Date>;
+  attempts: Generated<number>;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  next_attempt_at: Date | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -338,6 +416,11 @@ export interface Database {
   banking_info: BankingInfoTable;
   organization_logos: OrganizationLogosTable;
   kyb_documents: KybDocumentsTable;
+  devnet_chain_blocks: DevnetChainBlocksTable;
+  devnet_chain_outputs: DevnetChainOutputsTable;
+  onchain_wallet_counters: OnchainWalletCountersTable;
+  checkout_onchain_addresses: CheckoutOnchainAddressesTable;
+  checkout_onchain_outputs: CheckoutOnchainOutputsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

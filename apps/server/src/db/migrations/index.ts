@@ -15,6 +15,7 @@ import * as payoutSplit from './0013-payout-split.ts';
 import * as developerTokensAndLanguage from './0014-developer-tokens-and-language.ts';
 import * as brandingKyb from './0015-branding-kyb.ts';
 import * as onlineSales from './0016-online-sales.ts';
+import * as onchain from './0019-onchain.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-developer-tokens-and-language': developerTokensAndLanguage,
   '0015-branding-kyb': brandingKyb,
   '0016-online-sales': onlineSales,
+  '0019-onchain': onchain,
 };
