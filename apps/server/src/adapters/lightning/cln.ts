@@ -74,7 +74,7 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
     name: 'cln',
     network,
 
-    async createInvoice({ amountMsat, description, expirySeconds }): Promise<CreatedInvoice> {
+    async createInvoice({ amountMsat, description, expirySeconds, hashDescription }): Promise<CreatedInvoice> {
       if (amountMsat <= 0n) throw new RangeError('An invoice amount must be positive');
       if (!Number.isSafeInteger(expirySeconds) || expirySeconds < 1) {
         throw new RangeError('An invoice expiry must be a whole number of seconds, at least 1');
@@ -85,6 +85,8 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
         label: `rayo-${randomUUID()}`,
         description,
         expiry: expirySeconds,
+        // CLN hashes the description itself and puts only the hash in the invoice.
+        ...(hashDescription ? { deschashonly: true } : {}),
       });
       return {
         paymentHash: checkHash(answer.payment_hash),

@@ -134,12 +134,12 @@ export function createDevnetBackend(db: Db, options: DevnetBackendOptions): Ligh
     name: 'devnet',
     network: 'devnet',
 
-    async createInvoice({ amountMsat, description, expirySeconds }) {
+    async createInvoice({ amountMsat, description, expirySeconds, hashDescription }) {
       const preimage = randomBytes(32);
       const paymentHash = bytesToHex(sha256(preimage));
       const timestamp = Math.floor(Date.now() / 1000);
       const describe =
-        utf8ToBytes(description).length <= MAX_DESCRIPTION_BYTES
+        !hashDescription && utf8ToBytes(description).length <= MAX_DESCRIPTION_BYTES
           ? { description }
           : { descriptionHash: bytesToHex(sha256(utf8ToBytes(description))) };
       const paymentRequest = encodeBolt11(

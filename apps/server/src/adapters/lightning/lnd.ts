@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { fetch as undiciFetch } from 'undici';
 import {
   Backoff,
@@ -86,7 +87,7 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
     name: 'lnd',
     network,
 
-    async createInvoice({ amountMsat, description, expirySeconds }): Promise<CreatedInvoice> {
+    async createInvoice({ amountMsat, description, expirySeconds, hashDescription }): Promise<CreatedInvoice> {
       if (amountMsat <= 0n) throw new RangeError('An invoice amount must be positive');
       // lnd reads an expiry of 0 as 86400 s, so a zero must never reach it.
       if (!Number.isSafeInteger(expirySeconds) || expirySeconds < 1) {
@@ -96,7 +97,11 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
       const requestedAt = Date.now();
       const answer = await client.json('POST', '/v1/invoices', {
         value_msat: amountMsat.toString(),
-        memo: description,
+        // lnd puts `description_hash` in the invoice instead of the memo, and caps a memo at 1024
+        // bytes, which an LNURL metadata string with a logo exceeds: it goes as its hash alone.
+        ...(hashDescription
+          ? { description_hash: createHash('sha256').update(description, 'utf8').digest('base64') }
+          : { memo: description }),
         expiry: String(expirySeconds),
       });
       return {

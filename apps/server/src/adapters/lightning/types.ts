@@ -46,7 +46,16 @@ export interface LightningBackend {
   /** `lnbcrt` for devnet/regtest, `lnbc` for mainnet, … */
   readonly network: 'devnet' | 'regtest' | 'testnet' | 'signet' | 'mainnet';
 
-  createInvoice(input: { amountMsat: bigint; description: string; expirySeconds: number }): Promise<CreatedInvoice>;
+  /**
+   * With `hashDescription`, the invoice carries only the SHA-256 of `description`'s UTF-8 bytes
+   * (BOLT11 `h`), as LNURL-pay needs for its metadata string (LUD-06); otherwise the text itself.
+   */
+  createInvoice(input: {
+    amountMsat: bigint;
+    description: string;
+    expirySeconds: number;
+    hashDescription?: boolean;
+  }): Promise<CreatedInvoice>;
 
   lookupInvoice(paymentHash: string): Promise<InvoiceLookup>;
 

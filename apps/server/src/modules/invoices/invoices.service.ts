@@ -74,6 +74,11 @@ export type InvoiceOrder = {
   source: SaleSource;
   sourceId?: string;
   virtualBptId?: string;
+  /**
+   * LNURL-pay (LUD-06): the exact metadata string served to the wallet, to which the invoice then
+   * commits by its SHA-256 instead of carrying `description`, which is still what Rayo records.
+   */
+  metadata?: string;
 };
 
 function priceSale(price: InvoicePrice, rateMinorPerBtc: bigint, currency: string): { sale: Sale; amountMsat: bigint } {
@@ -105,8 +110,9 @@ export async function issueInvoice(deps: InvoiceDeps, order: InvoiceOrder, now =
   try {
     created = await deps.lightning.createInvoice({
       amountMsat,
-      description: order.description,
+      description: order.metadata ?? order.description,
       expirySeconds: order.expirySeconds,
+      ...(order.metadata === undefined ? {} : { hashDescription: true }),
     });
   } catch (error) {
     if (error instanceof LightningBackendError) {
