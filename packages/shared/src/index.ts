@@ -18,3 +18,4 @@ export * from './payout-destinations.ts';
 export * from './payout-split.ts';
 export * from './roles.ts';
 export * from './validation.ts';
+export * from './webhooks.ts';

@@ -21,6 +21,11 @@ export function createDatabase(connectionString: string, maxConnections = 10): D
   // An idle connection dropped by the server (a restart, or shutdown racing the embedded
   // cluster's own exit hook) must not crash the process; the pool replaces it on next use.
   pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+  // The same for a connection lost while checked out (graphile-worker holds one for LISTEN): the
+  // query on it fails, and the process must not crash on the unhandled 'error' event.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;

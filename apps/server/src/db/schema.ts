@@ -1,4 +1,4 @@
-import type { InvoiceStatus, Language, Role, SaleSource } from '@rayo/shared';
+import type { InvoiceStatus, Language, Role, SaleSource, WebhookEventType } from '@rayo/shared';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 export interface OrganizationsTable {
@@ -416,6 +416,8 @@ export interface Database {
   banking_info: BankingInfoTable;
   organization_logos: OrganizationLogosTable;
   kyb_documents: KybDocumentsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   devnet_chain_blocks: DevnetChainBlocksTable;
   devnet_chain_outputs: DevnetChainOutputsTable;
   onchain_wallet_counters: OnchainWalletCountersTable;

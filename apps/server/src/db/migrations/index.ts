@@ -16,6 +16,7 @@ import * as developerTokensAndLanguage from './0014-developer-tokens-and-languag
 import * as brandingKyb from './0015-branding-kyb.ts';
 import * as onlineSales from './0016-online-sales.ts';
 import * as onchain from './0019-onchain.ts';
+import * as webhooks from './0020-webhooks.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-branding-kyb': brandingKyb,
   '0016-online-sales': onlineSales,
   '0019-onchain': onchain,
+  '0020-webhooks': webhooks,
 };
