@@ -32,6 +32,9 @@ import { pruneRefreshTokens } from './modules/auth/auth.service.ts';
 import { registerSignUpRoutes } from './modules/auth/signup.routes.ts';
 import type { TokenIssuer } from './modules/auth/tokens.ts';
 import { registerBptRoutes } from './modules/bpts/bpts.routes.ts';
+import type { CheckoutEventHub } from './modules/checkouts/checkout-events.ts';
+import { registerCheckoutRoutes } from './modules/checkouts/checkouts.routes.ts';
+import { registerPaymentLinkRoutes } from './modules/checkouts/payment-links.routes.ts';
 import { registerCountryRoutes } from './modules/countries/countries.routes.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { registerDevnetRoutes } from './modules/devnet/devnet.routes.ts';
@@ -49,6 +52,7 @@ import { registerDeveloperTokenRoutes } from './modules/settings/developer-token
 import { registerKybRoutes } from './modules/settings/kyb.routes.ts';
 import { registerLanguageRoutes } from './modules/settings/language.routes.ts';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
+import { registerVirtualBptRoutes } from './modules/virtual-bpts/virtual-bpts.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -64,6 +68,7 @@ export type AppDeps = {
   tokens: TokenIssuer;
   lightning: LightningBackend;
   events: InvoiceEventHub;
+  checkoutEvents: CheckoutEventHub;
   mailer: Mailer;
   /** Seals and opens TOTP secrets at rest. */
   mfaCipher: SecretCipher;
@@ -126,6 +131,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerRateRoutes(app, deps);
   registerBptRoutes(app, deps);
   registerInvoiceRoutes(app, deps);
+  registerVirtualBptRoutes(app, deps);
+  registerPaymentLinkRoutes(app, deps);
+  registerCheckoutRoutes(app, deps);
   registerOrganizationRoutes(app, deps);
   registerDashboardRoutes(app, deps);
   registerSettingsRoutes(app, deps);

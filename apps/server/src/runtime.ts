@@ -9,6 +9,7 @@ import { serializeRequest } from './http/request-log.ts';
 import { startPaymentJobs } from './jobs/payment-jobs.ts';
 import { loadServerSecret } from './modules/auth/auth.service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
+import { startCheckoutEventHub } from './modules/checkouts/checkout-events.ts';
 import { startInvoiceEventHub } from './modules/invoices/invoice-events.ts';
 import { createSecretCipher } from './modules/mfa/secret-cipher.ts';
 import { refreshRates, startRateRefresh } from './modules/rates/rates.service.ts';
@@ -40,6 +41,7 @@ export async function startRuntime(
     log.warn({ err: error }, 'could not fetch exchange rates at start'),
   );
   const events = await startInvoiceEventHub(database.url, log);
+  const checkoutEvents = await startCheckoutEventHub(database.url, log);
   const mailer = createMailer(config, log);
   const stops: Array<() => Promise<void> | void> = [];
   if (options.jobs !== false) {
@@ -48,10 +50,11 @@ export async function startRuntime(
   }
   log.info({ lightning: lightning.name, network: lightning.network, rates: rateSource.name }, 'payments ready');
   return {
-    deps: { db, config, tokens, lightning, events, mailer, mfaCipher, log },
+    deps: { db, config, tokens, lightning, events, checkoutEvents, mailer, mfaCipher, log },
     stop: async () => {
       for (const stop of stops) await stop();
       await events.close();
+      await checkoutEvents.close();
       mailer.close();
     },
   };

@@ -31,7 +31,13 @@ export const errorStatus = {
   InvalidLightningAddress: 400,
   LightningAddressUnreachable: 400,
   LightningAddressNotPayable: 400,
+  // Donations: an organization's Lightning address name is unique across organizations (LUD-16).
+  LightningAddressTaken: 409,
   AccountRequired: 409,
+  // SPEC §5: a virtual BPT needs a BPT first.
+  BptRequired: 409,
+  // SPEC §8 'Link already exists': a live payment link of the virtual BPT has that description and amount.
+  LinkAlreadyExists: 409,
   AccountInUse: 409,
   InvoiceNotPending: 409,
   OrganizationDisabled: 403,

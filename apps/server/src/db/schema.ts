@@ -108,6 +108,64 @@ export interface VirtualBptsTable {
   deleted_at: Date | null;
 }
 
+/** Migration 0018: an LNURL-pay donation link sold through a virtual BPT; null amount accepts any. */
+export interface DonationLinksTable {
+  id: Generated<string>;
+  organization_id: string;
+  virtual_bpt_id: string;
+  title: string;
+  description: Generated<string>;
+  amount_msat: ColumnType<string | null, bigint | null, bigint | null>;
+  comment_allowed: number;
+  created_at: Generated<Date>;
+  deleted_at: Date | null;
+}
+
+/** Migration 0018: one donor's invoice; `received_at` is set when it settles. */
+export interface DonationsTable {
+  id: Generated<string>;
+  organization_id: string;
+  donation_link_id: string;
+  invoice_id: string;
+  amount_msat: Int8;
+  comment: string | null;
+  created_at: Generated<Date>;
+  received_at: Date | null;
+}
+
+/** Migration 0018: the organization's Lightning address name and the donation link it pays. */
+export interface DonationAddressesTable {
+  organization_id: string;
+  username: string;
+  donation_link_id: string;
+  updated_at: Generated<Date>;
+}
+
+/** Migration 0017: a payment link or a store's order, paid once by a Lightning invoice or on-chain. */
+export interface CheckoutsTable {
+  id: Generated<string>;
+  organization_id: string;
+  virtual_bpt_id: string;
+  kind: 'payment_link' | 'store';
+  description: string;
+  /** `SAT`, or the linked BPT's fiat currency. */
+  amount_currency: string;
+  /** Satoshis when `amount_currency` is `SAT`, else fiat minor units. */
+  amount_minor: Int8;
+  status: Generated<'awaiting_payment' | 'processing' | 'paid' | 'expired'>;
+  paid_via: 'lightning' | 'onchain' | null;
+  paid_at: Date | null;
+  expires_at: Date | null;
+  order_id: string | null;
+  redirect_url: string | null;
+  /** The store's own keys, returned in its webhooks; written as JSON text. */
+  metadata: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  late_payment: Generated<boolean>;
+  extra_payment: Generated<boolean>;
+  created_at: Generated<Date>;
+  deleted_at: Date | null;
+}
+
 export interface BptsTable {
   id: Generated<string>;
   organization_id: string;
@@ -401,6 +459,10 @@ export interface Database {
   server_secrets: ServerSecretsTable;
   bpts: BptsTable;
   virtual_bpts: VirtualBptsTable;
+  donation_links: DonationLinksTable;
+  donations: DonationsTable;
+  donation_addresses: DonationAddressesTable;
+  checkouts: CheckoutsTable;
   invoices: InvoicesTable;
   transactions: TransactionsTable;
   transaction_daily: TransactionDailyTable;

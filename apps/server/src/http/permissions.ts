@@ -118,6 +118,14 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'POST /api/bpts/:id/invoices': { who: admins, scope: { param: 'id', within: 'organization' } },
   'GET /api/bpts/:id/transactions': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
 
+  'GET /api/virtual-bpts': { who: members },
+  'POST /api/virtual-bpts': { who: admins, scope: { param: 'bptId', within: 'organization', outside: 400 } },
+  'DELETE /api/virtual-bpts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'GET /api/virtual-bpts/:id/payment-links': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
+  'POST /api/virtual-bpts/:id/payment-links': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'DELETE /api/payment-links/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'GET /api/accounts/:id/payment-links': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
+
   // A shareable terminal's random token is its credential.
   'GET /api/terminal/:token': anyone,
   'POST /api/terminal/:token/invoices': anyone,
@@ -129,6 +137,9 @@ export const permissions: Readonly<Record<string, Permission>> = {
   // An invoice's random id is handed only to whoever created it.
   'GET /api/invoices/:id': anyone,
   'GET /api/invoices/:id/events': anyone,
+  // A checkout's random id is the link its merchant shares (a payment link, a store's order).
+  'GET /api/public/checkouts/:id': anyone,
+  'GET /api/public/checkouts/:id/events': anyone,
   'POST /api/invoices/:id/lnurl-withdraw': anyone,
 
   'GET /api/dashboard/transactions': dashboard,

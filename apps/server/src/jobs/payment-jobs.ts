@@ -1,6 +1,7 @@
 import type { LightningBackend } from '../adapters/lightning/types.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { expireDueCheckouts } from '../modules/checkouts/checkouts.service.ts';
 import {
   expireDueInvoices,
   readSettlementCursor,
@@ -69,6 +70,7 @@ export function startPaymentJobs(deps: PaymentJobDeps, log: Log): () => Promise<
   const running = Promise.all([
     followSettlements(deps, signal, log),
     every(EXPIRY_INTERVAL_MS, signal, log, 'invoice expiry', () => expireDueInvoices(deps.db)),
+    every(EXPIRY_INTERVAL_MS, signal, log, 'checkout expiry', () => expireDueCheckouts(deps.db)),
     every(deps.config.reconcileSeconds * 1000, signal, log, 'reconcile', async () => {
       const recorded = await reconcileOpenInvoices(deps);
       if (recorded > 0) log.info({ recorded }, 'reconcile recorded settlements the stream missed');

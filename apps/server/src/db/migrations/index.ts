@@ -15,6 +15,7 @@ import * as payoutSplit from './0013-payout-split.ts';
 import * as developerTokensAndLanguage from './0014-developer-tokens-and-language.ts';
 import * as brandingKyb from './0015-branding-kyb.ts';
 import * as onlineSales from './0016-online-sales.ts';
+import * as checkouts from './0017-checkouts.ts';
 import * as onchain from './0019-onchain.ts';
 import * as webhooks from './0020-webhooks.ts';
 
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0014-developer-tokens-and-language': developerTokensAndLanguage,
   '0015-branding-kyb': brandingKyb,
   '0016-online-sales': onlineSales,
+  '0017-checkouts': checkouts,
   '0019-onchain': onchain,
   '0020-webhooks': webhooks,
 };

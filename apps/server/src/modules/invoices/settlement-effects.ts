@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { applyCheckoutSettlement } from '../checkouts/checkouts.service.ts';
 import type { InvoiceRow } from './invoices.repo.ts';
 
 /**
@@ -10,8 +11,9 @@ export async function applySettlementEffects(trx: Db, invoice: InvoiceRow): Prom
     case 'terminal':
       return;
     case 'payment_link':
-    case 'donation':
     case 'checkout':
+      return applyCheckoutSettlement(trx, invoice);
+    case 'donation':
       return;
   }
 }

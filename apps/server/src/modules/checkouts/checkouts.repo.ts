@@ -1,0 +1,195 @@
+import type { CheckoutStatus } from '@rayo/shared';
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { CheckoutsTable } from '../../db/schema.ts';
+import type { InvoiceRow } from '../invoices/invoices.repo.ts';
+
+export type CheckoutRow = Selectable<CheckoutsTable>;
+
+export type NewCheckout = {
+  organization_id: string;
+  virtual_bpt_id: string;
+  kind: CheckoutRow['kind'];
+  description: string;
+  amount_currency: string;
+  amount_minor: bigint;
+  expires_at: Date | null;
+  order_id: string | null;
+  redirect_url: string | null;
+  metadata: Record<string, unknown> | null;
+};
+
+/** Postgres' unique_violation, raised by the one-live-link and the one-order-per-store indexes. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+export async function insertCheckout(db: Db, checkout: NewCheckout): Promise<CheckoutRow> {
+  return db
+    .insertInto('checkouts')
+    .values({ ...checkout, metadata: checkout.metadata === null ? null : JSON.stringify(checkout.metadata) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * A live checkout by its public id, of any organization: the id is the link's only secret. A
+ * settlement also finds deleted ones, whose payments still count.
+ */
+export async function findCheckout(
+  db: Db,
+  id: string,
+  options: { lock?: boolean; includeDeleted?: boolean } = {},
+): Promise<CheckoutRow | undefined> {
+  return db
+    .selectFrom('checkouts')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(options.includeDeleted !== true, (query) => query.where('deleted_at', 'is', null))
+    .$if(options.lock === true, (query) => query.forUpdate())
+    .executeTakeFirst();
+}
+
+export async function findOrganizationCheckout(
+  db: Db,
+  organizationId: string,
+  id: string,
+): Promise<CheckoutRow | undefined> {
+  return db
+    .selectFrom('checkouts')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** A store's checkout for its order id, kept so that a retried request gets the same one. */
+export async function findStoreCheckoutByOrderId(
+  db: Db,
+  organizationId: string,
+  orderId: string,
+): Promise<CheckoutRow | undefined> {
+  return db
+    .selectFrom('checkouts')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', 'store')
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+}
+
+export type PaymentLinkRow = CheckoutRow & { virtual_bpt_name: string };
+
+function selectPaymentLinks(db: Db, organizationId: string) {
+  return db
+    .selectFrom('checkouts')
+    .innerJoin('virtual_bpts', 'virtual_bpts.id', 'checkouts.virtual_bpt_id')
+    .selectAll('checkouts')
+    .select('virtual_bpts.name as virtual_bpt_name')
+    .where('checkouts.organization_id', '=', organizationId)
+    .where('checkouts.kind', '=', 'payment_link')
+    .where('checkouts.deleted_at', 'is', null)
+    .where('virtual_bpts.deleted_at', 'is', null)
+    .orderBy('checkouts.created_at', 'desc')
+    .orderBy('checkouts.id');
+}
+
+export async function listVirtualBptPaymentLinks(
+  db: Db,
+  organizationId: string,
+  virtualBptId: string,
+): Promise<PaymentLinkRow[]> {
+  return selectPaymentLinks(db, organizationId).where('checkouts.virtual_bpt_id', '=', virtualBptId).execute();
+}
+
+/** The payment links of every live virtual BPT whose live terminal sells for the account. */
+export async function listAccountPaymentLinks(
+  db: Db,
+  organizationId: string,
+  accountId: string,
+): Promise<PaymentLinkRow[]> {
+  return selectPaymentLinks(db, organizationId)
+    .innerJoin('bpts', 'bpts.id', 'virtual_bpts.bpt_id')
+    .where('bpts.account_id', '=', accountId)
+    .where('bpts.deleted_at', 'is', null)
+    .execute();
+}
+
+export async function softDeletePaymentLink(db: Db, organizationId: string, id: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('checkouts')
+    .set({ deleted_at: now })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .where('kind', '=', 'payment_link')
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * The checkout's Lightning invoices, newest first. On-chain payments are invoice rows too
+ * (`onchain:` payment hashes, written by the chain watch), but nothing to show as a QR.
+ */
+export async function listCheckoutLightningInvoices(db: Db, checkoutId: string): Promise<InvoiceRow[]> {
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('source', 'in', ['payment_link', 'checkout'])
+    .where('source_id', '=', checkoutId)
+    .where('payment_hash', 'not like', 'onchain:%')
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** The invoice that paid the checkout, if one did. */
+export async function findPayingInvoice(db: Db, checkout: CheckoutRow): Promise<InvoiceRow | undefined> {
+  if (!checkout.paid_at) return undefined;
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('source', 'in', ['payment_link', 'checkout'])
+    .where('source_id', '=', checkout.id)
+    .where('status', '=', 'settled')
+    .orderBy('settled_at')
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/** Records a first payment; the row is already locked by the settlement. */
+export async function markCheckoutPaid(
+  db: Db,
+  id: string,
+  payment: { paidVia: 'lightning' | 'onchain'; paidAt: Date; late: boolean },
+): Promise<void> {
+  await db
+    .updateTable('checkouts')
+    .set({ status: 'paid', paid_via: payment.paidVia, paid_at: payment.paidAt, late_payment: payment.late })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function flagExtraPayment(db: Db, id: string): Promise<void> {
+  await db.updateTable('checkouts').set({ extra_payment: true }).where('id', '=', id).execute();
+}
+
+/** Store checkouts still waiting past their expiry become expired; returns them. */
+export async function expireCheckouts(db: Db, now: Date): Promise<CheckoutRow[]> {
+  return db
+    .updateTable('checkouts')
+    .set({ status: 'expired' })
+    .where('kind', '=', 'store')
+    .where('status', '=', 'awaiting_payment')
+    .where('expires_at', '<=', now)
+    .returningAll()
+    .execute();
+}
+
+export const CHECKOUT_EVENTS_CHANNEL = 'checkout_events';
+
+/** Delivered to every listening server process when the surrounding transaction commits. */
+export async function notifyCheckoutStatus(db: Db, id: string, status: CheckoutStatus): Promise<void> {
+  await sql`select pg_notify(${CHECKOUT_EVENTS_CHANNEL}, ${JSON.stringify({ id, status })})`.execute(db);
+}

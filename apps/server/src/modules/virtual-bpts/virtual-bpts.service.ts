@@ -1,0 +1,72 @@
+import { AppError, type CreateVirtualBptRequest, type VirtualBpt } from '@rayo/shared';
+import type { Db } from '../../db/database.ts';
+import { organizationOf } from '../accounts/accounts.service.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { findBpt, listBpts } from '../bpts/bpts.repo.ts';
+import {
+  findVirtualBpt,
+  insertVirtualBpt,
+  listVirtualBpts as listVirtualBptRows,
+  softDeleteVirtualBpt,
+  type VirtualBptListRow,
+  type VirtualBptWithBpt,
+} from './virtual-bpts.repo.ts';
+
+function toVirtualBpt(row: VirtualBptListRow): VirtualBpt {
+  return {
+    id: row.id,
+    name: row.name,
+    bptId: row.bpt_id,
+    bptName: row.bpt_name,
+    accountId: row.account_id,
+    accountName: row.account_name,
+    currency: row.currency,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+function managerFilter(caller: AccessClaims): string | undefined {
+  return caller.role === 'manager' ? caller.userId : undefined;
+}
+
+/** Managers see only the virtual BPTs selling for their linked accounts (SPEC §6). */
+export async function listVirtualBpts(db: Db, caller: AccessClaims): Promise<VirtualBpt[]> {
+  return (await listVirtualBptRows(db, organizationOf(caller), managerFilter(caller))).map(toVirtualBpt);
+}
+
+export async function createVirtualBpt(
+  db: Db,
+  caller: AccessClaims,
+  request: CreateVirtualBptRequest,
+): Promise<VirtualBpt> {
+  const organizationId = organizationOf(caller);
+  // SPEC §5: a virtual BPT needs a BPT first.
+  if ((await listBpts(db, organizationId)).length === 0) {
+    throw new AppError('BptRequired', 'A virtual BPT needs a BPT first');
+  }
+  if (!(await findBpt(db, organizationId, request.bptId))) {
+    throw new AppError('InvalidInput', 'bptId: no such terminal in this organization');
+  }
+  const id = await insertVirtualBpt(db, organizationId, request);
+  const row = (await listVirtualBptRows(db, organizationId)).find((candidate) => candidate.id === id);
+  if (!row) throw new AppError('NotFound', 'Virtual BPT not found');
+  return toVirtualBpt(row);
+}
+
+export async function deleteVirtualBpt(db: Db, caller: AccessClaims, id: string, now = new Date()): Promise<void> {
+  if (!(await softDeleteVirtualBpt(db, organizationOf(caller), id, now))) {
+    throw new AppError('NotFound', 'Virtual BPT not found');
+  }
+}
+
+/** The caller's virtual BPT; managers reach only those selling for their linked accounts. */
+export async function findCallerVirtualBpt(db: Db, caller: AccessClaims, id: string): Promise<VirtualBptWithBpt> {
+  const organizationId = organizationOf(caller);
+  const found = await findVirtualBpt(db, organizationId, id);
+  if (!found) throw new AppError('NotFound', 'Virtual BPT not found');
+  if (caller.role === 'manager') {
+    const visible = await listVirtualBptRows(db, organizationId, caller.userId);
+    if (!visible.some((row) => row.id === id)) throw new AppError('NotFound', 'Virtual BPT not found');
+  }
+  return found;
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { CurrencyCodeSchema, DecimalStringSchema, MsatSchema } from './payments.ts';
+
+/** A payment link an admin made, or a store's order (`POST /api/checkouts`). */
+export const checkoutKinds = ['payment_link', 'store'] as const;
+export const CheckoutKindSchema = z.enum(checkoutKinds);
+export type CheckoutKind = z.infer<typeof CheckoutKindSchema>;
+
+/**
+ * SPEC §4 for payment links: created 'Awaiting payment', processing 'Processing payment' (an
+ * on-chain payment seen, confirming), settled 'Payment completed'. Only store checkouts expire.
+ */
+export const checkoutStatuses = ['awaiting_payment', 'processing', 'paid', 'expired'] as const;
+export const CheckoutStatusSchema = z.enum(checkoutStatuses);
+export type CheckoutStatus = z.infer<typeof CheckoutStatusSchema>;
+
+export const PaidViaSchema = z.enum(['lightning', 'onchain']);
+export type PaidVia = z.infer<typeof PaidViaSchema>;
+
+/** An amount as a decimal string in `currency` (`SAT` for satoshis). */
+export const MoneySchema = z.object({ currency: z.string(), value: z.string() });
+export type Money = z.infer<typeof MoneySchema>;
+
+export const CheckoutStatusEventSchema = z.object({ id: z.string(), status: CheckoutStatusSchema });
+export type CheckoutStatusEvent = z.infer<typeof CheckoutStatusEventSchema>;
+
+/** What anyone with the link sees at `/ecommerce/checkout/:id`: of the merchant, only name, logo and colour. */
+export const PublicCheckoutSchema = z.object({
+  id: z.string(),
+  kind: CheckoutKindSchema,
+  status: CheckoutStatusSchema,
+  description: z.string(),
+  orderId: z.string().nullable(),
+  merchant: z.object({ name: z.string(), logoUrl: z.string().nullable(), accentColor: z.string().nullable() }),
+  /** The amount as it was set: fiat of the linked BPT's currency, or satoshis. */
+  amount: MoneySchema,
+  /** Its worth in the linked BPT's currency at the current invoice's locked rate; null before one exists. */
+  fiatAmount: MoneySchema.nullable(),
+  /** What the current (or paying) invoice asks for, in whole satoshis. */
+  amountSats: z.number().int().nonnegative().nullable(),
+  /** The Lightning invoice to pay now; null once paid or expired. */
+  invoice: z
+    .object({ id: z.string(), paymentRequest: z.string(), amountMsat: MsatSchema, expiresAt: z.iso.datetime() })
+    .nullable(),
+  /** When a store checkout stops taking payments; null for payment links, which stay open. */
+  expiresAt: z.iso.datetime().nullable(),
+  /** The store's page to return to, only once paid. */
+  redirectUrl: z.string().nullable(),
+  paidVia: PaidViaSchema.nullable(),
+  paidAt: z.iso.datetime().nullable(),
+  /** Paid after it expired: recorded, and flagged for the merchant. */
+  latePayment: z.boolean(),
+  /** A second payment arrived after it was paid: in the ledger, flagged. */
+  extraPayment: z.boolean(),
+});
+export type PublicCheckout = z.infer<typeof PublicCheckoutSchema>;
+
+// Payment links (SPEC §3: description, amount, status)
+export const PaymentLinkSchema = z.object({
+  id: z.string(),
+  virtualBptId: z.string(),
+  virtualBptName: z.string(),
+  description: z.string(),
+  amount: MoneySchema,
+  status: CheckoutStatusSchema,
+  latePayment: z.boolean(),
+  extraPayment: z.boolean(),
+  paidAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type PaymentLink = z.infer<typeof PaymentLinkSchema>;
+export const PaymentLinkListSchema = z.array(PaymentLinkSchema);
+
+export const CreatePaymentLinkRequestSchema = z.object({
+  description: z.string().trim().min(1).max(300),
+  amount: DecimalStringSchema,
+  /** `SAT`, or the linked BPT's currency. */
+  currency: CurrencyCodeSchema,
+});
+export type CreatePaymentLinkRequest = z.infer<typeof CreatePaymentLinkRequestSchema>;
+
+/** The public address of a checkout, as merchants share it. */
+export function checkoutPath(id: string): string {
+  return `/ecommerce/checkout/${id}`;
+}
