@@ -217,6 +217,21 @@ function lightningAddressHost(): Promise<string> {
   return lnurlpHost;
 }
 
+/** A new webhook endpoint of organization A. */
+async function webhookEndpointOfA(): Promise<string> {
+  const row = await t.db
+    .insertInto('webhook_endpoints')
+    .values({
+      organization_id: f.orgA.id,
+      url: 'https://shop.example/hooks',
+      secret_sealed: 'x',
+      events: ['checkout.paid'],
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 const BANK_ACCOUNT = {
   bank: 'Banco Industrial',
   accountName: 'Org A',
@@ -237,6 +252,45 @@ async function kybDocumentOfA(): Promise<string> {
       bytes,
       size: bytes.length,
       sha256: 'x',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A new virtual BPT of organization A, selling for its terminal on the linked manager's account. */
+async function virtualBptOfA(): Promise<string> {
+  const row = await t.db
+    .insertInto('virtual_bpts')
+    .values({ organization_id: f.orgA.id, bpt_id: f.bpt.id, name: 'Web' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+let walkVirtualBpt: Promise<string> | undefined;
+
+/** The one virtual BPT of A whose payment links the walk lists and adds to. */
+function sharedVirtualBptOfA(): Promise<string> {
+  walkVirtualBpt ??= virtualBptOfA();
+  return walkVirtualBpt;
+}
+
+/** A new payment link of organization A, on a new virtual BPT so that it is never a duplicate. */
+async function paymentLinkOfA(): Promise<string> {
+  const row = await t.db
+    .insertInto('checkouts')
+    .values({
+      organization_id: f.orgA.id,
+      virtual_bpt_id: await virtualBptOfA(),
+      kind: 'payment_link',
+      description: 'Walk',
+      amount_currency: 'GTQ',
+      amount_minor: 1000n,
+      expires_at: null,
+      order_id: null,
+      redirect_url: null,
+      metadata: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -330,6 +384,24 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
     });
     return { params: { id: token.id } };
   },
+  'GET /api/webhooks': () => ({}),
+  // Deleted again at once, so the walk never reaches the organization's limit.
+  'POST /api/webhooks': () => ({
+    body: { url: 'https://shop.example/hooks', events: ['checkout.paid'] },
+    cleanup: () => t.db.updateTable('webhook_endpoints').set({ active: false }).execute(),
+  }),
+  'DELETE /api/webhooks/:id': async () => ({ params: { id: await webhookEndpointOfA() } }),
+  'POST /api/webhooks/:id/test': async () => ({ params: { id: await webhookEndpointOfA() } }),
+  'GET /api/webhooks/deliveries': () => ({ query: { page: '1', limit: '5' } }),
+  'POST /api/webhooks/deliveries/:id/redeliver': async () => {
+    const endpointId = await webhookEndpointOfA();
+    const delivery = await t.db
+      .insertInto('webhook_deliveries')
+      .values({ endpoint_id: endpointId, organization_id: f.orgA.id, type: 'checkout.paid', payload: '{}' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { params: { id: delivery.id } };
+  },
   'GET /api/settings/banking-info/all': () => ({}),
   'GET /api/settings/banking-info-template': () => ({}),
   'GET /api/settings/country-currencies': () => ({}),
@@ -419,6 +491,46 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'POST /api/bpts/:id/invoices': () => ({ params: { id: f.bpt.id }, body: { amount: '1.00' } }),
   'GET /api/bpts/:id/transactions': () => ({ params: { id: f.bpt.id } }),
 
+  'GET /api/virtual-bpts': () => ({}),
+  // Another organization's admin names A's terminal from an organization that has one of its own,
+  // so the answer is about the terminal, not 'A virtual BPT needs a BPT first'.
+  'POST /api/virtual-bpts': async (caller) => {
+    if (caller.organization === 'B') {
+      const user = await t.db
+        .selectFrom('users')
+        .select('organization_id')
+        .where('id', '=', caller.userId as string)
+        .executeTakeFirstOrThrow();
+      const organizationId = user.organization_id as string;
+      const account = await t.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirstOrThrow();
+      await t.db
+        .insertInto('bpts')
+        .values({
+          organization_id: organizationId,
+          account_id: account.id,
+          name: 'B till',
+          channel: 'store',
+          currency: 'GTQ',
+        })
+        .execute();
+    }
+    return { body: { name: 'Walk', bptId: f.bpt.id } };
+  },
+  'DELETE /api/virtual-bpts/:id': async () => ({ params: { id: await virtualBptOfA() } }),
+  'GET /api/virtual-bpts/:id/payment-links': async () => ({
+    params: { id: await sharedVirtualBptOfA() },
+  }),
+  'POST /api/virtual-bpts/:id/payment-links': async (caller) => ({
+    params: { id: await sharedVirtualBptOfA() },
+    body: { description: `Walk ${caller.kind}`, amount: '10', currency: 'GTQ' },
+  }),
+  'DELETE /api/payment-links/:id': async () => ({ params: { id: await paymentLinkOfA() } }),
+  'GET /api/accounts/:id/payment-links': () => ({ params: { id: f.account.id } }),
+
   'GET /api/terminal/:token': () => ({ params: { token: f.bpt.shareToken as string } }),
   'POST /api/terminal/:token/invoices': () => ({
     params: { token: f.bpt.shareToken as string },
@@ -439,6 +551,8 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
 
   'GET /api/invoices/:id': () => ({ params: { id: f.invoice.id } }),
   'GET /api/invoices/:id/events': () => ({ params: { id: f.invoice.id }, stream: true }),
+  'GET /api/public/checkouts/:id': async () => ({ params: { id: await paymentLinkOfA() } }),
+  'GET /api/public/checkouts/:id/events': async () => ({ params: { id: await paymentLinkOfA() }, stream: true }),
   'POST /api/invoices/:id/lnurl-withdraw': async () => ({
     params: { id: (await f.newInvoice()).id },
     body: { lnurl: await f.newWithdrawLink() },
