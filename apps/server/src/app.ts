@@ -38,6 +38,8 @@ import { registerPaymentLinkRoutes } from './modules/checkouts/payment-links.rou
 import { registerCountryRoutes } from './modules/countries/countries.routes.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { registerDevnetRoutes } from './modules/devnet/devnet.routes.ts';
+import { registerDonationRoutes } from './modules/donations/donations.routes.ts';
+import { registerLnurlPayRoutes } from './modules/donations/lnurlp.routes.ts';
 import type { InvoiceEventHub } from './modules/invoices/invoice-events.ts';
 import { registerInvoiceRoutes } from './modules/invoices/invoices.routes.ts';
 import { registerManagerRoutes } from './modules/managers/managers.routes.ts';
@@ -143,6 +145,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerDeveloperTokenRoutes(app, deps);
   registerLanguageRoutes(app, deps);
   registerMfaRoutes(app, deps);
+  registerDonationRoutes(app, deps);
+  // Also serves LUD-16's `/.well-known/lnurlp/:name`, outside /api, so before the SPA's catch-all.
+  registerLnurlPayRoutes(app, deps);
   if (deps.config.lightning.backend === 'devnet') registerDevnetRoutes(app, deps);
   await registerSpa(app, deps.config.webDistDir);
 

@@ -7,6 +7,7 @@ export * from './constants.ts';
 export * from './country-currencies.ts';
 export * from './dashboard.ts';
 export * from './developer-tokens.ts';
+export * from './donations.ts';
 export * from './errors.ts';
 export * from './kyb.ts';
 export * from './language.ts';

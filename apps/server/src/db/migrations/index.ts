@@ -16,6 +16,7 @@ import * as developerTokensAndLanguage from './0014-developer-tokens-and-languag
 import * as brandingKyb from './0015-branding-kyb.ts';
 import * as onlineSales from './0016-online-sales.ts';
 import * as checkouts from './0017-checkouts.ts';
+import * as donations from './0018-donations.ts';
 import * as onchain from './0019-onchain.ts';
 import * as webhooks from './0020-webhooks.ts';
 
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0015-branding-kyb': brandingKyb,
   '0016-online-sales': onlineSales,
   '0017-checkouts': checkouts,
+  '0018-donations': donations,
   '0019-onchain': onchain,
   '0020-webhooks': webhooks,
 };

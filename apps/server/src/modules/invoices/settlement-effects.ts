@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { applyCheckoutSettlement } from '../checkouts/checkouts.service.ts';
+import { recordDonationReceived } from '../donations/donations.service.ts';
 import type { InvoiceRow } from './invoices.repo.ts';
 
 /**
@@ -14,6 +15,6 @@ export async function applySettlementEffects(trx: Db, invoice: InvoiceRow): Prom
     case 'checkout':
       return applyCheckoutSettlement(trx, invoice);
     case 'donation':
-      return;
+      return recordDonationReceived(trx, invoice);
   }
 }

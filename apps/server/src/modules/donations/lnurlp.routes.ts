@@ -1,0 +1,111 @@
+import {
+  AppError,
+  type LnurlError,
+  LnurlErrorSchema,
+  LnurlPayCallbackQuerySchema,
+  LnurlPayInvoiceSchema,
+  LnurlPayRequestSchema,
+} from '@rayo/shared';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { donationInvoicesPerCaller, donationInvoicesPerLink } from './donation-limits.ts';
+import {
+  type DonationDeps,
+  describeDonationTarget,
+  findDonationAddressToPay,
+  findDonationLinkToPay,
+  type PayTarget,
+  payDonationTarget,
+} from './donations.service.ts';
+
+/** Any text: an unknown id or name gets an LNURL ERROR answer, not a validation error. */
+const IdParamsSchema = z.object({ id: z.string().max(64) });
+const NameParamsSchema = z.object({ name: z.string().max(128) });
+
+/**
+ * LNURL answers are read by wallets on other origins, always with HTTP 200 and the outcome in the
+ * body (LUD-01, LUD-06): a refusal is `{status: 'ERROR', reason}`, not Rayo's own error shape.
+ */
+async function lnurl<T>(reply: FastifyReply, run: () => Promise<T>): Promise<T | LnurlError> {
+  reply.header('access-control-allow-origin', '*');
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof AppError) return { status: 'ERROR', reason: error.message };
+    throw error;
+  }
+}
+
+/** The LNURL-pay service of donation links (LUD-06, LUD-09, LUD-12) and Lightning addresses (LUD-16). */
+export function registerLnurlPayRoutes(app: App, deps: DonationDeps): void {
+  const pay = async (
+    target: PayTarget,
+    ip: string,
+    reply: FastifyReply,
+    query: { amount?: string; comment?: string },
+  ) => {
+    await enforceRateLimit(deps.db, reply, donationInvoicesPerCaller, `${target.link.id}:${ip}`);
+    await enforceRateLimit(deps.db, reply, donationInvoicesPerLink, target.link.id);
+    return payDonationTarget(deps, target, query);
+  };
+
+  app.get(
+    '/api/lnurlp/:id',
+    {
+      schema: {
+        tags: ['lnurl'],
+        params: IdParamsSchema,
+        response: { 200: z.union([LnurlPayRequestSchema, LnurlErrorSchema]) },
+      },
+    },
+    async (request, reply) =>
+      lnurl(reply, async () => describeDonationTarget(deps, await findDonationLinkToPay(deps, request.params.id))),
+  );
+
+  app.get(
+    '/api/lnurlp/:id/callback',
+    {
+      schema: {
+        tags: ['lnurl'],
+        params: IdParamsSchema,
+        querystring: LnurlPayCallbackQuerySchema,
+        response: { 200: z.union([LnurlPayInvoiceSchema, LnurlErrorSchema]) },
+      },
+    },
+    async (request, reply) =>
+      lnurl(reply, async () =>
+        pay(await findDonationLinkToPay(deps, request.params.id), request.ip, reply, request.query),
+      ),
+  );
+
+  app.get(
+    '/.well-known/lnurlp/:name',
+    {
+      schema: {
+        tags: ['lnurl'],
+        params: NameParamsSchema,
+        response: { 200: z.union([LnurlPayRequestSchema, LnurlErrorSchema]) },
+      },
+    },
+    async (request, reply) =>
+      lnurl(reply, async () => describeDonationTarget(deps, await findDonationAddressToPay(deps, request.params.name))),
+  );
+
+  app.get(
+    '/api/lnurlp/addresses/:name/callback',
+    {
+      schema: {
+        tags: ['lnurl'],
+        params: NameParamsSchema,
+        querystring: LnurlPayCallbackQuerySchema,
+        response: { 200: z.union([LnurlPayInvoiceSchema, LnurlErrorSchema]) },
+      },
+    },
+    async (request, reply) =>
+      lnurl(reply, async () =>
+        pay(await findDonationAddressToPay(deps, request.params.name), request.ip, reply, request.query),
+      ),
+  );
+}
