@@ -5,16 +5,20 @@ import {
   type CheckoutStatus,
   fiatToMsat,
   formatMinor,
+  type PaidVia,
   type PublicCheckout,
   SATS,
+  type WebhookEventType,
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { InvoiceRow } from '../invoices/invoices.repo.ts';
 import { type InvoiceDeps, issueInvoice } from '../invoices/invoices.service.ts';
+import { getCheckoutOnchain } from '../onchain/onchain.service.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
 import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
+import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
 import {
   type CheckoutRow,
   expireCheckouts,
@@ -204,6 +208,7 @@ export async function getPublicCheckout(deps: InvoiceDeps, id: string, now = new
     paidAt: shown.paid_at?.toISOString() ?? null,
     latePayment: shown.late_payment,
     extraPayment: shown.extra_payment,
+    onchain: await getCheckoutOnchain(deps, shown.id, now),
   };
 }
 
@@ -226,20 +231,57 @@ export async function applyCheckoutSettlement(trx: Db, invoice: InvoiceRow): Pro
     await flagExtraPayment(trx, checkout.id);
   } else {
     const paidAt = invoice.settled_at ?? new Date();
-    await markCheckoutPaid(trx, checkout.id, {
-      paidVia: invoice.payment_hash.startsWith('onchain:') ? 'onchain' : 'lightning',
-      paidAt,
-      late: checkout.status === 'expired' || isPastExpiry(checkout, paidAt),
-    });
+    const paidVia: PaidVia = invoice.payment_hash.startsWith('onchain:') ? 'onchain' : 'lightning';
+    const late = checkout.status === 'expired' || isPastExpiry(checkout, paidAt);
+    await markCheckoutPaid(trx, checkout.id, { paidVia, paidAt, late });
+    const paid = { ...checkout, status: 'paid' as const, paid_via: paidVia, late_payment: late };
+    await enqueueCheckoutWebhook(trx, paid, 'checkout.paid', BigInt(invoice.amount_msat) / 1000n);
   }
   await notifyCheckoutStatus(trx, checkout.id, 'paid');
+}
+
+/**
+ * Tells the store what became of its checkout (docs/api.md, Webhooks), in the caller's
+ * transaction so that the event exists exactly when the change does. Payment links have no store
+ * to tell. `amountSats` is what the payment asked for, or null when none was asked yet.
+ */
+export async function enqueueCheckoutWebhook(
+  trx: Db,
+  checkout: CheckoutRow,
+  type: WebhookEventType,
+  amountSats: bigint | null,
+): Promise<void> {
+  if (checkout.kind !== 'store') return;
+  await enqueueWebhookEvent(trx, checkout.organization_id, type, {
+    checkoutId: checkout.id,
+    kind: checkout.kind,
+    orderId: checkout.order_id,
+    status: checkout.status,
+    amount: {
+      currency: checkout.amount_currency,
+      value: formatMinor(BigInt(checkout.amount_minor), checkout.amount_currency),
+    },
+    amountSats: amountSats === null ? null : Number(amountSats),
+    paidVia: checkout.paid_via,
+    late: checkout.late_payment,
+    metadata: checkout.metadata,
+  });
 }
 
 /** One pass of the expiry of store checkouts whose time ran out unpaid; returns how many expired. */
 export async function expireDueCheckouts(db: Db, now = new Date()): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const expired = await expireCheckouts(trx, now);
-    for (const checkout of expired) await notifyCheckoutStatus(trx, checkout.id, 'expired');
+    for (const checkout of expired) {
+      const [latest] = await listCheckoutLightningInvoices(trx, checkout.id);
+      await enqueueCheckoutWebhook(
+        trx,
+        checkout,
+        'checkout.expired',
+        latest ? BigInt(latest.amount_msat) / 1000n : null,
+      );
+      await notifyCheckoutStatus(trx, checkout.id, 'expired');
+    }
     return expired.length;
   });
 }

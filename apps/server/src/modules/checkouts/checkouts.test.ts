@@ -269,6 +269,16 @@ describe('store checkouts', () => {
   it('expire with their invoice; a payment that still arrives is recorded and flagged late', async () => {
     const shop = await openShop();
     const vbpt = await addVirtualBpt(shop, await addBpt(shop));
+    // The store listens for its checkouts' events (the delivery itself is the webhooks' business).
+    await t.db
+      .insertInto('webhook_endpoints')
+      .values({
+        organization_id: shop.organization.id,
+        url: 'https://shop.example/hooks',
+        secret_sealed: 'x',
+        events: ['checkout.paid', 'checkout.expired'],
+      })
+      .execute();
     const checkout = await createCheckout(t.runtime.deps, {
       organizationId: shop.organization.id,
       virtualBptId: vbpt.id,
@@ -321,6 +331,29 @@ describe('store checkouts', () => {
     });
     expect(await ledgerRowsOf(checkout.id)).toEqual([
       { source: 'checkout', virtual_bpt_id: vbpt.id, account_id: shop.account.id, id: invoice.id },
+    ]);
+    const deliveries = await t.db
+      .selectFrom('webhook_deliveries')
+      .select(['type', 'payload'])
+      .where('organization_id', '=', shop.organization.id)
+      .orderBy('created_at')
+      .execute();
+    expect(deliveries).toMatchObject([
+      { type: 'checkout.expired', payload: { checkoutId: checkout.id, orderId: '1001', status: 'expired' } },
+      {
+        type: 'checkout.paid',
+        payload: {
+          checkoutId: checkout.id,
+          kind: 'store',
+          orderId: '1001',
+          status: 'paid',
+          amount: { currency: 'GTQ', value: '73.00' },
+          amountSats: 10_000,
+          paidVia: 'lightning',
+          late: true,
+          metadata: null,
+        },
+      },
     ]);
   });
 
