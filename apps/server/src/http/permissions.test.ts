@@ -297,6 +297,41 @@ async function paymentLinkOfA(): Promise<string> {
   return row.id;
 }
 
+/** A new donation link of organization A, taking any amount. */
+async function donationLinkOfA(): Promise<string> {
+  const row = await t.db
+    .insertInto('donation_links')
+    .values({
+      organization_id: f.orgA.id,
+      virtual_bpt_id: await sharedVirtualBptOfA(),
+      title: 'Walk',
+      description: '',
+      amount_msat: null,
+      comment_allowed: 140,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+let walkDonationLink: Promise<string> | undefined;
+
+/** The donation link of A that the walk donates to and names its Lightning address after. */
+function sharedDonationLinkOfA(): Promise<string> {
+  walkDonationLink ??= donationLinkOfA();
+  return walkDonationLink;
+}
+
+/** A's Lightning address, set again each time since the walk also removes it. */
+async function donationAddressOfA(): Promise<string> {
+  await t.db
+    .insertInto('donation_addresses')
+    .values({ organization_id: f.orgA.id, username: 'org-a', donation_link_id: await sharedDonationLinkOfA() })
+    .onConflict((oc) => oc.column('organization_id').doNothing())
+    .execute();
+  return 'org-a';
+}
+
 const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'GET /api/health': () => ({}),
   'GET /api/ready': () => ({}),
@@ -384,6 +419,29 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
     });
     return { params: { id: token.id } };
   },
+  'GET /api/donation-links': () => ({}),
+  'POST /api/donation-links': async () => ({ body: { virtualBptId: await sharedVirtualBptOfA(), title: 'Tips' } }),
+  'DELETE /api/donation-links/:id': async () => ({ params: { id: await donationLinkOfA() } }),
+  'GET /api/donations': () => ({ query: { page: '1', pageSize: '5' } }),
+  'GET /api/donations/lightning-address': () => ({}),
+  'PUT /api/donations/lightning-address': async () => ({
+    body: { username: 'org-a', donationLinkId: await sharedDonationLinkOfA() },
+  }),
+  'DELETE /api/donations/lightning-address': () => ({}),
+  'GET /api/public/donation-links/:id': async () => ({ params: { id: await sharedDonationLinkOfA() } }),
+  'POST /api/public/donation-links/:id/invoices': async () => ({
+    params: { id: await sharedDonationLinkOfA() },
+    body: { amountSats: 10, comment: 'Walk' },
+  }),
+  'GET /api/lnurlp/:id': async () => ({ params: { id: await sharedDonationLinkOfA() } }),
+  'GET /api/lnurlp/:id/callback': async () => ({
+    params: { id: await sharedDonationLinkOfA() },
+    query: { amount: '10000' },
+  }),
+  'GET /api/lnurlp/addresses/:name/callback': async () => ({
+    params: { name: await donationAddressOfA() },
+    query: { amount: '10000' },
+  }),
   'GET /api/webhooks': () => ({}),
   // Deleted again at once, so the walk never reaches the organization's limit.
   'POST /api/webhooks': () => ({
