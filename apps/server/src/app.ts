@@ -55,6 +55,7 @@ import { registerKybRoutes } from './modules/settings/kyb.routes.ts';
 import { registerLanguageRoutes } from './modules/settings/language.routes.ts';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { registerVirtualBptRoutes } from './modules/virtual-bpts/virtual-bpts.routes.ts';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -148,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerDonationRoutes(app, deps);
   // Also serves LUD-16's `/.well-known/lnurlp/:name`, outside /api, so before the SPA's catch-all.
   registerLnurlPayRoutes(app, deps);
+  registerWebhookRoutes(app, deps);
   if (deps.config.lightning.backend === 'devnet') registerDevnetRoutes(app, deps);
   await registerSpa(app, deps.config.webDistDir);
 

@@ -83,6 +83,7 @@ const ConfigSchema = z.object({
     .default(15 * 60),
   RECONCILE_SECONDS: z.coerce.number().int().min(1).default(30),
   LNURL_ALLOW_PRIVATE_HOSTS: booleanFromEnv.default(false),
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: booleanFromEnv.default(false),
   CHAIN_BACKEND: z.enum(['devnet', 'esplora']).default('devnet'),
   ESPLORA_URL: z.url().optional(),
   CHAIN_NETWORK: z.enum(['mainnet', 'testnet', 'signet', 'regtest']).default('mainnet'),
@@ -160,6 +161,11 @@ export type Config = {
    * must not: for tests and local devnet setups only.
    */
   lnurlAllowPrivateHosts: boolean;
+  /**
+   * Lets webhook endpoints be plain-HTTP loopback and private addresses, which a merchant-chosen
+   * URL must not reach: for tests and local devnet setups only.
+   */
+  webhookAllowPrivateHosts: boolean;
   chain: {
     backend: 'devnet' | 'esplora';
     esploraUrl: string | undefined;
@@ -273,6 +279,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     invoiceExpirySeconds: c.INVOICE_EXPIRY_SECONDS,
     reconcileSeconds: c.RECONCILE_SECONDS,
     lnurlAllowPrivateHosts: c.LNURL_ALLOW_PRIVATE_HOSTS,
+    webhookAllowPrivateHosts: c.WEBHOOK_ALLOW_PRIVATE_HOSTS,
     chain: {
       backend: c.CHAIN_BACKEND,
       esploraUrl: c.ESPLORA_URL,

@@ -6,18 +6,26 @@ import type { AppDeps } from './app.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { serializeRequest } from './http/request-log.ts';
+import { deliverWebhookTask } from './jobs/deliver-webhook.ts';
 import { startPaymentJobs } from './jobs/payment-jobs.ts';
+import { startJobWorker } from './jobs/worker.ts';
 import { loadServerSecret } from './modules/auth/auth.service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { startCheckoutEventHub } from './modules/checkouts/checkout-events.ts';
 import { startInvoiceEventHub } from './modules/invoices/invoice-events.ts';
 import { createSecretCipher } from './modules/mfa/secret-cipher.ts';
 import { refreshRates, startRateRefresh } from './modules/rates/rates.service.ts';
+import { DELIVER_WEBHOOK_TASK } from './modules/webhooks/webhooks.repo.ts';
 
 export type Runtime = { deps: AppDeps & { log: Logger }; stop: () => Promise<void> };
 
 /** `logDestination` takes the log instead of stdout, so tests can read what would be logged. */
-export type RuntimeOptions = { jobs?: boolean; logDestination?: DestinationStream };
+export type RuntimeOptions = {
+  jobs?: boolean;
+  logDestination?: DestinationStream;
+  /** How often the job worker looks for jobs due later; tests shorten it. */
+  jobPollIntervalMs?: number;
+};
 
 /**
  * Everything a server process runs besides HTTP: the Lightning backend and its settlement
@@ -46,6 +54,16 @@ export async function startRuntime(
   const stops: Array<() => Promise<void> | void> = [];
   if (options.jobs !== false) {
     stops.push(startRateRefresh({ db, config, rateSource }, log));
+    stops.push(
+      await startJobWorker({
+        db,
+        databaseUrl: database.url,
+        log,
+        tasks: { [DELIVER_WEBHOOK_TASK]: deliverWebhookTask({ db, config, mfaCipher }) },
+        periodic: [],
+        pollIntervalMs: options.jobPollIntervalMs,
+      }),
+    );
     stops.push(startPaymentJobs({ db, config, lightning }, log));
   }
   log.info({ lightning: lightning.name, network: lightning.network, rates: rateSource.name }, 'payments ready');

@@ -43,6 +43,10 @@ export const errorStatus = {
   OrganizationDisabled: 403,
   // An organization holds at most DEVELOPER_TOKEN_LIMIT active developer tokens.
   DeveloperTokenLimit: 409,
+  // Webhooks: the endpoint URL is merchant-chosen, so only https to public hosts (docs/security.md).
+  InvalidWebhookUrl: 400,
+  // An organization holds at most WEBHOOK_ENDPOINT_LIMIT active webhook endpoints.
+  WebhookEndpointLimit: 409,
   // SPEC §4: the payout split changes only once back office has verified every field.
   SplitNeedsValidation: 409,
   InvoiceFailed: 502,

@@ -13,6 +13,9 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
+/** What a delivery carries: an event, or the test event an admin sends from the endpoint list. */
+export const WebhookDeliveryTypeSchema = z.enum([...WEBHOOK_EVENT_TYPES, 'webhook.test']);
+export type WebhookDeliveryType = z.infer<typeof WebhookDeliveryTypeSchema>;
 
 /** The header carrying `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`. */
 export const WEBHOOK_SIGNATURE_HEADER = 'Rayo-Signature';
@@ -49,7 +52,7 @@ export const WebhookDeliverySchema = z.object({
   id: z.string(),
   endpointId: z.string(),
   url: z.string(),
-  type: WebhookEventTypeSchema,
+  type: WebhookDeliveryTypeSchema,
   createdAt: z.iso.datetime(),
   attempts: z.number().int(),
   /** The HTTP status of the last attempt; null when it got no answer (refused, timed out). */

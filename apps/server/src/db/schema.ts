@@ -1,4 +1,4 @@
-import type { InvoiceStatus, Language, Role, SaleSource, WebhookEventType } from '@rayo/shared';
+import type { InvoiceStatus, Language, Role, SaleSource, WebhookDeliveryType, WebhookEventType } from '@rayo/shared';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 export interface OrganizationsTable {
@@ -436,7 +436,7 @@ export interface WebhookDeliveriesTable {
   id: Generated<string>;
   endpoint_id: string;
   organization_id: string;
-  type: WebhookEventType;
+  type: WebhookDeliveryType;
   /** Written as JSON text, read back parsed. */
   payload: ColumnType<Record<string, unknown>, string, never>;
   created_at: Generated<Date>;

@@ -92,6 +92,13 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/settings/developer-tokens': { who: admins },
   'POST /api/settings/developer-tokens': { who: admins },
   'DELETE /api/settings/developer-tokens/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+  // Webhooks (Integrations): managers see the endpoints and the delivery log, only admins act.
+  'GET /api/webhooks': { who: members },
+  'POST /api/webhooks': { who: admins },
+  'DELETE /api/webhooks/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'POST /api/webhooks/:id/test': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'GET /api/webhooks/deliveries': { who: members },
+  'POST /api/webhooks/deliveries/:id/redeliver': { who: admins, scope: { param: 'id', within: 'organization' } },
   // Sign-in's second step: the MFA challenge in the body is the credential.
   'POST /api/auth/signin/mfa': anyone,
   'POST /api/settings/mfa/recover': anyone,

@@ -5,7 +5,7 @@ import { isPublicAddress } from '../../domain/ip-address.ts';
 import { describeFailure } from '../lightning/http.ts';
 
 /**
- * A GET of a URL someone else chose (a card's withdraw link, a merchant's Lightning address),
+ * A request to a URL someone else chose (a card's withdraw link, a merchant's Lightning address or webhook endpoint),
  * made so that it cannot be turned against the host's own network: only public addresses
  * (literal or resolved), the connection pinned to the address checked, no redirect followed (its
  * target would need the same checks, and LNURL services have no reason to redirect), a deadline
@@ -79,18 +79,28 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** GETs `url` under `policy` and answers its body as a JSON object, whatever the HTTP status (LUD-01). */
-export async function getJsonObjectSafely(url: URL, policy: SafeFetchPolicy): Promise<Record<string, unknown>> {
+/**
+ * The dispatcher for one exchange with `url`: pinned to public addresses unless `policy` opens
+ * private ones; throws at once for a literal address that is not public.
+ */
+function guardedDispatcher(url: URL, policy: SafeFetchPolicy): Agent {
   const allowPrivate = policy.allowPrivateAddresses || url.origin === policy.trustedOrigin;
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!allowPrivate && net.isIP(literal) !== 0 && !isPublicAddress(literal)) {
     throw new SafeFetchError('unreachable', { reason: 'not a public address' });
   }
-  const dispatcher = new Agent(allowPrivate ? {} : { connect: { lookup: publicOnlyLookup } });
-  const transportFailure = (error: unknown): SafeFetchError =>
-    policy.signal.aborted
-      ? new SafeFetchError('timeout', {})
-      : new SafeFetchError('unreachable', { reason: describeFailure(error) });
+  return new Agent(allowPrivate ? {} : { connect: { lookup: publicOnlyLookup } });
+}
+
+function transportFailure(error: unknown, policy: SafeFetchPolicy): SafeFetchError {
+  return policy.signal.aborted
+    ? new SafeFetchError('timeout', {})
+    : new SafeFetchError('unreachable', { reason: describeFailure(error) });
+}
+
+/** GETs `url` under `policy` and answers its body as a JSON object, whatever the HTTP status (LUD-01). */
+export async function getJsonObjectSafely(url: URL, policy: SafeFetchPolicy): Promise<Record<string, unknown>> {
+  const dispatcher = guardedDispatcher(url, policy);
   try {
     let response: Awaited<ReturnType<typeof fetch>>;
     try {
@@ -101,7 +111,7 @@ export async function getJsonObjectSafely(url: URL, policy: SafeFetchPolicy): Pr
         dispatcher,
       });
     } catch (error) {
-      throw transportFailure(error);
+      throw transportFailure(error, policy);
     }
     const status = response.status;
     if (status >= 300 && status < 400)
@@ -110,7 +120,7 @@ export async function getJsonObjectSafely(url: URL, policy: SafeFetchPolicy): Pr
     try {
       body = await readCapped(response.body);
     } catch (error) {
-      throw transportFailure(error);
+      throw transportFailure(error, policy);
     }
     if (body === undefined)
       throw new SafeFetchError('invalid', { reason: `answer over ${MAX_ANSWER_BYTES} bytes`, status });
@@ -122,6 +132,37 @@ export async function getJsonObjectSafely(url: URL, policy: SafeFetchPolicy): Pr
     }
     if (!isObject(answer)) throw new SafeFetchError('invalid', { reason: 'not a JSON object', status });
     return answer;
+  } finally {
+    await dispatcher.destroy();
+  }
+}
+
+/**
+ * POSTs `body` to `url` under `policy` (a merchant's webhook endpoint) and answers the HTTP
+ * status; the answer's body is read up to `MAX_ANSWER_BYTES` and dropped. A redirect is an
+ * answer like any other: it is not followed.
+ */
+export async function postSafely(
+  url: URL,
+  request: { body: string; headers: Record<string, string> },
+  policy: SafeFetchPolicy,
+): Promise<number> {
+  const dispatcher = guardedDispatcher(url, policy);
+  try {
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body,
+        redirect: 'manual',
+        signal: policy.signal,
+        dispatcher,
+      });
+      await readCapped(response.body);
+      return response.status;
+    } catch (error) {
+      throw transportFailure(error, policy);
+    }
   } finally {
     await dispatcher.destroy();
   }

@@ -24,6 +24,8 @@ export type AuditAction =
   | 'settings.kyb_document_deleted'
   | 'settings.branding_changed'
   | 'settings.checkout_protection_changed'
+  | 'settings.webhook_endpoint_created'
+  | 'settings.webhook_endpoint_deleted'
   | 'manager.created'
   | 'manager.updated'
   | 'manager.deleted'
