@@ -54,6 +54,7 @@ import { registerDeveloperTokenRoutes } from './modules/settings/developer-token
 import { registerKybRoutes } from './modules/settings/kyb.routes.ts';
 import { registerLanguageRoutes } from './modules/settings/language.routes.ts';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
+import { registerStoreCheckoutRoutes } from './modules/store-checkouts/store-checkouts.routes.ts';
 import { registerVirtualBptRoutes } from './modules/virtual-bpts/virtual-bpts.routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 
@@ -146,10 +147,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerDeveloperTokenRoutes(app, deps);
   registerLanguageRoutes(app, deps);
   registerMfaRoutes(app, deps);
+  registerWebhookRoutes(app, deps);
+  registerStoreCheckoutRoutes(app, deps);
   registerDonationRoutes(app, deps);
   // Also serves LUD-16's `/.well-known/lnurlp/:name`, outside /api, so before the SPA's catch-all.
   registerLnurlPayRoutes(app, deps);
-  registerWebhookRoutes(app, deps);
   if (deps.config.lightning.backend === 'devnet') registerDevnetRoutes(app, deps);
   await registerSpa(app, deps.config.webDistDir);
 

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { createChainBackend } from './adapters/chain/index.ts';
 import { createLightningBackend } from './adapters/lightning/index.ts';
 import { createMailer } from './adapters/mail/mailer.ts';
 import { createRateSource } from './adapters/rates/index.ts';
@@ -42,6 +43,7 @@ export async function startRuntime(
   const tokens = createTokenIssuer(await loadServerSecret(db, 'jwt', config.jwtSecret), config.accessTokenTtlSeconds);
   const mfaCipher = createSecretCipher(await loadServerSecret(db, 'mfa', config.mfaEncryptionKey));
   const lightning = await createLightningBackend(config, database, log);
+  const chain = createChainBackend(config, db);
   const rateSource = createRateSource(config);
   // The first prices are fetched before serving, so terminals can charge at once; a source
   // that is down at boot must not keep Rayo from starting.
@@ -64,9 +66,18 @@ export async function startRuntime(
         pollIntervalMs: options.jobPollIntervalMs,
       }),
     );
-    stops.push(startPaymentJobs({ db, config, lightning }, log));
+    stops.push(startPaymentJobs({ db, config, lightning, chain }, log));
   }
-  log.info({ lightning: lightning.name, network: lightning.network, rates: rateSource.name }, 'payments ready');
+  log.info(
+    {
+      lightning: lightning.name,
+      network: lightning.network,
+      chain: chain.name,
+      chainNetwork: chain.network,
+      rates: rateSource.name,
+    },
+    'payments ready',
+  );
   return {
     deps: { db, config, tokens, lightning, events, checkoutEvents, mailer, mfaCipher, log },
     stop: async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PublicCheckoutOnchainSchema } from './onchain.ts';
 import { CurrencyCodeSchema, DecimalStringSchema, MsatSchema } from './payments.ts';
 
 /** A payment link an admin made, or a store's order (`POST /api/checkouts`). */
@@ -52,6 +53,8 @@ export const PublicCheckoutSchema = z.object({
   latePayment: z.boolean(),
   /** A second payment arrived after it was paid: in the ledger, flagged. */
   extraPayment: z.boolean(),
+  /** The on-chain option; null when no on-chain wallet is configured or the checkout takes no new payment. */
+  onchain: PublicCheckoutOnchainSchema.nullable(),
 });
 export type PublicCheckout = z.infer<typeof PublicCheckoutSchema>;
 

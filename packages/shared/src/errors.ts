@@ -40,6 +40,10 @@ export const errorStatus = {
   LinkAlreadyExists: 409,
   AccountInUse: 409,
   InvoiceNotPending: 409,
+  // A store's order id names one checkout: the same order with another amount is refused.
+  OrderIdConflict: 409,
+  // DESIGN §9: with checkout protection on, only the store's server (developer token) creates checkouts.
+  CheckoutProtected: 403,
   OrganizationDisabled: 403,
   // An organization holds at most DEVELOPER_TOKEN_LIMIT active developer tokens.
   DeveloperTokenLimit: 409,

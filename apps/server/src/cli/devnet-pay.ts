@@ -1,31 +1,12 @@
 import { payDevnetInvoice } from '../adapters/lightning/devnet.ts';
 import { type Config, loadConfig } from '../config.ts';
-import { runningClusterUrl } from '../db/embedded-postgres.ts';
-import { type OpenDatabase, openDatabase } from '../db/open-database.ts';
+import { openDevnetDatabase } from './devnet-database.ts';
 
 const usage = `Pays an invoice of the devnet Lightning node, as the devnet wallet page does.
 
   npm run devnet:pay -- <invoice>
 
 The invoice is a BOLT11 payment request starting with lnbcrt (a lightning: prefix is fine).`;
-
-/**
- * A running server's embedded PostgreSQL holds the data directory, so a second one cannot start on
- * it: join the running one first (on the port it really took), and start it only when nothing
- * answers.
- */
-async function openDevnetDatabase(config: Config): Promise<OpenDatabase> {
-  if (config.databaseUrl) return openDatabase(config, () => {});
-  const url = await runningClusterUrl(config.dataDir);
-  if (url) {
-    try {
-      return await openDatabase({ ...config, databaseUrl: url }, () => {});
-    } catch {
-      // Nothing listens there: the server is not running, so start the cluster ourselves.
-    }
-  }
-  return openDatabase(config, () => {});
-}
 
 const args = process.argv.slice(2);
 const paymentRequest = args[0];

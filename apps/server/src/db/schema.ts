@@ -403,7 +403,7 @@ export interface CheckoutOnchainAddressesTable {
   derivation_index: number;
   amount_sats: Int8;
   rate_minor_per_btc: Int8;
-  received_sats: Generated<Int8>;
+  received_sats: ColumnType<string, bigint | string | undefined, bigint | string>;
   confirmations: Generated<number>;
   state: Generated<OnchainState>;
   watch_until: Date;

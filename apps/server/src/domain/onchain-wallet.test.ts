@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkBitcoinAddress } from './bitcoin-address.ts';
 import {
   accountKeyFromSeed,
+  bip21Uri,
   deriveReceiveAddress,
   maskExtendedKey,
   parseExtendedPublicKey,
@@ -58,5 +59,14 @@ describe('BIP84 receive addresses', () => {
     expect(id).toMatch(/^[0-9a-f]{16}$/);
     expect(BIP84_ZPUB).not.toContain(id);
     expect(maskExtendedKey(BIP84_ZPUB)).toBe('zpub…GutZYs');
+  });
+});
+
+describe('BIP21 URIs', () => {
+  it('writes the amount in BTC without trailing zeros', () => {
+    const address = 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx';
+    expect(bip21Uri(address, 12_345n)).toBe(`bitcoin:${address}?amount=0.00012345`);
+    expect(bip21Uri(address, 150_000_000n)).toBe(`bitcoin:${address}?amount=1.5`);
+    expect(bip21Uri(address, 200_000_000n)).toBe(`bitcoin:${address}?amount=2`);
   });
 });

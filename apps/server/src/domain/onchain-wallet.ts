@@ -85,3 +85,12 @@ export function maskExtendedKey(text: string): string {
 export function accountKeyFromSeed(seed: Uint8Array): HDKey {
   return HDKey.fromMasterSeed(seed, VERSIONS.tpub).derive("m/84'/1'/0'");
 }
+
+const SATS_PER_BTC = 100_000_000n;
+
+/** A BIP21 payment URI: the amount in BTC, as decimal without trailing zeros. */
+export function bip21Uri(address: string, amountSats: bigint): string {
+  const whole = amountSats / SATS_PER_BTC;
+  const fraction = (amountSats % SATS_PER_BTC).toString().padStart(8, '0').replace(/0+$/, '');
+  return `bitcoin:${address}?amount=${whole}${fraction === '' ? '' : `.${fraction}`}`;
+}

@@ -276,6 +276,27 @@ function sharedVirtualBptOfA(): Promise<string> {
   return walkVirtualBpt;
 }
 
+/** A new store checkout of organization A. */
+async function storeCheckoutOfA(): Promise<string> {
+  const row = await t.db
+    .insertInto('checkouts')
+    .values({
+      organization_id: f.orgA.id,
+      virtual_bpt_id: await sharedVirtualBptOfA(),
+      kind: 'store',
+      description: 'Walk order',
+      amount_currency: 'GTQ',
+      amount_minor: 1000n,
+      expires_at: new Date(Date.now() + 600_000),
+      order_id: `walk-${randomUUID()}`,
+      redirect_url: null,
+      metadata: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /** A new payment link of organization A, on a new virtual BPT so that it is never a duplicate. */
 async function paymentLinkOfA(): Promise<string> {
   const row = await t.db
@@ -611,6 +632,14 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'GET /api/invoices/:id/events': () => ({ params: { id: f.invoice.id }, stream: true }),
   'GET /api/public/checkouts/:id': async () => ({ params: { id: await paymentLinkOfA() } }),
   'GET /api/public/checkouts/:id/events': async () => ({ params: { id: await paymentLinkOfA() }, stream: true }),
+  'POST /api/checkouts': async (caller) => ({
+    body: { amount: '10', currency: 'GTQ', orderId: `walk-${caller.kind}`, virtualBptId: await sharedVirtualBptOfA() },
+  }),
+  'GET /api/checkouts/:id': async () => ({ params: { id: await storeCheckoutOfA() } }),
+  'POST /api/public/virtual-bpts/:id/checkouts': async (caller) => ({
+    params: { id: await sharedVirtualBptOfA() },
+    body: { amount: '10', currency: 'GTQ', orderId: `walk-button-${caller.kind}` },
+  }),
   'POST /api/invoices/:id/lnurl-withdraw': async () => ({
     params: { id: (await f.newInvoice()).id },
     body: { lnurl: await f.newWithdrawLink() },
@@ -624,6 +653,11 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
 
   'POST /api/devnet/pay': async () => ({ body: { paymentRequest: (await f.newInvoice()).paymentRequest } }),
   'POST /api/devnet/lnurl-withdraw': () => ({ body: {} }),
+  'GET /api/devnet/chain': () => ({}),
+  'POST /api/devnet/mine': () => ({ body: { blocks: 1 } }),
+  'POST /api/devnet/send-onchain': () => ({
+    body: { address: 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx', sats: 1000 },
+  }),
   'GET /api/devnet/lnurlw/:k1': async () => ({ params: { k1: (await f.newWithdrawLink()).split('/').pop() ?? '' } }),
   'GET /api/devnet/lnurlw/:k1/callback': async () => {
     const k1 = (await f.newWithdrawLink()).split('/').pop() ?? '';

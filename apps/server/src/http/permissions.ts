@@ -148,6 +148,11 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/public/checkouts/:id': anyone,
   'GET /api/public/checkouts/:id/events': anyone,
   'POST /api/invoices/:id/lnurl-withdraw': anyone,
+  // The store checkout API: a store's server acts with its admin's developer token.
+  'POST /api/checkouts': { who: admins, scope: { param: 'virtualBptId', within: 'organization', outside: 400 } },
+  'GET /api/checkouts/:id': { who: members, scope: { param: 'id', within: 'organization' } },
+  // A store's public checkout button, honoured only while checkout protection is off.
+  'POST /api/public/virtual-bpts/:id/checkouts': anyone,
 
   // Donations (Integrations): managers see the links and donations of their linked accounts.
   'GET /api/donation-links': { who: members },
@@ -178,6 +183,10 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'POST /api/devnet/lnurl-withdraw': anyone,
   'GET /api/devnet/lnurlw/:k1': anyone,
   'GET /api/devnet/lnurlw/:k1/callback': anyone,
+  // With the devnet chain too.
+  'GET /api/devnet/chain': anyone,
+  'POST /api/devnet/mine': anyone,
+  'POST /api/devnet/send-onchain': anyone,
 };
 
 /** The table's line for a route; HEAD routes are the GET routes Fastify adds, with the same line. */

@@ -1,3 +1,4 @@
+import type { ChainBackend } from '../adapters/chain/types.ts';
 import type { LightningBackend } from '../adapters/lightning/types.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -8,9 +9,10 @@ import {
   reconcileOpenInvoices,
   settleInvoice,
 } from '../modules/invoices/invoices.service.ts';
+import { watchCheckoutPayments } from '../modules/onchain/onchain.service.ts';
 
 type Log = { warn: (object: object, message: string) => void; info: (object: object, message: string) => void };
-export type PaymentJobDeps = { db: Db; config: Config; lightning: LightningBackend };
+export type PaymentJobDeps = { db: Db; config: Config; lightning: LightningBackend; chain: ChainBackend };
 
 const EXPIRY_INTERVAL_MS = 5_000;
 const RESUBSCRIBE_DELAY_MS = 2_000;
@@ -75,6 +77,7 @@ export function startPaymentJobs(deps: PaymentJobDeps, log: Log): () => Promise<
       const recorded = await reconcileOpenInvoices(deps);
       if (recorded > 0) log.info({ recorded }, 'reconcile recorded settlements the stream missed');
     }),
+    every(deps.config.chain.pollSeconds * 1000, signal, log, 'checkout chain watch', () => watchCheckoutPayments(deps)),
   ]);
   return async () => {
     controller.abort();

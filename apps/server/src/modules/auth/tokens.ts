@@ -2,7 +2,16 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { type Role, RoleSchema } from '@rayo/shared';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
-export type AccessClaims = { userId: string; organizationId: string | null; role: Role };
+export type AccessClaims = {
+  userId: string;
+  organizationId: string | null;
+  role: Role;
+  /**
+   * Exchanged from a developer token: a program, not a browser session. Checkout protection
+   * (DESIGN §9) lets only these create store checkouts.
+   */
+  viaDeveloperToken?: true;
+};
 
 export type TokenIssuer = {
   signAccessToken(claims: AccessClaims): Promise<string>;
@@ -34,7 +43,7 @@ export function createTokenIssuer(secret: string, ttlSeconds: number): TokenIssu
   const mfaKey = createHmac('sha256', secret).update('rayo mfa challenge').digest();
   return {
     signAccessToken: (claims) =>
-      new SignJWT({ role: claims.role, org: claims.organizationId })
+      new SignJWT({ role: claims.role, org: claims.organizationId, ...(claims.viaDeveloperToken ? { dev: true } : {}) })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.userId)
         .setIssuer(ISSUER)
@@ -46,7 +55,12 @@ export function createTokenIssuer(secret: string, ttlSeconds: number): TokenIssu
       const role = RoleSchema.safeParse(payload?.role);
       if (!payload?.sub || !role.success) return null;
       const org = typeof payload.org === 'string' ? payload.org : null;
-      return { userId: payload.sub, organizationId: org, role: role.data };
+      return {
+        userId: payload.sub,
+        organizationId: org,
+        role: role.data,
+        ...(payload.dev === true ? { viaDeveloperToken: true as const } : {}),
+      };
     },
     signMfaChallenge: (userId) =>
       new SignJWT({})

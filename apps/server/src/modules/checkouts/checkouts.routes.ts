@@ -53,7 +53,8 @@ export function registerCheckoutRoutes(app: App, deps: InvoiceDeps & { checkoutE
       const stream = openEventStream(request, reply);
       let last: keyof typeof statusRank | undefined;
       const publish = (status: keyof typeof statusRank) => {
-        if (last !== undefined && statusRank[status] <= statusRank[last]) return;
+        // The same status again is news too: another confirmation, or more paid on-chain.
+        if (last !== undefined && statusRank[status] < statusRank[last]) return;
         last = status;
         stream.send('status', { id, status });
       };

@@ -1,6 +1,11 @@
 import {
+  DevnetChainTipSchema,
+  DevnetMineRequestSchema,
+  DevnetMineResponseSchema,
   DevnetPayRequestSchema,
   DevnetPayResponseSchema,
+  DevnetSendRequestSchema,
+  DevnetSendResponseSchema,
   DevnetWithdrawLinkRequestSchema,
   DevnetWithdrawLinkSchema,
   LnurlErrorSchema,
@@ -14,8 +19,11 @@ import {
   createDevnetWithdrawLink,
   type DevnetDeps,
   describeDevnetWithdrawal,
+  getDevnetChainTip,
+  mineDevnetChain,
   payFromDevnetWallet,
   redeemDevnetWithdrawal,
+  sendOnchainFromDevnetWallet,
 } from './devnet.service.ts';
 
 /** Any text: an unknown k1 gets an LNURL ERROR answer, not a validation error. */
@@ -49,6 +57,8 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
     },
   );
 
+  if (deps.config.chain.backend === 'devnet') registerDevnetChainRoutes(app, deps);
+
   // LNURL wallets read these from other origins and expect HTTP 200 with a status in the body.
   app.get(
     '/api/devnet/lnurlw/:k1',
@@ -79,5 +89,24 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
       reply.header('access-control-allow-origin', '*');
       return redeemDevnetWithdrawal(deps, request.params.k1, request.query);
     },
+  );
+}
+
+/** The devnet chain's tools: its tip, mining blocks, and paying an address from the devnet wallet. */
+function registerDevnetChainRoutes(app: App, deps: DevnetDeps): void {
+  app.get('/api/devnet/chain', { schema: { tags: ['devnet'], response: { 200: DevnetChainTipSchema } } }, async () =>
+    getDevnetChainTip(deps.db),
+  );
+
+  app.post(
+    '/api/devnet/mine',
+    { schema: { tags: ['devnet'], body: DevnetMineRequestSchema, response: { 200: DevnetMineResponseSchema } } },
+    async (request) => mineDevnetChain(deps.db, request.body.blocks),
+  );
+
+  app.post(
+    '/api/devnet/send-onchain',
+    { schema: { tags: ['devnet'], body: DevnetSendRequestSchema, response: { 200: DevnetSendResponseSchema } } },
+    async (request) => sendOnchainFromDevnetWallet(deps.db, request.body.address, request.body.sats),
   );
 }

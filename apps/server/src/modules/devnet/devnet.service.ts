@@ -6,13 +6,15 @@ import {
   type LnurlOk,
   type LnurlWithdrawOffer,
 } from '@rayo/shared';
+import { readDevnetTipHeight } from '../../adapters/chain/devnet.repo.ts';
+import { mineDevnetBlocks, sendDevnetPayment } from '../../adapters/chain/devnet.ts';
 import { payDevnetInvoice } from '../../adapters/lightning/devnet.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { decodeBolt11 } from '../../domain/bolt11.ts';
 import { claimDevnetWithdrawal, findDevnetWithdrawal, insertDevnetWithdrawal } from './devnet.repo.ts';
 
-export type DevnetDeps = { db: Db; config: Pick<Config, 'publicUrl'> };
+export type DevnetDeps = { db: Db; config: Pick<Config, 'publicUrl' | 'chain'> };
 
 /** LNURL-withdraw's smallest amount: one satoshi. */
 const MIN_WITHDRAWABLE_MSAT = 1_000n;
@@ -90,4 +92,19 @@ export async function redeemDevnetWithdrawal(
     if (error instanceof AppError) return lnurlError(error.message);
     throw error;
   }
+}
+
+/** The devnet chain's height, for the wallet page. */
+export async function getDevnetChainTip(db: Db): Promise<{ height: number }> {
+  return { height: await readDevnetTipHeight(db) };
+}
+
+/** Mines blocks on the devnet chain: the wallet page's button and `npm run devnet:mine`. */
+export async function mineDevnetChain(db: Db, blocks: number): Promise<{ height: number }> {
+  return { height: await mineDevnetBlocks(db, blocks) };
+}
+
+/** The devnet wallet pays an on-chain address; the payment waits in the mempool for a block. */
+export async function sendOnchainFromDevnetWallet(db: Db, address: string, sats: number): Promise<{ txid: string }> {
+  return sendDevnetPayment(db, address, BigInt(sats));
 }

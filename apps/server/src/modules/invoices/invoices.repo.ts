@@ -76,12 +76,15 @@ export async function expireInvoices(db: Db, now: Date): Promise<string[]> {
 /**
  * Invoices a payment may still arrive for (pending, or expired within the last day), oldest
  * first, `limit` at a time: the next page starts after the invoice `afterId`. The position is read
- * in SQL because `created_at` has microseconds that a JavaScript Date would round away.
+ * in SQL because `created_at` has microseconds that a JavaScript Date would round away. On-chain
+ * payments (`onchain:` hashes) are left out: the chain watch settles them, and the Lightning node
+ * never heard of them.
  */
 export async function listOpenInvoices(db: Db, now: Date, limit: number, afterId?: string): Promise<InvoiceRow[]> {
   return db
     .selectFrom('invoices')
     .selectAll()
+    .where('payment_hash', 'not like', 'onchain:%')
     .where((eb) =>
       eb.or([
         eb('status', '=', 'pending'),

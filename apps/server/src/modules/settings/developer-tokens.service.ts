@@ -135,5 +135,5 @@ export async function exchangeDeveloperToken(
 ): Promise<RefreshAccessTokenResponse> {
   const holder = await useDeveloperToken(deps.db, sha256Hex(token), tokenHolders, now);
   if (!holder) throw new AppError('Unauthorized', 'The refresh token is not valid');
-  return { accessToken: await deps.tokens.signAccessToken(holder) };
+  return { accessToken: await deps.tokens.signAccessToken({ ...holder, viaDeveloperToken: true }) };
 }

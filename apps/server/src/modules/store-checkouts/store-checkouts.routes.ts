@@ -1,0 +1,63 @@
+import {
+  CreatePublicStoreCheckoutRequestSchema,
+  CreateStoreCheckoutRequestSchema,
+  StoreCheckoutSchema,
+} from '@rayo/shared';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { callerOf } from '../../http/access.ts';
+import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import {
+  createPublicStoreCheckout,
+  createStoreCheckout,
+  getStoreCheckout,
+  type StoreCheckoutDeps,
+} from './store-checkouts.service.ts';
+
+const IdParamsSchema = z.object({ id: z.uuid() });
+
+/** The public button creates checkouts for anyone: each address and each store get a budget. */
+const publicCreatesPerIp: RateLimitRule = { name: 'store-checkout-ip', limit: 20, windowSeconds: 60 };
+const publicCreatesPerStore: RateLimitRule = { name: 'store-checkout-vbpt', limit: 300, windowSeconds: 60 };
+
+/** The store checkout API (docs/api.md): 201 for a new checkout, 200 for a retried order. */
+export function registerStoreCheckoutRoutes(app: App, deps: StoreCheckoutDeps): void {
+  app.post(
+    '/api/checkouts',
+    {
+      schema: {
+        tags: ['checkouts'],
+        body: CreateStoreCheckoutRequestSchema,
+        response: { 200: StoreCheckoutSchema, 201: StoreCheckoutSchema },
+      },
+    },
+    async (request, reply) => {
+      const { checkout, created } = await createStoreCheckout(deps, callerOf(request), request.body);
+      return reply.code(created ? 201 : 200).send(checkout);
+    },
+  );
+
+  app.get(
+    '/api/checkouts/:id',
+    { schema: { tags: ['checkouts'], params: IdParamsSchema, response: { 200: StoreCheckoutSchema } } },
+    async (request) => getStoreCheckout(deps, callerOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/public/virtual-bpts/:id/checkouts',
+    {
+      schema: {
+        tags: ['checkouts'],
+        params: IdParamsSchema,
+        body: CreatePublicStoreCheckoutRequestSchema,
+        response: { 200: StoreCheckoutSchema, 201: StoreCheckoutSchema },
+      },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(deps.db, reply, publicCreatesPerIp, request.ip);
+      await enforceRateLimit(deps.db, reply, publicCreatesPerStore, request.params.id);
+      const { checkout, created } = await createPublicStoreCheckout(deps, request.params.id, request.body);
+      return reply.code(created ? 201 : 200).send(checkout);
+    },
+  );
+}

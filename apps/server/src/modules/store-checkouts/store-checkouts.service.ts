@@ -1,0 +1,184 @@
+import {
+  AppError,
+  type CreatePublicStoreCheckoutRequest,
+  type CreateStoreCheckoutRequest,
+  checkoutPath,
+  formatMinor,
+  parseAmount,
+  STORE_METADATA_MAX_BYTES,
+  type StoreCheckout,
+} from '@rayo/shared';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { organizationOf } from '../accounts/accounts.service.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { type CheckoutRow, findOrganizationCheckout, findStoreCheckoutByOrderId } from '../checkouts/checkouts.repo.ts';
+import { createCheckout } from '../checkouts/checkouts.service.ts';
+import { findCheckoutProtection } from '../settings/checkout-protection.repo.ts';
+import { findVirtualBpt, listVirtualBpts } from '../virtual-bpts/virtual-bpts.repo.ts';
+import { findVirtualBptOrganization } from './store-checkouts.repo.ts';
+
+export type StoreCheckoutDeps = { db: Db; config: Config };
+
+function toStoreCheckout(config: Config, row: CheckoutRow): StoreCheckout {
+  return {
+    id: row.id,
+    url: `${config.publicUrl.replace(/\/+$/, '')}${checkoutPath(row.id)}`,
+    status: row.status,
+    orderId: row.order_id ?? '',
+    virtualBptId: row.virtual_bpt_id,
+    amount: { currency: row.amount_currency, value: formatMinor(BigInt(row.amount_minor), row.amount_currency) },
+    description: row.description,
+    redirectUrl: row.redirect_url,
+    metadata: row.metadata,
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    paidVia: row.paid_via,
+    paidAt: row.paid_at?.toISOString() ?? null,
+    latePayment: row.late_payment,
+    extraPayment: row.extra_payment,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * Where the payer returns: https only, since the page is handed to a payer's browser with the
+ * order's outcome; plain http only to this machine in devnet, for local stores under test.
+ */
+function checkRedirectUrl(config: Config, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new AppError('InvalidInput', 'redirectUrl must be an absolute https URL');
+  }
+  const devnetLoopback =
+    url.protocol === 'http:' && config.lightning.backend === 'devnet' && isLoopbackHost(url.hostname);
+  if (url.protocol !== 'https:' && !devnetLoopback) {
+    throw new AppError('InvalidInput', 'redirectUrl must be an absolute https URL');
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new AppError('InvalidInput', 'redirectUrl must not carry credentials');
+  }
+  return url.toString();
+}
+
+function checkMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (metadata === undefined) return undefined;
+  if (Buffer.byteLength(JSON.stringify(metadata)) > STORE_METADATA_MAX_BYTES) {
+    throw new AppError('InvalidInput', `metadata must be at most ${STORE_METADATA_MAX_BYTES} bytes of JSON`);
+  }
+  return metadata;
+}
+
+/** The virtual BPT named, or the organization's only one. */
+async function chooseVirtualBpt(db: Db, organizationId: string, virtualBptId: string | undefined): Promise<string> {
+  if (virtualBptId !== undefined) {
+    // A body field, so another organization's id is an invalid input (as for other body ids).
+    if (!(await findVirtualBpt(db, organizationId, virtualBptId))) {
+      throw new AppError('InvalidInput', 'virtualBptId names no virtual BPT of this organization');
+    }
+    return virtualBptId;
+  }
+  const all = await listVirtualBpts(db, organizationId);
+  const [only] = all;
+  if (all.length !== 1 || !only) {
+    throw new AppError(
+      'InvalidInput',
+      all.length === 0
+        ? 'Create a virtual BPT first'
+        : 'virtualBptId is required when the organization has more than one virtual BPT',
+    );
+  }
+  return only.id;
+}
+
+/**
+ * One store order, one checkout: the same order id with the same amount answers the checkout
+ * made the first time (a retried request), with another amount or currency 409 OrderIdConflict.
+ */
+async function createForOrganization(
+  deps: StoreCheckoutDeps,
+  organizationId: string,
+  virtualBptId: string,
+  request: CreatePublicStoreCheckoutRequest,
+): Promise<{ checkout: StoreCheckout; created: boolean }> {
+  const minor = parseAmount(request.amount, request.currency);
+  const redirectUrl =
+    request.redirectUrl === undefined ? undefined : checkRedirectUrl(deps.config, request.redirectUrl);
+  const metadata = checkMetadata(request.metadata);
+  const same = (row: CheckoutRow) =>
+    row.amount_currency === request.currency &&
+    BigInt(row.amount_minor) === minor &&
+    row.virtual_bpt_id === virtualBptId;
+  const conflict = () =>
+    new AppError('OrderIdConflict', `Order ${request.orderId} already has a checkout for another amount`);
+
+  const existing = await findStoreCheckoutByOrderId(deps.db, organizationId, request.orderId);
+  if (existing) {
+    if (!same(existing)) throw conflict();
+    return { checkout: toStoreCheckout(deps.config, existing), created: false };
+  }
+  const row = await createCheckout(deps, {
+    organizationId,
+    virtualBptId,
+    kind: 'store',
+    description: request.description ?? `Order ${request.orderId}`,
+    amount: { currency: request.currency, minor },
+    orderId: request.orderId,
+    ...(redirectUrl === undefined ? {} : { redirectUrl }),
+    ...(metadata === undefined ? {} : { metadata }),
+  });
+  // A concurrent request with the same order id may have won the insert.
+  if (!same(row)) throw conflict();
+  return { checkout: toStoreCheckout(deps.config, row), created: true };
+}
+
+/**
+ * `POST /api/checkouts`: a store's server (developer token) or, with checkout protection off, an
+ * admin's session creates a checkout for an order (DESIGN §9).
+ */
+export async function createStoreCheckout(
+  deps: StoreCheckoutDeps,
+  caller: AccessClaims,
+  request: CreateStoreCheckoutRequest,
+): Promise<{ checkout: StoreCheckout; created: boolean }> {
+  const organizationId = organizationOf(caller);
+  const protectedCheckouts = await findCheckoutProtection(deps.db, organizationId);
+  if (protectedCheckouts && !caller.viaDeveloperToken) {
+    throw new AppError('CheckoutProtected', 'Checkout protection is on: create checkouts with the developer token');
+  }
+  const virtualBptId = await chooseVirtualBpt(deps.db, organizationId, request.virtualBptId);
+  return createForOrganization(deps, organizationId, virtualBptId, request);
+}
+
+/**
+ * The public store button's checkout, without credentials: allowed only while the organization
+ * keeps checkout protection off, since the shopper's browser then states the amount.
+ */
+export async function createPublicStoreCheckout(
+  deps: StoreCheckoutDeps,
+  virtualBptId: string,
+  request: CreatePublicStoreCheckoutRequest,
+): Promise<{ checkout: StoreCheckout; created: boolean }> {
+  const organizationId = await findVirtualBptOrganization(deps.db, virtualBptId);
+  if (!organizationId) throw new AppError('NotFound', 'Virtual BPT not found');
+  if (await findCheckoutProtection(deps.db, organizationId)) {
+    throw new AppError('CheckoutProtected', "Checkout protection is on: this store's server creates its checkouts");
+  }
+  return createForOrganization(deps, organizationId, virtualBptId, request);
+}
+
+/** A store polls its checkout's status. */
+export async function getStoreCheckout(
+  deps: StoreCheckoutDeps,
+  caller: AccessClaims,
+  id: string,
+): Promise<StoreCheckout> {
+  const row = await findOrganizationCheckout(deps.db, organizationOf(caller), id);
+  if (!row || row.kind !== 'store') throw new AppError('NotFound', 'Checkout not found');
+  return toStoreCheckout(deps.config, row);
+}
