@@ -1,0 +1,123 @@
+import type { CreatedWebhookEndpoint, SignInResponse } from '@rayo/shared';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServerProcess } from '../../test/server-process.ts';
+import { createTestDatabase, createTestOrganization, createTestUser, type TestDatabase } from '../../test/test-app.ts';
+import { startReceiver, waitFor } from '../../test/webhook-receiver.ts';
+import { createDatabase, type Db } from '../db/database.ts';
+import { enqueueWebhookEvent } from '../modules/webhooks/webhooks.service.ts';
+import { startJobWorker } from './worker.ts';
+
+describe('two server processes on one database', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let servers: ServerProcess[] = [];
+  let secret = '';
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createDatabase(database.url, 2);
+    receiver = await startReceiver(() => secret);
+    const env = { WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true', SEED_DEMO: 'false' };
+    servers = await Promise.all([startServerProcess(database.url, env), startServerProcess(database.url, env)]);
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await receiver?.stop();
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('deliver each of 50 webhooks exactly once', async () => {
+    const organization = await createTestOrganization(db);
+    const user = await createTestUser(db, { role: 'admin', organizationId: organization.id });
+    const [first] = servers as [ServerProcess];
+    const signIn = await fetch(`${first.url}/api/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    });
+    const { accessToken } = (await signIn.json()) as SignInResponse;
+    const created = await fetch(`${first.url}/api/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+      body: JSON.stringify({ url: receiver.url(), events: ['checkout.paid'] }),
+    });
+    expect(created.status).toBe(201);
+    secret = ((await created.json()) as CreatedWebhookEndpoint).secret;
+
+    for (let i = 0; i < 50; i++) {
+      await db.transaction().execute((trx) => enqueueWebhookEvent(trx, organization.id, 'checkout.paid', { n: i }));
+    }
+    const ids = (
+      await db.selectFrom('webhook_deliveries').select('id').where('organization_id', '=', organization.id).execute()
+    ).map((row) => row.id);
+    expect(ids).toHaveLength(50);
+
+    await waitFor(async () => {
+      const left = await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('organization_id', '=', organization.id)
+        .where('delivered_at', 'is', null)
+        .execute();
+      return left.length === 0 ? true : undefined;
+    }, 60_000);
+    // Time for a duplicate, were there one, to arrive.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const counts = new Map<string, number>();
+    for (const arrival of receiver.received) counts.set(arrival.deliveryId, (counts.get(arrival.deliveryId) ?? 0) + 1);
+    expect(ids.map((id) => counts.get(id) ?? 0)).toEqual(ids.map(() => 1));
+    expect(receiver.received.every((arrival) => arrival.valid)).toBe(true);
+    const rows = await db
+      .selectFrom('webhook_deliveries')
+      .select('attempts')
+      .where('organization_id', '=', organization.id)
+      .execute();
+    expect(rows.every((row) => row.attempts === 1)).toBe(true);
+  });
+});
+
+describe('periodic passes on two runners', () => {
+  let database: TestDatabase;
+  let db: Db;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createDatabase(database.url, 4);
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it('run once per interval across both, never two at once', async () => {
+    const log = pino({ level: 'silent' });
+    let runs = 0;
+    let running = 0;
+    let overlapped = false;
+    const pass = {
+      task: 'test-pass',
+      intervalMs: 400,
+      run: async () => {
+        running += 1;
+        if (running > 1) overlapped = true;
+        runs += 1;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        running -= 1;
+      },
+    };
+    const options = { db, databaseUrl: database.url, log, tasks: {}, periodic: [pass], pollIntervalMs: 50 };
+    const stops = await Promise.all([startJobWorker(options), startJobWorker(options)]);
+    const started = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    await Promise.all(stops.map((stop) => stop()));
+    const elapsed = Date.now() - started;
+    // One run at start, then one per interval (each run waits for the poll that finds it): two
+    // runners each running it would double this.
+    expect(runs).toBeGreaterThanOrEqual(5);
+    expect(runs).toBeLessThanOrEqual(Math.ceil(elapsed / pass.intervalMs) + 1);
+    expect(overlapped).toBe(false);
+  });
+});
