@@ -25,6 +25,13 @@ const SettingsPage = lazyPage(() => import('./pages/settings/SettingsPage.tsx').
 const IntegrationsPage = lazyPage(() =>
   import('./pages/integrations/IntegrationsPage.tsx').then((page) => page.IntegrationsPage),
 );
+const PaymentLinksPage = lazyPage(() =>
+  import('./pages/integrations/PaymentLinksPage.tsx').then((page) => page.PaymentLinksPage),
+);
+const AccountLinksPage = lazyPage(() =>
+  import('./pages/accounts/AccountLinksPage.tsx').then((page) => page.AccountLinksPage),
+);
+const CheckoutPage = lazyPage(() => import('./pages/checkout/CheckoutPage.tsx').then((page) => page.CheckoutPage));
 const BackOfficePage = lazyPage(() =>
   import('./pages/back-office/BackOfficePage.tsx').then((page) => page.BackOfficePage),
 );
@@ -100,7 +107,7 @@ export const routes: RouteObject[] = [
         handle: { name: 'ecommerce-shopify' },
         element: <RequireSession>{titled('pages.shopify')}</RequireSession>,
       },
-      { path: '/ecommerce/checkout/:id', handle: { name: 'ecommerce-checkout-id' }, element: titled('pages.checkout') },
+      { path: '/ecommerce/checkout/:id', handle: { name: 'ecommerce-checkout-id' }, element: <CheckoutPage /> },
       { path: '/donation/:id', handle: { name: 'donation-id' }, element: titled('pages.donation') },
       // The bpt route parameter (SPEC §2): a shareable terminal opens without signing in.
       { path: '/bpts/:bptToken', handle: { name: 'bpt-terminal' }, element: <SharedTerminalPage /> },
@@ -136,16 +143,11 @@ export const routes: RouteObject[] = [
       mainRoute('/', 'index', 'index', <HomePage />),
       mainRoute('/settings', 'settings', 'settings', <SettingsPage />),
       mainRoute('/accounts', 'accounts', 'accounts', <AccountsPage />),
-      mainRoute('/accounts/:id/links', 'account-links', 'accounts', titled('pages.accountLinks')),
+      mainRoute('/accounts/:id/links', 'account-links', 'accounts', <AccountLinksPage />),
       mainRoute('/bpts', 'bpts', 'bpts', <BptsPage />),
       mainRoute('/bpts/:id/terminal', 'bpt-terminal-signed-in', 'bpts', <SignedInTerminalPage />),
       mainRoute('/integrations', 'integrations', 'integrations', <IntegrationsPage />),
-      mainRoute(
-        '/integrations/payment-links/:vbpt',
-        'payment-link-vbpt',
-        'integrations',
-        titled('pages.paymentLinkVbpt'),
-      ),
+      mainRoute('/integrations/payment-links/:vbpt', 'payment-link-vbpt', 'integrations', <PaymentLinksPage />),
       mainRoute('/managers', 'managers', 'managers', <ManagersPage />),
       mainRoute('/back-office', 'back-office', 'back-office', <BackOfficePage />),
       mainRoute('/back-office/:id/infos', 'back-office-id-infos', 'back-office', titled('pages.backOfficeInfos')),

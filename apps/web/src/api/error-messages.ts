@@ -21,6 +21,8 @@ const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
   RateUnavailable: 'errors.maintenance',
   InvalidLnurlWithdraw: 'errors.invalidLnurlWithdraw',
   AccountRequired: 'errors.accountRequired',
+  BptRequired: 'errors.bptRequired',
+  LinkAlreadyExists: 'errors.linkExists',
   AccountInUse: 'errors.accountInUse',
   InvoiceNotPending: 'errors.invoiceNotPending',
   MissingName: 'errors.missingName',

@@ -1,8 +1,9 @@
 import { Button, Group, Table, Text, Title } from '@mantine/core';
 import type { Account } from '@rayo/shared';
-import { IconBuildingBank, IconPlus } from '@tabler/icons-react';
+import { IconBuildingBank, IconLink, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useAccountList, useDeleteAccount } from '../../api/accounts.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
@@ -54,7 +55,7 @@ export function AccountsPage() {
             <Table.Tr>
               <Table.Th>{t('accounts.name')}</Table.Th>
               <Table.Th>{t('accounts.internalCode')}</Table.Th>
-              {editable && <Table.Th w={1}>{t('common.actions')}</Table.Th>}
+              <Table.Th w={1}>{t('common.actions')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -68,16 +69,28 @@ export function AccountsPage() {
                     </Text>
                   )}
                 </Table.Td>
-                {editable && (
-                  <Table.Td>
-                    <EditDeleteActions
-                      editLabel={t('accounts.editLabel', { name: account.name })}
-                      deleteLabel={t('accounts.deleteLabel', { name: account.name })}
-                      onEdit={() => setEditing({ account })}
-                      onDelete={() => confirmation.ask(account)}
-                    />
-                  </Table.Td>
-                )}
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    <Button
+                      component={Link}
+                      to={`/accounts/${encodeURIComponent(account.id)}/links`}
+                      variant="light"
+                      size="xs"
+                      leftSection={<IconLink size={16} />}
+                      aria-label={t('accounts.paymentLinksLabel', { name: account.name })}
+                    >
+                      {t('accounts.paymentLinks')}
+                    </Button>
+                    {editable && (
+                      <EditDeleteActions
+                        editLabel={t('accounts.editLabel', { name: account.name })}
+                        deleteLabel={t('accounts.deleteLabel', { name: account.name })}
+                        onEdit={() => setEditing({ account })}
+                        onDelete={() => confirmation.ask(account)}
+                      />
+                    )}
+                  </Group>
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -1,5 +1,6 @@
 import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { VirtualBptSection } from './VirtualBptSection.tsx';
 
 /** Selling online (SPEC §2 Integrations): one section per way of selling, each owning its own data. */
 export function IntegrationsPage() {
@@ -9,7 +10,9 @@ export function IntegrationsPage() {
       <Title order={1} size="h2" mb="lg">
         {t('nav.integrations')}
       </Title>
-      <Stack gap="lg"></Stack>
+      <Stack gap="lg">
+        <VirtualBptSection />
+      </Stack>
     </>
   );
 }

@@ -1,0 +1,73 @@
+import { type CheckoutStatus, CheckoutStatusEventSchema, PublicCheckoutSchema } from '@rayo/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useEffectEvent } from 'react';
+import { apiRequest } from './client.ts';
+
+/** A checkout is public: its id is the link the merchant shared. */
+export function checkoutQueryKey(id: string) {
+  return ['public-checkout', id] as const;
+}
+
+export function usePublicCheckout(id: string) {
+  return useQuery({
+    queryKey: checkoutQueryKey(id),
+    queryFn: () => apiRequest(`/public/checkouts/${encodeURIComponent(id)}`, PublicCheckoutSchema, { auth: false }),
+    retry: false,
+  });
+}
+
+/** How long to wait before opening a new stream after the server closed one for good. */
+const REOPEN_DELAY_MS = 3_000;
+
+/**
+ * Follows a checkout's status over Server-Sent Events. Each (re)connect and each return to the
+ * page also calls `onStatus(null)`, so the page reads the checkout again for what it missed.
+ */
+export function useCheckoutStatus(id: string | null, onStatus: (status: CheckoutStatus | null) => void): void {
+  const notify = useEffectEvent(onStatus);
+
+  useEffect(() => {
+    if (!id) return;
+    let source: EventSource | null = null;
+    let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    let opened = false;
+
+    const onMessage = (event: MessageEvent<string>) => {
+      let data: unknown;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        console.warn('Unreadable checkout status event', event.data);
+        return;
+      }
+      const parsed = CheckoutStatusEventSchema.safeParse(data);
+      if (parsed.success && parsed.data.id === id) notify(parsed.data.status);
+    };
+    const onOpen = () => {
+      // The first read is the page's own; only a reconnect may have missed something.
+      if (opened) notify(null);
+      opened = true;
+    };
+    const open = () => {
+      source = new EventSource(`/api/public/checkouts/${encodeURIComponent(id)}/events`);
+      source.addEventListener('status', onMessage);
+      source.addEventListener('open', onOpen);
+      source.addEventListener('error', () => {
+        if (source?.readyState === EventSource.CLOSED && !stopped) reopenTimer = setTimeout(open, REOPEN_DELAY_MS);
+      });
+    };
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') notify(null);
+    };
+
+    open();
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      stopped = true;
+      clearTimeout(reopenTimer);
+      source?.close();
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [id]);
+}

@@ -1,0 +1,110 @@
+import { Alert, Loader, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import type { PublicCheckout } from '@rayo/shared';
+import { IconBolt, IconClockX, IconCurrencyBitcoin } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { useCheckoutStatus, usePublicCheckout } from '../../api/checkouts.ts';
+import { ApiError } from '../../api/client.ts';
+import { errorMessage } from '../../api/error-messages.ts';
+import { BrandedTitle } from '../terminal/BrandedTitle.tsx';
+import { CheckoutPaid } from './CheckoutPaid.tsx';
+import { LightningPayment } from './LightningPayment.tsx';
+import { OnchainPayment, OnchainState } from './OnchainPayment.tsx';
+import { OrderSummary } from './OrderSummary.tsx';
+
+/**
+ * `/ecommerce/checkout/:id` (SPEC §2 checkout pages): the payment request, the order, and the paid
+ * confirmation, live. Anyone with the link opens it signed out; of the merchant it shows only
+ * the name, logo and colour.
+ */
+export function CheckoutPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const checkout = usePublicCheckout(id);
+  // Every status change (and every reconnect) reads the checkout again: it carries what to show.
+  useCheckoutStatus(checkout.data ? id : null, () => void checkout.refetch());
+  const notFound =
+    checkout.error instanceof ApiError && (checkout.error.status === 404 || checkout.error.status === 400);
+
+  return (
+    <Stack maw={480} w="100%" mx="auto" gap="md">
+      {checkout.data ? (
+        <BrandedTitle
+          name={checkout.data.merchant.name}
+          branding={{ logoUrl: checkout.data.merchant.logoUrl, accentColor: checkout.data.merchant.accentColor }}
+        />
+      ) : (
+        <Title order={1} size="h2">
+          {t('pages.checkout')}
+        </Title>
+      )}
+      {checkout.isPending && <Loader aria-label={t('common.loading')} />}
+      {checkout.isError && (
+        <Alert color={notFound ? 'yellow' : 'red'} role="alert">
+          {notFound ? t('checkout.notFound') : errorMessage(t, checkout.error)}
+        </Alert>
+      )}
+      {checkout.data && <Checkout checkout={checkout.data} onChanged={() => void checkout.refetch()} />}
+    </Stack>
+  );
+}
+
+function Checkout({ checkout, onChanged }: { checkout: PublicCheckout; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const accent = checkout.merchant.accentColor;
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: 'md', xs: 'lg' }}
+      shadow="xs"
+      style={accent ? { borderTop: `6px solid ${accent}` } : undefined}
+      data-testid="checkout-panel"
+    >
+      <Stack gap="lg">
+        <OrderSummary checkout={checkout} />
+        {checkout.status === 'paid' && <CheckoutPaid checkout={checkout} accent={accent} />}
+        {checkout.status === 'paid' && checkout.paidVia === 'onchain' && checkout.onchain && (
+          <OnchainState onchain={checkout.onchain} />
+        )}
+        {checkout.status === 'expired' && (
+          <Alert color="gray" icon={<IconClockX size={20} />} title={t('checkout.expired')} role="status">
+            {t('checkout.expiredText')}
+          </Alert>
+        )}
+        {(checkout.status === 'awaiting_payment' || checkout.status === 'processing') && (
+          // A payment seen on-chain opens on its tab, so a returning payer sees the confirmations.
+          <Tabs
+            defaultValue={checkout.status === 'processing' && checkout.onchain ? 'onchain' : 'lightning'}
+            keepMounted={false}
+          >
+            <Tabs.List grow mb="md" aria-label={t('checkout.method')}>
+              <Tabs.Tab value="lightning" leftSection={<IconBolt size={16} />}>
+                {t('checkout.lightning')}
+              </Tabs.Tab>
+              {checkout.onchain && (
+                <Tabs.Tab value="onchain" leftSection={<IconCurrencyBitcoin size={16} />}>
+                  {t('checkout.onchain')}
+                </Tabs.Tab>
+              )}
+            </Tabs.List>
+            <Tabs.Panel value="lightning">
+              {checkout.invoice ? (
+                <LightningPayment invoice={checkout.invoice} expiresAt={checkout.expiresAt} onTimeUp={onChanged} />
+              ) : (
+                <Text c="dimmed" ta="center" role="status">
+                  {t('checkout.processing')}
+                </Text>
+              )}
+            </Tabs.Panel>
+            {checkout.onchain && (
+              <Tabs.Panel value="onchain">
+                <OnchainPayment onchain={checkout.onchain} />
+              </Tabs.Panel>
+            )}
+          </Tabs>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
