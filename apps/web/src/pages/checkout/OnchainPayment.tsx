@@ -2,9 +2,9 @@ import { Badge, Button, Code, CopyButton, Group, Loader, Stack, Text, ThemeIcon 
 import type { PublicCheckoutOnchain } from '@rayo/shared';
 import { IconAlertTriangle, IconCheck, IconCopy, IconCurrencyBitcoin } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { QrCode } from '../../components/QrCode.tsx';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatSats } from '../../components/money-format.ts';
+import { QrCode } from '../../components/QrCode.tsx';
 
 /** Satoshis as BTC with all eight decimals, exactly (no float). */
 function satsToBtc(sats: number, locale: string): string {

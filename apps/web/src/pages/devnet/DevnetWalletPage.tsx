@@ -24,6 +24,7 @@ import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatSats } from '../../components/money-format.ts';
 import { NotFoundPage } from '../not-found/NotFoundPage.tsx';
 import { msatToSats } from '../terminal/money.ts';
+import { DevnetChainTools } from './DevnetChainTools.tsx';
 
 /** Devnet pages exist only on a server whose payments go to the built-in devnet node. */
 export function DevnetOnly() {
@@ -189,6 +190,7 @@ export function DevnetWalletPage() {
         <Text c="dimmed">{t('devnet.intro')}</Text>
       </Stack>
       <PayInvoice />
+      <DevnetChainTools />
       <TestCard />
     </Stack>
   );
