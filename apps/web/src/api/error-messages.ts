@@ -16,6 +16,8 @@ const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
   OrganizationDisabled: 'errors.organizationDisabled',
   SplitNeedsValidation: 'errors.splitNeedsValidation',
   DeveloperTokenLimit: 'errors.developerTokenLimit',
+  InvalidWebhookUrl: 'errors.invalidWebhookUrl',
+  WebhookEndpointLimit: 'errors.webhookEndpointLimit',
   InvoiceFailed: 'errors.invoiceFailed',
   LightningUnavailable: 'errors.maintenance',
   RateUnavailable: 'errors.maintenance',

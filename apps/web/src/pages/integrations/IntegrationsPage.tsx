@@ -1,6 +1,7 @@
 import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { VirtualBptSection } from './VirtualBptSection.tsx';
+import { WebhooksSection } from './webhooks/WebhooksSection.tsx';
 
 /** Selling online (SPEC §2 Integrations): one section per way of selling, each owning its own data. */
 export function IntegrationsPage() {
@@ -12,6 +13,7 @@ export function IntegrationsPage() {
       </Title>
       <Stack gap="lg">
         <VirtualBptSection />
+        <WebhooksSection />
       </Stack>
     </>
   );

@@ -1,0 +1,293 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  type CreatedWebhookEndpoint,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEndpoint,
+  type WebhookEventType,
+} from '@rayo/shared';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../../api/error-messages.ts';
+import { useMfaStatus } from '../../../api/mfa.ts';
+import {
+  useCreateWebhookEndpoint,
+  useDeleteWebhookEndpoint,
+  useSendTestWebhook,
+  useWebhookEndpoints,
+} from '../../../api/webhooks.ts';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { LoadError } from '../../../components/LoadError.tsx';
+import { canChange } from '../../../session/permissions.ts';
+import { useSession } from '../../../session/use-session.ts';
+import { MfaCodeModal } from '../../settings/MfaCodeModal.tsx';
+import { WebhookDeliveryLog } from './WebhookDeliveryLog.tsx';
+
+/**
+ * Integrations → webhooks (docs/api.md "Webhooks"): where the organization's events are POSTed,
+ * signed, and how each delivery went. Admins add, test and delete endpoints and redeliver;
+ * managers only look.
+ */
+export function WebhooksSection() {
+  const { t } = useTranslation();
+  const { role } = useSession();
+  const admin = canChange(role);
+  const endpoints = useWebhookEndpoints();
+  return (
+    <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="section" aria-labelledby="integrations-webhooks">
+      <Stack gap="md">
+        <div>
+          <Title order={2} size="h4" id="integrations-webhooks">
+            {t('webhooks.title')}
+          </Title>
+          <Text c="dimmed" size="sm" mt={4}>
+            {t('webhooks.description')}
+          </Text>
+        </div>
+        {endpoints.isError ? (
+          <LoadError error={endpoints.error} onRetry={() => endpoints.refetch()} />
+        ) : (
+          <EndpointList endpoints={endpoints.data ?? []} loading={endpoints.isPending} admin={admin} />
+        )}
+        {admin && <AddEndpointForm />}
+        <WebhookDeliveryLog admin={admin} />
+      </Stack>
+    </Paper>
+  );
+}
+
+function AddEndpointForm() {
+  const { t } = useTranslation();
+  const hasMfa = useMfaStatus().data?.hasMfa ?? false;
+  const create = useCreateWebhookEndpoint();
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>(['checkout.paid']);
+  const [askingForCode, setAskingForCode] = useState(false);
+  const [created, setCreated] = useState<CreatedWebhookEndpoint | null>(null);
+  const [invalid, setInvalid] = useState<string | null>(null);
+
+  const send = (mfaCode?: string) => {
+    setAskingForCode(false);
+    create.mutate(
+      { url: url.trim(), events: events as WebhookEventType[], mfaCode },
+      {
+        onSuccess: (endpoint) => {
+          setUrl('');
+          setCreated(endpoint);
+        },
+      },
+    );
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.reset();
+    if (!url.trim()) return setInvalid(t('webhooks.form.urlRequired'));
+    if (events.length === 0) return setInvalid(t('webhooks.form.eventsRequired'));
+    setInvalid(null);
+    if (hasMfa) setAskingForCode(true);
+    else send();
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby="webhooks-add">
+      <Stack gap="sm">
+        <Title order={3} size="h5" id="webhooks-add">
+          {t('webhooks.form.title')}
+        </Title>
+        <TextInput
+          label={t('webhooks.form.url')}
+          placeholder="https://shop.example/rayo-webhooks"
+          description={t('webhooks.form.urlHint')}
+          value={url}
+          maxLength={2000}
+          type="url"
+          onChange={(event) => setUrl(event.currentTarget.value)}
+        />
+        <Checkbox.Group label={t('webhooks.form.events')} value={events} onChange={setEvents}>
+          <Group gap="md" mt={6}>
+            {WEBHOOK_EVENT_TYPES.map((type) => (
+              <Checkbox key={type} value={type} label={<Code>{type}</Code>} />
+            ))}
+          </Group>
+        </Checkbox.Group>
+        {invalid && (
+          <Text c="red" size="sm" role="alert">
+            {invalid}
+          </Text>
+        )}
+        {create.isError && (
+          <Alert color="red" variant="light" role="alert" title={t('webhooks.form.failed')}>
+            {errorMessage(t, create.error)}
+          </Alert>
+        )}
+        <Group>
+          <Button type="submit" loading={create.isPending}>
+            {t('webhooks.form.add')}
+          </Button>
+        </Group>
+      </Stack>
+      {askingForCode && (
+        <MfaCodeModal
+          title={t('webhooks.form.mfaTitle')}
+          submitLabel={t('webhooks.form.add')}
+          loading={create.isPending}
+          onSubmit={send}
+          onClose={() => setAskingForCode(false)}
+        />
+      )}
+      {created && <SecretModal endpoint={created} onClose={() => setCreated(null)} />}
+    </form>
+  );
+}
+
+function EndpointList({
+  endpoints,
+  loading,
+  admin,
+}: {
+  endpoints: WebhookEndpoint[];
+  loading: boolean;
+  admin: boolean;
+}) {
+  const { t } = useTranslation();
+  const remove = useDeleteWebhookEndpoint();
+  const test = useSendTestWebhook();
+  const [deleting, setDeleting] = useState<WebhookEndpoint | null>(null);
+
+  if (loading) return <Text size="sm">{t('common.loading')}</Text>;
+  if (endpoints.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        {t('webhooks.empty')}
+      </Text>
+    );
+  }
+  const sendTest = (endpoint: WebhookEndpoint) =>
+    test.mutate(endpoint.id, {
+      onSuccess: () => notifications.show({ color: 'teal', message: t('webhooks.testSent') }),
+      onError: (error) => notifications.show({ color: 'red', message: errorMessage(t, error) }),
+    });
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        setDeleting(null);
+        notifications.show({ color: 'teal', message: t('webhooks.deleted') });
+      },
+    });
+  };
+  return (
+    <>
+      <Table.ScrollContainer minWidth={300}>
+        <Table verticalSpacing="xs" data-testid="webhook-endpoints">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('webhooks.url')}</Table.Th>
+              <Table.Th>{t('webhooks.events')}</Table.Th>
+              {admin && (
+                <Table.Th>
+                  <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                </Table.Th>
+              )}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {endpoints.map((endpoint) => (
+              <Table.Tr key={endpoint.id}>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                  <Text size="sm">{endpoint.url}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {endpoint.events.map((type) => (
+                      <Badge key={type} variant="light" size="sm" tt="none">
+                        {type}
+                      </Badge>
+                    ))}
+                  </Group>
+                </Table.Td>
+                {admin && (
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      loading={test.isPending && test.variables === endpoint.id}
+                      aria-label={t('webhooks.testLabel', { url: endpoint.url })}
+                      onClick={() => sendTest(endpoint)}
+                    >
+                      {t('webhooks.test')}
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      aria-label={t('webhooks.deleteLabel', { url: endpoint.url })}
+                      onClick={() => {
+                        remove.reset();
+                        setDeleting(endpoint);
+                      }}
+                    >
+                      {t('common.delete')}
+                    </Button>
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <ConfirmDialog
+        opened={deleting !== null}
+        title={t('webhooks.deleteTitle')}
+        message={t('webhooks.deleteText', { url: deleting?.url ?? '' })}
+        confirmLabel={t('common.delete')}
+        loading={remove.isPending}
+        error={remove.isError ? errorMessage(t, remove.error) : null}
+        onConfirm={confirmDelete}
+        onClose={() => setDeleting(null)}
+      />
+    </>
+  );
+}
+
+/** The only time the secret is shown: the list never carries it. */
+function SecretModal({ endpoint, onClose }: { endpoint: CreatedWebhookEndpoint; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened onClose={onClose} title={t('webhooks.secretTitle')} centered size="lg">
+      <Stack>
+        <Text size="sm">{t('webhooks.secretHelp')}</Text>
+        <Code block data-testid="webhook-secret" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+          {endpoint.secret}
+        </Code>
+        <Group justify="flex-end">
+          <CopyButton value={endpoint.secret}>
+            {({ copied, copy }) => (
+              <Button variant="default" onClick={copy}>
+                {t(copied ? 'common.copied' : 'common.copy')}
+              </Button>
+            )}
+          </CopyButton>
+          <Button onClick={onClose}>{t('webhooks.done')}</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
