@@ -8,7 +8,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { serializeRequest } from './http/request-log.ts';
 import { deliverWebhookTask } from './jobs/deliver-webhook.ts';
-import { startPaymentJobs } from './jobs/payment-jobs.ts';
+import { paymentPasses, startSettlementStream } from './jobs/payment-jobs.ts';
 import { startJobWorker } from './jobs/worker.ts';
 import { loadServerSecret } from './modules/auth/auth.service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
@@ -62,11 +62,11 @@ export async function startRuntime(
         databaseUrl: database.url,
         log,
         tasks: { [DELIVER_WEBHOOK_TASK]: deliverWebhookTask({ db, config, mfaCipher }) },
-        periodic: [],
+        periodic: paymentPasses({ db, config, lightning, chain }, log),
         pollIntervalMs: options.jobPollIntervalMs,
       }),
     );
-    stops.push(startPaymentJobs({ db, config, lightning, chain }, log));
+    stops.push(startSettlementStream({ db, config, lightning, chain }, log));
   }
   log.info(
     {

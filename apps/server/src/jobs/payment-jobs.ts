@@ -10,6 +10,7 @@ import {
   settleInvoice,
 } from '../modules/invoices/invoices.service.ts';
 import { watchCheckoutPayments } from '../modules/onchain/onchain.service.ts';
+import type { PeriodicPass } from './periodic.ts';
 
 type Log = { warn: (object: object, message: string) => void; info: (object: object, message: string) => void };
 export type PaymentJobDeps = { db: Db; config: Config; lightning: LightningBackend; chain: ChainBackend };
@@ -29,18 +30,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done);
   });
-}
-
-/** Runs `task` every `intervalMs` until aborted, never two at once, logging failures. */
-async function every(intervalMs: number, signal: AbortSignal, log: Log, name: string, task: () => Promise<unknown>) {
-  while (!signal.aborted) {
-    try {
-      await task();
-    } catch (error) {
-      log.warn({ err: error }, `${name} failed`);
-    }
-    await sleep(intervalMs, signal);
-  }
 }
 
 /**
@@ -65,22 +54,40 @@ async function followSettlements(deps: PaymentJobDeps, signal: AbortSignal, log:
   }
 }
 
-/** Starts the settlement stream, the expiry sweep and the reconcile job; returns their stop. */
-export function startPaymentJobs(deps: PaymentJobDeps, log: Log): () => Promise<void> {
+/**
+ * Starts the settlement stream, which every server process keeps: it is a long-lived
+ * subscription to the node, not a job, and a settlement is recorded once whichever process sees
+ * it first (the payment hash is unique). Returns its stop.
+ */
+export function startSettlementStream(deps: PaymentJobDeps, log: Log): () => Promise<void> {
   const controller = new AbortController();
-  const { signal } = controller;
-  const running = Promise.all([
-    followSettlements(deps, signal, log),
-    every(EXPIRY_INTERVAL_MS, signal, log, 'invoice expiry', () => expireDueInvoices(deps.db)),
-    every(EXPIRY_INTERVAL_MS, signal, log, 'checkout expiry', () => expireDueCheckouts(deps.db)),
-    every(deps.config.reconcileSeconds * 1000, signal, log, 'reconcile', async () => {
-      const recorded = await reconcileOpenInvoices(deps);
-      if (recorded > 0) log.info({ recorded }, 'reconcile recorded settlements the stream missed');
-    }),
-    every(deps.config.chain.pollSeconds * 1000, signal, log, 'checkout chain watch', () => watchCheckoutPayments(deps)),
-  ]);
+  const running = followSettlements(deps, controller.signal, log);
   return async () => {
     controller.abort();
     await running;
   };
+}
+
+/**
+ * The periodic payment passes. Each runs on the job queue, once per interval across all server
+ * processes (jobs/periodic.ts); each is idempotent besides, so a pass run twice changes nothing.
+ */
+export function paymentPasses(deps: PaymentJobDeps, log: Log): PeriodicPass[] {
+  return [
+    { task: 'expire-invoices', intervalMs: EXPIRY_INTERVAL_MS, run: () => expireDueInvoices(deps.db) },
+    { task: 'expire-checkouts', intervalMs: EXPIRY_INTERVAL_MS, run: () => expireDueCheckouts(deps.db) },
+    {
+      task: 'reconcile-invoices',
+      intervalMs: deps.config.reconcileSeconds * 1000,
+      run: async () => {
+        const recorded = await reconcileOpenInvoices(deps);
+        if (recorded > 0) log.info({ recorded }, 'reconcile recorded settlements the stream missed');
+      },
+    },
+    {
+      task: 'watch-checkout-payments',
+      intervalMs: deps.config.chain.pollSeconds * 1000,
+      run: () => watchCheckoutPayments(deps),
+    },
+  ];
 }

@@ -1,4 +1,5 @@
 import type { CreatedWebhookEndpoint, SignInResponse } from '@rayo/shared';
+import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServerProcess } from '../../test/server-process.ts';
@@ -76,6 +77,19 @@ describe('two server processes on one database', () => {
       .where('organization_id', '=', organization.id)
       .execute();
     expect(rows.every((row) => row.attempts === 1)).toBe(true);
+  });
+
+  it('keep one schedule of each payment pass between them', async () => {
+    const { rows } = await sql<{ identifier: string; count: string }>`
+      select t.identifier, count(*) from graphile_worker._private_jobs j
+      join graphile_worker._private_tasks t on t.id = j.task_id
+      where j.key = t.identifier group by t.identifier order by t.identifier`.execute(db);
+    expect(rows).toEqual(
+      ['expire-checkouts', 'expire-invoices', 'reconcile-invoices', 'watch-checkout-payments'].map((identifier) => ({
+        identifier,
+        count: '1',
+      })),
+    );
   });
 });
 
