@@ -52,6 +52,7 @@ const ForgotPasswordPage = lazyPage(() =>
 const ConfirmForgotPasswordPage = lazyPage(() =>
   import('./pages/password-reset/ConfirmForgotPasswordPage.tsx').then((page) => page.ConfirmForgotPasswordPage),
 );
+const DonationPage = lazyPage(() => import('./pages/donation/DonationPage.tsx').then((page) => page.DonationPage));
 const DevnetOnly = lazyPage(() => import('./pages/devnet/DevnetWalletPage.tsx').then((page) => page.DevnetOnly));
 const DevnetWalletPage = lazyPage(() =>
   import('./pages/devnet/DevnetWalletPage.tsx').then((page) => page.DevnetWalletPage),
@@ -108,7 +109,7 @@ export const routes: RouteObject[] = [
         element: <RequireSession>{titled('pages.shopify')}</RequireSession>,
       },
       { path: '/ecommerce/checkout/:id', handle: { name: 'ecommerce-checkout-id' }, element: <CheckoutPage /> },
-      { path: '/donation/:id', handle: { name: 'donation-id' }, element: titled('pages.donation') },
+      { path: '/donation/:id', handle: { name: 'donation-id' }, element: <DonationPage /> },
       // The bpt route parameter (SPEC §2): a shareable terminal opens without signing in.
       { path: '/bpts/:bptToken', handle: { name: 'bpt-terminal' }, element: <SharedTerminalPage /> },
     ],

@@ -1,5 +1,6 @@
 import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { DonationsSection } from './donations/DonationsSection.tsx';
 import { VirtualBptSection } from './VirtualBptSection.tsx';
 import { WebhooksSection } from './webhooks/WebhooksSection.tsx';
 
@@ -13,6 +14,7 @@ export function IntegrationsPage() {
       </Title>
       <Stack gap="lg">
         <VirtualBptSection />
+        <DonationsSection />
         <WebhooksSection />
       </Stack>
     </>

@@ -10,7 +10,7 @@ import { CardPayment } from './CardPayment.tsx';
 import { msatToSats } from './money.ts';
 
 /** Whole seconds until `deadline`, ticking every second; never below zero. */
-function useSecondsLeft(deadline: string): number {
+export function useSecondsLeft(deadline: string): number {
   const end = Date.parse(deadline);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -20,7 +20,7 @@ function useSecondsLeft(deadline: string): number {
   return Math.max(0, Math.ceil((end - now) / 1000));
 }
 
-function mmss(seconds: number): string {
+export function mmss(seconds: number): string {
   return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
 }
 

@@ -1,0 +1,103 @@
+import { Button, CopyButton, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import type { DonationInvoice } from '@rayo/shared';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { useEffect, useEffectEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useInvoiceStatus } from '../../api/invoices.ts';
+import { useFormatLocale } from '../../components/format-locale.ts';
+import { LightningQr } from '../../components/LightningQr.tsx';
+import { formatMsatAsSats } from '../../components/money-format.ts';
+import { mmss, useSecondsLeft } from '../terminal/InvoicePanel.tsx';
+
+/** The donation's invoice to pay, followed live until it is paid or runs out. */
+export function DonationInvoicePanel({
+  invoice,
+  onPaid,
+  onExpired,
+  onBack,
+}: {
+  invoice: DonationInvoice;
+  onPaid: () => void;
+  onExpired: () => void;
+  onBack: () => void;
+}) {
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
+  const secondsLeft = useSecondsLeft(invoice.expiresAt);
+  const expired = useEffectEvent(onExpired);
+  useEffect(() => {
+    if (secondsLeft === 0) expired();
+  }, [secondsLeft]);
+  useInvoiceStatus(invoice.id, (status) => {
+    if (status === 'settled') onPaid();
+    else if (status === 'expired' || status === 'cancelled') onExpired();
+  });
+
+  return (
+    <Stack gap="md">
+      <Text fz={28} fw={700} ta="center" data-testid="donation-invoice-amount">
+        {formatMsatAsSats(invoice.amountMsat, locale)}
+      </Text>
+      <LightningQr paymentRequest={invoice.paymentRequest} alt={t('donations.page.invoiceAlt')} size={280} />
+      <Text ta="center" size="sm" c="dimmed">
+        {t('donations.page.scanInvoice')}
+      </Text>
+      <Group justify="center" gap="xs" role="status">
+        <Loader size="xs" type="dots" />
+        <Text size="sm">{t('donations.page.waiting')}</Text>
+        <Text size="sm" c="dimmed" ff="monospace">
+          {t('donations.page.expiresIn', { time: mmss(secondsLeft) })}
+        </Text>
+      </Group>
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+        <CopyButton value={invoice.paymentRequest.toLowerCase()} timeout={2000}>
+          {({ copied, copy }) => (
+            <Button
+              variant="light"
+              color={copied ? 'teal' : undefined}
+              leftSection={copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
+              onClick={copy}
+            >
+              {t(copied ? 'donations.page.invoiceCopied' : 'donations.page.copyInvoice')}
+            </Button>
+          )}
+        </CopyButton>
+        <Button variant="default" onClick={onBack}>
+          {t('donations.page.back')}
+        </Button>
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+/** The donor's thank-you once the invoice is paid. */
+export function DonationThanks({
+  invoice,
+  merchant,
+  accent,
+  onAgain,
+}: {
+  invoice: DonationInvoice;
+  merchant: string;
+  accent: string | null;
+  onAgain: () => void;
+}) {
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
+  return (
+    <Stack align="center" gap="md" py="lg" role="status" aria-live="polite">
+      <ThemeIcon size={88} radius={88} color={accent ?? 'green'} variant="filled">
+        <IconCheck size={56} stroke={3} />
+      </ThemeIcon>
+      <Title order={2} ta="center">
+        {t('donations.page.thankYou')}
+      </Title>
+      <Text ta="center" style={{ overflowWrap: 'anywhere' }}>
+        {t('donations.page.thankYouText', { amount: formatMsatAsSats(invoice.amountMsat, locale), merchant })}
+      </Text>
+      <Button variant="default" onClick={onAgain}>
+        {t('donations.page.again')}
+      </Button>
+    </Stack>
+  );
+}

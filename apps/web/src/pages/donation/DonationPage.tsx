@@ -1,0 +1,130 @@
+import { Alert, Group, Image, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import type { DonationInvoice, PublicDonationLink } from '@rayo/shared';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { ApiError } from '../../api/client.ts';
+import { usePublicDonationLink } from '../../api/donations.ts';
+import { errorMessage } from '../../api/error-messages.ts';
+import { DonationEntry } from './DonationEntry.tsx';
+import { DonationInvoicePanel, DonationThanks } from './DonationInvoicePanel.tsx';
+
+type Stage =
+  | { name: 'entry' }
+  | { name: 'invoice'; invoice: DonationInvoice }
+  | { name: 'paid'; invoice: DonationInvoice }
+  | { name: 'expired' };
+
+/** The merchant as a donor sees it: its logo and name, nothing more. */
+function MerchantHeading({ merchant }: { merchant: PublicDonationLink['merchant'] }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="sm" wrap="nowrap">
+      {merchant.logoUrl && (
+        <Image
+          src={merchant.logoUrl}
+          alt={t('branding.logoAlt')}
+          h={48}
+          w="auto"
+          maw={160}
+          fit="contain"
+          data-testid="donation-logo"
+        />
+      )}
+      <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+        {merchant.name}
+      </Title>
+    </Group>
+  );
+}
+
+function Donation({ link }: { link: PublicDonationLink }) {
+  const { t } = useTranslation();
+  const [stage, setStage] = useState<Stage>({ name: 'entry' });
+  const accent = link.merchant.accentColor;
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: 'md', xs: 'lg' }}
+      shadow="xs"
+      style={accent ? { borderTop: `6px solid ${accent}` } : undefined}
+      data-testid="donation-panel"
+    >
+      <Stack gap="md">
+        <div>
+          <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+            {link.title}
+          </Title>
+          {link.description && (
+            <Text c="dimmed" mt={4} style={{ overflowWrap: 'anywhere' }}>
+              {link.description}
+            </Text>
+          )}
+        </div>
+        {stage.name === 'entry' && (
+          <DonationEntry link={link} onInvoice={(invoice) => setStage({ name: 'invoice', invoice })} />
+        )}
+        {stage.name === 'invoice' && (
+          <DonationInvoicePanel
+            invoice={stage.invoice}
+            onPaid={() => setStage({ name: 'paid', invoice: stage.invoice })}
+            onExpired={() => setStage({ name: 'expired' })}
+            onBack={() => setStage({ name: 'entry' })}
+          />
+        )}
+        {stage.name === 'paid' && (
+          <DonationThanks
+            invoice={stage.invoice}
+            merchant={link.merchant.name}
+            accent={accent}
+            onAgain={() => setStage({ name: 'entry' })}
+          />
+        )}
+        {stage.name === 'expired' && (
+          <Alert color="yellow" title={t('donations.page.expired')}>
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{t('donations.page.expiredText')}</Text>
+              <Text
+                component="button"
+                type="button"
+                c="blue"
+                size="sm"
+                style={{ background: 'none', border: 0, padding: 0, cursor: 'pointer' }}
+                onClick={() => setStage({ name: 'entry' })}
+              >
+                {t('donations.page.tryAgain')}
+              </Text>
+            </Stack>
+          </Alert>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** `/donation/:id` (SPEC §2): anyone donates to the link, by scanning its LNURL or typing an amount. */
+export function DonationPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const link = usePublicDonationLink(id);
+  const notFound = link.error instanceof ApiError && (link.error.status === 404 || link.error.status === 400);
+  return (
+    <Stack maw={480} w="100%" mx="auto" gap="md">
+      {link.data ? (
+        <MerchantHeading merchant={link.data.merchant} />
+      ) : (
+        <Title order={1} size="h2">
+          {t('pages.donation')}
+        </Title>
+      )}
+      {link.isPending && <Loader aria-label={t('common.loading')} />}
+      {link.isError && (
+        <Alert color="red" role="alert">
+          {notFound ? t('donations.page.notFound') : errorMessage(t, link.error)}
+        </Alert>
+      )}
+      {link.data && <Donation link={link.data} />}
+    </Stack>
+  );
+}
