@@ -62,6 +62,8 @@ export default defineConfig({
       INVOICE_EXPIRY_SECONDS: '30',
       // The payout settings spec serves Lightning addresses on 127.0.0.1.
       LNURL_ALLOW_PRIVATE_HOSTS: 'true',
+      // The webhooks spec's receiver listens on 127.0.0.1, over plain HTTP.
+      WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
     },
   },
 });

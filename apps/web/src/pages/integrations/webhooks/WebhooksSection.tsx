@@ -9,11 +9,9 @@ import {
   Modal,
   Paper,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
@@ -195,64 +193,52 @@ function EndpointList({
   };
   return (
     <>
-      <Table.ScrollContainer minWidth={300}>
-        <Table verticalSpacing="xs" data-testid="webhook-endpoints">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('webhooks.url')}</Table.Th>
-              <Table.Th>{t('webhooks.events')}</Table.Th>
+      {/* Rows rather than a table: a URL is long, and the actions must stay in reach on a phone. */}
+      <Stack gap="xs" data-testid="webhook-endpoints">
+        {endpoints.map((endpoint) => (
+          <Paper key={endpoint.id} withBorder p="sm" radius="sm">
+            <Group justify="space-between" align="flex-start" gap="xs">
+              <Stack gap={6} style={{ flex: '1 1 240px', minWidth: 0 }}>
+                <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                  {endpoint.url}
+                </Text>
+                <Group gap={4} aria-label={t('webhooks.events')}>
+                  {endpoint.events.map((type) => (
+                    <Badge key={type} variant="light" size="sm" tt="none">
+                      {type}
+                    </Badge>
+                  ))}
+                </Group>
+              </Stack>
               {admin && (
-                <Table.Th>
-                  <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                </Table.Th>
+                <Group gap={4} wrap="nowrap">
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    loading={test.isPending && test.variables === endpoint.id}
+                    aria-label={t('webhooks.testLabel', { url: endpoint.url })}
+                    onClick={() => sendTest(endpoint)}
+                  >
+                    {t('webhooks.test')}
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('webhooks.deleteLabel', { url: endpoint.url })}
+                    onClick={() => {
+                      remove.reset();
+                      setDeleting(endpoint);
+                    }}
+                  >
+                    {t('common.delete')}
+                  </Button>
+                </Group>
               )}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {endpoints.map((endpoint) => (
-              <Table.Tr key={endpoint.id}>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                  <Text size="sm">{endpoint.url}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    {endpoint.events.map((type) => (
-                      <Badge key={type} variant="light" size="sm" tt="none">
-                        {type}
-                      </Badge>
-                    ))}
-                  </Group>
-                </Table.Td>
-                {admin && (
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      loading={test.isPending && test.variables === endpoint.id}
-                      aria-label={t('webhooks.testLabel', { url: endpoint.url })}
-                      onClick={() => sendTest(endpoint)}
-                    >
-                      {t('webhooks.test')}
-                    </Button>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      color="red"
-                      aria-label={t('webhooks.deleteLabel', { url: endpoint.url })}
-                      onClick={() => {
-                        remove.reset();
-                        setDeleting(endpoint);
-                      }}
-                    >
-                      {t('common.delete')}
-                    </Button>
-                  </Table.Td>
-                )}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+            </Group>
+          </Paper>
+        ))}
+      </Stack>
       <ConfirmDialog
         opened={deleting !== null}
         title={t('webhooks.deleteTitle')}
