@@ -8,7 +8,7 @@ import type { Database } from './schema.ts';
 /**
  * Applies every pending migration; Kysely holds an advisory lock so concurrent boots are safe.
  * graphile-worker's own schema follows, since code enqueues jobs with `graphile_worker.add_job`
- * inside our transactions (and graphile-worker migrates under its own lock).
+ * inside our transactions (graphile-worker detects a concurrent boot migrating it too).
  */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
