@@ -77,6 +77,19 @@ describe('Core Lightning backend', () => {
     });
   });
 
+  it('asks for the description hash only when asked, as LNURL-pay needs (deschashonly)', async () => {
+    const metadata = JSON.stringify([['text/plain', 'Plant a tree']]);
+    await backend.createInvoice({
+      amountMsat: 21_000n,
+      description: metadata,
+      expirySeconds: 600,
+      hashDescription: true,
+    });
+    expect(lastCall('invoice')?.params).toMatchObject({ description: metadata, deschashonly: true });
+    await newInvoice();
+    expect(lastCall('invoice')?.params).not.toHaveProperty('deschashonly');
+  });
+
   it('maps paid and expired invoices', async () => {
     const paid = await newInvoice(50_000n);
     const payIndex = cln.settle(paid.paymentHash, 50_500n);

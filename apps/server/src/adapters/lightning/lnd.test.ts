@@ -96,6 +96,22 @@ describe('lnd backend', () => {
     });
   });
 
+  it('commits to a description by its hash alone when asked, as LNURL-pay needs (description_hash, no memo)', async () => {
+    const metadata = JSON.stringify([['text/plain', 'Plant a tree']]);
+    await backend.createInvoice({
+      amountMsat: 21_000n,
+      description: metadata,
+      expirySeconds: 600,
+      hashDescription: true,
+    });
+    const sent = lnd.requests.filter((r) => r.path === '/v1/invoices' && r.method === 'POST').at(-1);
+    expect(sent?.body).toEqual({
+      value_msat: '21000',
+      description_hash: createHash('sha256').update(metadata, 'utf8').digest('base64'),
+      expiry: '600',
+    });
+  });
+
   it('percent-encodes the base64 hash, which may contain + and /', async () => {
     let invoice = await newInvoice();
     // Base64 of a random hash holds `+` or `/` most of the time; create until one does.
