@@ -1,11 +1,13 @@
 import type {
   CreatedWebhookEndpoint,
   ErrorResponse,
+  MfaEnrollment,
   WebhookDelivery,
   WebhookDeliveryPage,
   WebhookEndpoint,
 } from '@rayo/shared';
 import { sql } from 'kysely';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
@@ -149,6 +151,32 @@ describe('webhook endpoints', () => {
     for (const write of writes) {
       expect((await t.app.inject({ ...write, headers: manager })).statusCode, write.url).toBe(403);
     }
+  });
+
+  it('needs a code in the mfa-code header to add one when the admin has MFA on', async () => {
+    const { admin } = await openShop();
+    const enable = await t.app.inject({ method: 'POST', url: '/api/settings/mfa/enable', headers: admin });
+    const totp = new TOTP({ secret: Secret.fromBase32(enable.json<MfaEnrollment>().secret) });
+    const validate = await t.app.inject({
+      method: 'POST',
+      url: '/api/settings/mfa/validate',
+      headers: admin,
+      payload: { code: totp.generate() },
+    });
+    expect(validate.statusCode, validate.body).toBe(204);
+    const add = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks',
+        headers,
+        payload: { url: 'https://shop.example/hooks', events: ['checkout.paid'] },
+      });
+    const without = await add(admin);
+    expect([without.statusCode, without.json<ErrorResponse>().code]).toEqual([400, 'MissingMfaCode']);
+    expect((await add({ ...admin, 'mfa-code': '000000' })).json<ErrorResponse>().code).toBe('WrongMfaCode');
+    // The validate used the current step's code; the next step's is still unused.
+    const code = totp.generate({ timestamp: Date.now() + 30_000 });
+    expect((await add({ ...admin, 'mfa-code': code })).statusCode).toBe(201);
   });
 
   it("answers 404 for another organization's endpoint", async () => {
