@@ -33,6 +33,8 @@ export const PublicCheckoutSchema = z.object({
   description: z.string(),
   orderId: z.string().nullable(),
   merchant: z.object({ name: z.string(), logoUrl: z.string().nullable(), accentColor: z.string().nullable() }),
+  /** The merchant's country, so that the page writes money as the terminal does there (Q 73.00 in Guatemala). */
+  countryCode: z.string().nullable(),
   /** The amount as it was set: fiat of the linked BPT's currency, or satoshis. */
   amount: MoneySchema,
   /** Its worth in the linked BPT's currency at the current invoice's locked rate; null before one exists. */

@@ -11,10 +11,10 @@ import {
   type WebhookEventType,
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
+import { findCurrentOrganization } from '../dashboard/dashboard.repo.ts';
 import type { InvoiceRow } from '../invoices/invoices.repo.ts';
 import { type InvoiceDeps, issueInvoice } from '../invoices/invoices.service.ts';
 import { getCheckoutOnchain } from '../onchain/onchain.service.ts';
-import { findOrganizationById } from '../organizations/organizations.repo.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
 import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
@@ -172,7 +172,7 @@ export async function getPublicCheckout(deps: InvoiceDeps, id: string, now = new
   const invoice = await currentInvoice(deps, checkout, now);
   const shown = await requireCheckout(deps.db, id);
   const priced = invoice ?? (await findPayingInvoice(deps.db, shown));
-  const organization = await findOrganizationById(deps.db, shown.organization_id);
+  const organization = await findCurrentOrganization(deps.db, shown.organization_id);
   const branding = await getPublicBranding(deps.db, shown.organization_id);
   const amountMinor = BigInt(shown.amount_minor);
   const fiatAmount =
@@ -190,6 +190,7 @@ export async function getPublicCheckout(deps: InvoiceDeps, id: string, now = new
     description: shown.description,
     orderId: shown.order_id,
     merchant: { name: organization?.name ?? '', logoUrl: branding.logoUrl, accentColor: branding.accentColor },
+    countryCode: organization?.countryCode ?? null,
     amount: { currency: shown.amount_currency, value: formatMinor(amountMinor, shown.amount_currency) },
     fiatAmount,
     amountSats,
@@ -232,7 +233,9 @@ export async function applyCheckoutSettlement(trx: Db, invoice: InvoiceRow): Pro
   } else {
     const paidAt = invoice.settled_at ?? new Date();
     const paidVia: PaidVia = invoice.payment_hash.startsWith('onchain:') ? 'onchain' : 'lightning';
-    const late = checkout.status === 'expired' || isPastExpiry(checkout, paidAt);
+    // An on-chain payment seen before the expiry (processing) is in time, however long its
+    // confirmations take after it.
+    const late = checkout.status === 'expired' || (checkout.status !== 'processing' && isPastExpiry(checkout, paidAt));
     await markCheckoutPaid(trx, checkout.id, { paidVia, paidAt, late });
     const paid = { ...checkout, status: 'paid' as const, paid_via: paidVia, late_payment: late };
     await enqueueCheckoutWebhook(trx, paid, 'checkout.paid', BigInt(invoice.amount_msat) / 1000n);

@@ -197,6 +197,7 @@ describe('payment links', () => {
       status: 'awaiting_payment',
       description: 'Cake',
       merchant: { name: 'Café Quetzal', logoUrl: null, accentColor: null },
+      countryCode: 'GT',
       amount: { currency: 'GTQ', value: '73.00' },
       fiatAmount: { currency: 'GTQ', value: '73.00' },
       amountSats: 10_000,

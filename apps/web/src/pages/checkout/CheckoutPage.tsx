@@ -6,6 +6,7 @@ import { useParams } from 'react-router';
 import { useCheckoutStatus, usePublicCheckout } from '../../api/checkouts.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessage } from '../../api/error-messages.ts';
+import { FormatCountryContext } from '../../components/format-locale.ts';
 import { BrandedTitle } from '../terminal/BrandedTitle.tsx';
 import { CheckoutPaid } from './CheckoutPaid.tsx';
 import { LightningPayment } from './LightningPayment.tsx';
@@ -44,7 +45,11 @@ export function CheckoutPage() {
           {notFound ? t('checkout.notFound') : errorMessage(t, checkout.error)}
         </Alert>
       )}
-      {checkout.data && <Checkout checkout={checkout.data} onChanged={() => void checkout.refetch()} />}
+      {checkout.data && (
+        <FormatCountryContext.Provider value={checkout.data.countryCode}>
+          <Checkout checkout={checkout.data} onChanged={() => void checkout.refetch()} />
+        </FormatCountryContext.Provider>
+      )}
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, CopyButton, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, CopyButton, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
 import { IconBolt, IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useEffectEvent } from 'react';
@@ -40,7 +40,7 @@ export function LightningPayment({
         <Text size="sm">{t('checkout.awaiting')}</Text>
         {expiresAt && <Countdown deadline={expiresAt} />}
       </Group>
-      <Group grow gap="xs">
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
         <CopyButton value={invoice.paymentRequest.toLowerCase()} timeout={2000}>
           {({ copied, copy }) => (
             <Button
@@ -61,7 +61,7 @@ export function LightningPayment({
         >
           {t('checkout.openWallet')}
         </Button>
-      </Group>
+      </SimpleGrid>
     </Stack>
   );
 }
