@@ -23,6 +23,8 @@ export const CreateStoreCheckoutRequestSchema = z.object({
   metadata: z.record(z.string().max(100), z.unknown()).optional(),
   /** Optional when the organization has exactly one virtual BPT. */
   virtualBptId: z.uuid().optional(),
+  /** How long the payer has to pay: 1 minute to 24 hours; the terminal invoice's life (15 minutes) by default. */
+  expiresInSeconds: z.number().int().min(60).max(86_400).optional(),
   /** Shown to the payer; the order id by default. */
   description: z.string().trim().min(1).max(300).optional(),
 });

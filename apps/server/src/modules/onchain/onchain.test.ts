@@ -234,6 +234,24 @@ describe('the on-chain option of a checkout', () => {
     expect(await onchainOf(id)).toMatchObject({ state: 'underpaid', missingSats: 1_000 });
   });
 
+  it('counts a payment seen before the expiry as in time, however long its confirmations take', async () => {
+    const id = await newCheckout();
+    const { address } = await onchainOf(id);
+    await sendDevnetPayment(t.db, address, 10_000n);
+    await watch();
+    expect((await checkoutRow(id)).status).toBe('processing');
+    await t.db
+      .updateTable('checkouts')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', id)
+      .execute();
+    await expireDueCheckouts(t.db);
+    expect((await read(id)).status).toBe('processing');
+    await mineDevnetBlocks(t.db, 4);
+    await watch();
+    expect(await checkoutRow(id)).toMatchObject({ status: 'paid', paid_via: 'onchain', late_payment: false });
+  });
+
   it('offers no new address once a checkout has expired', async () => {
     const id = await newCheckout();
     await t.db

@@ -74,6 +74,12 @@ function checkMetadata(metadata: Record<string, unknown> | undefined): Record<st
   return metadata;
 }
 
+async function virtualBptName(db: Db, organizationId: string, virtualBptId: string): Promise<string> {
+  const found = await findVirtualBpt(db, organizationId, virtualBptId);
+  if (!found) throw new AppError('NotFound', 'Virtual BPT not found');
+  return found.virtualBpt.name;
+}
+
 /** The virtual BPT named, or the organization's only one. */
 async function chooseVirtualBpt(db: Db, organizationId: string, virtualBptId: string | undefined): Promise<string> {
   if (virtualBptId !== undefined) {
@@ -126,11 +132,15 @@ async function createForOrganization(
     organizationId,
     virtualBptId,
     kind: 'store',
-    description: request.description ?? `Order ${request.orderId}`,
+    // The page names the order id already; without a description it names the shop selling.
+    description: request.description ?? (await virtualBptName(deps.db, organizationId, virtualBptId)),
     amount: { currency: request.currency, minor },
     orderId: request.orderId,
     ...(redirectUrl === undefined ? {} : { redirectUrl }),
     ...(metadata === undefined ? {} : { metadata }),
+    ...(request.expiresInSeconds === undefined
+      ? {}
+      : { expiresAt: new Date(Date.now() + request.expiresInSeconds * 1000) }),
   });
   // A concurrent request with the same order id may have won the insert.
   if (!same(row)) throw conflict();
@@ -179,6 +189,6 @@ export async function getStoreCheckout(
   id: string,
 ): Promise<StoreCheckout> {
   const row = await findOrganizationCheckout(deps.db, organizationOf(caller), id);
-  if (!row || row.kind !== 'store') throw new AppError('NotFound', 'Checkout not found');
+  if (row?.kind !== 'store') throw new AppError('NotFound', 'Checkout not found');
   return toStoreCheckout(deps.config, row);
 }

@@ -74,6 +74,9 @@ describe('POST /api/checkouts', () => {
       paidVia: null,
     });
     expect(Date.parse(created.body.expiresAt as string)).toBeGreaterThan(Date.now());
+    expect(Date.parse(created.body.expiresAt as string)).toBeLessThanOrEqual(Date.now() + 15 * 60_000);
+    const later = await call<StoreCheckout>('POST', '/api/checkouts', store.server, order({ expiresInSeconds: 3600 }));
+    expect(Date.parse(later.body.expiresAt as string)).toBeGreaterThan(Date.now() + 59 * 60_000);
 
     const again = await call<StoreCheckout>('POST', '/api/checkouts', store.server, body);
     expect(again.status).toBe(200);
@@ -155,6 +158,8 @@ describe('POST /api/checkouts', () => {
       [order({ metadata: { note: 'a\u0000b' } }), 400, 'InvalidInput'],
       [order({ metadata: [1, 2] }), 400, 'InvalidInput'],
       [{ amount: '10', currency: 'GTQ' }, 400, 'InvalidInput'],
+      [order({ expiresInSeconds: 10 }), 400, 'InvalidInput'],
+      [order({ expiresInSeconds: 90_000 }), 400, 'InvalidInput'],
     ];
     for (const [body, status, code] of refusals) {
       const answer = await call<ErrorResponse>('POST', '/api/checkouts', store.server, body);

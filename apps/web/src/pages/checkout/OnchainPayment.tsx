@@ -1,4 +1,4 @@
-import { Badge, Button, Code, CopyButton, Group, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Button, Code, CopyButton, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { PublicCheckoutOnchain } from '@rayo/shared';
 import { IconAlertTriangle, IconCheck, IconCopy, IconCurrencyBitcoin } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -68,9 +68,9 @@ export function OnchainPayment({ onchain }: { onchain: PublicCheckoutOnchain }) 
         <Text size="xl" fw={700} ff="monospace" data-testid="onchain-amount-btc">
           {satsToBtc(toPay, locale)} BTC
         </Text>
-        <Badge variant="light" color="gray" size="lg" data-testid="onchain-amount-sats">
+        <Text size="sm" c="dimmed" data-testid="onchain-amount-sats">
           {formatSats(BigInt(toPay), locale)}
-        </Badge>
+        </Text>
       </Stack>
       <OnchainState onchain={onchain} />
       <Stack gap={6}>
@@ -81,7 +81,8 @@ export function OnchainPayment({ onchain }: { onchain: PublicCheckoutOnchain }) 
           {onchain.address}
         </Code>
       </Stack>
-      <Group grow gap="xs">
+      {/* Side by side from a small tablet up; stacked on a phone, where both labels would not fit. */}
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
         <CopyButton value={onchain.address} timeout={2000}>
           {({ copied, copy }) => (
             <Button
@@ -97,7 +98,7 @@ export function OnchainPayment({ onchain }: { onchain: PublicCheckoutOnchain }) 
         <Button component="a" href={onchain.bip21Uri} variant="default" leftSection={<IconCurrencyBitcoin size={18} />}>
           {t('checkout.openWallet')}
         </Button>
-      </Group>
+      </SimpleGrid>
     </Stack>
   );
 }
