@@ -17,8 +17,8 @@ export async function getCheckoutProtection(db: Db, caller: AccessClaims): Promi
 }
 
 /**
- * Turns checkout protection on or off (DESIGN §9). Only the setting lives here: the checkout
- * API that obeys it comes with the e-commerce checkouts (see docs/decisions.md).
+ * Turns checkout protection on or off (DESIGN §9). Only the setting lives here: the store
+ * checkout API (`modules/store-checkouts/`) obeys it.
  */
 export async function setCheckoutProtection(
   db: Db,
