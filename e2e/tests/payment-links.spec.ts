@@ -195,14 +195,18 @@ for (const language of ['en', 'es'] as const) {
     await phone.close();
 
     await page.reload();
-    await expect(page.getByTestId('payment-link').filter({ hasText: 'Birthday cake' })).toContainText(words.completed);
+    await afterNavigation(page.getByTestId('payment-link').filter({ hasText: 'Birthday cake' })).toContainText(
+      words.completed,
+    );
 
     // The account's page lists the link too.
     await page.goto('/accounts');
     await afterNavigation(page.getByRole('row').filter({ hasText: 'Online' })).toBeVisible();
     await page.getByRole('row').filter({ hasText: 'Online' }).getByRole('link', { name: words.paymentLinks }).click();
     await expect(page).toHaveURL(/\/accounts\/[0-9a-f-]{36}\/links$/);
-    await expect(page.getByTestId('payment-link').filter({ hasText: 'Birthday cake' })).toContainText(words.completed);
+    await afterNavigation(page.getByTestId('payment-link').filter({ hasText: 'Birthday cake' })).toContainText(
+      words.completed,
+    );
     await page.screenshot({ path: testInfo.outputPath(`account-links-1280-${language}.png`), fullPage: true });
     await page.setViewportSize(PHONE);
     await page.screenshot({ path: testInfo.outputPath(`account-links-390-${language}.png`), fullPage: true });
