@@ -213,7 +213,7 @@ export async function listWebhookDeliveries(
 }
 
 /** The body of a delivery: frozen at the event, so every attempt sends (and signs) the same bytes. */
-export function webhookBody(delivery: {
+function webhookBody(delivery: {
   id: string;
   type: string;
   created_at: Date;
@@ -235,7 +235,7 @@ function retryDelayMs(attempt: number): number {
 export type DeliveryAttempt = { attempt: number; maxAttempts: number; redeliver: boolean };
 
 /** Thrown for an attempt that failed and is to be retried; graphile-worker schedules the retry. */
-export class DeliveryFailed extends Error {}
+class DeliveryFailed extends Error {}
 
 /**
  * One attempt at a delivery, made by the `deliver-webhook` job: POSTs the signed body and records
