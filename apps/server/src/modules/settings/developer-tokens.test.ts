@@ -111,12 +111,19 @@ describe('developer tokens', () => {
     expect(audit.some((e) => e.action === 'auth.refresh_token_reused')).toBe(false);
   });
 
-  it('acts as the admin who made it, in their organization', async () => {
+  it('acts as the admin who made it, in their organization, marked as a program (checkout protection)', async () => {
     const shop = await openShop();
     const token = await created(shop.admin);
     const { accessToken } = (await exchange(token.token)).json<RefreshAccessTokenResponse>();
     const claims = await t.runtime.deps.tokens.verifyAccessToken(accessToken);
-    expect(claims).toEqual({ userId: shop.user.id, organizationId: shop.organization.id, role: 'admin' });
+    expect(claims).toEqual({
+      userId: shop.user.id,
+      organizationId: shop.organization.id,
+      role: 'admin',
+      viaDeveloperToken: true,
+    });
+    const session = await t.runtime.deps.tokens.verifyAccessToken(shop.admin.authorization.slice('Bearer '.length));
+    expect(session).not.toHaveProperty('viaDeveloperToken');
   });
 
   it('stops working at once when revoked, and the revocation is audited', async () => {
