@@ -7,13 +7,24 @@ type Log = {
   debug: (object: object, message: string) => void;
 };
 
+type FailureMeta = { failure?: boolean; job?: { attempts: number; max_attempts: number } };
+
+/**
+ * A job that failed but will be tried again (a webhook receiver that is down) is expected
+ * weather, logged as a warning; only its last failure is an error.
+ */
+function isRetried(meta: unknown): boolean {
+  const { failure, job } = (meta ?? {}) as FailureMeta;
+  return failure === true && job !== undefined && job.attempts < job.max_attempts;
+}
+
 /** graphile-worker's messages through our log, with its scope (task, job id) as fields. */
 export function workerLogger(log: Log): Logger {
   return new Logger((scope) => (level: string, message: string, meta?: unknown) => {
     const fields = { ...scope, ...(meta as object | undefined) };
     // graphile-worker's levels: error, warning, info, debug.
-    if (level === 'error') log.error(fields, message);
-    else if (level === 'warning') log.warn(fields, message);
+    if (level === 'error' && !isRetried(meta)) log.error(fields, message);
+    else if (level === 'error' || level === 'warning') log.warn(fields, message);
     else if (level === 'info') log.info(fields, message);
     else log.debug(fields, message);
   });

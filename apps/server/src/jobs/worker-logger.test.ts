@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { workerLogger } from './worker-logger.ts';
+
+function recordingLog() {
+  const lines: Array<[string, string]> = [];
+  const at = (level: string) => (_fields: object, message: string) => lines.push([level, message]);
+  return { lines, log: { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') } };
+}
+
+describe('workerLogger', () => {
+  it('logs a failed attempt that will be retried as a warning, and the last one as an error', () => {
+    const { lines, log } = recordingLog();
+    const logger = workerLogger(log);
+    logger.error('Failed task 1', { failure: true, job: { attempts: 1, max_attempts: 12 } } as never);
+    logger.error('Failed task 2', { failure: true, job: { attempts: 12, max_attempts: 12 } } as never);
+    logger.error('Worker lost its connection');
+    logger.warn('Slow poll');
+    logger.info('Worker connected');
+    expect(lines).toEqual([
+      ['warn', 'Failed task 1'],
+      ['error', 'Failed task 2'],
+      ['error', 'Worker lost its connection'],
+      ['warn', 'Slow poll'],
+      ['info', 'Worker connected'],
+    ]);
+  });
+});
