@@ -78,6 +78,8 @@ const texts = {
     again: 'Donate again',
     history: 'Donation history',
     walletInvoice: 'Lightning invoice',
+    addressName: 'Name',
+    saveAddress: 'Save address',
     walletPay: 'Pay',
   },
   es: {
@@ -96,6 +98,8 @@ const texts = {
     again: 'Donar de nuevo',
     history: 'Historial de donaciones',
     walletInvoice: 'Factura Lightning',
+    addressName: 'Nombre',
+    saveAddress: 'Guardar dirección',
     walletPay: 'Pagar',
   },
 } as const;
@@ -186,6 +190,12 @@ for (const language of ['en', 'es'] as const) {
     const href = await card.getByRole('link', { name: t.openPage }).getAttribute('href');
     const linkId = /\/donation\/([0-9a-f-]{36})$/.exec(href ?? '')?.[1];
     expect(linkId, href ?? '').toBeTruthy();
+
+    // The organization's Lightning address pays this link: name@host, shown with a copy button.
+    await section.getByRole('textbox', { name: t.addressName, exact: true }).fill(`Shop-${shop.suffix}`);
+    await section.getByRole('button', { name: t.saveAddress }).click();
+    const host = new URL(page.url()).host;
+    await expect(section.getByTestId('donation-address')).toHaveText(`shop-${shop.suffix}@${host}`);
 
     const comment = language === 'en' ? 'For the cloud forest 🌳' : 'Para el bosque nuboso 🌳';
     await donate(browser, language, linkId as string, shop.name, comment);
