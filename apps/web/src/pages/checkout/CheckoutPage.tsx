@@ -1,4 +1,4 @@
-import { Alert, Loader, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Loader, Stack, Tabs, Text } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
 import { IconBolt, IconClockX, IconCurrencyBitcoin } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -6,8 +6,9 @@ import { useParams } from 'react-router';
 import { useCheckoutStatus, usePublicCheckout } from '../../api/checkouts.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessage } from '../../api/error-messages.ts';
+import { BrandedPanel } from '../../components/BrandedPanel.tsx';
+import { BrandedTitle } from '../../components/BrandedTitle.tsx';
 import { FormatCountryContext } from '../../components/format-locale.ts';
-import { BrandedTitle } from '../terminal/BrandedTitle.tsx';
 import { CheckoutPaid } from './CheckoutPaid.tsx';
 import { LightningPayment } from './LightningPayment.tsx';
 import { OnchainPayment, OnchainState } from './OnchainPayment.tsx';
@@ -29,16 +30,11 @@ export function CheckoutPage() {
 
   return (
     <Stack maw={480} w="100%" mx="auto" gap="md">
-      {checkout.data ? (
-        <BrandedTitle
-          name={checkout.data.merchant.name}
-          branding={{ logoUrl: checkout.data.merchant.logoUrl, accentColor: checkout.data.merchant.accentColor }}
-        />
-      ) : (
-        <Title order={1} size="h2">
-          {t('pages.checkout')}
-        </Title>
-      )}
+      <BrandedTitle
+        name={checkout.data?.merchant.name ?? t('pages.checkout')}
+        branding={checkout.data?.merchant}
+        logoTestId="terminal-logo"
+      />
       {checkout.isPending && <Loader aria-label={t('common.loading')} />}
       {checkout.isError && (
         <Alert color={notFound ? 'yellow' : 'red'} role="alert">
@@ -58,14 +54,7 @@ function Checkout({ checkout, onChanged }: { checkout: PublicCheckout; onChanged
   const { t } = useTranslation();
   const accent = checkout.merchant.accentColor;
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', xs: 'lg' }}
-      shadow="xs"
-      style={accent ? { borderTop: `6px solid ${accent}` } : undefined}
-      data-testid="checkout-panel"
-    >
+    <BrandedPanel accent={accent} data-testid="checkout-panel">
       <Stack gap="lg">
         <OrderSummary checkout={checkout} />
         {checkout.status === 'paid' && <CheckoutPaid checkout={checkout} accent={accent} />}
@@ -110,6 +99,6 @@ function Checkout({ checkout, onChanged }: { checkout: PublicCheckout; onChanged
           </Tabs>
         )}
       </Stack>
-    </Paper>
+    </BrandedPanel>
   );
 }

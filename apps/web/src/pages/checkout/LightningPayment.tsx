@@ -1,9 +1,11 @@
-import { Button, CopyButton, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
-import { IconBolt, IconCheck, IconCopy } from '@tabler/icons-react';
+import { IconBolt } from '@tabler/icons-react';
 import { useEffect, useEffectEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AwaitingPayment } from '../../components/AwaitingPayment.tsx';
 import { LightningQr } from '../../components/LightningQr.tsx';
+import { PaymentRequestActions } from '../../components/PaymentRequestActions.tsx';
 import { mmss, useSecondsLeft } from '../terminal/InvoicePanel.tsx';
 
 type Invoice = NonNullable<PublicCheckout['invoice']>;
@@ -35,24 +37,17 @@ export function LightningPayment({
       <Text ta="center" size="sm" c="dimmed">
         {t('checkout.scan')}
       </Text>
-      <Group justify="center" gap="xs" role="status" data-testid="checkout-status">
-        <Loader size="xs" type="dots" />
-        <Text size="sm">{t('checkout.awaiting')}</Text>
-        {expiresAt && <Countdown deadline={expiresAt} />}
-      </Group>
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-        <CopyButton value={invoice.paymentRequest.toLowerCase()} timeout={2000}>
-          {({ copied, copy }) => (
-            <Button
-              variant="light"
-              color={copied ? 'teal' : undefined}
-              leftSection={copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-              onClick={copy}
-            >
-              {t(copied ? 'checkout.invoiceCopied' : 'checkout.copyInvoice')}
-            </Button>
-          )}
-        </CopyButton>
+      <AwaitingPayment
+        label={t('checkout.awaiting')}
+        timeLeft={expiresAt && <Countdown deadline={expiresAt} />}
+        timeLeftTestId="checkout-countdown"
+        data-testid="checkout-status"
+      />
+      <PaymentRequestActions
+        value={invoice.paymentRequest.toLowerCase()}
+        copyLabel={t('checkout.copyInvoice')}
+        copiedLabel={t('checkout.invoiceCopied')}
+      >
         <Button
           component="a"
           href={`lightning:${invoice.paymentRequest}`}
@@ -61,7 +56,7 @@ export function LightningPayment({
         >
           {t('checkout.openWallet')}
         </Button>
-      </SimpleGrid>
+      </PaymentRequestActions>
     </Stack>
   );
 }
@@ -69,9 +64,5 @@ export function LightningPayment({
 function Countdown({ deadline }: { deadline: string }) {
   const { t } = useTranslation();
   const secondsLeft = useSecondsLeft(deadline);
-  return (
-    <Text size="sm" c="dimmed" ff="monospace" data-testid="checkout-countdown">
-      {t('checkout.expiresIn', { time: mmss(secondsLeft) })}
-    </Text>
-  );
+  return t('checkout.expiresIn', { time: mmss(secondsLeft) });
 }

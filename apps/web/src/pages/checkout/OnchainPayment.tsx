@@ -1,9 +1,10 @@
-import { Button, Code, CopyButton, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Button, Code, Group, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { PublicCheckoutOnchain } from '@rayo/shared';
-import { IconAlertTriangle, IconCheck, IconCopy, IconCurrencyBitcoin } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconCurrencyBitcoin } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatSats } from '../../components/money-format.ts';
+import { PaymentRequestActions } from '../../components/PaymentRequestActions.tsx';
 import { QrCode } from '../../components/QrCode.tsx';
 
 /** Satoshis as BTC with all eight decimals, exactly (no float). */
@@ -81,24 +82,15 @@ export function OnchainPayment({ onchain }: { onchain: PublicCheckoutOnchain }) 
           {onchain.address}
         </Code>
       </Stack>
-      {/* Side by side from a small tablet up; stacked on a phone, where both labels would not fit. */}
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-        <CopyButton value={onchain.address} timeout={2000}>
-          {({ copied, copy }) => (
-            <Button
-              variant="light"
-              color={copied ? 'teal' : undefined}
-              leftSection={copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-              onClick={copy}
-            >
-              {t(copied ? 'checkout.addressCopied' : 'checkout.copyAddress')}
-            </Button>
-          )}
-        </CopyButton>
+      <PaymentRequestActions
+        value={onchain.address}
+        copyLabel={t('checkout.copyAddress')}
+        copiedLabel={t('checkout.addressCopied')}
+      >
         <Button component="a" href={onchain.bip21Uri} variant="default" leftSection={<IconCurrencyBitcoin size={18} />}>
           {t('checkout.openWallet')}
         </Button>
-      </SimpleGrid>
+      </PaymentRequestActions>
     </Stack>
   );
 }

@@ -1,12 +1,14 @@
-import { Button, CopyButton, Group, Loader, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { DonationInvoice } from '@rayo/shared';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { IconCheck } from '@tabler/icons-react';
 import { useEffect, useEffectEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useInvoiceStatus } from '../../api/invoices.ts';
+import { AwaitingPayment } from '../../components/AwaitingPayment.tsx';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LightningQr } from '../../components/LightningQr.tsx';
 import { formatMsatAsSats } from '../../components/money-format.ts';
+import { PaymentRequestActions } from '../../components/PaymentRequestActions.tsx';
 import { mmss, useSecondsLeft } from '../terminal/InvoicePanel.tsx';
 
 /** The donation's invoice to pay, followed live until it is paid or runs out. */
@@ -42,30 +44,19 @@ export function DonationInvoicePanel({
       <Text ta="center" size="sm" c="dimmed">
         {t('donations.page.scanInvoice')}
       </Text>
-      <Group justify="center" gap="xs" role="status">
-        <Loader size="xs" type="dots" />
-        <Text size="sm">{t('donations.page.waiting')}</Text>
-        <Text size="sm" c="dimmed" ff="monospace">
-          {t('donations.page.expiresIn', { time: mmss(secondsLeft) })}
-        </Text>
-      </Group>
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-        <CopyButton value={invoice.paymentRequest.toLowerCase()} timeout={2000}>
-          {({ copied, copy }) => (
-            <Button
-              variant="light"
-              color={copied ? 'teal' : undefined}
-              leftSection={copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-              onClick={copy}
-            >
-              {t(copied ? 'donations.page.invoiceCopied' : 'donations.page.copyInvoice')}
-            </Button>
-          )}
-        </CopyButton>
+      <AwaitingPayment
+        label={t('donations.page.waiting')}
+        timeLeft={t('donations.page.expiresIn', { time: mmss(secondsLeft) })}
+      />
+      <PaymentRequestActions
+        value={invoice.paymentRequest.toLowerCase()}
+        copyLabel={t('donations.page.copyInvoice')}
+        copiedLabel={t('donations.page.invoiceCopied')}
+      >
         <Button variant="default" onClick={onBack}>
           {t('donations.page.back')}
         </Button>
-      </SimpleGrid>
+      </PaymentRequestActions>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Group, Image, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
 import type { DonationInvoice, PublicDonationLink } from '@rayo/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,8 @@ import { useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { usePublicDonationLink } from '../../api/donations.ts';
 import { errorMessage } from '../../api/error-messages.ts';
+import { BrandedPanel } from '../../components/BrandedPanel.tsx';
+import { BrandedTitle } from '../../components/BrandedTitle.tsx';
 import { DonationEntry } from './DonationEntry.tsx';
 import { DonationInvoicePanel, DonationThanks } from './DonationInvoicePanel.tsx';
 
@@ -15,42 +17,12 @@ type Stage =
   | { name: 'paid'; invoice: DonationInvoice }
   | { name: 'expired' };
 
-/** The merchant as a donor sees it: its logo and name, nothing more. */
-function MerchantHeading({ merchant }: { merchant: PublicDonationLink['merchant'] }) {
-  const { t } = useTranslation();
-  return (
-    <Group gap="sm" wrap="nowrap">
-      {merchant.logoUrl && (
-        <Image
-          src={merchant.logoUrl}
-          alt={t('branding.logoAlt')}
-          h={48}
-          w="auto"
-          maw={160}
-          fit="contain"
-          data-testid="donation-logo"
-        />
-      )}
-      <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
-        {merchant.name}
-      </Title>
-    </Group>
-  );
-}
-
 function Donation({ link }: { link: PublicDonationLink }) {
   const { t } = useTranslation();
   const [stage, setStage] = useState<Stage>({ name: 'entry' });
   const accent = link.merchant.accentColor;
   return (
-    <Paper
-      withBorder
-      radius="lg"
-      p={{ base: 'md', xs: 'lg' }}
-      shadow="xs"
-      style={accent ? { borderTop: `6px solid ${accent}` } : undefined}
-      data-testid="donation-panel"
-    >
+    <BrandedPanel accent={accent} data-testid="donation-panel">
       <Stack gap="md">
         <div>
           <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
@@ -99,7 +71,7 @@ function Donation({ link }: { link: PublicDonationLink }) {
           </Alert>
         )}
       </Stack>
-    </Paper>
+    </BrandedPanel>
   );
 }
 
@@ -111,13 +83,11 @@ export function DonationPage() {
   const notFound = link.error instanceof ApiError && (link.error.status === 404 || link.error.status === 400);
   return (
     <Stack maw={480} w="100%" mx="auto" gap="md">
-      {link.data ? (
-        <MerchantHeading merchant={link.data.merchant} />
-      ) : (
-        <Title order={1} size="h2">
-          {t('pages.donation')}
-        </Title>
-      )}
+      <BrandedTitle
+        name={link.data?.merchant.name ?? t('pages.donation')}
+        branding={link.data?.merchant}
+        logoTestId="donation-logo"
+      />
       {link.isPending && <Loader aria-label={t('common.loading')} />}
       {link.isError && (
         <Alert color="red" role="alert">

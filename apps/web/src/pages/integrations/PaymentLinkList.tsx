@@ -1,29 +1,57 @@
 import { ActionIcon, Badge, Button, CopyButton, Group, Modal, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type PaymentLink, parseAmount } from '@rayo/shared';
-import { IconCopy, IconExternalLink, IconQrcode, IconTrash } from '@tabler/icons-react';
+import { IconCopy, IconExternalLink, IconLink, IconQrcode, IconTrash } from '@tabler/icons-react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paymentLinkUrl, useDeletePaymentLink } from '../../api/payment-links.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useFormatLocale } from '../../components/format-locale.ts';
+import { ListStatus } from '../../components/ListStatus.tsx';
 import { formatMoney } from '../../components/money-format.ts';
 import { QrCode } from '../../components/QrCode.tsx';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation.ts';
 import { statusLabel } from './payment-link-status.ts';
 
+/** The payment links, or while they load, or when there are none, what to know instead. */
+export function PaymentLinkList({
+  query,
+  emptyText,
+  deletable,
+  showVirtualBpt = false,
+}: {
+  query: UseQueryResult<PaymentLink[]>;
+  emptyText: string;
+  deletable: boolean;
+  showVirtualBpt?: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <ListStatus
+        query={query}
+        empty={{ icon: <IconLink size={32} />, title: t('paymentLinks.emptyTitle'), text: emptyText }}
+      />
+      {query.data && query.data.length > 0 && (
+        <PaymentLinkCards links={query.data} deletable={deletable} showVirtualBpt={showVirtualBpt} />
+      )}
+    </>
+  );
+}
+
 /**
  * Payment links as cards, which fit a phone: description, amount and status, then copy the
  * public link, show its QR code, open it, and (for admins) delete it.
  */
-export function PaymentLinkList({
+function PaymentLinkCards({
   links,
   deletable,
-  showVirtualBpt = false,
+  showVirtualBpt,
 }: {
   links: PaymentLink[];
   deletable: boolean;
-  showVirtualBpt?: boolean;
+  showVirtualBpt: boolean;
 }) {
   const { t } = useTranslation();
   const locale = useFormatLocale();

@@ -1,29 +1,16 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Loader,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { SATS, type VirtualBpt } from '@rayo/shared';
-import { IconArrowLeft, IconLink } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useCreatePaymentLink, usePaymentLinks } from '../../api/payment-links.ts';
 import { useVirtualBpts } from '../../api/virtual-bpts.ts';
-import { ListStatus } from '../../components/ListStatus.tsx';
 import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { PaymentLinkList } from './PaymentLinkList.tsx';
+import { PaymentLinksHeading } from './PaymentLinksHeading.tsx';
 
 /** `/integrations/payment-links/:vbpt` (SPEC §2 payment-link-vbpt): one virtual BPT's payment links. */
 export function PaymentLinksPage() {
@@ -34,15 +21,7 @@ export function PaymentLinksPage() {
 
   return (
     <>
-      <Anchor component={Link} to="/integrations" size="sm">
-        <Group gap={4} component="span">
-          <IconArrowLeft size={16} />
-          {t('paymentLinks.back')}
-        </Group>
-      </Anchor>
-      <Title order={1} size="h2" mt="xs" mb="lg" style={{ overflowWrap: 'anywhere' }}>
-        {virtualBpt ? t('paymentLinks.titleOf', { name: virtualBpt.name }) : t('paymentLinks.title')}
-      </Title>
+      <PaymentLinksHeading back={{ to: '/integrations', label: t('paymentLinks.back') }} name={virtualBpt?.name} />
       {virtualBpts.isPending && <Loader aria-label={t('common.loading')} />}
       {virtualBpts.isError && (
         <Alert color="red" role="alert">
@@ -73,15 +52,7 @@ function VirtualBptLinks({ virtualBpt }: { virtualBpt: VirtualBpt }) {
         <Text size="sm" c="dimmed">
           {t('paymentLinks.sellsFor', { bpt: virtualBpt.bptName, account: virtualBpt.accountName })}
         </Text>
-        <ListStatus
-          query={links}
-          empty={{
-            icon: <IconLink size={32} />,
-            title: t('paymentLinks.emptyTitle'),
-            text: t('paymentLinks.emptyText'),
-          }}
-        />
-        {links.data && links.data.length > 0 && <PaymentLinkList links={links.data} deletable={editable} />}
+        <PaymentLinkList query={links} emptyText={t('paymentLinks.emptyText')} deletable={editable} />
       </Stack>
     </Stack>
   );

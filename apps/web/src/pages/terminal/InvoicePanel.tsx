@@ -1,11 +1,12 @@
-import { Button, CopyButton, Divider, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Divider, Stack, Text } from '@mantine/core';
 import { type Invoice, type InvoiceStatus, parseAmount, SATS } from '@rayo/shared';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AwaitingPayment } from '../../components/AwaitingPayment.tsx';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LightningQr } from '../../components/LightningQr.tsx';
 import { formatMoney, formatSats } from '../../components/money-format.ts';
+import { PaymentRequestActions } from '../../components/PaymentRequestActions.tsx';
 import { CardPayment } from './CardPayment.tsx';
 import { msatToSats } from './money.ts';
 
@@ -68,30 +69,16 @@ export function InvoicePanel({
       <Text ta="center" size="sm" c="dimmed">
         {t('terminal.scanToPay')}
       </Text>
-      <Group justify="center" gap="xs" role="status">
-        <Loader size="xs" type="dots" />
-        <Text size="sm">{t('terminal.waiting')}</Text>
-        <Text size="sm" c="dimmed" ff="monospace">
-          {t('terminal.expiresIn', { time: mmss(secondsLeft) })}
-        </Text>
-      </Group>
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-        <CopyButton value={invoice.paymentRequest.toLowerCase()} timeout={2000}>
-          {({ copied, copy }) => (
-            <Button
-              variant="light"
-              color={copied ? 'teal' : undefined}
-              leftSection={copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-              onClick={copy}
-            >
-              {t(copied ? 'terminal.invoiceCopied' : 'terminal.copyInvoice')}
-            </Button>
-          )}
-        </CopyButton>
+      <AwaitingPayment label={t('terminal.waiting')} timeLeft={t('terminal.expiresIn', { time: mmss(secondsLeft) })} />
+      <PaymentRequestActions
+        value={invoice.paymentRequest.toLowerCase()}
+        copyLabel={t('terminal.copyInvoice')}
+        copiedLabel={t('terminal.invoiceCopied')}
+      >
         <Button variant="default" onClick={onCancel}>
           {t('terminal.cancel')}
         </Button>
-      </SimpleGrid>
+      </PaymentRequestActions>
       <Divider />
       <CardPayment invoiceId={invoice.id} onStatus={onStatus} />
     </Stack>

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Box, Button, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { currencyExponent, formatMinor, type Invoice, type InvoiceStatus, type TerminalInfo } from '@rayo/shared';
 import { IconClockX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,11 +9,12 @@ import { ApiError } from '../../api/client.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useInvoiceStatus } from '../../api/invoices.ts';
 import { type TerminalSource, terminalKey, useCreateInvoice, useTerminalInfo } from '../../api/terminal.ts';
+import { BrandedPanel } from '../../components/BrandedPanel.tsx';
+import { BrandedTitle } from '../../components/BrandedTitle.tsx';
 import { FormatCountryContext, useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney } from '../../components/money-format.ts';
 import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
-import { BrandedTitle } from './BrandedTitle.tsx';
 import { InvoiceAmount, InvoicePanel } from './InvoicePanel.tsx';
 import { Keypad } from './Keypad.tsx';
 import { type KeypadKey, pressKey } from './keypad.ts';
@@ -230,20 +231,17 @@ export function TerminalPage({ source, canCharge }: { source: TerminalSource; ca
     <FormatCountryContext.Provider value={info.data?.countryCode}>
       <Stack gap="xl">
         <Stack maw={480} w="100%" mx="auto" gap="md">
-          <BrandedTitle name={info.data?.bpt.name ?? t('pages.terminal')} branding={info.data?.branding} />
+          <BrandedTitle
+            name={info.data?.bpt.name ?? t('pages.terminal')}
+            branding={info.data?.branding}
+            logoTestId="terminal-logo"
+          />
           {info.isPending && <Loader aria-label={t('common.loading')} />}
           {info.isError && !info.data && <LoadProblem error={info.error} onRetry={() => info.refetch()} />}
           {info.data && (
-            <Paper
-              withBorder
-              radius="lg"
+            <BrandedPanel
+              accent={info.data.branding.accentColor}
               p={{ base: 'sm', xs: 'lg' }}
-              shadow="xs"
-              style={
-                info.data.branding.accentColor
-                  ? { borderTop: `6px solid ${info.data.branding.accentColor}` }
-                  : undefined
-              }
               data-testid="terminal-panel"
             >
               {canCharge ? (
@@ -251,7 +249,7 @@ export function TerminalPage({ source, canCharge }: { source: TerminalSource; ca
               ) : (
                 <Text c="dimmed">{t('terminal.viewOnly')}</Text>
               )}
-            </Paper>
+            </BrandedPanel>
           )}
         </Stack>
         {info.data && (

@@ -2,8 +2,19 @@ import { Group, Image, Title } from '@mantine/core';
 import type { PublicBranding } from '@rayo/shared';
 import { useTranslation } from 'react-i18next';
 
-/** The terminal's name, after the organization's logo when it has one (Settings → logo and colour). */
-export function BrandedTitle({ name, branding }: { name: string; branding: PublicBranding | undefined }) {
+/**
+ * A public page's heading (a terminal's, a checkout's or a donation's), after the organization's
+ * logo when it has one (Settings → logo and colour).
+ */
+export function BrandedTitle({
+  name,
+  branding,
+  logoTestId,
+}: {
+  name: string;
+  branding: PublicBranding | undefined;
+  logoTestId: string;
+}) {
   const { t } = useTranslation();
   return (
     <Group gap="sm" wrap="nowrap">
@@ -15,7 +26,7 @@ export function BrandedTitle({ name, branding }: { name: string; branding: Publi
           w="auto"
           maw={160}
           fit="contain"
-          data-testid="terminal-logo"
+          data-testid={logoTestId}
         />
       )}
       <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
