@@ -28,7 +28,10 @@ const REOPEN_DELAY_MS = 3_000;
  * a dropped connection; a status sent while it was away would be missed, so every (re)connect
  * and every return to the page also reads the invoice once.
  */
-export function useInvoiceStatus(invoiceId: string | null, onStatus: (status: InvoiceStatus) => void): void {
+export function useInvoiceStatus(
+  invoiceId: string | null,
+  onStatus: (status: InvoiceStatus, invoiceId: string) => void,
+): void {
   const notify = useEffectEvent(onStatus);
 
   useEffect(() => {
@@ -40,7 +43,7 @@ export function useInvoiceStatus(invoiceId: string | null, onStatus: (status: In
     const check = () => {
       getInvoice(invoiceId)
         .then((invoice) => {
-          if (!stopped) notify(invoice.status);
+          if (!stopped) notify(invoice.status, invoiceId);
         })
         .catch((error: unknown) => console.warn('Could not read the invoice status', error));
     };
@@ -53,7 +56,7 @@ export function useInvoiceStatus(invoiceId: string | null, onStatus: (status: In
         return;
       }
       const parsed = InvoiceStatusEventSchema.safeParse(data);
-      if (parsed.success && parsed.data.id === invoiceId) notify(parsed.data.status);
+      if (parsed.success && parsed.data.id === invoiceId) notify(parsed.data.status, invoiceId);
     };
     const open = () => {
       source = new EventSource(`/api/invoices/${encodeURIComponent(invoiceId)}/events`);

@@ -11,7 +11,13 @@ import { type NfcRead, useNfc } from './nfc.ts';
  * Pays the invoice from an LNURL-withdraw: read from a Bolt Card where the browser has NFC,
  * or pasted, which also works where it has not.
  */
-export function CardPayment({ invoiceId, onStatus }: { invoiceId: string; onStatus: (status: InvoiceStatus) => void }) {
+export function CardPayment({
+  invoiceId,
+  onStatus,
+}: {
+  invoiceId: string;
+  onStatus: (status: InvoiceStatus, invoiceId: string) => void;
+}) {
   const { t } = useTranslation();
   const withdraw = useLnurlWithdraw();
   const [pasted, setPasted] = useState('');
@@ -19,7 +25,7 @@ export function CardPayment({ invoiceId, onStatus }: { invoiceId: string; onStat
 
   const pay = (lnurl: string) => {
     setProblem(null);
-    withdraw.mutate({ invoiceId, lnurl }, { onSuccess: (invoice) => onStatus(invoice.status) });
+    withdraw.mutate({ invoiceId, lnurl }, { onSuccess: (invoice) => onStatus(invoice.status, invoice.id) });
   };
   const nfc = useNfc((read: NfcRead) => {
     if (read.kind === 'lnurl') pay(read.lnurl);

@@ -51,7 +51,7 @@ export function InvoicePanel({
   onCancel,
 }: {
   invoice: Invoice;
-  onStatus: (status: InvoiceStatus) => void;
+  onStatus: (status: InvoiceStatus, invoiceId: string) => void;
   onTimeUp: () => void;
   onCancel: () => void;
 }) {

@@ -75,9 +75,12 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
     createInvoice.mutate(request, { onSuccess: (invoice) => setStage({ name: 'invoice', invoice, sale: of }) });
   };
 
-  const onStatus = (status: InvoiceStatus) =>
+  // The status names its invoice: an old invoice's last event can land after "Charge again" has
+  // put a new one on screen, and must not end the new one.
+  const onStatus = (status: InvoiceStatus, invoiceId: string) =>
     setStage((current) => {
       if (current.name !== 'invoice' && current.name !== 'ended') return current;
+      if (current.invoice.id !== invoiceId) return current;
       if (status === 'settled') return { name: 'paid', invoice: current.invoice };
       if (current.name === 'invoice' && (status === 'expired' || status === 'cancelled')) {
         return { ...current, name: 'ended', status };
