@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { tinyPng } from '../../apps/server/test/upload-files.ts';
-import { latestMailTo, linkIn, signInViaUi } from './support.ts';
+import { latestMailTo, linkIn, payOnDevnetWallet, signInViaUi } from './support.ts';
 
 const PASSWORD = 'Donar-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine, where 20 s has not always been enough. */
@@ -104,13 +104,6 @@ const texts = {
   },
 } as const;
 
-async function payFromDevnetWallet(wallet: Page, language: 'en' | 'es', paymentRequest: string) {
-  await wallet.getByRole('textbox', { name: texts[language].walletInvoice }).fill(paymentRequest);
-  const paid = wallet.waitForResponse('**/api/devnet/pay');
-  await wallet.getByRole('button', { name: texts[language].walletPay, exact: true }).click();
-  expect((await paid).status()).toBe(200);
-}
-
 /** Both widths of one moment of the donation page, back at the phone's width afterwards. */
 async function shoot(page: Page, name: string) {
   await page.screenshot({ path: test.info().outputPath(`donation-${name}-390.png`), fullPage: true });
@@ -150,7 +143,7 @@ async function donate(browser: Browser, language: 'en' | 'es', linkId: string, s
   await expect(page.getByTestId('donation-invoice-amount')).toContainText(/1,?234 sats/);
 
   // Paid at once: the journey's server issues invoices that last 30 s.
-  await payFromDevnetWallet(wallet, language, invoice.paymentRequest);
+  await payOnDevnetWallet(wallet, invoice.paymentRequest, { invoice: t.walletInvoice, pay: t.walletPay });
   await expect(page.getByRole('heading', { name: t.thanks })).toBeVisible();
   await expect(page.getByText(shopName, { exact: false }).last()).toBeVisible();
   await shoot(page, `${language}-paid`);

@@ -1,5 +1,5 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { latestMailTo, linkIn, signInViaUi } from './support.ts';
+import { latestMailTo, linkIn, payFromDevnetWallet, signInViaUi } from './support.ts';
 
 const PASSWORD = 'Enlace-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -45,17 +45,6 @@ async function openShop(request: APIRequestContext, language: 'en' | 'es'): Prom
   // Signing in takes the user's language, so the admin's screens follow it.
   await postJson(request, '/api/settings/language', { language }, token, 'PUT');
   return { email, token, bptName };
-}
-
-async function payFromDevnetWallet(browser: Browser, paymentRequest: string) {
-  const wallet = await browser.newPage();
-  await wallet.goto('/devnet/wallet');
-  await expect(wallet.getByRole('heading', { name: /Devnet wallet/ })).toBeVisible();
-  await wallet.getByRole('textbox', { name: 'Lightning invoice' }).fill(paymentRequest);
-  const paid = wallet.waitForResponse('**/api/devnet/pay');
-  await wallet.getByRole('button', { name: 'Pay', exact: true }).click();
-  expect((await paid).status()).toBe(200);
-  await wallet.close();
 }
 
 const texts = {

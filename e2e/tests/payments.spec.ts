@@ -1,5 +1,5 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
-import { demo, signInViaUi } from './support.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { demo, payFromDevnetWallet, signInViaUi } from './support.ts';
 
 /** Keys pressed on the terminal's keypad, one button each. */
 async function typeOnKeypad(page: Page, amount: string) {
@@ -18,18 +18,6 @@ async function charge(page: Page): Promise<{ id: string; paymentRequest: string;
   expect(response.status()).toBe(201);
   await expect(page.getByRole('img', { name: 'QR code of the Lightning invoice' })).toBeVisible();
   return response.json();
-}
-
-async function payFromDevnetWallet(browser: Browser, paymentRequest: string) {
-  const wallet = await browser.newPage();
-  await wallet.goto('/devnet/wallet');
-  await expect(wallet.getByRole('heading', { name: /Devnet wallet/ })).toBeVisible();
-  await wallet.getByRole('textbox', { name: 'Lightning invoice' }).fill(paymentRequest);
-  const paid = wallet.waitForResponse('**/api/devnet/pay');
-  await wallet.getByRole('button', { name: 'Pay', exact: true }).click();
-  expect((await paid).status()).toBe(200);
-  await expect(wallet.getByText(/^Paid /)).toBeVisible();
-  await wallet.close();
 }
 
 test('an admin sets up a terminal, charges 12.50 with a 10% tip and 12% tax, and sees it paid', async ({

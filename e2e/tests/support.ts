@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { type Browser, expect, type Page } from '@playwright/test';
 import { decodeJwt, SignJWT } from 'jose';
 import { E2E_JWT_SECRET, E2E_MAIL_DIR } from '../playwright.config.ts';
 
@@ -80,6 +80,28 @@ export async function paidSale(
   );
   await apiAs(page, 'POST', '/api/devnet/pay', { paymentRequest: invoice.paymentRequest });
   return invoice;
+}
+
+/** The devnet wallet page's labels, in the language it is shown in. */
+export type DevnetWalletLabels = { invoice: string; pay: string };
+const englishWallet: DevnetWalletLabels = { invoice: 'Lightning invoice', pay: 'Pay' };
+
+/** Pays on a devnet wallet page already open, as a payer pastes an invoice and presses Pay. */
+export async function payOnDevnetWallet(wallet: Page, paymentRequest: string, labels = englishWallet) {
+  await wallet.getByRole('textbox', { name: labels.invoice }).fill(paymentRequest);
+  const paid = wallet.waitForResponse('**/api/devnet/pay');
+  await wallet.getByRole('button', { name: labels.pay, exact: true }).click();
+  expect((await paid).status()).toBe(200);
+}
+
+/** Opens the devnet wallet in a page of its own, pays the invoice there and closes it. */
+export async function payFromDevnetWallet(browser: Browser, paymentRequest: string) {
+  const wallet = await browser.newPage();
+  await wallet.goto('/devnet/wallet');
+  await expect(wallet.getByRole('heading', { name: /Devnet wallet/ })).toBeVisible();
+  await payOnDevnetWallet(wallet, paymentRequest);
+  await expect(wallet.getByText(/^Paid /)).toBeVisible();
+  await wallet.close();
 }
 
 export type Mail = { to: string[]; subject: string; text: string };
