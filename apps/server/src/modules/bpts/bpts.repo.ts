@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { BptsTable } from '../../db/schema.ts';
+import { onAccountLinkedTo } from '../managers/managers.repo.ts';
 
 export type BptRow = Selectable<BptsTable> & { account_name: string };
 
@@ -17,15 +18,7 @@ function selectBpts(db: Db) {
 export async function listBpts(db: Db, organizationId: string, managerUserId?: string): Promise<BptRow[]> {
   let query = selectBpts(db).where('bpts.organization_id', '=', organizationId);
   if (managerUserId) {
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('manager_accounts')
-          .select('manager_accounts.account_id')
-          .whereRef('manager_accounts.account_id', '=', 'bpts.account_id')
-          .where('manager_accounts.user_id', '=', managerUserId),
-      ),
-    );
+    query = query.where(onAccountLinkedTo(managerUserId, 'bpts.account_id'));
   }
   return query.orderBy('bpts.name').orderBy('bpts.id').execute();
 }

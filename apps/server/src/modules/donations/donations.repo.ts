@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DonationAddressesTable, DonationLinksTable } from '../../db/schema.ts';
+import { onAccountLinkedTo } from '../managers/managers.repo.ts';
 
 export type DonationLinkRow = Selectable<DonationLinksTable>;
 export type DonationLinkListRow = DonationLinkRow & { virtual_bpt_name: string; currency: string };
@@ -24,15 +25,7 @@ export async function listDonationLinks(
 ): Promise<DonationLinkListRow[]> {
   let query = selectLinks(db).where('donation_links.organization_id', '=', organizationId);
   if (managerUserId) {
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('manager_accounts')
-          .select('manager_accounts.account_id')
-          .whereRef('manager_accounts.account_id', '=', 'bpts.account_id')
-          .where('manager_accounts.user_id', '=', managerUserId),
-      ),
-    );
+    query = query.where(onAccountLinkedTo(managerUserId, 'bpts.account_id'));
   }
   return query.orderBy('donation_links.created_at', 'desc').orderBy('donation_links.id').execute();
 }
@@ -153,15 +146,7 @@ function receivedDonations(db: Db, organizationId: string, managerUserId?: strin
     .where('donations.organization_id', '=', organizationId)
     .where('donations.received_at', 'is not', null);
   if (managerUserId) {
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('manager_accounts')
-          .select('manager_accounts.account_id')
-          .whereRef('manager_accounts.account_id', '=', 'invoices.account_id')
-          .where('manager_accounts.user_id', '=', managerUserId),
-      ),
-    );
+    query = query.where(onAccountLinkedTo(managerUserId, 'invoices.account_id'));
   }
   return query;
 }

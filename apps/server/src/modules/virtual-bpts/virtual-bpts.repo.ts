@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { VirtualBptsTable } from '../../db/schema.ts';
 import { type BptRow, findBpt } from '../bpts/bpts.repo.ts';
+import { onAccountLinkedTo } from '../managers/managers.repo.ts';
 
 export type VirtualBptRow = Selectable<VirtualBptsTable>;
 
@@ -57,15 +58,7 @@ export async function listVirtualBpts(
     .where('virtual_bpts.deleted_at', 'is', null)
     .where('bpts.deleted_at', 'is', null);
   if (managerUserId) {
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('manager_accounts')
-          .select('manager_accounts.account_id')
-          .whereRef('manager_accounts.account_id', '=', 'bpts.account_id')
-          .where('manager_accounts.user_id', '=', managerUserId),
-      ),
-    );
+    query = query.where(onAccountLinkedTo(managerUserId, 'bpts.account_id'));
   }
   return query.orderBy('virtual_bpts.name').orderBy('virtual_bpts.id').execute();
 }
