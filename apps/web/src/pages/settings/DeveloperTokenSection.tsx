@@ -1,18 +1,4 @@
-import {
-  Alert,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type CreatedDeveloperToken, DEVELOPER_TOKEN_LIMIT, type DeveloperToken } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
@@ -23,6 +9,7 @@ import { useMfaStatus } from '../../api/mfa.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { SecretShownOnceModal } from '../../components/SecretShownOnceModal.tsx';
 import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from './MfaCodeModal.tsx';
@@ -117,7 +104,17 @@ function DeveloperTokens() {
           onClose={() => setAskingForCode(false)}
         />
       )}
-      {created && <NewTokenModal token={created} onClose={() => setCreated(null)} />}
+      {created && (
+        // The only time the token is shown: the server keeps just its hash.
+        <SecretShownOnceModal
+          title={t('settings.developerTokens.createdTitle')}
+          help={t('settings.developerTokens.createdHelp')}
+          secret={created.token}
+          testId="developer-token"
+          doneLabel={t('settings.developerTokens.done')}
+          onClose={() => setCreated(null)}
+        />
+      )}
     </Paper>
   );
 }
@@ -200,30 +197,5 @@ function TokenList({ tokens, loading }: { tokens: DeveloperToken[]; loading: boo
         onClose={() => setRevoking(null)}
       />
     </>
-  );
-}
-
-/** The only time the token is shown: the server keeps just its hash. */
-function NewTokenModal({ token, onClose }: { token: CreatedDeveloperToken; onClose: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Modal opened onClose={onClose} title={t('settings.developerTokens.createdTitle')} centered size="lg">
-      <Stack>
-        <Text size="sm">{t('settings.developerTokens.createdHelp')}</Text>
-        <Code block data-testid="developer-token" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
-          {token.token}
-        </Code>
-        <Group justify="flex-end">
-          <CopyButton value={token.token}>
-            {({ copied, copy }) => (
-              <Button variant="default" onClick={copy}>
-                {t(copied ? 'common.copied' : 'common.copy')}
-              </Button>
-            )}
-          </CopyButton>
-          <Button onClick={onClose}>{t('settings.developerTokens.done')}</Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }

@@ -1,18 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   type CreatedWebhookEndpoint,
@@ -32,6 +18,7 @@ import {
 } from '../../../api/webhooks.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { LoadError } from '../../../components/LoadError.tsx';
+import { SecretShownOnceModal } from '../../../components/SecretShownOnceModal.tsx';
 import { canChange } from '../../../session/permissions.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { MfaCodeModal } from '../../settings/MfaCodeModal.tsx';
@@ -150,7 +137,17 @@ function AddEndpointForm() {
           onClose={() => setAskingForCode(false)}
         />
       )}
-      {created && <SecretModal endpoint={created} onClose={() => setCreated(null)} />}
+      {created && (
+        // The only time the secret is shown: the list never carries it.
+        <SecretShownOnceModal
+          title={t('webhooks.secretTitle')}
+          help={t('webhooks.secretHelp')}
+          secret={created.secret}
+          testId="webhook-secret"
+          doneLabel={t('webhooks.done')}
+          onClose={() => setCreated(null)}
+        />
+      )}
     </form>
   );
 }
@@ -250,30 +247,5 @@ function EndpointList({
         onClose={() => setDeleting(null)}
       />
     </>
-  );
-}
-
-/** The only time the secret is shown: the list never carries it. */
-function SecretModal({ endpoint, onClose }: { endpoint: CreatedWebhookEndpoint; onClose: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Modal opened onClose={onClose} title={t('webhooks.secretTitle')} centered size="lg">
-      <Stack>
-        <Text size="sm">{t('webhooks.secretHelp')}</Text>
-        <Code block data-testid="webhook-secret" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
-          {endpoint.secret}
-        </Code>
-        <Group justify="flex-end">
-          <CopyButton value={endpoint.secret}>
-            {({ copied, copy }) => (
-              <Button variant="default" onClick={copy}>
-                {t(copied ? 'common.copied' : 'common.copy')}
-              </Button>
-            )}
-          </CopyButton>
-          <Button onClick={onClose}>{t('webhooks.done')}</Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }
