@@ -1,12 +1,11 @@
 import { Button, Stack, Text } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
 import { IconBolt } from '@tabler/icons-react';
-import { useEffect, useEffectEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AwaitingPayment } from '../../components/AwaitingPayment.tsx';
+import { mmss, useInvoiceCountdown, useSecondsLeft } from '../../components/countdown.ts';
 import { LightningQr } from '../../components/LightningQr.tsx';
 import { PaymentRequestActions } from '../../components/PaymentRequestActions.tsx';
-import { mmss, useSecondsLeft } from '../terminal/InvoicePanel.tsx';
 
 type Invoice = NonNullable<PublicCheckout['invoice']>;
 
@@ -25,11 +24,7 @@ export function LightningPayment({
   onTimeUp: () => void;
 }) {
   const { t } = useTranslation();
-  const invoiceSecondsLeft = useSecondsLeft(invoice.expiresAt);
-  const timeUp = useEffectEvent(onTimeUp);
-  useEffect(() => {
-    if (invoiceSecondsLeft === 0) timeUp();
-  }, [invoiceSecondsLeft]);
+  useInvoiceCountdown(invoice.expiresAt, onTimeUp);
 
   return (
     <Stack gap="md">

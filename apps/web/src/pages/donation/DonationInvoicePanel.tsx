@@ -1,15 +1,14 @@
 import { Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { DonationInvoice } from '@rayo/shared';
 import { IconCheck } from '@tabler/icons-react';
-import { useEffect, useEffectEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useInvoiceStatus } from '../../api/invoices.ts';
 import { AwaitingPayment } from '../../components/AwaitingPayment.tsx';
+import { mmss, useInvoiceCountdown } from '../../components/countdown.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LightningQr } from '../../components/LightningQr.tsx';
 import { formatMsatAsSats } from '../../components/money-format.ts';
 import { PaymentRequestActions } from '../../components/PaymentRequestActions.tsx';
-import { mmss, useSecondsLeft } from '../terminal/InvoicePanel.tsx';
 
 /** The donation's invoice to pay, followed live until it is paid or runs out. */
 export function DonationInvoicePanel({
@@ -25,11 +24,7 @@ export function DonationInvoicePanel({
 }) {
   const { t } = useTranslation();
   const locale = useFormatLocale();
-  const secondsLeft = useSecondsLeft(invoice.expiresAt);
-  const expired = useEffectEvent(onExpired);
-  useEffect(() => {
-    if (secondsLeft === 0) expired();
-  }, [secondsLeft]);
+  const secondsLeft = useInvoiceCountdown(invoice.expiresAt, onExpired);
   useInvoiceStatus(invoice.id, (status) => {
     if (status === 'settled') onPaid();
     else if (status === 'expired' || status === 'cancelled') onExpired();

@@ -1,29 +1,14 @@
 import { Button, Divider, Stack, Text } from '@mantine/core';
 import { type Invoice, type InvoiceStatus, parseAmount, SATS } from '@rayo/shared';
-import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AwaitingPayment } from '../../components/AwaitingPayment.tsx';
+import { mmss, useInvoiceCountdown } from '../../components/countdown.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LightningQr } from '../../components/LightningQr.tsx';
 import { formatMoney, formatSats } from '../../components/money-format.ts';
 import { PaymentRequestActions } from '../../components/PaymentRequestActions.tsx';
 import { CardPayment } from './CardPayment.tsx';
 import { msatToSats } from './money.ts';
-
-/** Whole seconds until `deadline`, ticking every second; never below zero. */
-export function useSecondsLeft(deadline: string): number {
-  const end = Date.parse(deadline);
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return Math.max(0, Math.ceil((end - now) / 1000));
-}
-
-export function mmss(seconds: number): string {
-  return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
-}
 
 /** The amount of an invoice in its currency, and in sats when that is not the same thing. */
 export function InvoiceAmount({ invoice, size = 32 }: { invoice: Invoice; size?: number }) {
@@ -56,11 +41,7 @@ export function InvoicePanel({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
-  const secondsLeft = useSecondsLeft(invoice.expiresAt);
-  const timeUp = useEffectEvent(onTimeUp);
-  useEffect(() => {
-    if (secondsLeft === 0) timeUp();
-  }, [secondsLeft]);
+  const secondsLeft = useInvoiceCountdown(invoice.expiresAt, onTimeUp);
 
   return (
     <Stack gap="md">
