@@ -1,0 +1,66 @@
+<?php
+/**
+ * The shop's side of a test, one command per run; prints its answer as JSON.
+ *
+ *   php cli.php configure '{"rayo_url":…}'   the gateway's settings (and enables it)
+ *   php cli.php create-order '{"total":"73.00","currency":"GTQ"}'
+ *   php cli.php pay <order id>                the shopper picks Rayo at checkout
+ *   php cli.php order <order id>              the order as stored
+ *   php cli.php forget-access-token           as if the cached access token had expired
+ *   php cli.php log                           the calls to Rayo and errors logged
+ *
+ * @package Rayo_For_WooCommerce
+ */
+
+require __DIR__ . '/wordpress.php';
+
+$harness_command = isset( $argv[1] ) ? $argv[1] : '';
+$harness_arg     = isset( $argv[2] ) ? $argv[2] : '';
+switch ( $harness_command ) {
+	case 'configure':
+		update_option( 'woocommerce_rayo_settings', array_merge( array( 'enabled' => 'yes' ), json_decode( $harness_arg, true ) ) );
+		$harness_answer = get_option( 'woocommerce_rayo_settings' );
+		break;
+	case 'create-order':
+		$harness_input = json_decode( $harness_arg, true );
+		$harness_id    = Harness_Store::$state['next_id']++;
+		Harness_Store::$state['orders'][ (string) $harness_id ] = array(
+			'total'          => $harness_input['total'],
+			'currency'       => $harness_input['currency'],
+			'order_key'      => 'wc_order_' . bin2hex( random_bytes( 6 ) ),
+			'payment_method' => 'rayo',
+			'status'         => 'pending',
+			'meta'           => array(),
+			'notes'          => array(),
+			'payments'       => array(),
+		);
+		Harness_Store::save();
+		$harness_answer = array( 'id' => $harness_id );
+		break;
+	case 'pay':
+		$harness_gateways = apply_filters( 'woocommerce_payment_gateways', array() );
+		$harness_gateway  = new $harness_gateways[0]();
+		if ( ! $harness_gateway->is_available() ) {
+			fwrite( STDERR, "The gateway is not available: configure it first.\n" );
+			exit( 1 );
+		}
+		Harness_Store::$state['notices'] = array();
+		$harness_answer                  = $harness_gateway->process_payment( (int) $harness_arg );
+		$harness_answer['notices']       = Harness_Store::$state['notices'];
+		break;
+	case 'order':
+		$harness_answer = Harness_Store::$state['orders'][ $harness_arg ];
+		break;
+	case 'forget-access-token':
+		Harness_Store::$state['transients'] = array();
+		Harness_Store::save();
+		$harness_answer = array( 'forgotten' => true );
+		break;
+	case 'log':
+		$harness_answer = Harness_Store::$state['log'];
+		break;
+	default:
+		fwrite( STDERR, "Unknown command: $harness_command\n" );
+		exit( 2 );
+}
+echo json_encode( $harness_answer, JSON_UNESCAPED_SLASHES ), "\n";

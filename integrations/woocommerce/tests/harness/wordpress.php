@@ -1,0 +1,354 @@
+<?php
+/**
+ * A stand-in for the parts of WordPress and WooCommerce the plugin calls, so that the plugin's own
+ * files run unchanged against a real Rayo. Options, transients and orders live in one JSON file
+ * (RAYO_HARNESS_STATE), held under an exclusive lock for the whole request or command so that a
+ * webhook arriving during a command waits its turn, as database transactions would order them.
+ *
+ * @package Rayo_For_WooCommerce
+ */
+
+define( 'ABSPATH', __DIR__ . '/' );
+
+/** The shop's state file and its lock. */
+final class Harness_Store {
+	/** @var array The whole state. */
+	public static $state;
+	/** @var resource The lock file. */
+	private static $lock;
+
+	/** Loads the state under the lock, which is held until the process ends. */
+	public static function open() {
+		$path       = getenv( 'RAYO_HARNESS_STATE' );
+		self::$lock = fopen( $path . '.lock', 'c' );
+		flock( self::$lock, LOCK_EX );
+		$text        = is_file( $path ) ? file_get_contents( $path ) : '';
+		self::$state = '' === $text ? array(
+			'options'    => array(),
+			'transients' => array(),
+			'orders'     => array(),
+			'next_id'    => 100,
+			'notices'    => array(),
+			'log'        => array(),
+		) : json_decode( $text, true );
+	}
+
+	/** Writes the state back. */
+	public static function save() {
+		$path = getenv( 'RAYO_HARNESS_STATE' );
+		file_put_contents( $path . '.tmp', json_encode( self::$state, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES ) );
+		rename( $path . '.tmp', $path );
+	}
+}
+
+Harness_Store::open();
+
+// Hooks.
+$GLOBALS['harness_hooks'] = array();
+function add_action( $name, $callback, $priority = 10, $args = 1 ) {
+	$GLOBALS['harness_hooks'][ $name ][] = $callback;
+	return true;
+}
+function add_filter( $name, $callback, $priority = 10, $args = 1 ) {
+	return add_action( $name, $callback, $priority, $args );
+}
+function do_action( $name, ...$args ) {
+	foreach ( isset( $GLOBALS['harness_hooks'][ $name ] ) ? $GLOBALS['harness_hooks'][ $name ] : array() as $callback ) {
+		call_user_func_array( $callback, $args );
+	}
+}
+function apply_filters( $name, $value, ...$args ) {
+	foreach ( isset( $GLOBALS['harness_hooks'][ $name ] ) ? $GLOBALS['harness_hooks'][ $name ] : array() as $callback ) {
+		$value = call_user_func_array( $callback, array_merge( array( $value ), $args ) );
+	}
+	return $value;
+}
+function __return_true() {
+	return true;
+}
+
+// Text.
+function __( $text, $domain = 'default' ) {
+	return $text;
+}
+function esc_html( $text ) {
+	return htmlspecialchars( (string) $text, ENT_QUOTES, 'UTF-8' );
+}
+function esc_html__( $text, $domain = 'default' ) {
+	return esc_html( $text );
+}
+function wp_json_encode( $value ) {
+	return json_encode( $value, JSON_UNESCAPED_SLASHES );
+}
+
+// Options and transients.
+function get_option( $name, $fallback = false ) {
+	return array_key_exists( $name, Harness_Store::$state['options'] ) ? Harness_Store::$state['options'][ $name ] : $fallback;
+}
+function update_option( $name, $value ) {
+	Harness_Store::$state['options'][ $name ] = $value;
+	Harness_Store::save();
+	return true;
+}
+function delete_option( $name ) {
+	unset( Harness_Store::$state['options'][ $name ] );
+	Harness_Store::save();
+	return true;
+}
+function get_transient( $name ) {
+	$entry = isset( Harness_Store::$state['transients'][ $name ] ) ? Harness_Store::$state['transients'][ $name ] : null;
+	return null !== $entry && $entry['expires'] > time() ? $entry['value'] : false;
+}
+function set_transient( $name, $value, $ttl ) {
+	Harness_Store::$state['transients'][ $name ] = array(
+		'value'   => $value,
+		'expires' => time() + $ttl,
+	);
+	Harness_Store::save();
+	return true;
+}
+function delete_transient( $name ) {
+	unset( Harness_Store::$state['transients'][ $name ] );
+	Harness_Store::save();
+	return true;
+}
+
+// URLs.
+function home_url( $path = '' ) {
+	return rtrim( getenv( 'HARNESS_HOME' ), '/' ) . $path;
+}
+function rest_url( $path = '' ) {
+	return home_url( '/wp-json/' . ltrim( $path, '/' ) );
+}
+
+// HTTP.
+class WP_Error {
+	/** @var string */
+	private $message;
+	public function __construct( $code = '', $message = '' ) {
+		$this->message = $message;
+	}
+	public function get_error_message() {
+		return $this->message;
+	}
+}
+function is_wp_error( $thing ) {
+	return $thing instanceof WP_Error;
+}
+function wp_remote_post( $url, $args = array() ) {
+	$headers = array();
+	foreach ( isset( $args['headers'] ) ? $args['headers'] : array() as $name => $value ) {
+		$headers[] = $name . ': ' . $value;
+	}
+	$curl = curl_init( $url );
+	curl_setopt_array(
+		$curl,
+		array(
+			CURLOPT_POST           => true,
+			CURLOPT_POSTFIELDS     => isset( $args['body'] ) ? $args['body'] : '',
+			CURLOPT_HTTPHEADER     => $headers,
+			CURLOPT_RETURNTRANSFER => true,
+			CURLOPT_TIMEOUT        => isset( $args['timeout'] ) ? $args['timeout'] : 5,
+			CURLOPT_FOLLOWLOCATION => false,
+		)
+	);
+	$body = curl_exec( $curl );
+	if ( false === $body ) {
+		$error = curl_error( $curl );
+		curl_close( $curl );
+		return new WP_Error( 'http_request_failed', $error );
+	}
+	$status = curl_getinfo( $curl, CURLINFO_RESPONSE_CODE );
+	curl_close( $curl );
+	Harness_Store::$state['log'][] = 'POST ' . parse_url( $url, PHP_URL_PATH ) . ' ' . $status;
+	Harness_Store::save();
+	return array(
+		'response' => array( 'code' => $status ),
+		'body'     => $body,
+	);
+}
+function wp_remote_retrieve_response_code( $response ) {
+	return $response['response']['code'];
+}
+function wp_remote_retrieve_body( $response ) {
+	return $response['body'];
+}
+
+// REST API.
+$GLOBALS['harness_routes'] = array();
+function register_rest_route( $namespace, $route, $args ) {
+	$GLOBALS['harness_routes'][ '/' . $namespace . $route ] = $args;
+	return true;
+}
+class WP_REST_Request {
+	/** @var string */
+	private $body;
+	/** @var array Header names canonical as WordPress keeps them: lower case, '-' as '_'. */
+	private $headers = array();
+	public function __construct( $body, array $headers ) {
+		$this->body = $body;
+		foreach ( $headers as $name => $value ) {
+			$this->headers[ str_replace( '-', '_', strtolower( $name ) ) ] = $value;
+		}
+	}
+	public function get_body() {
+		return $this->body;
+	}
+	public function get_header( $name ) {
+		$key = str_replace( '-', '_', strtolower( $name ) );
+		return isset( $this->headers[ $key ] ) ? $this->headers[ $key ] : null;
+	}
+}
+class WP_REST_Response {
+	/** @var mixed */
+	public $data;
+	/** @var int */
+	public $status;
+	public function __construct( $data = null, $status = 200 ) {
+		$this->data   = $data;
+		$this->status = $status;
+	}
+}
+
+// WooCommerce.
+function wc_get_price_decimals() {
+	return (int) get_option( 'woocommerce_price_num_decimals', 2 );
+}
+function wc_add_notice( $message, $type = 'success' ) {
+	Harness_Store::$state['notices'][] = array(
+		'type'    => $type,
+		'message' => $message,
+	);
+	Harness_Store::save();
+}
+class Harness_Logger {
+	public function error( $message, $context = array() ) {
+		Harness_Store::$state['log'][] = 'error: ' . $message;
+		Harness_Store::save();
+	}
+}
+function wc_get_logger() {
+	return new Harness_Logger();
+}
+function wc_get_order( $id ) {
+	return isset( Harness_Store::$state['orders'][ (string) $id ] ) ? new WC_Order( (int) $id ) : false;
+}
+
+/** An order as WooCommerce's WC_Order exposes it, kept in the state file. */
+class WC_Order {
+	/** @var int */
+	private $id;
+	public function __construct( $id ) {
+		$this->id = $id;
+	}
+	private function &data() {
+		return Harness_Store::$state['orders'][ (string) $this->id ];
+	}
+	public function get_id() {
+		return $this->id;
+	}
+	public function get_order_number() {
+		return (string) $this->id;
+	}
+	public function get_total() {
+		return $this->data()['total'];
+	}
+	public function get_currency() {
+		return $this->data()['currency'];
+	}
+	public function get_order_key() {
+		return $this->data()['order_key'];
+	}
+	public function get_payment_method() {
+		return $this->data()['payment_method'];
+	}
+	public function get_status() {
+		return $this->data()['status'];
+	}
+	public function has_status( $status ) {
+		return in_array( $this->get_status(), (array) $status, true );
+	}
+	public function is_paid() {
+		return $this->has_status( array( 'processing', 'completed' ) );
+	}
+	public function get_meta( $key ) {
+		$meta = $this->data()['meta'];
+		return isset( $meta[ $key ] ) ? $meta[ $key ] : '';
+	}
+	public function update_meta_data( $key, $value ) {
+		$this->data()['meta'][ $key ] = $value;
+	}
+	public function save() {
+		Harness_Store::save();
+		return $this->id;
+	}
+	public function add_order_note( $note ) {
+		$this->data()['notes'][] = $note;
+		Harness_Store::save();
+	}
+	public function update_status( $status, $note = '' ) {
+		$data = &$this->data();
+		if ( '' !== $note ) {
+			$data['notes'][] = $note;
+		}
+		$data['status'] = $status;
+		Harness_Store::save();
+		return true;
+	}
+	/** As WooCommerce: only from an unpaid status, records the transaction and moves to processing. */
+	public function payment_complete( $transaction_id = '' ) {
+		$data = &$this->data();
+		if ( ! $this->has_status( array( 'on-hold', 'pending', 'failed', 'cancelled' ) ) ) {
+			return false;
+		}
+		$data['transaction_id'] = $transaction_id;
+		$data['status']         = 'processing';
+		$data['payments'][]     = $transaction_id;
+		Harness_Store::save();
+		return true;
+	}
+	public function get_checkout_order_received_url() {
+		return home_url( '/checkout/order-received/' . $this->id . '/?key=' . $this->get_order_key() );
+	}
+}
+
+/** The settings and helpers of WooCommerce's WC_Payment_Gateway the plugin relies on. */
+abstract class WC_Payment_Gateway {
+	public $id;
+	public $title;
+	public $description;
+	public $enabled = 'no';
+	public $has_fields;
+	public $method_title;
+	public $method_description;
+	public $supports    = array();
+	public $form_fields = array();
+	public $settings    = array();
+
+	public function init_settings() {
+		$this->settings = get_option( 'woocommerce_' . $this->id . '_settings', array() );
+		foreach ( $this->form_fields as $key => $field ) {
+			if ( ! isset( $this->settings[ $key ] ) ) {
+				$this->settings[ $key ] = isset( $field['default'] ) ? $field['default'] : '';
+			}
+		}
+		$this->enabled = $this->settings['enabled'];
+	}
+	public function get_option( $key, $empty_value = null ) {
+		return isset( $this->settings[ $key ] ) ? $this->settings[ $key ] : $empty_value;
+	}
+	public function is_available() {
+		return 'yes' === $this->enabled;
+	}
+	public function process_admin_options() {
+		return true;
+	}
+	public function get_return_url( $order ) {
+		return $order->get_checkout_order_received_url();
+	}
+}
+
+require dirname( __DIR__, 2 ) . '/rayo-for-woocommerce/rayo-for-woocommerce.php';
+do_action( 'before_woocommerce_init' );
+do_action( 'plugins_loaded' );
+do_action( 'rest_api_init' );
