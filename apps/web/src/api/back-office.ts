@@ -1,0 +1,116 @@
+import {
+  BackOfficeNotificationPageSchema,
+  BackOfficeOrganizationPageSchema,
+  type BackOfficeOrganizationsQuery,
+  OrganizationAdminRecordSchema,
+  type Verification,
+} from '@rayo/shared';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { saveBlob } from '../components/save-blob.ts';
+import { apiRequest, apiResponse } from './client.ts';
+
+const backOfficeKey = ['back-office'] as const;
+
+export function useBackOfficeOrganizations(query: BackOfficeOrganizationsQuery) {
+  const params = new URLSearchParams({
+    country: String(query.country),
+    page: String(query.page),
+    limit: String(query.limit),
+    ...(query.search ? { search: query.search } : {}),
+  });
+  return useQuery({
+    queryKey: [...backOfficeKey, 'organizations', query],
+    queryFn: () => apiRequest(`/back-office/organizations?${params}`, BackOfficeOrganizationPageSchema),
+    placeholderData: keepPreviousData,
+  });
+}
+
+function adminRecordKey(organizationId: string) {
+  return [...backOfficeKey, 'organization', organizationId, 'admin'] as const;
+}
+
+/** The organization admin record; the organization's screens share it (its name is their title). */
+export function useOrganizationAdminRecord(organizationId: string) {
+  return useQuery({
+    queryKey: adminRecordKey(organizationId),
+    queryFn: () =>
+      apiRequest(
+        `/back-office/organization/${encodeURIComponent(organizationId)}/admin`,
+        OrganizationAdminRecordSchema,
+      ),
+  });
+}
+
+export function useSetVerification(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: { field: Verification; verified: boolean }) =>
+      apiRequest(
+        `/back-office/organization/${encodeURIComponent(organizationId)}/verification`,
+        OrganizationAdminRecordSchema,
+        { method: 'PUT', body: request },
+      ),
+    onSuccess: (record) => {
+      queryClient.setQueryData(adminRecordKey(organizationId), record);
+      void queryClient.invalidateQueries({ queryKey: [...backOfficeKey, 'organizations'] });
+    },
+  });
+}
+
+export function useSetBlocked(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (blocked: boolean) =>
+      apiRequest(
+        `/back-office/organization/${encodeURIComponent(organizationId)}/blocked`,
+        OrganizationAdminRecordSchema,
+        {
+          method: 'PUT',
+          body: { blocked },
+        },
+      ),
+    onSuccess: (record) => {
+      queryClient.setQueryData(adminRecordKey(organizationId), record);
+      void queryClient.invalidateQueries({ queryKey: [...backOfficeKey, 'organizations'] });
+    },
+  });
+}
+
+/** Fetched with the session's token (a plain link would carry none), then saved under its name. */
+export async function downloadOrganizationKybDocument(
+  organizationId: string,
+  document: { id: string; fileName: string },
+): Promise<void> {
+  const response = await apiResponse(
+    `/back-office/organization/${encodeURIComponent(organizationId)}/kyb-documents/${encodeURIComponent(document.id)}`,
+  );
+  saveBlob(await response.blob(), document.fileName);
+}
+
+const notificationsKey = [...backOfficeKey, 'notifications'] as const;
+
+export function useBackOfficeNotifications(page: number, limit: number) {
+  return useQuery({
+    queryKey: [...notificationsKey, page, limit],
+    queryFn: () =>
+      apiRequest(`/back-office/notification?page=${page}&limit=${limit}`, BackOfficeNotificationPageSchema),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** SPEC §7: the list is reloaded after a delete. */
+export function useDeleteNotification() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest(`/back-office/notification/${encodeURIComponent(id)}`, z.undefined(), { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationsKey }),
+  });
+}
+
+/** Unix seconds, `start` inclusive and `end` exclusive. */
+export async function downloadAuditCsv(start: number, end: number): Promise<void> {
+  const response = await apiResponse(`/back-office/audit/csv?start=${start}&end=${end}`);
+  saveBlob(await response.blob(), `audit-${start}-${end}.csv`);
+}
