@@ -119,3 +119,11 @@ export async function signIn(app: App, email: string, password: string): Promise
 export function bearer(accessToken: string): { authorization: string } {
   return { authorization: `Bearer ${accessToken}` };
 }
+
+/** A new organization with an admin signed in: the start of most tests of an admin's screens. */
+export async function openTestShop(t: TestApp, organizationName?: string) {
+  const organization = await createTestOrganization(t.db, organizationName);
+  const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
+  const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
+  return { organization, user, admin };
+}

@@ -5,8 +5,8 @@ import {
   bearer,
   createTestAccount,
   createTestApp,
-  createTestOrganization,
   createTestUser,
+  openTestShop,
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
@@ -21,13 +21,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-async function openShop() {
-  const organization = await createTestOrganization(t.db);
-  const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
-  const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
-  return { organization, user, admin };
-}
 
 function putLogo(headers: Headers, body: { payload: Buffer; headers: Headers }) {
   return t.app.inject({
@@ -61,7 +54,7 @@ async function hasLogo(organizationId: string): Promise<boolean> {
 
 describe('the logo', () => {
   it('stores a PNG, serves it publicly with its sniffed type and safe headers, and audits the change', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const png = tinyPng();
     const sha256 = createHash('sha256').update(png).digest('hex');
     // Named and typed as a JPEG: the bytes are what counts.
@@ -102,7 +95,7 @@ describe('the logo', () => {
   });
 
   it('replaces a logo with a JPEG, and removes it', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     await putLogo(shop.admin, fileUpload(tinyPng()));
     const jpeg = await putLogo(shop.admin, fileUpload(jpegHead(), 'logo.png', 'image/png'));
     expect(jpeg.json<Branding>().logo?.contentType).toBe('image/jpeg');
@@ -115,7 +108,7 @@ describe('the logo', () => {
   });
 
   it('refuses a logo over 512 KB with 413, keeping the one it had', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     await putLogo(shop.admin, fileUpload(tinyPng()));
     const before = (await getBranding(shop.admin)).json<Branding>();
     const big = tinyPng([1, 2, 3], 4, LOGO_MAX_BYTES);
@@ -124,7 +117,7 @@ describe('the logo', () => {
   });
 
   it('refuses anything but PNG and JPEG, whatever the name and type say', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     for (const body of [
       fileUpload('%PDF-1.4 not an image', 'logo.png', 'image/png'),
       fileUpload(Buffer.from('GIF89a\x01\x00\x01\x00'), 'logo.png', 'image/png'),
@@ -137,7 +130,7 @@ describe('the logo', () => {
   });
 
   it('refuses every SVG, hostile or not, with a message that says so', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const svgs = [
       '<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>',
       '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
@@ -155,7 +148,7 @@ describe('the logo', () => {
   });
 
   it('refuses a request without a file', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     expect(refusal(await putLogo(shop.admin, fileUpload(Buffer.alloc(0))))).toEqual([400, 'MissingFile']);
     const json = await t.app.inject({
       method: 'PUT',
@@ -167,7 +160,7 @@ describe('the logo', () => {
   });
 
   it('answers 404 for an organization without a logo, and 400 for an id that is none', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const url = `/api/public/organizations/${shop.organization.id}/logo`;
     expect(refusal(await t.app.inject({ method: 'GET', url }))).toEqual([404, 'NotFound']);
     const bad = await t.app.inject({ method: 'GET', url: '/api/public/organizations/not-an-id/logo' });
@@ -177,7 +170,7 @@ describe('the logo', () => {
 
 describe('the accent colour', () => {
   it('stores #rrggbb in lower case, audits it, and can be put back to the default', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const set = await putColor(shop.admin, { accentColor: '#0A7D5A' });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json<Branding>()).toEqual({ accentColor: '#0a7d5a', logo: null });
@@ -188,7 +181,7 @@ describe('the accent colour', () => {
   });
 
   it('refuses anything but #rrggbb', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     await putColor(shop.admin, { accentColor: '#123456' });
     for (const accentColor of ['#12345', '#1234567', '123456', '#12345g', 'red', 'rgb(1,2,3)', '#123456;x', 42]) {
       expect(refusal(await putColor(shop.admin, { accentColor }))).toEqual([400, 'InvalidAccentColor']);
@@ -202,7 +195,7 @@ describe('the accent colour', () => {
 
 describe('who may change the branding', () => {
   it('lets a manager read it, and nothing more', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     await putColor(shop.admin, { accentColor: '#123456' });
     const manager = await createTestUser(t.db, { role: 'manager', organizationId: shop.organization.id });
     const headers = bearer((await signIn(t.app, manager.email, manager.password)).accessToken);
@@ -217,7 +210,7 @@ describe('who may change the branding', () => {
 
 describe('the shareable terminal', () => {
   it('carries the logo and colour of its organization', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const account = await createTestAccount(t.db, shop.organization.id, 'Counter');
     const created = await t.app.inject({
       method: 'POST',

@@ -1,14 +1,7 @@
 import type { CheckoutProtection, ErrorResponse, MfaEnrollment } from '@rayo/shared';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  createTestApp,
-  createTestOrganization,
-  createTestUser,
-  signIn,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { bearer, createTestApp, createTestUser, openTestShop, signIn, type TestApp } from '../../../test/test-app.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 
 type Headers = Record<string, string>;
@@ -20,13 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function openShop() {
-  const organization = await createTestOrganization(t.db);
-  const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
-  const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
-  return { organization, user, admin };
-}
-
 function get(headers: Headers) {
   return t.app.inject({ method: 'GET', url: '/api/settings/checkout-protection', headers });
 }
@@ -37,7 +23,7 @@ function put(headers: Headers, payload: unknown) {
 
 describe('checkout protection', () => {
   it('is off at first, turns on and off, and each change is audited', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     expect((await get(shop.admin)).json<CheckoutProtection>()).toEqual({ enabled: false });
     const on = await put(shop.admin, { enabled: true });
     expect(on.statusCode, on.body).toBe(200);
@@ -54,7 +40,7 @@ describe('checkout protection', () => {
   });
 
   it('refuses a body that is not { enabled: boolean }', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     for (const payload of [{}, { enabled: 'yes' }, { enabled: 1 }, { enabled: null }]) {
       expect((await put(shop.admin, payload)).statusCode).toBe(400);
     }
@@ -62,7 +48,7 @@ describe('checkout protection', () => {
   });
 
   it('lets a manager read it but not change it', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const manager = await createTestUser(t.db, { role: 'manager', organizationId: shop.organization.id });
     const headers = bearer((await signIn(t.app, manager.email, manager.password)).accessToken);
     expect((await get(headers)).json<CheckoutProtection>()).toEqual({ enabled: false });
@@ -72,7 +58,7 @@ describe('checkout protection', () => {
   });
 
   it('needs a code in the mfa-code header when the admin has MFA on', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const enable = await t.app.inject({ method: 'POST', url: '/api/settings/mfa/enable', headers: shop.admin });
     const totp = new TOTP({ secret: Secret.fromBase32(enable.json<MfaEnrollment>().secret) });
     const payload = { code: totp.generate() };

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
   createTestApp,
-  createTestOrganization,
   createTestUser,
+  openTestShop,
   signIn,
   TEST_PASSWORD,
   type TestApp,
@@ -31,13 +31,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function openShop() {
-  const organization = await createTestOrganization(t.db);
-  const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
-  const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
-  return { organization, user, admin };
-}
-
 const create = (headers: Headers, payload: object = {}) => t.app.inject({ method: 'POST', url: URL, headers, payload });
 const list = (headers: Headers) => t.app.inject({ method: 'GET', url: URL, headers });
 const revoke = (headers: Headers, id: string) => t.app.inject({ method: 'DELETE', url: `${URL}/${id}`, headers });
@@ -52,7 +45,7 @@ async function created(headers: Headers, payload: object = {}): Promise<CreatedD
 
 describe('developer tokens', () => {
   it('shows a new token once, keeps only its hash, lists it without the token and audits the creation', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const before = Date.now();
     const token = await created(shop.admin, { name: '  Shop sync  ' });
     expect(token.token.startsWith(DEVELOPER_TOKEN_PREFIX)).toBe(true);
@@ -88,7 +81,7 @@ describe('developer tokens', () => {
   });
 
   it('exchanges for an access token again and again without rotating, and records the last use', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const token = await created(shop.admin);
     for (let i = 0; i < 3; i++) {
       const response = await exchange(token.token);
@@ -112,7 +105,7 @@ describe('developer tokens', () => {
   });
 
   it('acts as the admin who made it, in their organization, marked as a program (checkout protection)', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const token = await created(shop.admin);
     const { accessToken } = (await exchange(token.token)).json<RefreshAccessTokenResponse>();
     const claims = await t.runtime.deps.tokens.verifyAccessToken(accessToken);
@@ -127,7 +120,7 @@ describe('developer tokens', () => {
   });
 
   it('stops working at once when revoked, and the revocation is audited', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const token = await created(shop.admin, { name: 'Old script' });
     const kept = await created(shop.admin);
     expect((await exchange(token.token)).statusCode).toBe(200);
@@ -149,7 +142,7 @@ describe('developer tokens', () => {
   });
 
   it('survives a password change, which ends sessions but not scripts', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const token = await created(shop.admin);
     const change = await t.app.inject({
       method: 'POST',
@@ -162,8 +155,8 @@ describe('developer tokens', () => {
   });
 
   it('refuses an unknown, expired or other organization’s token, and another organization cannot revoke it', async () => {
-    const shop = await openShop();
-    const other = await openShop();
+    const shop = await openTestShop(t);
+    const other = await openTestShop(t);
     const token = await created(shop.admin);
     expect((await exchange(`${DEVELOPER_TOKEN_PREFIX}nope`)).statusCode).toBe(401);
     expect((await revoke(other.admin, token.id)).statusCode).toBe(404);
@@ -180,7 +173,7 @@ describe('developer tokens', () => {
   });
 
   it(`holds at most ${DEVELOPER_TOKEN_LIMIT} active tokens per organization, even when asked at once`, async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const answers = await Promise.all(Array.from({ length: DEVELOPER_TOKEN_LIMIT + 3 }, () => create(shop.admin)));
     const statuses = answers.map((a) => a.statusCode).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(DEVELOPER_TOKEN_LIMIT);
@@ -195,7 +188,7 @@ describe('developer tokens', () => {
   });
 
   it('refuses bad input with a 400 and stores nothing', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const long = await create(shop.admin, { name: 'x'.repeat(101) });
     expect(long.statusCode).toBe(400);
     expect((await create(shop.admin, { name: 42 })).statusCode).toBe(400);
@@ -204,7 +197,7 @@ describe('developer tokens', () => {
   });
 
   it('is refused to managers, who do not see the list either', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const token = await created(shop.admin);
     const user = await createTestUser(t.db, { role: 'manager', organizationId: shop.organization.id });
     const manager = bearer((await signIn(t.app, user.email, user.password)).accessToken);
@@ -215,7 +208,7 @@ describe('developer tokens', () => {
   });
 
   it('needs a code in the mfa-code header to create one when the admin has MFA on', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const enable = await t.app.inject({ method: 'POST', url: '/api/settings/mfa/enable', headers: shop.admin });
     const totp = new TOTP({ secret: Secret.fromBase32(enable.json<MfaEnrollment>().secret) });
     const validate = await t.app.inject({
@@ -242,7 +235,7 @@ describe('developer tokens', () => {
   });
 
   it('leaves session refresh tokens rotating as before', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const session = await t.app.inject({
       method: 'POST',
       url: '/api/auth/signin',

@@ -2,14 +2,7 @@ import { createHash } from 'node:crypto';
 import { type ErrorResponse, KYB_MAX_BYTES, KYB_MAX_FILES, type KybDocument, type MfaEnrollment } from '@rayo/shared';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  createTestApp,
-  createTestOrganization,
-  createTestUser,
-  signIn,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { bearer, createTestApp, createTestUser, openTestShop, signIn, type TestApp } from '../../../test/test-app.ts';
 import { fileUpload, jpegHead, multipart, tinyPdf, tinyPng } from '../../../test/upload-files.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { listNotifications } from '../notifications/notifications.repo.ts';
@@ -22,13 +15,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-async function openShop() {
-  const organization = await createTestOrganization(t.db);
-  const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
-  const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
-  return { organization, user, admin };
-}
 
 function upload(headers: Headers, body: { payload: Buffer; headers: Headers }) {
   return t.app.inject({
@@ -58,7 +44,7 @@ function refusal(response: { statusCode: number; json: <T>() => T }) {
 
 describe('uploading KYB documents', () => {
   it('stores a PDF, lists it, gives it back byte for byte, and resets KYB, audits and tells back office', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     await t.db
       .updateTable('organizations')
       .set({ kyb_verified: true })
@@ -125,7 +111,7 @@ describe('uploading KYB documents', () => {
   });
 
   it('takes PNG and JPEG documents, and names a nameless one', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const png = await upload(shop.admin, fileUpload(tinyPng(), 'passport.png', 'image/png'));
     expect(png.json<KybDocument>()).toMatchObject({ contentType: 'image/png', fileName: 'passport.png' });
     const jpeg = await upload(shop.admin, fileUpload(jpegHead(), '', 'application/pdf'));
@@ -134,13 +120,13 @@ describe('uploading KYB documents', () => {
   });
 
   it('keeps only the last segment of a path-like name, without control characters', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const response = await upload(shop.admin, fileUpload(tinyPdf(), '..\\..\\etc/pass\u0007wd.pdf'));
     expect(response.json<KybDocument>().fileName).toBe('passwd.pdf');
   });
 
   it('refuses a file whose bytes are not PDF, PNG or JPEG, whatever its name and type say', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     for (const body of [
       fileUpload('<html><script>alert(1)</script></html>', 'statement.pdf', 'application/pdf'),
       fileUpload(Buffer.from('GIF89a\x01\x00\x01\x00'), 'id.png', 'image/png'),
@@ -153,7 +139,7 @@ describe('uploading KYB documents', () => {
   });
 
   it('refuses a file over 10 MB with 413 and stores nothing', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const big = Buffer.concat([tinyPdf(), Buffer.alloc(KYB_MAX_BYTES)]);
     const response = await upload(shop.admin, fileUpload(big, 'big.pdf', 'application/pdf'));
     expect(refusal(response)).toEqual([413, 'FileTooLarge']);
@@ -162,7 +148,7 @@ describe('uploading KYB documents', () => {
   });
 
   it('refuses a request without exactly one file, and one that is not multipart', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const two = multipart([
       { name: 'file', fileName: 'a.pdf', data: tinyPdf() },
       { name: 'file', fileName: 'b.pdf', data: tinyPdf() },
@@ -192,7 +178,7 @@ describe('uploading KYB documents', () => {
   });
 
   it(`keeps at most ${KYB_MAX_FILES} documents per organization`, async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     // Uploads at once: the count is taken under a lock, so none slips past it.
     const answers = await Promise.all(
       Array.from({ length: KYB_MAX_FILES + 3 }, (_, i) => upload(shop.admin, fileUpload(tinyPdf(`#${i}`), `${i}.pdf`))),
@@ -207,7 +193,7 @@ describe('uploading KYB documents', () => {
 
 describe('deleting KYB documents', () => {
   it('deletes its own document, resets KYB, audits and tells back office', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const document = (await upload(shop.admin, fileUpload(tinyPdf(), 'a.pdf'))).json<KybDocument>();
     await t.db
       .updateTable('organizations')
@@ -233,8 +219,8 @@ describe('deleting KYB documents', () => {
 
 describe('who sees KYB documents', () => {
   it("answers 404 for another organization's document, and 403 to managers", async () => {
-    const shop = await openShop();
-    const other = await openShop();
+    const shop = await openTestShop(t);
+    const other = await openTestShop(t);
     const document = (await upload(shop.admin, fileUpload(tinyPdf(), 'a.pdf'))).json<KybDocument>();
     const url = `/api/settings/kyb-documents/${document.id}`;
     for (const method of ['GET', 'DELETE'] as const) {
@@ -251,7 +237,7 @@ describe('who sees KYB documents', () => {
   });
 
   it('needs no MFA code: an upload only withdraws verification', async () => {
-    const shop = await openShop();
+    const shop = await openTestShop(t);
     const enable = await t.app.inject({ method: 'POST', url: '/api/settings/mfa/enable', headers: shop.admin });
     const totp = new TOTP({ secret: Secret.fromBase32(enable.json<MfaEnrollment>().secret) });
     const payload = { code: totp.generate() };

@@ -15,6 +15,7 @@ import {
   createTestApp,
   createTestOrganization,
   createTestUser,
+  openTestShop,
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
@@ -49,13 +50,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function openShop() {
-  const organization = await createTestOrganization(t.db);
-  const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
-  const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
-  return { organization, user, admin };
-}
-
 async function addEndpoint(headers: Record<string, string>, url: string, events = ['checkout.paid']) {
   const response = await t.app.inject({ method: 'POST', url: '/api/webhooks', headers, payload: { url, events } });
   expect(response.statusCode, response.body).toBe(201);
@@ -75,7 +69,7 @@ async function emit(organizationId: string, payload: Record<string, unknown> = {
 
 describe('webhook endpoints', () => {
   it('shows the signing secret once, lists endpoints without it, and audits changes', async () => {
-    const { organization, admin } = await openShop();
+    const { organization, admin } = await openTestShop(t);
     const created = await addEndpoint(admin, 'https://shop.example/hooks', ['checkout.paid', 'checkout.expired']);
     expect(created.secret).toMatch(/^whsec_[\w-]{32}$/);
     expect(created).toMatchObject({ url: 'https://shop.example/hooks', events: ['checkout.paid', 'checkout.expired'] });
@@ -107,7 +101,7 @@ describe('webhook endpoints', () => {
   });
 
   it('refuses a URL that is not http(s) or not a URL, with a clear 400', async () => {
-    const { admin } = await openShop();
+    const { admin } = await openTestShop(t);
     for (const url of ['ftp://shop.example/hooks', 'not a url', 'https://user:pw@shop.example/hooks']) {
       const response = await t.app.inject({
         method: 'POST',
@@ -127,7 +121,7 @@ describe('webhook endpoints', () => {
   });
 
   it('lets managers read endpoints and the log, and nothing more', async () => {
-    const { organization, admin } = await openShop();
+    const { organization, admin } = await openTestShop(t);
     const account = await createTestAccount(t.db, organization.id, 'Main');
     const endpoint = await addEndpoint(admin, 'https://shop.example/hooks');
     const user = await createTestUser(t.db, {
@@ -154,7 +148,7 @@ describe('webhook endpoints', () => {
   });
 
   it('needs a code in the mfa-code header to add one when the admin has MFA on', async () => {
-    const { admin } = await openShop();
+    const { admin } = await openTestShop(t);
     const enable = await t.app.inject({ method: 'POST', url: '/api/settings/mfa/enable', headers: admin });
     const totp = new TOTP({ secret: Secret.fromBase32(enable.json<MfaEnrollment>().secret) });
     const validate = await t.app.inject({
@@ -180,8 +174,8 @@ describe('webhook endpoints', () => {
   });
 
   it("answers 404 for another organization's endpoint", async () => {
-    const a = await openShop();
-    const b = await openShop();
+    const a = await openTestShop(t);
+    const b = await openTestShop(t);
     const endpoint = await addEndpoint(a.admin, 'https://shop.example/hooks');
     const response = await t.app.inject({ method: 'DELETE', url: `/api/webhooks/${endpoint.id}`, headers: b.admin });
     expect(response.statusCode).toBe(404);
@@ -190,7 +184,7 @@ describe('webhook endpoints', () => {
 
 describe('webhook delivery', () => {
   it('POSTs each event once, signed, with its event and delivery headers', async () => {
-    const { organization, admin } = await openShop();
+    const { organization, admin } = await openTestShop(t);
     const endpoint = await addEndpoint(admin, receiver.url());
     secret = endpoint.secret;
     const before = receiver.received.length;
@@ -211,7 +205,7 @@ describe('webhook delivery', () => {
   });
 
   it('retries with backoff while the receiver is down, and delivers exactly once when it is back', async () => {
-    const { organization, admin } = await openShop();
+    const { organization, admin } = await openTestShop(t);
     const endpoint = await addEndpoint(admin, receiver.url());
     secret = endpoint.secret;
     receiver.answerWith(500);
@@ -255,7 +249,7 @@ describe('webhook delivery', () => {
   });
 
   it('redelivers on request, with the same id and body', async () => {
-    const { organization, admin } = await openShop();
+    const { organization, admin } = await openTestShop(t);
     const endpoint = await addEndpoint(admin, receiver.url());
     secret = endpoint.secret;
     const id = await emit(organization.id, { checkoutId: 'c-again' });
@@ -280,7 +274,7 @@ describe('webhook delivery', () => {
     });
     expect(row.last_status).toBe(200);
 
-    const other = await openShop();
+    const other = await openTestShop(t);
     const foreign = await t.app.inject({
       method: 'POST',
       url: `/api/webhooks/deliveries/${id}/redeliver`,
@@ -290,7 +284,7 @@ describe('webhook delivery', () => {
   });
 
   it('sends a test event from the endpoint list and shows it in the delivery log', async () => {
-    const { admin } = await openShop();
+    const { admin } = await openTestShop(t);
     const endpoint = await addEndpoint(admin, receiver.url());
     secret = endpoint.secret;
     const response = await t.app.inject({ method: 'POST', url: `/api/webhooks/${endpoint.id}/test`, headers: admin });
@@ -319,7 +313,7 @@ describe('webhook delivery', () => {
   });
 
   it('sends nothing to an endpoint deleted before its delivery ran', async () => {
-    const { organization, admin } = await openShop();
+    const { organization, admin } = await openTestShop(t);
     const endpoint = await addEndpoint(admin, receiver.url());
     receiver.answerWith(503);
     const id = await emit(organization.id);
