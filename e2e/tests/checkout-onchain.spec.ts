@@ -1,5 +1,5 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { latestMailTo, linkIn } from './support.ts';
+import { sendJson, signUpShop } from './support.ts';
 
 const PASSWORD = 'Cadena-2026!';
 const PHONE = { width: 390, height: 844 };
@@ -14,44 +14,33 @@ test.setTimeout(300_000);
 
 type StoreCheckout = { id: string; url: string; status: string };
 
-async function postJson<T>(request: APIRequestContext, url: string, data: unknown, token?: string): Promise<T> {
-  const response = await request.post(url, { data, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const body = await response.text();
-  expect(response.ok(), `${url}: ${response.status()} ${body}`).toBe(true);
-  return (body ? JSON.parse(body) : undefined) as T;
-}
-
 /**
  * A fresh shop selling through a virtual BPT, and its store server's access token: exchanged from
  * a developer token, as a store's backend does.
  */
 async function openStore(request: APIRequestContext, language: 'en' | 'es'): Promise<string> {
-  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const email = `chain-${suffix}@cadena.example`;
-  await postJson(request, '/api/auth/signup', { email, password: PASSWORD });
-  const code = new URL(linkIn(await latestMailTo(email))).searchParams.get('code');
-  const session = await postJson<{ accessToken: string }>(request, '/api/auth/confirm-email', { code });
-  const { accessToken: admin } = await postJson<{ accessToken: string }>(
-    request,
-    '/api/onboard',
-    { name: `Tienda ${suffix}`, countryCode: 'GT', language, currency: 'GTQ' },
-    session.accessToken,
-  );
-  const account = await postJson<{ id: string }>(request, '/api/accounts', { name: 'Online' }, admin);
-  const bpt = await postJson<{ id: string }>(
+  const { token: admin } = await signUpShop(request, {
+    emailPrefix: 'chain',
+    emailDomain: 'cadena.example',
+    name: 'Tienda',
+    password: PASSWORD,
+    language,
+  });
+  const account = await sendJson<{ id: string }>(request, '/api/accounts', { name: 'Online' }, admin);
+  const bpt = await sendJson<{ id: string }>(
     request,
     '/api/bpts',
     { name: 'Till', accountId: account.id, currency: 'GTQ' },
     admin,
   );
-  await postJson(request, '/api/virtual-bpts', { name: 'Web shop', bptId: bpt.id }, admin);
-  const { token } = await postJson<{ token: string }>(
+  await sendJson(request, '/api/virtual-bpts', { name: 'Web shop', bptId: bpt.id }, admin);
+  const { token } = await sendJson<{ token: string }>(
     request,
     '/api/settings/developer-tokens',
     { name: 'Store' },
     admin,
   );
-  const exchanged = await postJson<{ accessToken: string }>(request, '/api/auth/refresh-access-token', {
+  const exchanged = await sendJson<{ accessToken: string }>(request, '/api/auth/refresh-access-token', {
     refreshToken: token,
   });
   return exchanged.accessToken;
@@ -59,7 +48,7 @@ async function openStore(request: APIRequestContext, language: 'en' | 'es'): Pro
 
 /** Q73.00 at the devnet's fixed Q730,000 per bitcoin: 10,000 sats. */
 async function storeCheckout(request: APIRequestContext, server: string, orderId: string): Promise<StoreCheckout> {
-  return postJson<StoreCheckout>(
+  return sendJson<StoreCheckout>(
     request,
     '/api/checkouts',
     // Ten minutes to pay: this server's own default is 30 s, for the expiry journeys.

@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { tinyPng } from '../../apps/server/test/upload-files.ts';
-import { latestMailTo, linkIn, payOnDevnetWallet, signInViaUi } from './support.ts';
+import { payOnDevnetWallet, sendJson, signInViaUi, signUpShop } from './support.ts';
 
 const PASSWORD = 'Donar-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine, where 20 s has not always been enough. */
@@ -8,46 +8,26 @@ const afterNavigation = expect.configure({ timeout: 60_000 });
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 
-async function send<T>(request: APIRequestContext, method: 'POST' | 'PUT', url: string, data: unknown, token?: string) {
-  const response = await request.fetch(url, {
-    method,
-    data,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-  });
-  const body = await response.text();
-  expect(response.ok(), `${url}: ${response.status()} ${body}`).toBe(true);
-  return (body ? JSON.parse(body) : undefined) as T;
-}
-
 /**
  * A fresh organization of its own, branded with a logo and a colour, whose terminal sells online
  * through a virtual BPT: everything a donation link needs but the link itself.
  */
 async function openShop(request: APIRequestContext) {
-  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const email = `donate-${suffix}@donar.example`;
-  const name = `Bosque ${suffix}`;
-  await send(request, 'POST', '/api/auth/signup', { email, password: PASSWORD });
-  const code = new URL(linkIn(await latestMailTo(email))).searchParams.get('code');
-  const session = await send<{ accessToken: string }>(request, 'POST', '/api/auth/confirm-email', { code });
-  const { accessToken: token } = await send<{ accessToken: string }>(
+  const { email, name, suffix, token } = await signUpShop(request, {
+    emailPrefix: 'donate',
+    emailDomain: 'donar.example',
+    name: 'Bosque',
+    password: PASSWORD,
+  });
+  const account = await sendJson<{ id: string }>(request, '/api/accounts', { name: 'Online' }, token);
+  const bpt = await sendJson<{ id: string }>(
     request,
-    'POST',
-    '/api/onboard',
-    { name, countryCode: 'GT', language: 'en', currency: 'GTQ' },
-    session.accessToken,
-  );
-  const account = await send<{ id: string }>(request, 'POST', '/api/accounts', { name: 'Online' }, token);
-  const bpt = await send<{ id: string }>(
-    request,
-    'POST',
     '/api/bpts',
     { name: 'Web till', accountId: account.id, currency: 'GTQ' },
     token,
   );
-  const virtualBpt = await send<{ id: string; name: string }>(
+  const virtualBpt = await sendJson<{ id: string; name: string }>(
     request,
-    'POST',
     '/api/virtual-bpts',
     { name: `Website ${suffix}`, bptId: bpt.id },
     token,
@@ -57,7 +37,7 @@ async function openShop(request: APIRequestContext) {
     multipart: { file: { name: 'logo.png', mimeType: 'image/png', buffer: tinyPng([20, 110, 60], 48) } },
   });
   expect(logo.ok(), await logo.text()).toBe(true);
-  await send(request, 'PUT', '/api/settings/branding', { accentColor: '#146e3c' }, token);
+  await sendJson(request, '/api/settings/branding', { accentColor: '#146e3c' }, token, 'PUT');
   return { email, name, suffix, virtualBpt };
 }
 

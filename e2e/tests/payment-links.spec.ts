@@ -1,5 +1,5 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { latestMailTo, linkIn, payFromDevnetWallet, signInViaUi } from './support.ts';
+import { payFromDevnetWallet, sendJson, signInViaUi, signUpShop } from './support.ts';
 
 const PASSWORD = 'Enlace-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -8,42 +8,20 @@ const PHONE = { width: 390, height: 844 };
 
 type Shop = { email: string; token: string; bptName: string };
 
-async function postJson<T>(
-  request: APIRequestContext,
-  url: string,
-  data: unknown,
-  token?: string,
-  method: 'POST' | 'PUT' = 'POST',
-): Promise<T> {
-  const response = await request.fetch(url, {
-    method,
-    data,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-  });
-  const body = await response.text();
-  expect(response.ok(), `${url}: ${response.status()} ${body}`).toBe(true);
-  return (body ? JSON.parse(body) : undefined) as T;
-}
-
 /** A fresh organization of its own with a GTQ terminal and an accent colour, never the shared demo one. */
 async function openShop(request: APIRequestContext, language: 'en' | 'es'): Promise<Shop> {
-  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const email = `links-${suffix}@enlace.example`;
-  await postJson(request, '/api/auth/signup', { email, password: PASSWORD });
-  const code = new URL(linkIn(await latestMailTo(email))).searchParams.get('code');
-  const session = await postJson<{ accessToken: string }>(request, '/api/auth/confirm-email', { code });
-  const { accessToken: token } = await postJson<{ accessToken: string }>(
-    request,
-    '/api/onboard',
-    { name: `Pastelería ${suffix}`, countryCode: 'GT', language: 'en', currency: 'GTQ' },
-    session.accessToken,
-  );
-  const account = await postJson<{ id: string }>(request, '/api/accounts', { name: 'Online' }, token);
+  const { email, token } = await signUpShop(request, {
+    emailPrefix: 'links',
+    emailDomain: 'enlace.example',
+    name: 'Pastelería',
+    password: PASSWORD,
+  });
+  const account = await sendJson<{ id: string }>(request, '/api/accounts', { name: 'Online' }, token);
   const bptName = 'Front till';
-  await postJson(request, '/api/bpts', { name: bptName, accountId: account.id, currency: 'GTQ' }, token);
-  await postJson(request, '/api/settings/branding', { accentColor: '#0a7d5a' }, token, 'PUT');
+  await sendJson(request, '/api/bpts', { name: bptName, accountId: account.id, currency: 'GTQ' }, token);
+  await sendJson(request, '/api/settings/branding', { accentColor: '#0a7d5a' }, token, 'PUT');
   // Signing in takes the user's language, so the admin's screens follow it.
-  await postJson(request, '/api/settings/language', { language }, token, 'PUT');
+  await sendJson(request, '/api/settings/language', { language }, token, 'PUT');
   return { email, token, bptName };
 }
 
@@ -220,7 +198,7 @@ for (const language of ['en', 'es'] as const) {
     test.setTimeout(240_000);
     const shop = await openShop(request, language);
     const bpts = await (await request.get('/api/bpts', { headers: { authorization: `Bearer ${shop.token}` } })).json();
-    const virtualBpt = await postJson<{ id: string }>(
+    const virtualBpt = await sendJson<{ id: string }>(
       request,
       '/api/virtual-bpts',
       { name: 'Store', bptId: bpts[0].id },
@@ -228,7 +206,7 @@ for (const language of ['en', 'es'] as const) {
     );
     const redirectUrl = `${testInfo.project.use.baseURL}/thanks`;
     const orderId = `A-${Date.now().toString(36)}`;
-    const created = await postJson<{ url: string }>(
+    const created = await sendJson<{ url: string }>(
       request,
       '/api/checkouts',
       {

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { tinyPdf, tinyPng } from '../../apps/server/test/upload-files.ts';
-import { latestMailTo, linkIn, signInViaUi } from './support.ts';
+import { sendJson, signInViaUi, signUpShop } from './support.ts';
 
 const PASSWORD = 'Marca-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -8,28 +8,16 @@ const afterNavigation = expect.configure({ timeout: 20_000 });
 
 type Shop = { email: string; token: string; shareToken: string };
 
-async function postJson<T>(request: APIRequestContext, url: string, data: unknown, token?: string): Promise<T> {
-  const response = await request.post(url, { data, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const body = await response.text();
-  expect(response.ok(), `${url}: ${response.status()} ${body}`).toBe(true);
-  return (body ? JSON.parse(body) : undefined) as T;
-}
-
 /** A fresh organization of its own (never the demo one other specs share), with a shareable terminal. */
 async function openShop(request: APIRequestContext): Promise<Shop> {
-  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const email = `brand-${suffix}@marca.example`;
-  await postJson(request, '/api/auth/signup', { email, password: PASSWORD });
-  const code = new URL(linkIn(await latestMailTo(email))).searchParams.get('code');
-  const session = await postJson<{ accessToken: string }>(request, '/api/auth/confirm-email', { code });
-  const { accessToken: token } = await postJson<{ accessToken: string }>(
-    request,
-    '/api/onboard',
-    { name: `Marca ${suffix}`, countryCode: 'GT', language: 'en', currency: 'GTQ' },
-    session.accessToken,
-  );
-  const account = await postJson<{ id: string }>(request, '/api/accounts', { name: 'Counter' }, token);
-  const bpt = await postJson<{ shareToken: string }>(
+  const { email, token } = await signUpShop(request, {
+    emailPrefix: 'brand',
+    emailDomain: 'marca.example',
+    name: 'Marca',
+    password: PASSWORD,
+  });
+  const account = await sendJson<{ id: string }>(request, '/api/accounts', { name: 'Counter' }, token);
+  const bpt = await sendJson<{ shareToken: string }>(
     request,
     '/api/bpts',
     { name: 'Front till', accountId: account.id, currency: 'GTQ', shareable: true },
@@ -131,7 +119,7 @@ test('a manager sees the logo, colour and checkout protection read-only, and no 
   });
   expect(colour.ok()).toBe(true);
   const manager = `manager-${Date.now().toString(36)}@marca.example`;
-  await postJson(
+  await sendJson(
     request,
     '/api/managers',
     { name: 'Marta Manager', email: manager, password: PASSWORD, accountIds: [] },

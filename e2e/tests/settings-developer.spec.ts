@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { latestMailTo, linkIn, signInViaUi } from './support.ts';
+import { sendJson, signInViaUi, signUpShop } from './support.ts';
 
 const PASSWORD = 'Desarrollo-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -10,26 +10,14 @@ test.describe.configure({ timeout: 120_000 });
 
 type Shop = { email: string; token: string };
 
-async function postJson<T>(request: APIRequestContext, url: string, data: unknown, token?: string): Promise<T> {
-  const response = await request.post(url, { data, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const body = await response.text();
-  expect(response.ok(), `${url}: ${response.status()} ${body}`).toBe(true);
-  return (body ? JSON.parse(body) : undefined) as T;
-}
-
 /** A fresh organization of its own (never the demo one other specs share), in Guatemala. */
 async function openShop(request: APIRequestContext): Promise<Shop> {
-  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const email = `dev-${suffix}@desarrollo.example`;
-  await postJson(request, '/api/auth/signup', { email, password: PASSWORD });
-  const code = new URL(linkIn(await latestMailTo(email))).searchParams.get('code');
-  const session = await postJson<{ accessToken: string }>(request, '/api/auth/confirm-email', { code });
-  const { accessToken: token } = await postJson<{ accessToken: string }>(
-    request,
-    '/api/onboard',
-    { name: `Desarrollo ${suffix}`, countryCode: 'GT', language: 'en', currency: 'GTQ' },
-    session.accessToken,
-  );
+  const { email, token } = await signUpShop(request, {
+    emailPrefix: 'dev',
+    emailDomain: 'desarrollo.example',
+    name: 'Desarrollo',
+    password: PASSWORD,
+  });
   return { email, token };
 }
 
@@ -99,7 +87,7 @@ test('an admin switches Settings to Español, which stays for the next sign-in',
 
   await page.reload();
   await afterNavigation(page.getByRole('heading', { level: 1, name: 'Configuración' })).toBeVisible();
-  const session = await postJson<{ language: string }>(request, '/api/auth/signin', {
+  const session = await sendJson<{ language: string }>(request, '/api/auth/signin', {
     email: shop.email,
     password: PASSWORD,
   });
@@ -109,7 +97,7 @@ test('an admin switches Settings to Español, which stays for the next sign-in',
 test('a manager sees no developer token section and may not list the tokens', async ({ page, request }) => {
   const shop = await openShop(request);
   const email = `manager-${Date.now().toString(36)}@desarrollo.example`;
-  await postJson(request, '/api/managers', { name: 'Lucía', email, password: PASSWORD, accountIds: [] }, shop.token);
+  await sendJson(request, '/api/managers', { name: 'Lucía', email, password: PASSWORD, accountIds: [] }, shop.token);
   await signInViaUi(page, email, { password: PASSWORD });
   await page.goto('/settings');
   await afterNavigation(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();

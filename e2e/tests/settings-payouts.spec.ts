@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { latestMailTo, linkIn, signInViaUi } from './support.ts';
+import { sendJson, signInViaUi, signUpShop } from './support.ts';
 
 const PASSWORD = 'Destino-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -37,29 +37,18 @@ test.afterAll(async () => {
   await once(lnurlServer, 'close');
 });
 
-async function postJson<T>(request: APIRequestContext, url: string, data: unknown, token?: string): Promise<T> {
-  const response = await request.post(url, { data, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const body = await response.text();
-  expect(response.ok(), `${url}: ${response.status()} ${body}`).toBe(true);
-  return (body ? JSON.parse(body) : undefined) as T;
-}
-
 /** A fresh Guatemalan organization of its own (never the demo one other specs share), and its manager. */
 async function openShop(request: APIRequestContext, language: 'en' | 'es') {
-  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const email = `payouts-${suffix}@destino.example`;
-  await postJson(request, '/api/auth/signup', { email, password: PASSWORD });
-  const code = new URL(linkIn(await latestMailTo(email))).searchParams.get('code');
-  const session = await postJson<{ accessToken: string }>(request, '/api/auth/confirm-email', { code });
-  const { accessToken: token } = await postJson<{ accessToken: string }>(
-    request,
-    '/api/onboard',
-    { name: `Destino ${suffix}`, countryCode: 'GT', language, currency: 'GTQ' },
-    session.accessToken,
-  );
-  const account = await postJson<{ id: string }>(request, '/api/accounts', { name: 'Counter' }, token);
+  const { email, suffix, token } = await signUpShop(request, {
+    emailPrefix: 'payouts',
+    emailDomain: 'destino.example',
+    name: 'Destino',
+    password: PASSWORD,
+    language,
+  });
+  const account = await sendJson<{ id: string }>(request, '/api/accounts', { name: 'Counter' }, token);
   const manager = `manager-${suffix}@destino.example`;
-  await postJson(
+  await sendJson(
     request,
     '/api/managers',
     { name: 'Manager', email: manager, password: PASSWORD, accountIds: [account.id] },

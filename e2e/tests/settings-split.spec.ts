@@ -3,7 +3,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import pg from 'pg';
 import { runningClusterUrl } from '../../apps/server/src/db/embedded-postgres.ts';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
-import { latestMailTo, linkIn, paidSale, signInViaUi } from './support.ts';
+import { paidSale, sendJson, signInViaUi, signUpShop } from './support.ts';
 
 const PASSWORD = 'Reparto-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -11,28 +11,16 @@ const afterNavigation = expect.configure({ timeout: 20_000 });
 
 type Shop = { email: string; organizationId: string; bptId: string; token: string };
 
-async function postJson<T>(request: APIRequestContext, url: string, data: unknown, token?: string): Promise<T> {
-  const response = await request.post(url, { data, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const body = await response.text();
-  expect(response.ok(), `${url}: ${response.status()} ${body}`).toBe(true);
-  return (body ? JSON.parse(body) : undefined) as T;
-}
-
 /** A fresh organization of its own (never the demo one other specs share), with a GTQ terminal. */
 async function openShop(request: APIRequestContext): Promise<Shop> {
-  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const email = `split-${suffix}@reparto.example`;
-  await postJson(request, '/api/auth/signup', { email, password: PASSWORD });
-  const code = new URL(linkIn(await latestMailTo(email))).searchParams.get('code');
-  const session = await postJson<{ accessToken: string }>(request, '/api/auth/confirm-email', { code });
-  const { organizationId, accessToken: token } = await postJson<{ organizationId: string; accessToken: string }>(
-    request,
-    '/api/onboard',
-    { name: `Reparto ${suffix}`, countryCode: 'GT', language: 'en', currency: 'GTQ' },
-    session.accessToken,
-  );
-  const account = await postJson<{ id: string }>(request, '/api/accounts', { name: 'Counter' }, token);
-  const bpt = await postJson<{ id: string }>(
+  const { email, organizationId, token } = await signUpShop(request, {
+    emailPrefix: 'split',
+    emailDomain: 'reparto.example',
+    name: 'Reparto',
+    password: PASSWORD,
+  });
+  const account = await sendJson<{ id: string }>(request, '/api/accounts', { name: 'Counter' }, token);
+  const bpt = await sendJson<{ id: string }>(
     request,
     '/api/bpts',
     { name: 'Till', accountId: account.id, currency: 'GTQ' },
@@ -157,7 +145,7 @@ test('a manager sees the split read-only', async ({ page, request }) => {
   const shop = await openShop(request);
   await verifyEverything(shop.organizationId);
   const manager = `manager-${Date.now().toString(36)}@reparto.example`;
-  await postJson(
+  await sendJson(
     request,
     '/api/managers',
     { name: 'Mora Manager', email: manager, password: PASSWORD, accountIds: [] },

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Browser, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 import { decodeJwt, SignJWT } from 'jose';
 import { E2E_JWT_SECRET, E2E_MAIL_DIR } from '../playwright.config.ts';
 
@@ -80,6 +80,47 @@ export async function paidSale(
   );
   await apiAs(page, 'POST', '/api/devnet/pay', { paymentRequest: invoice.paymentRequest });
   return invoice;
+}
+
+/** Sends JSON through the API, with a bearer token when given, failing the test on any error answer. */
+export async function sendJson<T>(
+  request: APIRequestContext,
+  url: string,
+  data: unknown,
+  token?: string,
+  method: 'POST' | 'PUT' = 'POST',
+): Promise<T> {
+  const response = await request.fetch(url, {
+    method,
+    data,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  const body = await response.text();
+  expect(response.ok(), `${url}: ${response.status()} ${body}`).toBe(true);
+  return (body ? JSON.parse(body) : undefined) as T;
+}
+
+/**
+ * A fresh organization in Guatemala of the spec's own (never the demo one other specs share),
+ * made as a merchant makes it: sign-up, the emailed confirmation link, onboarding.
+ */
+export async function signUpShop(
+  request: APIRequestContext,
+  shop: { emailPrefix: string; emailDomain: string; name: string; password: string; language?: 'en' | 'es' },
+) {
+  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const email = `${shop.emailPrefix}-${suffix}@${shop.emailDomain}`;
+  const name = `${shop.name} ${suffix}`;
+  await sendJson(request, '/api/auth/signup', { email, password: shop.password });
+  const code = new URL(linkIn(await latestMailTo(email))).searchParams.get('code');
+  const session = await sendJson<{ accessToken: string }>(request, '/api/auth/confirm-email', { code });
+  const { organizationId, accessToken: token } = await sendJson<{ organizationId: string; accessToken: string }>(
+    request,
+    '/api/onboard',
+    { name, countryCode: 'GT', language: shop.language ?? 'en', currency: 'GTQ' },
+    session.accessToken,
+  );
+  return { email, name, suffix, organizationId, token };
 }
 
 /** The devnet wallet page's labels, in the language it is shown in. */

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { latestMailTo, linkIn, signInViaUi } from './support.ts';
+import { signInViaUi, signUpShop } from './support.ts';
 
 const PASSWORD = 'Ganchos-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -10,26 +10,14 @@ const afterNavigation = expect.configure({ timeout: 30_000 });
 
 test.describe.configure({ timeout: 150_000 });
 
-async function postJson<T>(request: APIRequestContext, url: string, data: unknown, token?: string): Promise<T> {
-  const response = await request.post(url, { data, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const body = await response.text();
-  expect(response.ok(), `${url}: ${response.status()} ${body}`).toBe(true);
-  return (body ? JSON.parse(body) : undefined) as T;
-}
-
 /** A fresh organization of its own, so its delivery log holds only this journey's deliveries. */
 async function openShop(request: APIRequestContext): Promise<string> {
-  const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const email = `hooks-${suffix}@tienda.example`;
-  await postJson(request, '/api/auth/signup', { email, password: PASSWORD });
-  const code = new URL(linkIn(await latestMailTo(email))).searchParams.get('code');
-  const session = await postJson<{ accessToken: string }>(request, '/api/auth/confirm-email', { code });
-  await postJson(
-    request,
-    '/api/onboard',
-    { name: `Tienda ${suffix}`, countryCode: 'GT', language: 'en', currency: 'GTQ' },
-    session.accessToken,
-  );
+  const { email } = await signUpShop(request, {
+    emailPrefix: 'hooks',
+    emailDomain: 'tienda.example',
+    name: 'Tienda',
+    password: PASSWORD,
+  });
   return email;
 }
 
