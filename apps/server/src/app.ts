@@ -28,6 +28,7 @@ import { registerSpa } from './http/spa.ts';
 import { registerTextInputGuard } from './http/text-input.ts';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import { registerBackOfficePaymentRoutes } from './modules/back-office/back-office-payments.routes.ts';
 import { pruneRefreshTokens } from './modules/auth/auth.service.ts';
 import { registerSignUpRoutes } from './modules/auth/signup.routes.ts';
 import type { TokenIssuer } from './modules/auth/tokens.ts';
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerCheckoutRoutes(app, deps);
   registerOrganizationRoutes(app, deps);
   registerDashboardRoutes(app, deps);
+  registerBackOfficePaymentRoutes(app, deps);
   registerSettingsRoutes(app, deps);
   registerBrandingRoutes(app, deps);
   registerKybRoutes(app, deps);

@@ -76,6 +76,9 @@ export const errorStatus = {
   Unauthorized: 401,
   Forbidden: 403,
   NotFound: 404,
+  // SPEC §8 'Transaction doesn't exists': an id back office marks paid that is unknown, already
+  // paid or without a fiat part; the whole request is refused.
+  TransactionNotFound: 404,
   UserAlreadyExist: 409,
   // SPEC §8 names this answer for a password reset, so the email is revealed there on purpose.
   EmailNotFound: 404,

@@ -1,4 +1,5 @@
 export * from './auth.ts';
+export * from './back-office-payments.ts';
 export * from './back-office.ts';
 export * from './branding.ts';
 export * from './catalog.ts';

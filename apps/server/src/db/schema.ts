@@ -255,6 +255,19 @@ export interface TransactionDailyTable {
   fiat_to_disburse_minor: Int8;
 }
 
+/** Per organization and sale currency: fiat parts pending and paid, and fees in USD (migration 0022). */
+export interface DisbursementTotalsTable {
+  organization_id: string;
+  currency: string;
+  pending_count: Int8;
+  pending_fiat_minor: Int8;
+  pending_msat: Int8;
+  paid_count: Int8;
+  paid_fiat_minor: Int8;
+  paid_msat: Int8;
+  fee_usd_micros: Int8;
+}
+
 export interface LightningCursorsTable {
   backend: string;
   settle_index: Int8;
@@ -466,6 +479,7 @@ export interface Database {
   invoices: InvoicesTable;
   transactions: TransactionsTable;
   transaction_daily: TransactionDailyTable;
+  disbursement_totals: DisbursementTotalsTable;
   lightning_cursors: LightningCursorsTable;
   rates: RatesTable;
   devnet_invoices: DevnetInvoicesTable;

@@ -37,6 +37,8 @@ const signedIn = { who: 'signed-in' } as const;
 /** The organization's people: everyone but back office, which belongs to no organization. */
 const members = ['super_admin', 'admin', 'manager'] as const;
 const admins = ['super_admin', 'admin'] as const;
+/** SPEC §2 Back office: its staff and the super admin, across every organization. */
+const backOffice = ['super_admin', 'back_office'] as const;
 
 /** The dashboard's account filter; see `scopeOf` in dashboard.service.ts for why it answers 403. */
 const dashboard = { who: members, scope: { param: 'account', within: 'linked-accounts', outside: 403 } } as const;
@@ -177,6 +179,15 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/dashboard/transactions/sum/:account': dashboard,
   'GET /api/dashboard/transactions/series': dashboard,
   'GET /api/dashboard/transactions/csv': dashboard,
+
+  // Back office's money (SPEC §7): unpaid fiat, mark as paid, the ledger export, country reports.
+  'GET /api/back-office/organization/:id/unpaid-transactions': { who: backOffice },
+  'POST /api/back-office/pay-transactions': { who: backOffice },
+  'GET /api/back-office/organization/:id/transactions': { who: backOffice },
+  'GET /api/back-office/country/report': { who: backOffice },
+  'GET /api/back-office/country/:id/report': { who: backOffice },
+  'GET /api/back-office/country/report/csv': { who: backOffice },
+  'GET /api/back-office/country/:id/report/csv': { who: backOffice },
 
   // Registered only with the devnet Lightning backend, whose money is not real.
   'POST /api/devnet/pay': anyone,

@@ -19,6 +19,7 @@ import * as checkouts from './0017-checkouts.ts';
 import * as donations from './0018-donations.ts';
 import * as onchain from './0019-onchain.ts';
 import * as webhooks from './0020-webhooks.ts';
+import * as disbursementTotals from './0022-disbursement-totals.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018-donations': donations,
   '0019-onchain': onchain,
   '0020-webhooks': webhooks,
+  '0022-disbursement-totals': disbursementTotals,
 };

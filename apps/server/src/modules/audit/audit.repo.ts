@@ -29,7 +29,8 @@ export type AuditAction =
   | 'manager.created'
   | 'manager.updated'
   | 'manager.deleted'
-  | 'organization.onboarded';
+  | 'organization.onboarded'
+  | 'back_office.transactions_paid';
 
 export type AuditEntry = {
   action: AuditAction;

@@ -19,6 +19,7 @@ import { type LightningBackend, LightningBackendError, type Settlement } from '.
 import { type LnurlLog, redeemLnurlWithdraw } from '../../adapters/lnurl/withdraw-client.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { addTransactionToDisbursementTotals } from '../back-office/back-office-payments.repo.ts';
 import type { BptRow } from '../bpts/bpts.repo.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
@@ -230,6 +231,7 @@ export async function settleInvoice(
         virtual_bpt_id: invoice.virtual_bpt_id,
       });
       await addTransactionToDailyRollup(trx, transaction.id);
+      await addTransactionToDisbursementTotals(trx, transaction.id);
       await applySettlementEffects(trx, invoice);
       await notifyInvoiceStatus(trx, invoice.id, 'settled');
     }

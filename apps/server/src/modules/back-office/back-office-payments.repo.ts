@@ -1,0 +1,216 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { TransactionRow } from '../transactions/transactions.repo.ts';
+
+/** A sale's USD cents per bitcoin: its own rate when it is in dollars, else the cached USD rate. */
+const USD_RATE = sql`case when t.currency = 'USD' then t.rate_minor_per_btc
+  else coalesce((select r.rate_minor_per_btc from rates r where r.currency = 'USD'), 0) end`;
+
+/**
+ * Adds one recorded sale to `disbursement_totals` (migration 0022), inside the settlement's
+ * database transaction like addTransactionToDailyRollup. The fee in USD is fixed here, at the
+ * rate of the day: microdollars = fee msat × cents per BTC ÷ 10^7 (10^11 msat a bitcoin,
+ * 10^4 microdollars a cent), rounded down.
+ */
+export async function addTransactionToDisbursementTotals(db: Db, transactionId: string): Promise<void> {
+  await sql`
+    insert into disbursement_totals as d (organization_id, currency, pending_count, pending_fiat_minor, pending_msat,
+      paid_count, paid_fiat_minor, paid_msat, fee_usd_micros)
+    select t.organization_id, t.currency,
+      case when t.fiat_msat > 0 and not t.disbursed then 1 else 0 end,
+      case when t.fiat_msat > 0 and not t.disbursed then t.fiat_income_minor else 0 end,
+      case when t.fiat_msat > 0 and not t.disbursed then t.fiat_msat else 0 end,
+      case when t.fiat_msat > 0 and t.disbursed then 1 else 0 end,
+      case when t.fiat_msat > 0 and t.disbursed then t.fiat_income_minor else 0 end,
+      case when t.fiat_msat > 0 and t.disbursed then t.fiat_msat else 0 end,
+      t.tx_fee_msat * ${USD_RATE} / 10000000
+    from transactions t
+    where t.id = ${transactionId}
+    on conflict (organization_id, currency) do update set
+      pending_count = d.pending_count + excluded.pending_count,
+      pending_fiat_minor = d.pending_fiat_minor + excluded.pending_fiat_minor,
+      pending_msat = d.pending_msat + excluded.pending_msat,
+      paid_count = d.paid_count + excluded.paid_count,
+      paid_fiat_minor = d.paid_fiat_minor + excluded.paid_fiat_minor,
+      paid_msat = d.paid_msat + excluded.paid_msat,
+      fee_usd_micros = d.fee_usd_micros + excluded.fee_usd_micros
+  `.execute(db);
+}
+
+/**
+ * `disbursement_totals` rebuilt from the ledger in one statement, with the same figures as
+ * addTransactionToDisbursementTotals (the scale generator runs it after loading).
+ */
+export const DISBURSEMENT_TOTALS_REBUILD_SQL = `
+  insert into disbursement_totals (organization_id, currency, pending_count, pending_fiat_minor, pending_msat,
+    paid_count, paid_fiat_minor, paid_msat, fee_usd_micros)
+  select t.organization_id, t.currency,
+    count(*) filter (where t.fiat_msat > 0 and not t.disbursed),
+    coalesce(sum(t.fiat_income_minor) filter (where t.fiat_msat > 0 and not t.disbursed), 0),
+    coalesce(sum(t.fiat_msat) filter (where t.fiat_msat > 0 and not t.disbursed), 0),
+    count(*) filter (where t.fiat_msat > 0 and t.disbursed),
+    coalesce(sum(t.fiat_income_minor) filter (where t.fiat_msat > 0 and t.disbursed), 0),
+    coalesce(sum(t.fiat_msat) filter (where t.fiat_msat > 0 and t.disbursed), 0),
+    coalesce(sum(t.tx_fee_msat * case when t.currency = 'USD' then t.rate_minor_per_btc
+      else coalesce((select r.rate_minor_per_btc from rates r where r.currency = 'USD'), 0) end / 10000000), 0)
+  from transactions t
+  group by 1, 2`;
+
+export async function organizationExists(db: Db, organizationId: string): Promise<boolean> {
+  const row = await db.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function countryExists(db: Db, countryId: number): Promise<boolean> {
+  const row = await db.selectFrom('countries').select('id').where('id', '=', countryId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The organization's sales whose fiat part is not paid, oldest first (the partial index of 0022). */
+export async function listUnpaidTransactions(db: Db, organizationId: string, limit: number): Promise<TransactionRow[]> {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('disbursed', '=', false)
+    .where('fiat_msat', '>', '0')
+    .orderBy('settled_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** One page of the organization's whole ledger in a stable order, for the export. */
+export async function listOrganizationTransactionsPage(
+  db: Db,
+  organizationId: string,
+  limit: number,
+  offset: number,
+): Promise<TransactionRow[]> {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .orderBy('settled_at')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** How many sales the organization has, from the daily rollup rather than the ledger. */
+export async function countOrganizationTransactions(db: Db, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('transaction_daily')
+    .select(sql<string>`coalesce(sum(count), 0)::text`.as('count'))
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export type PayableRow = { id: string; organizationId: string; disbursed: boolean; fiatMsat: string };
+
+/**
+ * Locks the named sales until the transaction ends, in id order so that two overlapping calls
+ * cannot deadlock: a second call for the same ids waits here and then sees them paid.
+ */
+export async function lockTransactionsForPay(db: Db, ids: readonly string[]): Promise<PayableRow[]> {
+  const { rows } = await sql<PayableRow>`
+    select id, organization_id as "organizationId", disbursed, fiat_msat::text as "fiatMsat"
+    from transactions where id = any(${ids}::uuid[])
+    order by id
+    for update
+  `.execute(db);
+  return rows;
+}
+
+/**
+ * Marks the sales disbursed and takes them out of what the rollups count as still to pay:
+ * `transaction_daily` (both to-disburse figures, as its definition reads the one `disbursed`
+ * flag) and `disbursement_totals` (pending to paid). The caller has locked them and checked
+ * that none was paid.
+ */
+export async function markTransactionsPaid(db: Db, ids: readonly string[]): Promise<void> {
+  await sql`update transactions set disbursed = true where id = any(${ids}::uuid[])`.execute(db);
+  await sql`
+    update transaction_daily d set
+      bitcoin_to_disburse_msat = d.bitcoin_to_disburse_msat - p.bitcoin_msat,
+      fiat_to_disburse_minor = d.fiat_to_disburse_minor - p.fiat_minor
+    from (
+      select t.organization_id, t.account_id, (t.settled_at at time zone o.time_zone)::date as day, t.currency,
+        sum(t.onchain_msat + t.lightning_msat) as bitcoin_msat, sum(t.fiat_income_minor) as fiat_minor
+      from transactions t
+      join organizations o on o.id = t.organization_id
+      where t.id = any(${ids}::uuid[])
+      group by 1, 2, 3, 4
+    ) p
+    where d.organization_id = p.organization_id and d.account_id = p.account_id and d.day = p.day
+      and d.currency = p.currency
+  `.execute(db);
+  await sql`
+    update disbursement_totals d set
+      pending_count = d.pending_count - p.count,
+      pending_fiat_minor = d.pending_fiat_minor - p.fiat_minor,
+      pending_msat = d.pending_msat - p.msat,
+      paid_count = d.paid_count + p.count,
+      paid_fiat_minor = d.paid_fiat_minor + p.fiat_minor,
+      paid_msat = d.paid_msat + p.msat
+    from (
+      select organization_id, currency, count(*) as count, sum(fiat_income_minor) as fiat_minor,
+        sum(fiat_msat) as msat
+      from transactions
+      where id = any(${ids}::uuid[])
+      group by 1, 2
+    ) p
+    where d.organization_id = p.organization_id and d.currency = p.currency
+  `.execute(db);
+}
+
+export type ReportTotalsRow = {
+  organizationId: string;
+  organizationName: string;
+  currency: string | null;
+  pendingCount: string;
+  paidCount: string;
+  paidFiatMinor: string;
+  paidMsat: string;
+  feeUsdMicros: string;
+};
+
+/** Every organization of a country (null: all), with its totals per currency (none without sales). */
+export async function listReportTotals(db: Db, countryId: number | null): Promise<ReportTotalsRow[]> {
+  const { rows } = await sql<ReportTotalsRow>`
+    select o.id as "organizationId", o.name as "organizationName", d.currency,
+      coalesce(d.pending_count, 0)::text as "pendingCount", coalesce(d.paid_count, 0)::text as "paidCount",
+      coalesce(d.paid_fiat_minor, 0)::text as "paidFiatMinor", coalesce(d.paid_msat, 0)::text as "paidMsat",
+      coalesce(d.fee_usd_micros, 0)::text as "feeUsdMicros"
+    from organizations o
+    left join disbursement_totals d on d.organization_id = o.id
+    where ${countryId === null ? sql`true` : sql`o.country_id = ${countryId}`}
+    order by o.name, o.id, d.currency
+  `.execute(db);
+  return rows;
+}
+
+/** Each organization's unpaid sale ids, oldest first, at most `limit` each. */
+export async function listUnpaidIdsByOrganization(
+  db: Db,
+  organizationIds: readonly string[],
+  limit: number,
+): Promise<Map<string, string[]>> {
+  if (organizationIds.length === 0) return new Map();
+  const { rows } = await sql<{ organizationId: string; ids: string[] }>`
+    select o.id as "organizationId", u.ids
+    from unnest(${organizationIds}::uuid[]) as o(id)
+    cross join lateral (
+      select array_agg(x.id) as ids from (
+        select t.id from transactions t
+        where t.organization_id = o.id and not t.disbursed and t.fiat_msat > 0
+        order by t.settled_at, t.id
+        limit ${limit}
+      ) x
+    ) u
+    where u.ids is not null
+  `.execute(db);
+  return new Map(rows.map((row) => [row.organizationId, row.ids]));
+}

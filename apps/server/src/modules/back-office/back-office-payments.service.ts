@@ -1,0 +1,122 @@
+import {
+  ALL_COUNTRIES_ID,
+  AppError,
+  type CountryReport,
+  type OrganizationTransactionsQuery,
+  PAY_TRANSACTIONS_LIMIT,
+  type Transaction,
+  type UnpaidTransaction,
+} from '@rayo/shared';
+import type { Db } from '../../db/database.ts';
+import { buildCountryReport, countryReportCsv } from '../../domain/country-report.ts';
+import { insertAuditEntry } from '../audit/audit.repo.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { toTransaction } from '../transactions/transactions.service.ts';
+import { findUserById } from '../users/users.repo.ts';
+import {
+  countOrganizationTransactions,
+  countryExists,
+  listOrganizationTransactionsPage,
+  listReportTotals,
+  listUnpaidIdsByOrganization,
+  listUnpaidTransactions,
+  lockTransactionsForPay,
+  markTransactionsPaid,
+  organizationExists,
+} from './back-office-payments.repo.ts';
+
+async function assertOrganization(db: Db, organizationId: string): Promise<void> {
+  if (!(await organizationExists(db, organizationId))) throw new AppError('NotFound', 'Organization not found');
+}
+
+/** The organization's sales whose fiat part back office has not paid, the oldest PAY_TRANSACTIONS_LIMIT. */
+export async function listOrganizationUnpaidTransactions(db: Db, organizationId: string): Promise<UnpaidTransaction[]> {
+  await assertOrganization(db, organizationId);
+  const rows = await listUnpaidTransactions(db, organizationId, PAY_TRANSACTIONS_LIMIT);
+  return rows.map((row) => ({ ...toTransaction(row), fiatIncomeMinor: row.fiat_income_minor }));
+}
+
+/** A page of the organization's whole ledger, oldest first, and how many sales it has in all. */
+export async function listOrganizationTransactions(
+  db: Db,
+  organizationId: string,
+  query: OrganizationTransactionsQuery,
+): Promise<{ transactions: Transaction[]; total: number }> {
+  await assertOrganization(db, organizationId);
+  const [rows, total] = await Promise.all([
+    listOrganizationTransactionsPage(db, organizationId, query.limit, (query.page - 1) * query.limit),
+    countOrganizationTransactions(db, organizationId),
+  ]);
+  return { transactions: rows.map(toTransaction), total };
+}
+
+/**
+ * SPEC §4 mark as paid: every named sale's fiat part becomes disbursed, or none does. An id that
+ * is unknown, already paid or has no fiat part refuses the whole request. Ids may belong to
+ * several organizations (a country report's checked rows); each organization gets its audit entry.
+ */
+export async function payTransactions(
+  db: Db,
+  caller: AccessClaims,
+  transactionIds: readonly string[],
+  ip: string,
+): Promise<number> {
+  const ids = [...new Set(transactionIds)];
+  if (ids.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    const rows = await lockTransactionsForPay(trx, ids);
+    const payable = rows.filter((row) => !row.disbursed && BigInt(row.fiatMsat) > 0n);
+    if (payable.length !== ids.length) {
+      throw new AppError('TransactionNotFound', "Transaction doesn't exists");
+    }
+    await markTransactionsPaid(trx, ids);
+    const byOrganization = new Map<string, string[]>();
+    for (const row of payable) {
+      byOrganization.set(row.organizationId, [...(byOrganization.get(row.organizationId) ?? []), row.id]);
+    }
+    const actor = await findUserById(trx, caller.userId);
+    for (const [organizationId, paid] of byOrganization) {
+      await insertAuditEntry(trx, {
+        action: 'back_office.transactions_paid',
+        actorUserId: caller.userId,
+        actorEmail: actor?.email ?? null,
+        organizationId,
+        target: `organization:${organizationId}`,
+        after: { count: paid.length, transactionIds: paid },
+        ip,
+      });
+    }
+    return ids.length;
+  });
+}
+
+/**
+ * SPEC §3 country report; ALL_COUNTRIES_ID (or no id) for every country. The CSV leaves the
+ * unpaid ids out, so it does not read them.
+ */
+export async function getCountryReport(db: Db, countryId: number, withIds = true): Promise<CountryReport> {
+  const allCountries = countryId === ALL_COUNTRIES_ID;
+  if (!allCountries && !(await countryExists(db, countryId))) throw new AppError('NotFound', 'Country not found');
+  const totals = await listReportTotals(db, allCountries ? null : countryId);
+  const withPending = [...new Set(totals.filter((t) => t.pendingCount !== '0').map((t) => t.organizationId))];
+  const unpaidIds = withIds
+    ? await listUnpaidIdsByOrganization(db, withPending, PAY_TRANSACTIONS_LIMIT)
+    : new Map<string, string[]>();
+  return buildCountryReport(
+    totals.map((line) => ({
+      organizationId: line.organizationId,
+      organizationName: line.organizationName,
+      currency: line.currency,
+      pendingCount: BigInt(line.pendingCount),
+      paidCount: BigInt(line.paidCount),
+      paidFiatMinor: BigInt(line.paidFiatMinor),
+      paidMsat: BigInt(line.paidMsat),
+      feeUsdMicros: BigInt(line.feeUsdMicros),
+    })),
+    unpaidIds,
+  );
+}
+
+export async function exportCountryReportCsv(db: Db, countryId: number): Promise<string> {
+  return countryReportCsv(await getCountryReport(db, countryId, false));
+}
