@@ -4,6 +4,7 @@
  *
  *   php cli.php configure '{"rayo_url":…}'   the gateway's settings (and enables it)
  *   php cli.php create-order '{"total":"73.00","currency":"GTQ"}'
+ *   php cli.php set-total <order id> <total>  the shopper changed the cart of a pending order
  *   php cli.php pay <order id>                the shopper picks Rayo at checkout
  *   php cli.php order <order id>              the order as stored
  *   php cli.php forget-access-token           as if the cached access token had expired
@@ -36,6 +37,11 @@ switch ( $harness_command ) {
 		);
 		Harness_Store::save();
 		$harness_answer = array( 'id' => $harness_id );
+		break;
+	case 'set-total':
+		Harness_Store::$state['orders'][ $harness_arg ]['total'] = $argv[3];
+		Harness_Store::save();
+		$harness_answer = Harness_Store::$state['orders'][ $harness_arg ];
 		break;
 	case 'pay':
 		$harness_gateways = apply_filters( 'woocommerce_payment_gateways', array() );

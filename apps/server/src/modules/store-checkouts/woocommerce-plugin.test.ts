@@ -1,0 +1,323 @@
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Account, Bpt, CreatedWebhookEndpoint, PublicCheckout, VirtualBpt } from '@rayo/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  createTestApp,
+  createTestOrganization,
+  createTestUser,
+  signIn,
+  type TestApp,
+} from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/webhook-receiver.ts';
+import { freePort } from '../../ports.ts';
+import { expireDueCheckouts } from '../checkouts/checkouts.service.ts';
+
+/**
+ * The WooCommerce plugin (integrations/woocommerce) against this server: its own PHP files run in
+ * `php`, on a stand-in of the WordPress and WooCommerce functions they call, with orders in a JSON
+ * file; Rayo is the real application on a real port, and its webhook job delivers to `php -S`.
+ */
+const WOO = path.join(import.meta.dirname, '../../../../../integrations/woocommerce');
+const HARNESS = path.join(WOO, 'tests/harness');
+const hasPhp = spawnSync('php', ['--version']).status === 0;
+const run = promisify(execFile);
+
+type HarnessOrder = {
+  status: string;
+  total: string;
+  meta: Record<string, string>;
+  notes: string[];
+  payments: string[];
+};
+type PayAnswer = { result: string; redirect?: string; notices: { type: string; message: string }[] };
+
+describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not installed)', () => {
+  let t: TestApp;
+  let rayoUrl: string;
+  let shopUrl: string;
+  let shop: ChildProcess;
+  let stateDir: string;
+  let env: NodeJS.ProcessEnv;
+
+  async function harness<T>(...args: string[]): Promise<T> {
+    const { stdout } = await run('php', [path.join(HARNESS, 'cli.php'), ...args], { env });
+    return JSON.parse(stdout) as T;
+  }
+
+  beforeAll(async () => {
+    const rayoPort = await freePort();
+    rayoUrl = `http://127.0.0.1:${rayoPort}`;
+    // GTQ at Q730,000 per bitcoin: Q73.00 is 10,000 sats.
+    t = await createTestApp(
+      { FIXED_RATES: 'GTQ=730000', PUBLIC_URL: rayoUrl, WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true' },
+      { jobPollIntervalMs: 100 },
+    );
+    await t.app.listen({ host: '127.0.0.1', port: rayoPort });
+
+    stateDir = mkdtempSync(path.join(tmpdir(), 'rayo-woo-'));
+    const shopPort = await freePort();
+    shopUrl = `http://127.0.0.1:${shopPort}`;
+    env = { ...process.env, RAYO_HARNESS_STATE: path.join(stateDir, 'shop.json'), HARNESS_HOME: shopUrl };
+    shop = spawn('php', ['-S', `127.0.0.1:${shopPort}`, path.join(HARNESS, 'server.php')], { env, stdio: 'ignore' });
+    await waitFor(() =>
+      fetch(`${shopUrl}/wp-json/rayo/v1/webhook`, { method: 'POST' }).then(
+        () => true,
+        () => undefined,
+      ),
+    );
+  });
+  afterAll(async () => {
+    shop?.kill();
+    await t?.close();
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  async function openRayo(events = ['checkout.paid', 'checkout.expired', 'checkout.processing', 'checkout.underpaid']) {
+    const organization = await createTestOrganization(t.db, 'Tienda Quetzal');
+    const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
+    const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
+    const post = async <T>(url: string, payload: object) => {
+      const response = await t.app.inject({ method: 'POST', url, headers: admin, payload });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json<T>();
+    };
+    const account = await post<Account>('/api/accounts', { name: 'Online' });
+    const bpt = await post<Bpt>('/api/bpts', { name: 'Till', accountId: account.id, currency: 'GTQ' });
+    await post<VirtualBpt>('/api/virtual-bpts', { name: 'Web shop', bptId: bpt.id });
+    const { token } = await post<{ token: string }>('/api/settings/developer-tokens', { name: 'WooCommerce' });
+    const endpoint = await post<CreatedWebhookEndpoint>('/api/webhooks', {
+      url: `${shopUrl}/wp-json/rayo/v1/webhook`,
+      events,
+    });
+    await harness(
+      'configure',
+      JSON.stringify({ rayo_url: rayoUrl, developer_token: token, webhook_secret: endpoint.secret }),
+    );
+    return { organization, admin, endpoint };
+  }
+
+  async function placeOrder(total: string) {
+    return (await harness<{ id: number }>('create-order', JSON.stringify({ total, currency: 'GTQ' }))).id;
+  }
+
+  const order = (id: number) => harness<HarnessOrder>('order', String(id));
+
+  async function deliveriesOf(organizationId: string, type: string) {
+    return t.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('type', '=', type as 'checkout.paid')
+      .execute();
+  }
+
+  it('passes its PHPUnit tests (signature, amounts, payloads)', async () => {
+    const result = spawnSync('phpunit', ['-c', path.join(WOO, 'tests/phpunit.xml')], { encoding: 'utf8' });
+    expect(result.error, 'phpunit is needed next to php (Debian package phpunit)').toBeUndefined();
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/OK \(\d+ tests/);
+  });
+
+  it('takes an order from checkout to paid, once, however often the webhook arrives', async () => {
+    const rayo = await openRayo();
+    const orderId = await placeOrder('73.00');
+
+    const paying = await harness<PayAnswer>('pay', String(orderId));
+    expect(paying.notices).toEqual([]);
+    expect(paying.result).toBe('success');
+    const checkout = await t.db
+      .selectFrom('checkouts')
+      .selectAll()
+      .where('organization_id', '=', rayo.organization.id)
+      .executeTakeFirstOrThrow();
+    expect(checkout).toMatchObject({
+      kind: 'store',
+      order_id: String(orderId),
+      amount_currency: 'GTQ',
+      status: 'awaiting_payment',
+    });
+    expect(String(checkout.amount_minor)).toBe('7300');
+    expect(checkout.redirect_url).toMatch(
+      new RegExp(`^${shopUrl}/checkout/order-received/${orderId}/\\?key=wc_order_`),
+    );
+    expect(checkout.metadata).toMatchObject({ wcOrderId: String(orderId) });
+    expect(paying.redirect).toBe(`${rayoUrl}/ecommerce/checkout/${checkout.id}`);
+    expect((await order(orderId)).meta).toMatchObject({ _rayo_checkout_id: checkout.id, _rayo_amount: '73' });
+
+    // The shopper comes back and presses "Place order" again, after the access token ran out:
+    // the same checkout, and the developer token still exchanges (it is not rotated away).
+    const exchanges = async () =>
+      (await harness<string[]>('log')).filter((line) => line.includes('refresh-access-token')).length;
+    const exchangedBefore = await exchanges();
+    await harness('forget-access-token');
+    const again = await harness<PayAnswer>('pay', String(orderId));
+    expect(again.redirect).toBe(paying.redirect);
+    const checkouts = await t.db
+      .selectFrom('checkouts')
+      .select('id')
+      .where('organization_id', '=', rayo.organization.id)
+      .execute();
+    expect(checkouts).toHaveLength(1);
+    expect(await exchanges()).toBe(exchangedBefore + 1);
+
+    const hosted = await t.app.inject({ method: 'GET', url: `/api/public/checkouts/${checkout.id}` });
+    const paymentRequest = hosted.json<PublicCheckout>().invoice?.paymentRequest;
+    expect(paymentRequest).toBeDefined();
+    const payment = await t.app.inject({ method: 'POST', url: '/api/devnet/pay', payload: { paymentRequest } });
+    expect(payment.statusCode, payment.body).toBe(200);
+
+    const paid = await waitFor(async () => {
+      const current = await order(orderId);
+      return current.status === 'processing' ? current : undefined;
+    });
+    expect(paid.payments).toEqual([checkout.id]);
+    expect(paid.notes.at(-1)).toBe(`Paid 73.00 GTQ with bitcoin (lightning) on Rayo checkout ${checkout.id}.`);
+    const [delivery] = await waitFor(async () => {
+      const rows = await deliveriesOf(rayo.organization.id, 'checkout.paid');
+      return rows[0]?.delivered_at ? rows : undefined;
+    });
+    expect(delivery?.last_status).toBe(200);
+
+    // Redelivered (same id and body, freshly signed): acknowledged, and the order is left alone.
+    const redeliver = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/deliveries/${delivery?.id}/redeliver`,
+      headers: rayo.admin,
+    });
+    expect(redeliver.statusCode).toBe(202);
+    await waitFor(async () => {
+      const [row] = await deliveriesOf(rayo.organization.id, 'checkout.paid');
+      return (row?.attempts ?? 0) >= 2 && row?.last_status === 200 ? row : undefined;
+    });
+    const after = await order(orderId);
+    expect(after.payments).toEqual([checkout.id]);
+    expect(after.notes).toEqual(paid.notes);
+  });
+
+  it('refuses a delivery it cannot verify, and cancels a pending order whose checkout expired', async () => {
+    const rayo = await openRayo();
+    const orderId = await placeOrder('10.50');
+    expect((await harness<PayAnswer>('pay', String(orderId))).result).toBe('success');
+    const checkoutId = (await order(orderId)).meta._rayo_checkout_id;
+
+    const forged = JSON.stringify({
+      id: 'forged',
+      type: 'checkout.paid',
+      createdAt: new Date().toISOString(),
+      data: { checkoutId, orderId: String(orderId), amount: { currency: 'GTQ', value: '10.50' } },
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const { createHmac } = await import('node:crypto');
+    const signWith = (secret: string, at: number) =>
+      `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${forged}`).digest('hex')}`;
+    for (const signature of [
+      '',
+      signWith('whsec_wrong', now),
+      signWith(rayo.endpoint.secret, now - 600),
+      `t=${now},v1=${'0'.repeat(64)}`,
+    ]) {
+      const response = await fetch(`${shopUrl}/wp-json/rayo/v1/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'rayo-signature': signature },
+        body: forged,
+      });
+      expect(response.status, signature).toBe(401);
+    }
+    expect((await order(orderId)).status).toBe('pending');
+
+    // Correctly signed but about another amount than the order's: held for the merchant, not paid.
+    const tampered = forged.replace('10.50', '0.01');
+    const mismatch = await fetch(`${shopUrl}/wp-json/rayo/v1/webhook`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'rayo-signature': `t=${now},v1=${createHmac('sha256', rayo.endpoint.secret).update(`${now}.${tampered}`).digest('hex')}`,
+      },
+      body: tampered,
+    });
+    expect([mismatch.status, await mismatch.json()]).toEqual([200, { result: 'amount-mismatch' }]);
+    const held = await order(orderId);
+    expect([held.status, held.payments]).toEqual(['on-hold', []]);
+
+    // Another order runs out of time unpaid: Rayo's checkout.expired cancels it.
+    const lateId = await placeOrder('21.00');
+    expect((await harness<PayAnswer>('pay', String(lateId))).result).toBe('success');
+    expect(await expireDueCheckouts(t.db, new Date(Date.now() + 24 * 3600_000))).toBeGreaterThanOrEqual(1);
+    const cancelled = await waitFor(async () => {
+      const current = await order(lateId);
+      return current.status === 'cancelled' ? current : undefined;
+    });
+    expect(cancelled.notes.at(-1)).toBe(`Rayo checkout ${cancelled.meta._rayo_checkout_id} expired unpaid.`);
+  });
+
+  it('makes a new checkout when the order’s one expired or its total changed, and is paid on the last', async () => {
+    // This shop listens to checkout.paid only, so an expiry leaves its order pending.
+    const rayo = await openRayo(['checkout.paid']);
+    const orderId = await placeOrder('21.00');
+    expect((await harness<PayAnswer>('pay', String(orderId))).result).toBe('success');
+    const first = (await order(orderId)).meta._rayo_checkout_id;
+    await expireDueCheckouts(t.db, new Date(Date.now() + 24 * 3600_000));
+
+    expect((await harness<PayAnswer>('pay', String(orderId))).result).toBe('success');
+    const second = await order(orderId);
+    expect(second.meta).toMatchObject({ _rayo_attempt: '2' });
+    expect(second.meta._rayo_checkout_id).not.toBe(first);
+
+    await harness('set-total', String(orderId), '25.00');
+    const third = await harness<PayAnswer>('pay', String(orderId));
+    const current = await order(orderId);
+    expect(current.meta).toMatchObject({ _rayo_attempt: '3', _rayo_amount: '25' });
+    const rows = await t.db
+      .selectFrom('checkouts')
+      .select(['id', 'order_id', 'amount_minor', 'status'])
+      .where('organization_id', '=', rayo.organization.id)
+      .orderBy('created_at')
+      .execute();
+    expect(rows.map((row) => [row.order_id, String(row.amount_minor), row.status])).toEqual([
+      [String(orderId), '2100', 'expired'],
+      [`${orderId}-2`, '2100', 'awaiting_payment'],
+      [`${orderId}-3`, '2500', 'awaiting_payment'],
+    ]);
+    expect(third.redirect).toBe(`${rayoUrl}/ecommerce/checkout/${current.meta._rayo_checkout_id}`);
+
+    const hosted = await t.app.inject({
+      method: 'GET',
+      url: `/api/public/checkouts/${current.meta._rayo_checkout_id}`,
+    });
+    const paymentRequest = hosted.json<PublicCheckout>().invoice?.paymentRequest;
+    const payment = await t.app.inject({ method: 'POST', url: '/api/devnet/pay', payload: { paymentRequest } });
+    expect(payment.statusCode, payment.body).toBe(200);
+    const paid = await waitFor(async () => {
+      const now = await order(orderId);
+      return now.status === 'processing' ? now : undefined;
+    });
+    expect(paid.payments).toEqual([current.meta._rayo_checkout_id]);
+  });
+
+  it('tells the shopper when Rayo refuses, and logs why', async () => {
+    await openRayo();
+    const orderId = await placeOrder('5.00');
+    await harness(
+      'configure',
+      JSON.stringify({ rayo_url: rayoUrl, developer_token: 'rayo_dev_unknown', webhook_secret: 'whsec_x' }),
+    );
+    const refused = await harness<PayAnswer>('pay', String(orderId));
+    expect(refused).toEqual({
+      result: 'failure',
+      notices: [
+        {
+          type: 'error',
+          message: 'The bitcoin payment could not be started. Please try again, or choose another payment method.',
+        },
+      ],
+    });
+    expect((await harness<string[]>('log')).at(-1)).toMatch(
+      /^error: Order \d+: Rayo refused the checkout \(\w+, HTTP 401\)/,
+    );
+  });
+});
