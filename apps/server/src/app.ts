@@ -28,10 +28,11 @@ import { registerSpa } from './http/spa.ts';
 import { registerTextInputGuard } from './http/text-input.ts';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
-import { registerBackOfficePaymentRoutes } from './modules/back-office/back-office-payments.routes.ts';
 import { pruneRefreshTokens } from './modules/auth/auth.service.ts';
 import { registerSignUpRoutes } from './modules/auth/signup.routes.ts';
 import type { TokenIssuer } from './modules/auth/tokens.ts';
+import { registerBackOfficeRoutes } from './modules/back-office/back-office.routes.ts';
+import { registerBackOfficePaymentRoutes } from './modules/back-office/back-office-payments.routes.ts';
 import { registerBptRoutes } from './modules/bpts/bpts.routes.ts';
 import type { CheckoutEventHub } from './modules/checkouts/checkout-events.ts';
 import { registerCheckoutRoutes } from './modules/checkouts/checkouts.routes.ts';
@@ -48,6 +49,7 @@ import { registerMetaRoutes } from './modules/meta/meta.routes.ts';
 import { registerMfaRoutes } from './modules/mfa/mfa.routes.ts';
 import type { SecretCipher } from './modules/mfa/secret-cipher.ts';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
+import { registerPayoutRoutes } from './modules/payouts/payouts.routes.ts';
 import { registerRateRoutes } from './modules/rates/rates.routes.ts';
 import { registerBrandingRoutes } from './modules/settings/branding.routes.ts';
 import { registerCheckoutProtectionRoutes } from './modules/settings/checkout-protection.routes.ts';
@@ -55,6 +57,7 @@ import { registerDeveloperTokenRoutes } from './modules/settings/developer-token
 import { registerKybRoutes } from './modules/settings/kyb.routes.ts';
 import { registerLanguageRoutes } from './modules/settings/language.routes.ts';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
+import { registerShopRoutes } from './modules/shops/shops.routes.ts';
 import { registerStoreCheckoutRoutes } from './modules/store-checkouts/store-checkouts.routes.ts';
 import { registerVirtualBptRoutes } from './modules/virtual-bpts/virtual-bpts.routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
@@ -105,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // Hooks run in the order they are added, and one that answers early (the access check's 401
   // and 403) skips the rest: the security headers come first so that every answer has them.
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, deps.config.shops);
   registerAccessControl(app, deps);
   registerErrorHandler(app);
   registerJsonBodyParser(app);
@@ -141,16 +144,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerCheckoutRoutes(app, deps);
   registerOrganizationRoutes(app, deps);
   registerDashboardRoutes(app, deps);
+  registerBackOfficeRoutes(app, deps);
   registerBackOfficePaymentRoutes(app, deps);
   registerSettingsRoutes(app, deps);
   registerBrandingRoutes(app, deps);
   registerKybRoutes(app, deps);
+  registerPayoutRoutes(app, deps);
   registerCheckoutProtectionRoutes(app, deps);
   registerDeveloperTokenRoutes(app, deps);
   registerLanguageRoutes(app, deps);
   registerMfaRoutes(app, deps);
   registerWebhookRoutes(app, deps);
   registerStoreCheckoutRoutes(app, deps);
+  registerShopRoutes(app, deps);
   registerDonationRoutes(app, deps);
   // Also serves LUD-16's `/.well-known/lnurlp/:name`, outside /api, so before the SPA's catch-all.
   registerLnurlPayRoutes(app, deps);

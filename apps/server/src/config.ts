@@ -82,8 +82,21 @@ const ConfigSchema = z.object({
     .max(86400)
     .default(15 * 60),
   RECONCILE_SECONDS: z.coerce.number().int().min(1).default(30),
+  PAYOUT_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
+  PAYOUT_MIN_SATS: z.coerce.number().int().min(1).default(1000),
+  PAYOUT_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).default(60),
+  PAYOUT_ALERT_AFTER_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   LNURL_ALLOW_PRIVATE_HOSTS: booleanFromEnv.default(false),
   WEBHOOK_ALLOW_PRIVATE_HOSTS: booleanFromEnv.default(false),
+  SHOPIFY_API_URL: z
+    .string()
+    .regex(/^https?:\/\//, 'an http(s) URL; {shop} is replaced by the store domain')
+    .default('https://{shop}/admin/api/2025-07/graphql.json'),
+  ECWID_API_URL: z.url().default('https://app.ecwid.com'),
+  ECWID_SDK_URL: z.url().default('https://djqizrxa6f10j.cloudfront.net/ecwid-sdk/js/1.3.0/ecwid-app.js'),
+  ECWID_CSS_URL: z.url().default('https://d35z3p2poghz10.cloudfront.net/ecwid-sdk/css/1.3.19/ecwid-app-ui.css'),
+  ECWID_APP_ID: z.string().trim().min(1).max(100).default('rayo-payments'),
+  ECWID_ADMIN_ORIGINS: z.string().default('https://my.ecwid.com,https://my.shopsettings.com'),
   CHAIN_BACKEND: z.enum(['devnet', 'esplora']).default('devnet'),
   ESPLORA_URL: z.url().optional(),
   CHAIN_NETWORK: z.enum(['mainnet', 'testnet', 'signet', 'regtest']).default('mainnet'),
@@ -156,6 +169,8 @@ export type Config = {
   conversionFeeBps: number;
   invoiceExpirySeconds: number;
   reconcileSeconds: number;
+  /** Lightning-address payouts (docs/decisions.md "Payouts"). */
+  payouts: { intervalSeconds: number; minMsat: bigint; retryBaseSeconds: number; alertAfterAttempts: number };
   /**
    * Lets LNURL-withdraw reach loopback and private addresses, which a link from the public API
    * must not: for tests and local devnet setups only.
@@ -166,6 +181,19 @@ export type Config = {
    * URL must not reach: for tests and local devnet setups only.
    */
   webhookAllowPrivateHosts: boolean;
+  shops: {
+    /** The Shopify Admin GraphQL endpoint; `{shop}` becomes the store's `*.myshopify.com` domain. */
+    shopifyApiUrl: string;
+    /** Ecwid's REST API origin (`/api/v3/{storeId}/…` is added). */
+    ecwidApiUrl: string;
+    /** The Ecwid app SDK and stylesheet the `/ecommerce/ecwid` page loads, and the CSP allows. */
+    ecwidSdkUrl: string;
+    ecwidCssUrl: string;
+    /** The Ecwid app's client id, which `EcwidApp.init` names. */
+    ecwidAppId: string;
+    /** Origins that may frame `/ecommerce/ecwid` (the Ecwid admin). */
+    ecwidAdminOrigins: string[];
+  };
   chain: {
     backend: 'devnet' | 'esplora';
     esploraUrl: string | undefined;
@@ -278,8 +306,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     conversionFeeBps: percentToBps(c.CONVERSION_FEE_PERCENT),
     invoiceExpirySeconds: c.INVOICE_EXPIRY_SECONDS,
     reconcileSeconds: c.RECONCILE_SECONDS,
+    payouts: {
+      intervalSeconds: c.PAYOUT_INTERVAL_SECONDS,
+      minMsat: BigInt(c.PAYOUT_MIN_SATS) * 1000n,
+      retryBaseSeconds: c.PAYOUT_RETRY_BASE_SECONDS,
+      alertAfterAttempts: c.PAYOUT_ALERT_AFTER_ATTEMPTS,
+    },
     lnurlAllowPrivateHosts: c.LNURL_ALLOW_PRIVATE_HOSTS,
     webhookAllowPrivateHosts: c.WEBHOOK_ALLOW_PRIVATE_HOSTS,
+    shops: {
+      shopifyApiUrl: c.SHOPIFY_API_URL,
+      ecwidApiUrl: c.ECWID_API_URL.replace(/\/+$/, ''),
+      ecwidSdkUrl: c.ECWID_SDK_URL,
+      ecwidCssUrl: c.ECWID_CSS_URL,
+      ecwidAppId: c.ECWID_APP_ID,
+      ecwidAdminOrigins: c.ECWID_ADMIN_ORIGINS.split(',')
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== ''),
+    },
     chain: {
       backend: c.CHAIN_BACKEND,
       esploraUrl: c.ESPLORA_URL,

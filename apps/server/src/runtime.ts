@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { serializeRequest } from './http/request-log.ts';
 import { deliverWebhookTask } from './jobs/deliver-webhook.ts';
+import { markShopOrderPaidTask } from './jobs/mark-shop-order-paid.ts';
 import { paymentPasses, startSettlementStream } from './jobs/payment-jobs.ts';
 import { startJobWorker } from './jobs/worker.ts';
 import { loadServerSecret } from './modules/auth/auth.service.ts';
@@ -16,6 +17,7 @@ import { startCheckoutEventHub } from './modules/checkouts/checkout-events.ts';
 import { startInvoiceEventHub } from './modules/invoices/invoice-events.ts';
 import { createSecretCipher } from './modules/mfa/secret-cipher.ts';
 import { refreshRates, startRateRefresh } from './modules/rates/rates.service.ts';
+import { MARK_ORDER_PAID_TASKS } from './modules/shops/shops.repo.ts';
 import { DELIVER_WEBHOOK_TASK } from './modules/webhooks/webhooks.repo.ts';
 
 export type Runtime = { deps: AppDeps & { log: Logger }; stop: () => Promise<void> };
@@ -61,7 +63,11 @@ export async function startRuntime(
         db,
         databaseUrl: database.url,
         log,
-        tasks: { [DELIVER_WEBHOOK_TASK]: deliverWebhookTask({ db, config, mfaCipher }) },
+        tasks: {
+          [DELIVER_WEBHOOK_TASK]: deliverWebhookTask({ db, config, mfaCipher }),
+          [MARK_ORDER_PAID_TASKS.shopify]: markShopOrderPaidTask({ db, config, mfaCipher }),
+          [MARK_ORDER_PAID_TASKS.ecwid]: markShopOrderPaidTask({ db, config, mfaCipher }),
+        },
         periodic: paymentPasses({ db, config, lightning, chain }, log),
         pollIntervalMs: options.jobPollIntervalMs,
       }),

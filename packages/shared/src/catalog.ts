@@ -13,6 +13,8 @@ export const PublicConfigSchema = z.object({
   supportEmail: z.string(),
   /** True when payments go to the built-in devnet node, whose wallet page can pay them. */
   devnet: z.boolean(),
+  /** What the Ecwid app page inside the Ecwid admin loads (SPEC §2 Ecwid app settings layout). */
+  ecwid: z.object({ sdkUrl: z.string(), cssUrl: z.string(), appId: z.string() }),
 });
 export type PublicConfig = z.infer<typeof PublicConfigSchema>;
 

@@ -51,8 +51,18 @@ export const errorStatus = {
   InvalidWebhookUrl: 400,
   // An organization holds at most WEBHOOK_ENDPOINT_LIMIT active webhook endpoints.
   WebhookEndpointLimit: 409,
+  // Shops: the store did not take the token (or did not answer) when it was checked before saving.
+  ShopConnectionFailed: 400,
+  // A store belongs to one organization.
+  ShopTaken: 409,
+  // The order has nothing left to pay (already paid, or unknown to the store).
+  ShopOrderNotPayable: 409,
+  // An Ecwid payment request that does not open with the store's client secret.
+  InvalidShopPayload: 400,
   // SPEC §4: the payout split changes only once back office has verified every field.
   SplitNeedsValidation: 409,
+  // Back office verifies what the merchant entered: a field with nothing in it cannot be verified.
+  NothingToVerify: 409,
   InvoiceFailed: 502,
   LightningUnavailable: 503,
   RateUnavailable: 503,

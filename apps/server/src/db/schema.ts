@@ -1,4 +1,12 @@
-import type { InvoiceStatus, Language, Role, SaleSource, WebhookDeliveryType, WebhookEventType } from '@rayo/shared';
+import type {
+  InvoiceStatus,
+  Language,
+  Role,
+  SaleSource,
+  ShopPlatform,
+  WebhookDeliveryType,
+  WebhookEventType,
+} from '@rayo/shared';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 export interface OrganizationsTable {
@@ -444,6 +452,33 @@ export interface WebhookEndpointsTable {
   created_at: Generated<Date>;
 }
 
+/** Migration 0023: a merchant's Shopify or Ecwid store; the secret is sealed (modules/shops/shops.service.ts). */
+export interface ShopConnectionsTable {
+  id: Generated<string>;
+  organization_id: string;
+  platform: ShopPlatform;
+  shop: string;
+  shop_name: string | null;
+  virtual_bpt_id: string;
+  secret_sealed: string;
+  created_at: Generated<Date>;
+}
+
+/** Migration 0023: a shop order sent to a checkout, and telling the shop it is paid. */
+export interface ShopOrdersTable {
+  id: Generated<string>;
+  connection_id: string;
+  organization_id: string;
+  platform: ShopPlatform;
+  platform_order_id: string;
+  checkout_id: string;
+  store_token_sealed: string | null;
+  marked_paid_at: Date | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: Generated<Date>;
+}
+
 /** Migration 0020: one event for one endpoint, and how its delivery went. */
 export interface WebhookDeliveriesTable {
   id: Generated<string>;
@@ -458,6 +493,39 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   delivered_at: Date | null;
   next_attempt_at: Date | null;
+}
+
+/** Migration 0024: payouts of the Lightning (and on-chain) shares, and which sale's share each carries. */
+export type PayoutKind = 'lightning' | 'onchain';
+export type PayoutStateColumn = 'pending' | 'sent' | 'failed' | 'cancelled';
+
+export interface PayoutsTable {
+  id: Generated<string>;
+  organization_id: string;
+  kind: PayoutKind;
+  destination: string;
+  amount_msat: Int8;
+  fee_msat: Int8;
+  state: Generated<PayoutStateColumn>;
+  idempotency_key: string;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  last_error: string | null;
+  payment_request: string | null;
+  payment_hash: string | null;
+  invoice_expires_at: Date | null;
+  preimage: string | null;
+  txid: string | null;
+  sent_at: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface PayoutTransactionsTable {
+  transaction_id: string;
+  kind: PayoutKind;
+  payout_id: string;
+  amount_msat: Int8;
 }
 
 export interface Database {
@@ -494,11 +562,15 @@ export interface Database {
   kyb_documents: KybDocumentsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  shop_connections: ShopConnectionsTable;
+  shop_orders: ShopOrdersTable;
   devnet_chain_blocks: DevnetChainBlocksTable;
   devnet_chain_outputs: DevnetChainOutputsTable;
   onchain_wallet_counters: OnchainWalletCountersTable;
   checkout_onchain_addresses: CheckoutOnchainAddressesTable;
   checkout_onchain_outputs: CheckoutOnchainOutputsTable;
+  payouts: PayoutsTable;
+  payout_transactions: PayoutTransactionsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

@@ -87,6 +87,7 @@ export const permissions: Readonly<Record<string, Permission>> = {
     scope: { param: 'bankingInfoId', within: 'organization' },
   },
   'GET /api/settings/payout-addresses': { who: members },
+  'GET /api/settings/payouts': { who: members },
   'PUT /api/settings/onchain-address': { who: admins },
   'PUT /api/settings/lightning-address': { who: admins },
   'PUT /api/settings/language': signedIn,
@@ -180,6 +181,15 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/dashboard/transactions/series': dashboard,
   'GET /api/dashboard/transactions/csv': dashboard,
 
+  // Back office (SPEC §7): every organization, their verification and blocking, notices, the audit log.
+  'GET /api/back-office/organizations': { who: backOffice },
+  'GET /api/back-office/organization/:id/admin': { who: backOffice },
+  'PUT /api/back-office/organization/:id/verification': { who: backOffice },
+  'PUT /api/back-office/organization/:id/blocked': { who: backOffice },
+  'GET /api/back-office/organization/:id/kyb-documents/:documentId': { who: backOffice },
+  'GET /api/back-office/notification': { who: backOffice },
+  'DELETE /api/back-office/notification/:id': { who: backOffice },
+  'GET /api/back-office/audit/csv': { who: backOffice },
   // Back office's money (SPEC §7): unpaid fiat, mark as paid, the ledger export, country reports.
   'GET /api/back-office/organization/:id/unpaid-transactions': { who: backOffice },
   'POST /api/back-office/pay-transactions': { who: backOffice },
@@ -188,6 +198,17 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/back-office/country/:id/report': { who: backOffice },
   'GET /api/back-office/country/report/csv': { who: backOffice },
   'GET /api/back-office/country/:id/report/csv': { who: backOffice },
+
+  // Shops (docs/integrations.md): the admin connects a Shopify or Ecwid store; the shopper's
+  // entries are public, priced only from what the store says.
+  'GET /api/shops/shopify': { who: admins },
+  'PUT /api/shops/shopify': { who: admins, scope: { param: 'virtualBptId', within: 'organization', outside: 400 } },
+  'DELETE /api/shops/shopify': { who: admins },
+  'GET /api/shops/ecwid': { who: admins },
+  'PUT /api/shops/ecwid': { who: admins, scope: { param: 'virtualBptId', within: 'organization', outside: 400 } },
+  'DELETE /api/shops/ecwid': { who: admins },
+  'GET /api/public/shopify/pay': anyone,
+  'POST /api/ecwid/payment': anyone,
 
   // Registered only with the devnet Lightning backend, whose money is not real.
   'POST /api/devnet/pay': anyone,

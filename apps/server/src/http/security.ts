@@ -5,26 +5,54 @@ import helmet from 'helmet';
  * Security headers and a strict Content-Security-Policy. Tokens live in localStorage (SPEC §3),
  * so no script may run unless it is one of our own files.
  */
+const directives = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  // Mantine writes its theme variables into a <style> element and sets inline styles.
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
 const setSecurityHeaders = helmet({
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      // Mantine writes its theme variables into a <style> element and sets inline styles.
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'blob:'],
-      fontSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
-      objectSrc: ["'none'"],
-      baseUri: ["'self'"],
-      formAction: ["'self'"],
-      frameAncestors: ["'none'"],
-    },
-  },
+  contentSecurityPolicy: { useDefaults: false, directives },
   crossOriginEmbedderPolicy: false,
   referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
 });
+
+/** What the Ecwid app page may load and who may frame it (config `shops`). */
+export type EcwidPagePolicy = { ecwidSdkUrl: string; ecwidCssUrl: string; ecwidAdminOrigins: string[] };
+
+/**
+ * `/ecommerce/ecwid` is shown inside the Ecwid admin's iframe and loads Ecwid's SDK and styles:
+ * its document alone lets exactly those origins in, and the Ecwid admin frame it.
+ */
+function ecwidPageHeaders(policy: EcwidPagePolicy) {
+  const sdkOrigin = new URL(policy.ecwidSdkUrl).origin;
+  const cssOrigin = new URL(policy.ecwidCssUrl).origin;
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        ...directives,
+        scriptSrc: ["'self'", sdkOrigin],
+        styleSrc: [...directives.styleSrc, cssOrigin],
+        frameAncestors: policy.ecwidAdminOrigins.length > 0 ? policy.ecwidAdminOrigins : ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    // helmet's X-Frame-Options would forbid the frame that frame-ancestors allows.
+    xFrameOptions: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+}
+
+const ECWID_PAGE = /^\/ecommerce\/ecwid\/?(?:[?#]|$)/;
 
 /**
  * The headers on a reply that no hook sees: Fastify answers a malformed URL through
@@ -40,9 +68,11 @@ export function applySecurityHeaders(request: FastifyRequest, reply: FastifyRepl
  * they are added and one that answers (the access check's 401 and 403) skips the rest, so this
  * must be registered first.
  */
-export function registerSecurityHeaders(app: FastifyInstance): void {
+export function registerSecurityHeaders(app: FastifyInstance, ecwid: EcwidPagePolicy): void {
+  const setEcwidPageHeaders = ecwidPageHeaders(ecwid);
   app.addHook('onRequest', (request, reply, done) => {
-    applySecurityHeaders(request, reply);
+    if (ECWID_PAGE.test(request.url)) setEcwidPageHeaders(request.raw, reply.raw, () => {});
+    else applySecurityHeaders(request, reply);
     done();
   });
 }

@@ -5,7 +5,7 @@ import { isPublicAddress } from '../../domain/ip-address.ts';
 import { describeFailure } from '../lightning/http.ts';
 
 /**
- * A request to a URL someone else chose (a card's withdraw link, a merchant's Lightning address or webhook endpoint),
+ * A request to a URL someone else chose (a card's withdraw link, a merchant's Lightning address, webhook endpoint or shop),
  * made so that it cannot be turned against the host's own network: only public addresses
  * (literal or resolved), the connection pinned to the address checked, no redirect followed (its
  * target would need the same checks, and LNURL services have no reason to redirect), a deadline
@@ -163,6 +163,48 @@ export async function postSafely(
     } catch (error) {
       throw transportFailure(error, policy);
     }
+  } finally {
+    await dispatcher.destroy();
+  }
+}
+
+/**
+ * Sends a JSON request to `url` under `policy` (a shop platform's API: its host comes from a
+ * merchant's input, such as a Shopify store domain) and answers the HTTP status with the answer
+ * parsed as JSON, or null when it is not JSON. A redirect is not followed.
+ */
+export async function sendJsonSafely(
+  url: URL,
+  request: { method: 'POST' | 'PUT'; body: string; headers: Record<string, string> },
+  policy: SafeFetchPolicy,
+): Promise<{ status: number; answer: unknown }> {
+  const dispatcher = guardedDispatcher(url, policy);
+  try {
+    let response: Awaited<ReturnType<typeof fetch>>;
+    let body: string | undefined;
+    try {
+      response = await fetch(url, {
+        method: request.method,
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...request.headers },
+        body: request.body,
+        redirect: 'manual',
+        signal: policy.signal,
+        dispatcher,
+      });
+      body = await readCapped(response.body);
+    } catch (error) {
+      throw transportFailure(error, policy);
+    }
+    if (body === undefined) {
+      throw new SafeFetchError('invalid', { reason: `answer over ${MAX_ANSWER_BYTES} bytes`, status: response.status });
+    }
+    let answer: unknown = null;
+    try {
+      answer = JSON.parse(body);
+    } catch {
+      answer = null;
+    }
+    return { status: response.status, answer };
   } finally {
     await dispatcher.destroy();
   }

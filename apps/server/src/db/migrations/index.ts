@@ -19,7 +19,10 @@ import * as checkouts from './0017-checkouts.ts';
 import * as donations from './0018-donations.ts';
 import * as onchain from './0019-onchain.ts';
 import * as webhooks from './0020-webhooks.ts';
+import * as backOffice from './0021-back-office.ts';
 import * as disbursementTotals from './0022-disbursement-totals.ts';
+import * as shops from './0023-shops.ts';
+import * as payouts from './0024-payouts.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -43,5 +46,8 @@ export const migrations: Record<string, Migration> = {
   '0018-donations': donations,
   '0019-onchain': onchain,
   '0020-webhooks': webhooks,
+  '0021-back-office': backOffice,
   '0022-disbursement-totals': disbursementTotals,
+  '0023-shops': shops,
+  '0024-payouts': payouts,
 };

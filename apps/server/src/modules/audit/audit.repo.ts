@@ -26,11 +26,19 @@ export type AuditAction =
   | 'settings.checkout_protection_changed'
   | 'settings.webhook_endpoint_created'
   | 'settings.webhook_endpoint_deleted'
+  | 'settings.shop_connected'
+  | 'settings.shop_disconnected'
   | 'manager.created'
   | 'manager.updated'
   | 'manager.deleted'
   | 'organization.onboarded'
-  | 'back_office.transactions_paid';
+  | 'back_office.transactions_paid'
+  | 'back_office.verification_changed'
+  | 'back_office.organization_blocked'
+  | 'back_office.organization_unblocked'
+  | 'back_office.notification_deleted'
+  | 'back_office.kyb_document_downloaded'
+  | 'back_office.audit_exported';
 
 export type AuditEntry = {
   action: AuditAction;

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { applyCheckoutSettlement } from '../checkouts/checkouts.service.ts';
 import { recordDonationReceived } from '../donations/donations.service.ts';
+import { enqueueShopOrderMarking } from '../shops/shop-orders.service.ts';
 import type { InvoiceRow } from './invoices.repo.ts';
 
 /**
@@ -12,8 +13,12 @@ export async function applySettlementEffects(trx: Db, invoice: InvoiceRow): Prom
     case 'terminal':
       return;
     case 'payment_link':
-    case 'checkout':
       return applyCheckoutSettlement(trx, invoice);
+    case 'checkout':
+      await applyCheckoutSettlement(trx, invoice);
+      // A shop's order sold by the checkout is told by a job, after this transaction commits.
+      if (invoice.source_id) await enqueueShopOrderMarking(trx, invoice.source_id);
+      return;
     case 'donation':
       return recordDonationReceived(trx, invoice);
   }

@@ -21,5 +21,10 @@ export function registerMetaRoutes(app: App, deps: { db: Db; config: Config }): 
   app.get('/api/public-config', { schema: { tags: ['meta'], response: { 200: PublicConfigSchema } } }, async () => ({
     supportEmail: deps.config.supportEmail,
     devnet: deps.config.lightning.backend === 'devnet',
+    ecwid: {
+      sdkUrl: deps.config.shops.ecwidSdkUrl,
+      cssUrl: deps.config.shops.ecwidCssUrl,
+      appId: deps.config.shops.ecwidAppId,
+    },
   }));
 }

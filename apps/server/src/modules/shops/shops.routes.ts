@@ -1,0 +1,142 @@
+import {
+  ConnectEcwidRequestSchema,
+  ConnectShopifyRequestSchema,
+  MFA_CODE_HEADER,
+  ShopConnectionSchema,
+  ShopConnectionStateSchema,
+  ShopifyPayQuerySchema,
+} from '@rayo/shared';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { callerOf } from '../../http/access.ts';
+import { requireMfaCode } from '../../http/mfa-code.ts';
+import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import { connectEcwid, openEcwidPayment } from './ecwid.service.ts';
+import { sendShopEntryProblem } from './shop-entry-page.ts';
+import { connectShopify, openShopifyOrder } from './shopify.service.ts';
+import { disconnectShop, getShopConnection, type ShopDeps } from './shops.service.ts';
+
+const tags = ['shops'];
+
+/** A shopper opens an order's checkout a few times; a script walking order ids meets these first. */
+const entriesPerIp: RateLimitRule = { name: 'shop-entry-ip', limit: 60, windowSeconds: 10 * 60 };
+const entriesPerShop: RateLimitRule = { name: 'shop-entry-shop', limit: 600, windowSeconds: 10 * 60 };
+
+/** Ecwid's form fields are a few kilobytes of base64; more is not a payment request. */
+const ECWID_FORM_MAX_BYTES = 256 * 1024;
+const EcwidPaymentBodySchema = z.object({
+  data: z.string().max(ECWID_FORM_MAX_BYTES).optional(),
+  enc_data: z.string().max(ECWID_FORM_MAX_BYTES).optional(),
+  storeId: z.string().max(40).optional(),
+});
+
+export function registerShopRoutes(app: App, deps: ShopDeps): void {
+  for (const platform of ['shopify', 'ecwid'] as const) {
+    app.get(
+      `/api/shops/${platform}`,
+      {
+        schema: {
+          tags,
+          summary: `The organization's connected ${platform === 'shopify' ? 'Shopify' : 'Ecwid'} store, without its secret`,
+          response: { 200: ShopConnectionStateSchema },
+        },
+      },
+      async (request) => getShopConnection(deps, callerOf(request), platform),
+    );
+    app.delete(
+      `/api/shops/${platform}`,
+      { schema: { tags, summary: 'Disconnects the store: its pay links stop opening checkouts' } },
+      async (request, reply) => {
+        await disconnectShop(deps, callerOf(request), platform, request.ip);
+        return reply.status(204).send();
+      },
+    );
+  }
+
+  app.put(
+    '/api/shops/shopify',
+    {
+      preHandler: requireMfaCode(deps),
+      schema: {
+        tags,
+        summary: `Connects a Shopify store with its custom app's Admin API token, checked with Shopify first. With MFA on, needs a code in the ${MFA_CODE_HEADER} header`,
+        body: ConnectShopifyRequestSchema,
+        response: { 200: ShopConnectionSchema },
+      },
+    },
+    async (request) => connectShopify(deps, callerOf(request), request.body, request.ip),
+  );
+
+  app.put(
+    '/api/shops/ecwid',
+    {
+      preHandler: requireMfaCode(deps),
+      schema: {
+        tags,
+        summary: `Connects an Ecwid store with its payment app's client secret. With MFA on, needs a code in the ${MFA_CODE_HEADER} header`,
+        body: ConnectEcwidRequestSchema,
+        response: { 200: ShopConnectionSchema },
+      },
+    },
+    async (request) => connectEcwid(deps, callerOf(request), request.body, request.ip),
+  );
+
+  app.get(
+    '/api/public/shopify/pay',
+    {
+      schema: {
+        tags,
+        summary:
+          "A Shopify order's 'Complete payment' link: redirects (303) to the checkout of the order's outstanding amount, read from Shopify",
+        querystring: ShopifyPayQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      try {
+        await enforceRateLimit(deps.db, reply, entriesPerIp, request.ip);
+        await enforceRateLimit(deps.db, reply, entriesPerShop, `shopify:${request.query.shop.toLowerCase()}`);
+        const checkoutId = await openShopifyOrder(deps, request.query);
+        return reply.redirect(`/ecommerce/checkout/${checkoutId}`, 303);
+      } catch (error) {
+        return sendShopEntryProblem(request, reply, error);
+      }
+    },
+  );
+
+  // Ecwid posts an HTML form; the parser is added for this route's scope only.
+  app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 2 * ECWID_FORM_MAX_BYTES },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      '/api/ecwid/payment',
+      {
+        schema: {
+          tags,
+          summary:
+            "Ecwid's payment request (the app's paymentUrl, a form POST of `enc_data` or legacy `data`): redirects (303) to the order's checkout",
+          querystring: z.object({ storeId: z.string().max(40).optional() }),
+          body: EcwidPaymentBodySchema,
+        },
+      },
+      async (request, reply) => {
+        const storeId = request.query.storeId ?? request.body.storeId;
+        try {
+          await enforceRateLimit(deps.db, reply, entriesPerIp, request.ip);
+          await enforceRateLimit(deps.db, reply, entriesPerShop, `ecwid:${storeId ?? ''}`);
+          const checkoutId = await openEcwidPayment(deps, {
+            storeId,
+            data: request.body.data,
+            encData: request.body.enc_data,
+          });
+          return reply.redirect(`/ecommerce/checkout/${checkoutId}`, 303);
+        } catch (error) {
+          return sendShopEntryProblem(request, reply, error);
+        }
+      },
+    );
+  });
+}

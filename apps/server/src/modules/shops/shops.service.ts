@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, parseAmount, type ShopConnection, type ShopPlatform } from '@rayo/shared';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { organizationOf } from '../accounts/accounts.service.ts';
+import { insertAuditEntry } from '../audit/audit.repo.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { isUniqueViolation } from '../checkouts/checkouts.repo.ts';
+import type { SecretCipher } from '../mfa/secret-cipher.ts';
+import { findUserById } from '../users/users.repo.ts';
+import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
+import { deleteConnection, findConnection, saveConnection } from './shops.repo.ts';
+
+export type ShopDeps = { db: Db; config: Config; mfaCipher: SecretCipher };
+
+/** A shop checkout stays payable this long: the shopper may come back to the order's link later. */
+export const SHOP_CHECKOUT_SECONDS = 24 * 60 * 60;
+
+/** A connection's secret is sealed with its id authenticated alongside, so it opens on no other row. */
+export function connectionSecretContext(connectionId: string): string {
+  return `shop:${connectionId}`;
+}
+
+type ConnectionRow = NonNullable<Awaited<ReturnType<typeof findConnection>>>;
+
+/** Where the shop sends the shopper: Shopify's 'Complete payment' link, or Ecwid's paymentUrl. */
+export function entryUrl(config: Config, platform: ShopPlatform, shop: string): string {
+  return platform === 'shopify'
+    ? `${config.publicUrl}/api/public/shopify/pay?shop=${encodeURIComponent(shop)}&order=`
+    : `${config.publicUrl}/api/ecwid/payment?storeId=${encodeURIComponent(shop)}`;
+}
+
+export function toShopConnection(config: Config, row: ConnectionRow): ShopConnection {
+  return {
+    platform: row.platform,
+    shop: row.shop,
+    shopName: row.shop_name,
+    virtualBptId: row.virtual_bpt_id,
+    entryUrl: entryUrl(config, row.platform, row.shop),
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export async function getShopConnection(
+  deps: ShopDeps,
+  caller: AccessClaims,
+  platform: ShopPlatform,
+): Promise<{ connection: ShopConnection | null }> {
+  const row = await findConnection(deps.db, organizationOf(caller), platform);
+  return { connection: row ? toShopConnection(deps.config, row) : null };
+}
+
+/** The virtual BPT's charging currency; another organization's id is an invalid input (a body field). */
+export async function requireVirtualBptCurrency(db: Db, organizationId: string, virtualBptId: string): Promise<string> {
+  const found = await findVirtualBpt(db, organizationId, virtualBptId);
+  if (!found) throw new AppError('InvalidInput', 'virtualBptId names no virtual BPT of this organization');
+  return found.bpt.currency;
+}
+
+/**
+ * Saves the organization's store on a platform (replacing the one it had), its secret sealed, and
+ * audits it without the secret. The caller has checked the secret with the shop where it can.
+ */
+export async function saveShopConnection(
+  deps: ShopDeps,
+  caller: AccessClaims,
+  input: { platform: ShopPlatform; shop: string; shopName: string | null; virtualBptId: string; secret: string },
+  ip: string,
+): Promise<ShopConnection> {
+  const organizationId = organizationOf(caller);
+  const actor = await findUserById(deps.db, caller.userId);
+  const id = randomUUID();
+  try {
+    const row = await deps.db.transaction().execute(async (trx) => {
+      const saved = await saveConnection(trx, {
+        id,
+        organizationId,
+        platform: input.platform,
+        shop: input.shop,
+        shopName: input.shopName,
+        virtualBptId: input.virtualBptId,
+        secretSealed: deps.mfaCipher.seal(input.secret, connectionSecretContext(id)),
+      });
+      await insertAuditEntry(trx, {
+        action: 'settings.shop_connected',
+        actorUserId: caller.userId,
+        actorEmail: actor?.email ?? null,
+        organizationId,
+        target: `shop_connection:${id}`,
+        after: { platform: input.platform, shop: input.shop, virtualBptId: input.virtualBptId },
+        ip,
+      });
+      return saved;
+    });
+    return toShopConnection(deps.config, row);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    throw new AppError('ShopTaken', 'This store is connected to another organization');
+  }
+}
+
+export async function disconnectShop(
+  deps: ShopDeps,
+  caller: AccessClaims,
+  platform: ShopPlatform,
+  ip: string,
+): Promise<void> {
+  const organizationId = organizationOf(caller);
+  const actor = await findUserById(deps.db, caller.userId);
+  await deps.db.transaction().execute(async (trx) => {
+    const deleted = await deleteConnection(trx, organizationId, platform);
+    if (!deleted) throw new AppError('NotFound', 'No store is connected');
+    await insertAuditEntry(trx, {
+      action: 'settings.shop_disconnected',
+      actorUserId: caller.userId,
+      actorEmail: actor?.email ?? null,
+      organizationId,
+      target: `shop_connection:${deleted.id}`,
+      before: { platform, shop: deleted.shop },
+      ip,
+    });
+  });
+}
+
+/**
+ * A shop's decimal amount ("73.0", "1000.00") in the currency's minor units. Shops write
+ * trailing zeros past the currency's decimals, which are dropped before the exact parse.
+ */
+export function shopAmountToMinor(amount: string, currency: string): bigint {
+  const trimmed = amount.trim().includes('.') ? amount.trim().replace(/0+$/, '').replace(/\.$/, '') : amount.trim();
+  return parseAmount(trimmed, currency);
+}
