@@ -30,8 +30,8 @@ final class Rayo_Blocks_Support extends AbstractPaymentMethodType {
 	 * @return bool
 	 */
 	public function is_active() {
-		$gateways = WC()->payment_gateways()->payment_gateways();
-		return isset( $gateways['rayo'] ) && $gateways['rayo']->is_available();
+		$gateway = $this->gateway();
+		return null !== $gateway && $gateway->is_available();
 	}
 
 	/**
@@ -56,10 +56,22 @@ final class Rayo_Blocks_Support extends AbstractPaymentMethodType {
 	 * @return array
 	 */
 	public function get_payment_method_data() {
+		$gateway = $this->gateway();
 		return array(
-			'title'       => $this->get_setting( 'title' ),
-			'description' => $this->get_setting( 'description' ),
-			'supports'    => array( 'products' ),
+			// From the gateway rather than the stored settings, which lack the defaults until an admin saves them.
+			'title'       => null === $gateway ? $this->get_setting( 'title' ) : $gateway->get_title(),
+			'description' => null === $gateway ? $this->get_setting( 'description' ) : $gateway->get_description(),
+			'supports'    => null === $gateway ? array( 'products' ) : array_values( $gateway->supports ),
 		);
+	}
+
+	/**
+	 * The classic gateway this block method pays through, when WooCommerce has it.
+	 *
+	 * @return WC_Gateway_Rayo|null
+	 */
+	private function gateway() {
+		$gateways = WC()->payment_gateways()->payment_gateways();
+		return isset( $gateways[ $this->name ] ) ? $gateways[ $this->name ] : null;
 	}
 }

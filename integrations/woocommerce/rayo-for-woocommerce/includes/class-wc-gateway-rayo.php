@@ -34,11 +34,7 @@ class WC_Gateway_Rayo extends WC_Payment_Gateway {
 		$this->id                 = self::ID;
 		$this->has_fields         = false;
 		$this->method_title       = __( 'Rayo', 'rayo-for-woocommerce' );
-		$this->method_description = sprintf(
-			/* translators: %s: the webhook URL to add in Rayo. */
-			__( 'Bitcoin payments (Lightning and on-chain) on Rayo’s hosted checkout. In Rayo, add the webhook endpoint %s for the checkout.paid and checkout.expired events.', 'rayo-for-woocommerce' ),
-			'<code>' . esc_html( rest_url( 'rayo/v1/webhook' ) ) . '</code>'
-		);
+		$this->method_description = __( 'Bitcoin payments (Lightning and on-chain) on Rayo’s hosted checkout.', 'rayo-for-woocommerce' );
 		$this->supports = array( 'products' );
 
 		$this->init_form_fields();
@@ -98,6 +94,16 @@ class WC_Gateway_Rayo extends WC_Payment_Gateway {
 				'desc_tip'    => true,
 			),
 		);
+	}
+
+	/**
+	 * The settings page, with the address to register in Rayo: built here rather than in the
+	 * constructor, which WooCommerce may run before WordPress can make REST URLs.
+	 */
+	public function admin_options() {
+		parent::admin_options();
+		echo '<p>' . esc_html__( 'In Rayo, Integrations → Webhooks, add this endpoint with the checkout.paid, checkout.expired, checkout.processing and checkout.underpaid events, and paste its secret above:', 'rayo-for-woocommerce' )
+			. ' <code>' . esc_html( rest_url( 'rayo/v1/webhook' ) ) . '</code></p>';
 	}
 
 	/**

@@ -9,6 +9,7 @@
  *   php cli.php order <order id>              the order as stored
  *   php cli.php forget-access-token           as if the cached access token had expired
  *   php cli.php log                           the calls to Rayo and errors logged
+ *   php cli.php blocks                        compatibility declared, and the Checkout block integration
  *
  * @package Rayo_For_WooCommerce
  */
@@ -64,6 +65,34 @@ switch ( $harness_command ) {
 		break;
 	case 'log':
 		$harness_answer = Harness_Store::$state['log'];
+		break;
+	case 'blocks':
+		$harness_registry = new class() {
+			/** @var array */
+			public $registered = array();
+			public function register( $integration ) {
+				$this->registered[] = $integration;
+			}
+		};
+		do_action( 'woocommerce_blocks_payment_method_type_registration', $harness_registry );
+		$harness_answer = array(
+			'declared' => \Automattic\WooCommerce\Utilities\FeaturesUtil::$declared,
+			'methods'  => array(),
+		);
+		foreach ( $harness_registry->registered as $harness_method ) {
+			$harness_method->initialize();
+			$harness_answer['methods'][] = array(
+				'name'    => $harness_method->get_name(),
+				'active'  => $harness_method->is_active(),
+				'scripts' => array_map(
+					static function ( $handle ) {
+						return array( 'handle' => $handle ) + $GLOBALS['harness_scripts'][ $handle ];
+					},
+					$harness_method->get_payment_method_script_handles()
+				),
+				'data'    => $harness_method->get_payment_method_data(),
+			);
+		}
 		break;
 	default:
 		fwrite( STDERR, "Unknown command: $harness_command\n" );

@@ -340,6 +340,12 @@ abstract class WC_Payment_Gateway {
 	public function is_available() {
 		return 'yes' === $this->enabled;
 	}
+	public function get_title() {
+		return $this->title;
+	}
+	public function get_description() {
+		return $this->description;
+	}
 	public function process_admin_options() {
 		return true;
 	}
@@ -348,7 +354,42 @@ abstract class WC_Payment_Gateway {
 	}
 }
 
+// Scripts and the gateway registry, for the Checkout block integration.
+$GLOBALS['harness_scripts'] = array();
+function wp_register_script( $handle, $src, $deps = array(), $ver = false, $in_footer = false ) {
+	$GLOBALS['harness_scripts'][ $handle ] = array(
+		'src'  => $src,
+		'deps' => $deps,
+		'ver'  => $ver,
+	);
+	return true;
+}
+function plugins_url( $path, $plugin_file ) {
+	return home_url( '/wp-content/plugins/' . basename( dirname( $plugin_file ) ) . '/' . $path );
+}
+/** WC()->payment_gateways()->payment_gateways(): the gateways by id, as WooCommerce builds them. */
+final class Harness_WooCommerce {
+	public function payment_gateways() {
+		return new Harness_Payment_Gateways();
+	}
+}
+final class Harness_Payment_Gateways {
+	public function payment_gateways() {
+		$gateways = array();
+		foreach ( apply_filters( 'woocommerce_payment_gateways', array() ) as $class ) {
+			$gateway                  = new $class();
+			$gateways[ $gateway->id ] = $gateway;
+		}
+		return $gateways;
+	}
+}
+function WC() {
+	return new Harness_WooCommerce();
+}
+
+require __DIR__ . '/woocommerce-classes.php';
 require dirname( __DIR__, 2 ) . '/rayo-for-woocommerce/rayo-for-woocommerce.php';
 do_action( 'before_woocommerce_init' );
 do_action( 'plugins_loaded' );
+do_action( 'woocommerce_blocks_loaded' );
 do_action( 'rest_api_init' );

@@ -1,8 +1,9 @@
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { runInNewContext } from 'node:vm';
 import type { Account, Bpt, CreatedWebhookEndpoint, PublicCheckout, VirtualBpt } from '@rayo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -297,6 +298,53 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
       return now.status === 'processing' ? now : undefined;
     });
     expect(paid.payments).toEqual([current.meta._rayo_checkout_id]);
+  });
+
+  it('declares HPOS and Checkout block compatibility and offers itself in the Checkout block', async () => {
+    await openRayo();
+    type Blocks = {
+      declared: Record<string, [string, boolean]>;
+      methods: { name: string; active: boolean; scripts: { handle: string; src: string }[]; data: object }[];
+    };
+    const blocks = await harness<Blocks>('blocks');
+    expect(blocks.declared).toEqual({
+      custom_order_tables: ['rayo-for-woocommerce.php', true],
+      cart_checkout_blocks: ['rayo-for-woocommerce.php', true],
+    });
+    expect(blocks.methods).toEqual([
+      {
+        name: 'rayo',
+        active: true,
+        scripts: [
+          expect.objectContaining({ src: `${shopUrl}/wp-content/plugins/rayo-for-woocommerce/assets/js/blocks.js` }),
+        ],
+        data: {
+          title: 'Bitcoin (Lightning or on-chain)',
+          description: 'You will pay on Rayo’s secure checkout page, then come back here.',
+          supports: ['products'],
+        },
+      },
+    ]);
+
+    // The script, run on the globals WordPress gives it, registers the method under the gateway's id.
+    const registered: { name: string; ariaLabel: string; canMakePayment: () => boolean }[] = [];
+    const window = {
+      wc: {
+        wcBlocksRegistry: { registerPaymentMethod: (method: (typeof registered)[number]) => registered.push(method) },
+        wcSettings: { getSetting: (key: string) => (key === 'rayo_data' ? blocks.methods[0]?.data : undefined) },
+      },
+      wp: {
+        element: {
+          createElement: (type: unknown, props: unknown, ...children: unknown[]) => ({ type, props, children }),
+        },
+        htmlEntities: { decodeEntities: (text: string) => text },
+      },
+    };
+    const script = readFileSync(path.join(WOO, 'rayo-for-woocommerce/assets/js/blocks.js'), 'utf8');
+    runInNewContext(script, { window });
+    expect(registered.map((method) => [method.name, method.ariaLabel, method.canMakePayment()])).toEqual([
+      ['rayo', 'Bitcoin (Lightning or on-chain)', true],
+    ]);
   });
 
   it('tells the shopper when Rayo refuses, and logs why', async () => {
