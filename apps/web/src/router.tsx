@@ -35,6 +35,9 @@ const CheckoutPage = lazyPage(() => import('./pages/checkout/CheckoutPage.tsx').
 const BackOfficePage = lazyPage(() =>
   import('./pages/back-office/BackOfficePage.tsx').then((page) => page.BackOfficePage),
 );
+const OrganizationTransactionsPage = lazyPage(() =>
+  import('./pages/back-office/OrganizationTransactionsPage.tsx').then((page) => page.OrganizationTransactionsPage),
+);
 const SignedInTerminalPage = lazyPage(() =>
   import('./pages/terminal/TerminalPage.tsx').then((page) => page.SignedInTerminalPage),
 );
@@ -156,7 +159,7 @@ export const routes: RouteObject[] = [
         '/back-office/:id/transactions',
         'back-office-id-transactions',
         'back-office',
-        titled('pages.backOfficeTransactions'),
+        <OrganizationTransactionsPage />,
       ),
     ],
   },

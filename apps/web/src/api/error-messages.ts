@@ -25,6 +25,7 @@ const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
   AccountRequired: 'errors.accountRequired',
   BptRequired: 'errors.bptRequired',
   LinkAlreadyExists: 'errors.linkExists',
+  TransactionNotFound: 'errors.transactionMissing',
   AccountInUse: 'errors.accountInUse',
   InvoiceNotPending: 'errors.invoiceNotPending',
   MissingName: 'errors.missingName',

@@ -1,0 +1,141 @@
+import {
+  BACK_OFFICE_EXPORT_PAGE_SIZE,
+  CountryReportSchema,
+  csvLine,
+  OrganizationTransactionsPageSchema,
+  PAY_TRANSACTIONS_LIMIT,
+  PayTransactionsResponseSchema,
+  type Transaction,
+  UnpaidTransactionListSchema,
+} from '@rayo/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { saveBlob } from '../components/save-blob.ts';
+import { apiRequest, apiResponse } from './client.ts';
+import { filenameFromDisposition } from './dashboard.ts';
+
+const paymentsKey = ['back-office', 'payments'] as const;
+
+function organizationPath(organizationId: string): string {
+  return `/back-office/organization/${encodeURIComponent(organizationId)}`;
+}
+
+/** SPEC §8: a failed load is only logged; the list is then empty and the sums zero. */
+export function useUnpaidTransactions(organizationId: string) {
+  return useQuery({
+    queryKey: [...paymentsKey, 'unpaid', organizationId],
+    queryFn: () => apiRequest(`${organizationPath(organizationId)}/unpaid-transactions`, UnpaidTransactionListSchema),
+  });
+}
+
+export function useCountryReport(countryId: number) {
+  return useQuery({
+    queryKey: [...paymentsKey, 'country-report', countryId],
+    queryFn: () => apiRequest(`/back-office/country/${countryId}/report`, CountryReportSchema),
+  });
+}
+
+/**
+ * Marks sales paid. A selection over the call's limit (a country's rows together) goes in
+ * calls of PAY_TRANSACTIONS_LIMIT, each all or nothing. Every unpaid list and report reloads.
+ */
+export function usePayTransactions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (ids: readonly string[]) => {
+      let paid = 0;
+      for (let start = 0; start < ids.length; start += PAY_TRANSACTIONS_LIMIT) {
+        const transactionsIds = ids.slice(start, start + PAY_TRANSACTIONS_LIMIT);
+        paid += (
+          await apiRequest('/back-office/pay-transactions', PayTransactionsResponseSchema, {
+            method: 'POST',
+            body: { transactionsIds },
+          })
+        ).paid;
+      }
+      return paid;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['back-office'] }),
+  });
+}
+
+/** The columns of the organization export, SPEC §3 "Transaction" in the order the dashboard CSV has them. */
+const EXPORT_HEADER = [
+  'Date created',
+  'Date settled',
+  'Account id',
+  'Transaction id',
+  'BPT id',
+  'Currency pair',
+  'Total msats charged',
+  'Bill amount',
+  'Tip',
+  'Tax',
+  'Msats income',
+  'Fiat income',
+  'Rate (sats per unit)',
+  'Tx fee msats',
+  'Conversion fee msats',
+  'Fiat percentage',
+  'Disbursed',
+  'Currency',
+];
+
+function exportLine(transaction: Transaction): string {
+  return csvLine([
+    transaction.createdAt,
+    transaction.settledAt,
+    transaction.accountId,
+    transaction.transactionId,
+    transaction.bptId ?? '',
+    transaction.currencyPair,
+    String(transaction.totalMsatCharged),
+    transaction.billAmount,
+    transaction.tip,
+    transaction.tax,
+    String(transaction.msatIncome),
+    transaction.fiatIncome,
+    transaction.rate,
+    String(transaction.txFeeMsat),
+    String(transaction.conversionFeeMsat),
+    String(transaction.fiatPercentage),
+    String(transaction.disbursed),
+    transaction.currency,
+  ]);
+}
+
+export type ExportProgress = { pages: number; rows: number; total: number };
+
+/**
+ * SPEC §7: reads the organization's ledger page by page (BACK_OFFICE_EXPORT_PAGE_SIZE) until an
+ * empty page, then saves the pages together as one CSV. `total` (the X-Total-Count header) tells
+ * the progress bar how far along it is.
+ */
+export async function exportOrganizationTransactions(
+  organizationId: string,
+  onProgress: (progress: ExportProgress) => void,
+): Promise<{ rows: number; file: string }> {
+  const parts: string[] = [csvLine(EXPORT_HEADER)];
+  let total = 0;
+  let rows = 0;
+  for (let page = 1; ; page += 1) {
+    const response = await apiResponse(
+      `${organizationPath(organizationId)}/transactions?page=${page}&limit=${BACK_OFFICE_EXPORT_PAGE_SIZE}`,
+    );
+    total = Number(response.headers.get('x-total-count') ?? total) || total;
+    const transactions = OrganizationTransactionsPageSchema.parse(await response.json());
+    if (transactions.length === 0) break;
+    parts.push(transactions.map(exportLine).join(''));
+    rows += transactions.length;
+    onProgress({ pages: page, rows, total });
+  }
+  const file = `transactions-${organizationId}.csv`;
+  saveBlob(new Blob(parts, { type: 'text/csv;charset=utf-8' }), file);
+  return { rows, file };
+}
+
+/** The server's CSV of a country report, saved under the name it gives. */
+export async function downloadCountryReportCsv(countryId: number): Promise<void> {
+  const response = await apiResponse(`/back-office/country/${countryId}/report/csv`);
+  const file = filenameFromDisposition(response.headers.get('content-disposition'), 'country-report.csv');
+  saveBlob(await response.blob(), file);
+}
