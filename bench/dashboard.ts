@@ -5,6 +5,8 @@
  * - the sums of every preset;
  * - the CSV of the 1,000,000-sale organization, its whole history: rows per second and the
  *   server's resident memory while it streams;
+ * - back office's country reports (all countries and Guatemala, JSON and CSV) and marking 500
+ *   sales paid (which leaves them paid: the generator's next run starts afresh);
  * - the home route's JavaScript, gzipped, and the first load of the home page on the demo data
  *   in Chromium, until the metric cards show their figures.
  *
@@ -14,7 +16,8 @@
  *
  *   npm run bench:dashboard      (BENCH_SKIP_BUILD=1 reuses apps/web/dist; BENCH_SKIP_API=1 or
  *                                BENCH_SKIP_WEB=1 leaves a half out; BENCH_ONLY_CSV=1 measures
- *                                only the CSV of the API half)
+ *                                only the CSV of the API half, BENCH_ONLY_REPORTS=1 only the back
+ *                                office's country reports and mark as paid)
  */
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -31,7 +34,7 @@ import { repoRoot } from '../apps/server/src/config.ts';
 import { DEMO_PASSWORD } from '../apps/server/src/db/seed-demo.ts';
 import { BEGIN_LEDGER_CSV, ledgerCsvQuery } from '../apps/server/src/modules/dashboard/dashboard.repo.ts';
 import { type PeriodPreset, type PeriodRange, periodRange } from '../apps/web/src/pages/home/period.ts';
-import { BIG_ORG_EMAIL, SCALE_PASSWORD, startScaleCluster } from './generate-transactions.ts';
+import { BACK_OFFICE_EMAIL, BIG_ORG_EMAIL, SCALE_PASSWORD, startScaleCluster } from './generate-transactions.ts';
 import { formatResult, type LoadResult, runLoad, summarize } from './load.ts';
 import { startRayo, stopRayo } from './rayo-process.ts';
 
@@ -304,6 +307,72 @@ async function pageAndSumBenchmarks(
   lines.push(line('sums, random preset, one account', summarize(sumLatencies, (performance.now() - sumBegin) / 1000)));
 }
 
+/** SPEC §7 country reports as back office, and mark as paid of 500 sales at a time. */
+async function reportBenchmarks(lines: string[], scale: { url: string; rayoUrl: string }): Promise<void> {
+  const { url: scaleUrl, rayoUrl: url } = scale;
+  const { accessToken } = await call<SignInResponse>(`${url}/api/auth/signin`, 'POST', {
+    email: BACK_OFFICE_EMAIL,
+    password: SCALE_PASSWORD,
+  });
+  const client = new pg.Client({ connectionString: scaleUrl });
+  await client.connect();
+  const guatemala = (await client.query<{ id: number }>("select id from countries where code = 'GT'")).rows[0]?.id;
+  const pending = (
+    await client.query<{ n: string; orgs: string }>(
+      'select coalesce(sum(pending_count), 0)::text as n, count(distinct organization_id)::text as orgs from disbursement_totals',
+    )
+  ).rows[0];
+  const payRuns = 10;
+  const unpaidIds = (
+    await client.query<{ id: string }>(
+      'select id from transactions where not disbursed and fiat_msat > 0 order by settled_at, id limit $1',
+      [payRuns * 500],
+    )
+  ).rows.map((row) => row.id);
+  await client.end();
+  lines.push('');
+  lines.push(
+    `Back office: ${pending?.n} sales with an unpaid fiat part in the scale database, over ${pending?.orgs} organizations' totals.\n`,
+  );
+  lines.push('| measurement | requests | per second | p50 ms | p95 ms | p99 ms |');
+  lines.push('|---|---|---|---|---|---|');
+  const routes: Array<[string, string]> = [
+    ['country report, all countries', '/api/back-office/country/report'],
+    ['country report, Guatemala', `/api/back-office/country/${guatemala}/report`],
+    ['country report CSV, all countries', '/api/back-office/country/report/csv'],
+    ['country report CSV, Guatemala', `/api/back-office/country/${guatemala}/report/csv`],
+  ];
+  const fetchText = (route: string) => async () => {
+    const response = await request(`${url}${route}`, {
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    await response.body.text();
+    if (response.statusCode !== 200) throw new Error(`${route}: ${response.statusCode}`);
+  };
+  await runLoad(50, CONCURRENCY, fetchText(routes[0]?.[1] as string));
+  const perRoute = Math.max(100, Math.floor(REQUESTS / 4));
+  for (const [name, route] of routes) lines.push(line(name, await runLoad(perRoute, CONCURRENCY, fetchText(route))));
+  const batches = Array.from({ length: Math.floor(unpaidIds.length / 500) }, (_, i) =>
+    unpaidIds.slice(i * 500, (i + 1) * 500),
+  );
+  const payLatencies: number[] = [];
+  const payBegin = performance.now();
+  for (const batch of batches) {
+    const t0 = performance.now();
+    await call(`${url}/api/back-office/pay-transactions`, 'POST', { transactionsIds: batch }, accessToken);
+    payLatencies.push(performance.now() - t0);
+  }
+  if (payLatencies.length > 0) {
+    lines.push(
+      line(
+        'mark as paid, 500 sales per call, one at a time',
+        summarize(payLatencies, (performance.now() - payBegin) / 1000),
+      ),
+    );
+  }
+}
+
 async function apiBenchmarks(lines: string[]): Promise<void> {
   const cluster = await startScaleCluster();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-bench-dashboard-'));
@@ -331,8 +400,13 @@ async function apiBenchmarks(lines: string[]): Promise<void> {
       `Scale database: ${count} transactions, ${bigCount} in the big organization, ${accounts.length} accounts there.\n`,
     );
 
+    if (process.env.BENCH_ONLY_REPORTS === '1') {
+      await reportBenchmarks(lines, { url: cluster.url, rayoUrl: rayo.url });
+      return;
+    }
     if (process.env.BENCH_ONLY_CSV !== '1') {
       await pageAndSumBenchmarks(lines, { url: cluster.url, rayoUrl: rayo.url, accessToken, accounts });
+      await reportBenchmarks(lines, { url: cluster.url, rayoUrl: rayo.url });
     }
     lines.push('');
     lines.push('| CSV, whole history of the big organization | rows | seconds | rows per second | MiB |');

@@ -31,6 +31,7 @@ import { startEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres.t
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { createRandom, type Random } from '../apps/server/src/db/seed-demo-sales.ts';
 import { hashPassword } from '../apps/server/src/modules/auth/passwords.ts';
+import { DISBURSEMENT_TOTALS_REBUILD_SQL } from '../apps/server/src/modules/back-office/back-office-payments.repo.ts';
 
 export const SCALE_DATABASE = 'rayo_scale';
 export const SCALE_DATA_DIR = path.resolve(repoRoot, process.env.SCALE_DATA_DIR ?? '.data/scale');
@@ -38,6 +39,8 @@ export const SCALE_PG_PORT = Number(process.env.SCALE_PG_PORT ?? 5499);
 /** Every organization has one admin with this password; the big one's is BIG_ORG_EMAIL. */
 export const SCALE_PASSWORD = 'Scale-pass-2026!';
 export const BIG_ORG_EMAIL = 'admin-0000@scale.rayo.local';
+/** Back office, with the same password: the country reports and mark as paid across organizations. */
+export const BACK_OFFICE_EMAIL = 'backoffice@scale.rayo.local';
 
 const ORGANIZATIONS = Number(process.env.SCALE_ORGANIZATIONS ?? 1000);
 const TRANSACTIONS = Number(process.env.SCALE_TRANSACTIONS ?? 10_000_000);
@@ -176,6 +179,11 @@ async function createOrganizations(client: pg.Client, random: Random): Promise<O
       r.code,
       r.id,
     ]),
+  );
+  await client.query(
+    `insert into users (organization_id, email, name, password_hash, role, language, email_confirmed_at)
+     values (null, $1, 'Back office', $2, 'back_office', 'en', now())`,
+    [BACK_OFFICE_EMAIL, passwordHash],
   );
   const bigShare = BIG_TRANSACTIONS;
   const rest = TRANSACTIONS - bigShare;
@@ -436,6 +444,30 @@ export async function buildDailyRollup(client: pg.Client): Promise<boolean> {
   return true;
 }
 
+/**
+ * The dollar price a settlement would find cached: the El Salvador market's price at the end of
+ * the two years, which the rollup below converts every sale's fee to USD with.
+ */
+async function cacheUsdRate(client: pg.Client): Promise<void> {
+  const dollars = markets.find((market) => market.currency === 'USD');
+  if (!dollars) return;
+  const rate = (dollars.rate * 16_000n) / 10_000n;
+  await client.query(
+    `insert into rates (currency, rate_minor_per_btc, source, fetched_at) values ('USD', $1, 'scale', now())
+     on conflict (currency) do update set rate_minor_per_btc = excluded.rate_minor_per_btc`,
+    [rate.toString()],
+  );
+}
+
+/** The country reports' rollup (migration 0022), rebuilt from the ledger. Does nothing on a schema without it. */
+export async function buildDisbursementTotals(client: pg.Client): Promise<boolean> {
+  const { rows } = await client.query("select to_regclass('disbursement_totals') is not null as present");
+  if (!rows[0]?.present) return false;
+  await exec(client, 'truncate disbursement_totals');
+  await exec(client, DISBURSEMENT_TOTALS_REBUILD_SQL);
+  return true;
+}
+
 /** The same figures, day and grouping as addTransactionToDailyRollup adds one sale at a time. */
 const DAILY_ROLLUP_SQL = `
   insert into transaction_daily (organization_id, account_id, day, currency, count, total_msat,
@@ -496,6 +528,12 @@ async function main(): Promise<void> {
     log(`Keys, foreign keys and indexes rebuilt in ${((performance.now() - t) / 1000).toFixed(1)} s`, began);
 
     t = performance.now();
+    await cacheUsdRate(client);
+    if (await buildDisbursementTotals(client)) {
+      log(`Disbursement totals built in ${((performance.now() - t) / 1000).toFixed(1)} s`, began);
+    }
+
+    t = performance.now();
     if (await buildDailyRollup(client)) {
       log(`Daily rollup built in ${((performance.now() - t) / 1000).toFixed(1)} s`, began);
     } else {
@@ -508,7 +546,7 @@ async function main(): Promise<void> {
 
     const sizes = await client.query<{ name: string; size: string }>(
       `select relname as name, pg_size_pretty(pg_total_relation_size(oid)) as size from pg_class
-       where relname in ('transactions', 'invoices', 'transaction_daily') union all
+       where relname in ('transactions', 'invoices', 'transaction_daily', 'disbursement_totals') union all
        select 'database', pg_size_pretty(pg_database_size(current_database()))`,
     );
     console.log(sizes.rows.map((r) => `${r.name}: ${r.size}`).join(', '));
