@@ -1,13 +1,8 @@
+import type { NotificationKind } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 
-/** What back office is told about; a closed set so that its list can name each kind. */
-export type NotificationKind =
-  | 'settings.banking_info_changed'
-  | 'settings.onchain_address_changed'
-  | 'settings.lightning_address_changed'
-  | 'settings.payout_split_changed'
-  | 'settings.kyb_document_uploaded'
-  | 'settings.kyb_document_deleted';
+/** What back office is told about: a closed set, shared so that its list can name each kind. */
+export type { NotificationKind };
 
 export type NewNotification = {
   organizationId: string;

@@ -5,6 +5,7 @@ import { defaultTimeZoneOf } from '../../domain/time-zone.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims, TokenIssuer } from '../auth/tokens.ts';
 import { findCountryByCode } from '../countries/countries.repo.ts';
+import { insertNotification } from '../notifications/notifications.repo.ts';
 import { requireFiatCurrency } from '../rates/rates.service.ts';
 import { assignUserOrganization, findUserById } from '../users/users.repo.ts';
 import { insertOrganization } from './organizations.repo.ts';
@@ -15,13 +16,20 @@ export async function createOrganization(
 ): Promise<Organization> {
   const country = await findCountryByCode(db, input.countryCode);
   if (!country) throw new AppError('InvalidInput', `Unknown country code ${input.countryCode}`);
-  return insertOrganization(db, {
+  const organization = await insertOrganization(db, {
     name: input.name,
     country_id: country.id,
     language: input.language,
     time_zone: defaultTimeZoneOf(country.code),
     ...(input.currency && { currency: input.currency }),
   });
+  // Back office verifies every new organization; pass the transaction that creates it.
+  await insertNotification(db, {
+    organizationId: organization.id,
+    kind: 'organization.created',
+    payload: { name: organization.name, countryCode: country.code, currency: organization.currency },
+  });
+  return organization;
 }
 
 /**

@@ -39,7 +39,7 @@ function templateOf(context: BankingContext): BankingInfoTemplate {
   return bankingTemplateFor(context.countryCode, fiatCurrenciesOf(context.countryCode, context.currency));
 }
 
-function toBankingInfo(row: BankingInfoRow): BankingInfo {
+export function toBankingInfo(row: BankingInfoRow): BankingInfo {
   return { id: row.id, bankingInfoMetadata: row.metadata, updatedAt: row.updated_at.toISOString() };
 }
 

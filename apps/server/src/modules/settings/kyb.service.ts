@@ -19,7 +19,7 @@ import {
   resetKybVerified,
 } from './kyb.repo.ts';
 
-function toKybDocument(row: KybDocumentRow): KybDocument {
+export function toKybDocument(row: KybDocumentRow): KybDocument {
   return {
     id: row.id,
     fileName: row.file_name,

@@ -1,0 +1,312 @@
+import { Readable } from 'node:stream';
+import {
+  ALL_COUNTRIES_ID,
+  AppError,
+  type AuditCsvQuery,
+  type BackOfficeNotificationPage,
+  type BackOfficeOrganizationPage,
+  type BackOfficeOrganizationsQuery,
+  formatMinor,
+  type NotificationQuery,
+  type OrganizationAdminRecord,
+  VERIFICATIONS,
+  type Verification,
+  type VerificationRequest,
+  type Verifications,
+} from '@rayo/shared';
+import type { Db } from '../../db/database.ts';
+import type { Organization } from '../../db/schema.ts';
+import { csvLine, csvTextField } from '../../domain/transactions-csv.ts';
+import { insertAuditEntry } from '../audit/audit.repo.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { listBankingInfoRows } from '../settings/banking-info.repo.ts';
+import { toBankingInfo } from '../settings/banking-info.service.ts';
+import { findKybDocument, listKybDocumentRows } from '../settings/kyb.repo.ts';
+import { toKybDocument } from '../settings/kyb.service.ts';
+import { findUserById } from '../users/users.repo.ts';
+import {
+  countSalesByOrganization,
+  deleteNotificationRow,
+  findOrganizationRecord,
+  listAuditRowsAfter,
+  listNotificationRows,
+  listOrganizationAdmins,
+  listOrganizationRows,
+  listPendingFiat,
+  setOrganizationFlag,
+  VERIFICATION_COLUMNS,
+} from './back-office.repo.ts';
+
+/** Who did a back-office action, for its audit entry. */
+type Actor = { caller: AccessClaims; ip: string };
+
+async function auditActor(db: Db, actor: Actor) {
+  const user = await findUserById(db, actor.caller.userId);
+  return { actorUserId: actor.caller.userId, actorEmail: user?.email ?? null, ip: actor.ip };
+}
+
+function verificationsOf(organization: Organization): Verifications {
+  return {
+    bank: organization.bank_verified,
+    crypto: organization.crypto_verified,
+    disbursementAddress: organization.disbursement_address_verified,
+    conversionAddress: organization.conversion_address_verified,
+    kyb: organization.kyb_verified,
+  };
+}
+
+export async function listOrganizations(
+  db: Db,
+  query: BackOfficeOrganizationsQuery,
+): Promise<BackOfficeOrganizationPage> {
+  const { rows, total } = await listOrganizationRows(db, {
+    search: query.search || undefined,
+    countryId: query.country === ALL_COUNTRIES_ID ? null : query.country,
+    offset: (query.page - 1) * query.limit,
+    limit: query.limit,
+  });
+  const ids = rows.map((row) => row.id);
+  const [sales, pending] = await Promise.all([countSalesByOrganization(db, ids), listPendingFiat(db, ids)]);
+  return {
+    total,
+    organizations: rows.map((row) => {
+      const own = pending.filter((p) => p.organization_id === row.id);
+      const unpaidFiatCount = own.reduce((sum, p) => sum + BigInt(p.pending_count), 0n);
+      // Fiat is paid in the organization's currency; a sale priced in another one is counted
+      // among the unpaid but its amount is not added to a different currency's.
+      const pendingFiatMinor = own
+        .filter((p) => p.currency === row.currency)
+        .reduce((sum, p) => sum + BigInt(p.pending_fiat_minor), 0n);
+      return {
+        id: row.id,
+        name: row.name,
+        countryId: row.country_id,
+        currency: row.currency,
+        createdAt: row.created_at.toISOString(),
+        blocked: row.blocked,
+        pendingVerifications: VERIFICATIONS.filter((name) => !row[VERIFICATION_COLUMNS[name]]).length,
+        transactionsCount: Number(sales.get(row.id) ?? 0n),
+        unpaidFiatCount: Number(unpaidFiatCount),
+        pendingFiat: formatMinor(pendingFiatMinor, row.currency),
+      };
+    }),
+  };
+}
+
+async function requireOrganization(db: Db, id: string, options: { lock?: boolean } = {}): Promise<Organization> {
+  const organization = await findOrganizationRecord(db, id, options);
+  if (!organization) throw new AppError('NotFound', 'Organization not found');
+  return organization;
+}
+
+async function adminRecordOf(db: Db, organization: Organization): Promise<OrganizationAdminRecord> {
+  const [users, banking, documents] = await Promise.all([
+    listOrganizationAdmins(db, organization.id),
+    listBankingInfoRows(db, organization.id),
+    listKybDocumentRows(db, organization.id),
+  ]);
+  return {
+    organization: {
+      id: organization.id,
+      name: organization.name,
+      countryId: organization.country_id,
+      currency: organization.currency,
+      language: organization.language,
+      timeZone: organization.time_zone,
+      createdAt: organization.created_at.toISOString(),
+    },
+    users,
+    bankingInfo: banking.map(toBankingInfo),
+    onchainAddress: organization.onchain_address,
+    lightningAddress: organization.lightning_address,
+    payoutSplit: {
+      fiatPercent: organization.payout_fiat_bps / 100,
+      onchainPercent: organization.payout_onchain_bps / 100,
+      lightningPercent: organization.payout_lightning_bps / 100,
+    },
+    kybDocuments: documents.map(toKybDocument),
+    verifications: verificationsOf(organization),
+    blocked: organization.blocked,
+  };
+}
+
+export async function getOrganizationAdminRecord(db: Db, id: string): Promise<OrganizationAdminRecord> {
+  return adminRecordOf(db, await requireOrganization(db, id));
+}
+
+/**
+ * Whether the merchant has entered what `field` verifies. The conversion address is where the
+ * fiat part, once converted, is paid: the bank account (docs/decisions.md "Back office").
+ */
+async function hasSomethingToVerify(db: Db, organization: Organization, field: Verification): Promise<boolean> {
+  switch (field) {
+    case 'bank':
+    case 'conversionAddress':
+      return (await listBankingInfoRows(db, organization.id)).length > 0;
+    case 'crypto':
+      return organization.onchain_address !== null;
+    case 'disbursementAddress':
+      return organization.lightning_address !== null;
+    case 'kyb':
+      return (await listKybDocumentRows(db, organization.id)).length > 0;
+  }
+}
+
+/**
+ * Verifies or withdraws one of SPEC §4's five fields. The organization's row is held meanwhile,
+ * so that a merchant's change of the same field (which withdraws its verification) lands either
+ * before the check or after the verification, never between.
+ */
+export async function setVerification(
+  db: Db,
+  actor: Actor,
+  id: string,
+  request: VerificationRequest,
+): Promise<OrganizationAdminRecord> {
+  const who = await auditActor(db, actor);
+  return db.transaction().execute(async (trx) => {
+    const organization = await requireOrganization(trx, id, { lock: true });
+    if (request.verified && !(await hasSomethingToVerify(trx, organization, request.field))) {
+      throw new AppError('NothingToVerify', `The organization has not entered its ${request.field} information yet`);
+    }
+    const column = VERIFICATION_COLUMNS[request.field];
+    const before = organization[column];
+    if (before !== request.verified) {
+      await setOrganizationFlag(trx, id, column, request.verified);
+      await insertAuditEntry(trx, {
+        ...who,
+        action: 'back_office.verification_changed',
+        organizationId: id,
+        target: `organization:${id}`,
+        before: { field: request.field, verified: before },
+        after: { field: request.field, verified: request.verified },
+      });
+    }
+    return adminRecordOf(trx, { ...organization, [column]: request.verified });
+  });
+}
+
+/** SPEC §4: a blocked organization creates no invoices (issueInvoice refuses them). */
+export async function setBlocked(db: Db, actor: Actor, id: string, blocked: boolean): Promise<OrganizationAdminRecord> {
+  const who = await auditActor(db, actor);
+  return db.transaction().execute(async (trx) => {
+    const organization = await requireOrganization(trx, id, { lock: true });
+    if (organization.blocked !== blocked) {
+      await setOrganizationFlag(trx, id, 'blocked', blocked);
+      await insertAuditEntry(trx, {
+        ...who,
+        action: blocked ? 'back_office.organization_blocked' : 'back_office.organization_unblocked',
+        organizationId: id,
+        target: `organization:${id}`,
+        before: { blocked: organization.blocked },
+        after: { blocked },
+      });
+    }
+    return adminRecordOf(trx, { ...organization, blocked });
+  });
+}
+
+/** Back office reads merchants' legal papers; each download is on the audit log. */
+export async function downloadOrganizationKybDocument(db: Db, actor: Actor, id: string, documentId: string) {
+  const who = await auditActor(db, actor);
+  return db.transaction().execute(async (trx) => {
+    const row = await findKybDocument(trx, id, documentId);
+    if (!row) throw new AppError('NotFound', 'Document not found');
+    await insertAuditEntry(trx, {
+      ...who,
+      action: 'back_office.kyb_document_downloaded',
+      organizationId: id,
+      target: `kyb_document:${documentId}`,
+      after: { fileName: row.file_name, sha256: row.sha256 },
+    });
+    return { ...toKybDocument(row), bytes: row.bytes };
+  });
+}
+
+export async function listNotifications(db: Db, query: NotificationQuery): Promise<BackOfficeNotificationPage> {
+  const { rows, total } = await listNotificationRows(db, {
+    offset: (query.page - 1) * query.limit,
+    limit: query.limit,
+  });
+  return {
+    total,
+    notifications: rows.map((row) => ({
+      id: row.id,
+      organizationId: row.organization_id,
+      organizationName: row.organization_name,
+      kind: row.kind,
+      payload: (row.payload ?? {}) as Record<string, unknown>,
+      createdAt: row.created_at.toISOString(),
+    })),
+  };
+}
+
+export async function deleteNotification(db: Db, actor: Actor, id: string): Promise<void> {
+  const who = await auditActor(db, actor);
+  await db.transaction().execute(async (trx) => {
+    const row = await deleteNotificationRow(trx, id);
+    if (!row) throw new AppError('NotFound', 'Notification not found');
+    await insertAuditEntry(trx, {
+      ...who,
+      action: 'back_office.notification_deleted',
+      organizationId: row.organization_id,
+      target: `notification:${row.id}`,
+      before: { kind: row.kind, payload: row.payload, createdAt: row.created_at.toISOString() },
+    });
+  });
+}
+
+export const AUDIT_CSV_HEADER = ['Time', 'Actor email', 'Action', 'Organization', 'Target', 'Before', 'After', 'IP'];
+
+const AUDIT_PAGE_ROWS = 1000;
+
+function jsonText(value: unknown): string {
+  return value === null || value === undefined ? '' : JSON.stringify(value);
+}
+
+/**
+ * The audit log of a period as CSV (RFC 4180, header row), read a page at a time as the client
+ * takes it. Every field but the time is text someone could have typed (a name, an email, a
+ * file name), so each goes through the spreadsheet-formula guard. The export itself is logged.
+ */
+export async function exportAuditCsv(
+  db: Db,
+  actor: Actor,
+  query: AuditCsvQuery,
+): Promise<{ filename: string; stream: Readable }> {
+  const range = { from: new Date(query.start * 1000), to: new Date(query.end * 1000) };
+  const who = await auditActor(db, actor);
+  await insertAuditEntry(db, {
+    ...who,
+    action: 'back_office.audit_exported',
+    target: 'audit_log',
+    after: { start: range.from.toISOString(), end: range.to.toISOString() },
+  });
+  async function* lines() {
+    yield csvLine(AUDIT_CSV_HEADER);
+    let afterId: string | null = null;
+    for (;;) {
+      const rows = await listAuditRowsAfter(db, range, afterId, AUDIT_PAGE_ROWS);
+      if (rows.length === 0) return;
+      yield rows
+        .map((row) =>
+          [
+            row.occurred_at.toISOString(),
+            csvTextField(row.actor_email ?? ''),
+            csvTextField(row.action),
+            csvTextField(row.organization_name ?? row.organization_id ?? ''),
+            csvTextField(row.target ?? ''),
+            csvTextField(jsonText(row.before)),
+            csvTextField(jsonText(row.after)),
+            csvTextField(row.ip ?? ''),
+          ].join(','),
+        )
+        .join('\r\n')
+        .concat('\r\n');
+      if (rows.length < AUDIT_PAGE_ROWS) return;
+      afterId = (rows.at(-1) as (typeof rows)[number]).id;
+    }
+  }
+  const day = (date: Date) => date.toISOString().slice(0, 10);
+  return { filename: `audit_${day(range.from)}_${day(range.to)}.csv`, stream: Readable.from(lines()) };
+}
