@@ -10,6 +10,7 @@
  *   php cli.php forget-access-token           as if the cached access token had expired
  *   php cli.php log                           the calls to Rayo and errors logged
  *   php cli.php blocks                        compatibility declared, and the Checkout block integration
+ *   php cli.php uninstall                     WordPress deletes the plugin; answers the options and transients left
  *
  * @package Rayo_For_WooCommerce
  */
@@ -93,6 +94,14 @@ switch ( $harness_command ) {
 				'data'    => $harness_method->get_payment_method_data(),
 			);
 		}
+		break;
+	case 'uninstall':
+		define( 'WP_UNINSTALL_PLUGIN', 'rayo-for-woocommerce/rayo-for-woocommerce.php' );
+		require dirname( __DIR__, 2 ) . '/rayo-for-woocommerce/uninstall.php';
+		$harness_answer = array(
+			'options'    => array_keys( Harness_Store::$state['options'] ),
+			'transients' => array_keys( Harness_Store::$state['transients'] ),
+		);
 		break;
 	default:
 		fwrite( STDERR, "Unknown command: $harness_command\n" );
