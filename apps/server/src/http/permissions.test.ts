@@ -651,6 +651,40 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'GET /api/dashboard/transactions/series': () => ({ query: { account: f.account.id } }),
   'GET /api/dashboard/transactions/csv': () => ({ query: { account: f.account.id } }),
 
+  'GET /api/back-office/organizations': () => ({ query: { search: 'Org', country: '-1' } }),
+  'GET /api/back-office/organization/:id/admin': () => ({ params: { id: f.orgA.id } }),
+  // Withdrawing a verification A never had, and unblocking an unblocked A, change nothing.
+  'PUT /api/back-office/organization/:id/verification': () => ({
+    params: { id: f.orgA.id },
+    body: { field: 'bank', verified: false },
+  }),
+  'PUT /api/back-office/organization/:id/blocked': () => ({ params: { id: f.orgA.id }, body: { blocked: false } }),
+  'GET /api/back-office/organization/:id/kyb-documents/:documentId': async () => {
+    const document = await t.db
+      .insertInto('kyb_documents')
+      .values({
+        organization_id: f.orgA.id,
+        file_name: 'walk.pdf',
+        content_type: 'application/pdf',
+        bytes: Buffer.from('%PDF-1.4 walk'),
+        size: 13,
+        sha256: '0'.repeat(64),
+        uploaded_by: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { params: { id: f.orgA.id, documentId: document.id } };
+  },
+  'GET /api/back-office/notification': () => ({}),
+  'DELETE /api/back-office/notification/:id': async () => {
+    const notice = await t.db
+      .insertInto('notifications')
+      .values({ organization_id: f.orgA.id, kind: 'organization.created', payload: '{}' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { params: { id: notice.id } };
+  },
+  'GET /api/back-office/audit/csv': () => ({ query: { start: '0', end: '86400' } }),
   'GET /api/back-office/organization/:id/unpaid-transactions': () => ({ params: { id: f.orgA.id } }),
   // Nothing named, nothing paid: the call succeeds and changes nothing the walk relies on.
   'POST /api/back-office/pay-transactions': () => ({ body: { transactionsIds: [] } }),
