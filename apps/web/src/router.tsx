@@ -35,9 +35,14 @@ const CheckoutPage = lazyPage(() => import('./pages/checkout/CheckoutPage.tsx').
 const BackOfficePage = lazyPage(() =>
   import('./pages/back-office/BackOfficePage.tsx').then((page) => page.BackOfficePage),
 );
+const OrganizationInfosPage = lazyPage(() =>
+  import('./pages/back-office/OrganizationInfosPage.tsx').then((page) => page.OrganizationInfosPage),
+);
 const OrganizationTransactionsPage = lazyPage(() =>
   import('./pages/back-office/OrganizationTransactionsPage.tsx').then((page) => page.OrganizationTransactionsPage),
 );
+const ShopifyPage = lazyPage(() => import('./pages/ecommerce/ShopifyPage.tsx').then((page) => page.ShopifyPage));
+const EcwidPage = lazyPage(() => import('./pages/ecommerce/EcwidPage.tsx').then((page) => page.EcwidPage));
 const SignedInTerminalPage = lazyPage(() =>
   import('./pages/terminal/TerminalPage.tsx').then((page) => page.SignedInTerminalPage),
 );
@@ -109,7 +114,11 @@ export const routes: RouteObject[] = [
       {
         path: '/ecommerce/shopify',
         handle: { name: 'ecommerce-shopify' },
-        element: <RequireSession>{titled('pages.shopify')}</RequireSession>,
+        element: (
+          <RequireSession>
+            <ShopifyPage />
+          </RequireSession>
+        ),
       },
       { path: '/ecommerce/checkout/:id', handle: { name: 'ecommerce-checkout-id' }, element: <CheckoutPage /> },
       { path: '/donation/:id', handle: { name: 'donation-id' }, element: <DonationPage /> },
@@ -133,7 +142,11 @@ export const routes: RouteObject[] = [
       {
         path: '/ecommerce/ecwid',
         handle: { name: 'ecommerce-ecwid' },
-        element: <RequireSession>{titled('pages.ecwid')}</RequireSession>,
+        element: (
+          <RequireSession>
+            <EcwidPage />
+          </RequireSession>
+        ),
       },
     ],
   },
@@ -154,7 +167,7 @@ export const routes: RouteObject[] = [
       mainRoute('/integrations/payment-links/:vbpt', 'payment-link-vbpt', 'integrations', <PaymentLinksPage />),
       mainRoute('/managers', 'managers', 'managers', <ManagersPage />),
       mainRoute('/back-office', 'back-office', 'back-office', <BackOfficePage />),
-      mainRoute('/back-office/:id/infos', 'back-office-id-infos', 'back-office', titled('pages.backOfficeInfos')),
+      mainRoute('/back-office/:id/infos', 'back-office-id-infos', 'back-office', <OrganizationInfosPage />),
       mainRoute(
         '/back-office/:id/transactions',
         'back-office-id-transactions',

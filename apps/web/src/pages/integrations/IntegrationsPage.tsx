@@ -1,6 +1,7 @@
 import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { DonationsSection } from './donations/DonationsSection.tsx';
+import { ShopsSection } from './ShopsSection.tsx';
 import { VirtualBptSection } from './VirtualBptSection.tsx';
 import { WebhooksSection } from './webhooks/WebhooksSection.tsx';
 
@@ -14,6 +15,7 @@ export function IntegrationsPage() {
       </Title>
       <Stack gap="lg">
         <VirtualBptSection />
+        <ShopsSection />
         <DonationsSection />
         <WebhooksSection />
       </Stack>
