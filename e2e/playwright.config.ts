@@ -58,8 +58,9 @@ export default defineConfig({
       SIGNIN_LIMIT_PER_IP: '10000',
       SIGNIN_LIMIT_PER_EMAIL: '10000',
       LOG_LEVEL: 'warn',
-      // Short-lived invoices, so that the expiry journey takes seconds rather than minutes.
-      INVOICE_EXPIRY_SECONDS: '30',
+      // Short-lived invoices, so that the expiry journey takes a minute rather than fifteen; not
+      // shorter, since on a loaded machine paying from the devnet wallet page can take half a minute.
+      INVOICE_EXPIRY_SECONDS: '60',
       // The payout settings spec serves Lightning addresses on 127.0.0.1.
       LNURL_ALLOW_PRIVATE_HOSTS: 'true',
       // The webhooks spec's receiver listens on 127.0.0.1, over plain HTTP.

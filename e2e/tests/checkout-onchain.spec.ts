@@ -51,7 +51,7 @@ async function storeCheckout(request: APIRequestContext, server: string, orderId
   return sendJson<StoreCheckout>(
     request,
     '/api/checkouts',
-    // Ten minutes to pay: this server's own default is 30 s, for the expiry journeys.
+    // Ten minutes to pay: this server's own default is 60 s, for the expiry journeys.
     { amount: '73.00', currency: 'GTQ', orderId, redirectUrl: 'https://shop.example/thanks', expiresInSeconds: 600 },
     server,
   );

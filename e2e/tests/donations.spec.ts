@@ -122,7 +122,7 @@ async function donate(browser: Browser, language: 'en' | 'es', linkId: string, s
   // Spanish without a country writes 1234; English 1,234.
   await expect(page.getByTestId('donation-invoice-amount')).toContainText(/1,?234 sats/);
 
-  // Paid at once: the journey's server issues invoices that last 30 s.
+  // Paid at once: the journey's server issues invoices that last 60 s.
   await payOnDevnetWallet(wallet, invoice.paymentRequest, { invoice: t.walletInvoice, pay: t.walletPay });
   await expect(page.getByRole('heading', { name: t.thanks })).toBeVisible();
   await expect(page.getByText(shopName, { exact: false }).last()).toBeVisible();

@@ -216,7 +216,7 @@ for (const language of ['en', 'es'] as const) {
         redirectUrl,
         virtualBptId: virtualBpt.id,
         description: 'Two pies',
-        // Ten minutes to pay: this server's invoices live 30 s, and each renews until the checkout ends.
+        // Ten minutes to pay: this server's invoices live 60 s, and each renews until the checkout ends.
         expiresInSeconds: 600,
       },
       shop.token,
@@ -235,7 +235,7 @@ for (const language of ['en', 'es'] as const) {
     await expect(payer.getByTestId('checkout-amount')).toContainText(/36[.,]50/);
     await expectWithinPhone(payer, words.invoiceQr);
 
-    // This server's invoices live 30 s and the page renews them: pay the one on screen, and the
+    // This server's invoices live 60 s and the page renews them: pay the one on screen, and the
     // next one if that ran out on the way.
     const walletLink = payer.getByRole('link', { name: words.openWallet });
     let paid = false;

@@ -149,16 +149,16 @@ test.describe('the shareable terminal on a phone, signed out', () => {
 });
 
 test('an unpaid invoice expires on screen and is charged again in one tap', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   await signInViaUi(page, demo.admin);
   await page.getByRole('link', { name: 'BPTs' }).click();
   await page.getByRole('row').filter({ hasText: 'Web orders' }).getByRole('link', { name: 'Open terminal' }).click();
   await typeOnKeypad(page, '8');
   const first = await charge(page);
-  await expect(page.getByText(/Expires in 00:[0-3]\d/)).toBeVisible();
+  await expect(page.getByText(/Expires in (00:[0-5]\d|01:00)/)).toBeVisible();
 
-  // The server expires it after its 30 s life and the terminal hears so over SSE.
-  await expect(page.getByRole('heading', { name: 'Invoice expired' })).toBeVisible({ timeout: 45_000 });
+  // The server expires it after its 60 s life and the terminal hears so over SSE.
+  await expect(page.getByRole('heading', { name: 'Invoice expired' })).toBeVisible({ timeout: 90_000 });
   const again = page.waitForResponse((r) => r.url().endsWith('/invoices') && r.request().method() === 'POST');
   await page.getByRole('button', { name: 'Charge again' }).click();
   const second = await (await again).json();
