@@ -9,6 +9,7 @@ import { errorMessage } from '../../api/error-messages.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatDecimalMoney } from '../../components/money-format.ts';
+import { idsOfCheckedRows } from './payment-selection.ts';
 
 function fiat(amounts: readonly CurrencyAmount[], locale: string): string {
   if (amounts.length === 0) return '0';
@@ -74,7 +75,7 @@ export function CountryReportPanel({ countryId }: { countryId: number }) {
     isChecked: checkedIds.has(row.organizationId),
   }));
   const selected = rows.filter((row) => row.isChecked);
-  const transactionIds = selected.flatMap((row) => row.transactions.map((transaction) => transaction.id));
+  const transactionIds = idsOfCheckedRows(rows, checkedIds);
   const allChecked = rows.length > 0 && selected.length === rows.length;
   const setIds = (ids: Iterable<string>) => setChecked({ countryId, ids: new Set(ids) });
   const toggle = (organizationId: string) => {

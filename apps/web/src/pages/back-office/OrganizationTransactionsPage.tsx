@@ -1,6 +1,6 @@
 import { Alert, Button, Checkbox, Group, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { PAY_TRANSACTIONS_LIMIT, type UnpaidTransaction } from '@rayo/shared';
+import { PAY_TRANSACTIONS_LIMIT } from '@rayo/shared';
 import { IconCash, IconDownload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,25 +14,10 @@ import {
 import { errorMessage } from '../../api/error-messages.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useFormatLocale } from '../../components/format-locale.ts';
-import { formatDecimalMoney, formatMoney, formatMsatAsSats } from '../../components/money-format.ts';
+import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
 import { dateTimeFormatter } from '../home/dashboard-format.ts';
 import { OrganizationTabs } from './OrganizationTabs.tsx';
-
-/** The selected sales' fiat income, per currency, as people read it ("Q120.00 + $5.00"). */
-export function selectedSum(transactions: readonly UnpaidTransaction[], locale: string): string {
-  const byCurrency = new Map<string, bigint>();
-  for (const transaction of transactions) {
-    byCurrency.set(
-      transaction.currency,
-      (byCurrency.get(transaction.currency) ?? 0n) + BigInt(transaction.fiatIncomeMinor),
-    );
-  }
-  if (byCurrency.size === 0) return '0';
-  return [...byCurrency]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([currency, minor]) => formatMoney(minor, currency, locale))
-    .join(' + ');
-}
+import { selectedSum } from './payment-selection.ts';
 
 type ExportState = { kind: 'idle' } | { kind: 'running'; progress: ExportProgress } | { kind: 'failed' };
 
