@@ -2,7 +2,6 @@ import type { NavEntry } from '@rayo/shared';
 import { type ComponentType, lazy, type ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { PageOutlet } from './components/PageOutlet.tsx';
-import { ScreenTitle } from './components/ScreenTitle.tsx';
 import { AuthLayout } from './layouts/AuthLayout.tsx';
 import { EcwidLayout } from './layouts/EcwidLayout.tsx';
 import { EmptyLayout } from './layouts/EmptyLayout.tsx';
@@ -69,10 +68,6 @@ const DevnetWalletPage = lazyPage(() =>
 /** A route of the main layout; `entry` is the sidebar entry whose roles may open it. */
 function mainRoute(path: string, name: string, entry: NavEntry, element: ReactNode): RouteObject {
   return { path, handle: { name }, element: <RequireSession entry={entry}>{element}</RequireSession> };
-}
-
-function titled(titleKey: string) {
-  return <ScreenTitle titleKey={titleKey} />;
 }
 
 /** Every route of SPEC §2. Route `handle.name`s are SPEC's route names. */

@@ -1,4 +1,4 @@
-import { Select } from '@mantine/core';
+import { Select, Stack, Tabs } from '@mantine/core';
 import { ALL_COUNTRIES_ID } from '@rayo/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,29 +6,66 @@ import { useCountries } from '../../api/catalog.ts';
 import { localizedCountries } from '../../components/country-names.ts';
 import { ScreenTitle } from '../../components/ScreenTitle.tsx';
 import { useSession } from '../../session/use-session.ts';
+import { AuditPanel } from './AuditPanel.tsx';
+import { CountryReportPanel } from './CountryReportPanel.tsx';
+import { NotificationsPanel } from './NotificationsPanel.tsx';
+import { OrganizationsPanel } from './OrganizationsPanel.tsx';
+
+type Section = 'organizations' | 'reports' | 'notifications' | 'audit';
 
 export function BackOfficePage() {
   const { t } = useTranslation();
   const { language } = useSession();
   const countries = useCountries();
   const [country, setCountry] = useState(String(ALL_COUNTRIES_ID));
+  const [section, setSection] = useState<Section>('organizations');
+  const localized = localizedCountries(countries.data ?? [], language);
+  const names = new Map(localized.map((c) => [c.id, c.name]));
+  const countryName = (id: number | null) => (id === null ? '' : (names.get(id) ?? ''));
   // SPEC §3: a synthetic 'All Countries' entry comes first.
   const options = [
     { value: String(ALL_COUNTRIES_ID), label: t('backOffice.allCountries') },
-    ...localizedCountries(countries.data ?? [], language).map((c) => ({ value: String(c.id), label: c.name })),
+    ...localized.map((c) => ({ value: String(c.id), label: c.name })),
   ];
+  const countryId = Number(country);
+  // The country filter applies to the organizations and their reports, not to notices or the log.
+  const byCountry = section === 'organizations' || section === 'reports';
   return (
     <>
       <ScreenTitle titleKey="nav.back-office" />
-      <Select
-        label={t('backOffice.country')}
-        data={options}
-        value={country}
-        onChange={(value) => setCountry(value ?? String(ALL_COUNTRIES_ID))}
-        allowDeselect={false}
-        searchable
-        maw={320}
-      />
+      <Tabs value={section} onChange={(value) => setSection((value as Section) ?? 'organizations')} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="organizations">{t('backOffice.sections.organizations')}</Tabs.Tab>
+          <Tabs.Tab value="reports">{t('backOffice.sections.reports')}</Tabs.Tab>
+          <Tabs.Tab value="notifications">{t('backOffice.sections.notifications')}</Tabs.Tab>
+          <Tabs.Tab value="audit">{t('backOffice.sections.audit')}</Tabs.Tab>
+        </Tabs.List>
+        <Stack gap="md">
+          {byCountry && (
+            <Select
+              label={t('backOffice.country')}
+              data={options}
+              value={country}
+              onChange={(value) => setCountry(value ?? String(ALL_COUNTRIES_ID))}
+              allowDeselect={false}
+              searchable
+              maw={320}
+            />
+          )}
+          <Tabs.Panel value="organizations">
+            <OrganizationsPanel key={country} countryId={countryId} countryName={countryName} />
+          </Tabs.Panel>
+          <Tabs.Panel value="reports">
+            <CountryReportPanel countryId={countryId} />
+          </Tabs.Panel>
+          <Tabs.Panel value="notifications">
+            <NotificationsPanel />
+          </Tabs.Panel>
+          <Tabs.Panel value="audit">
+            <AuditPanel />
+          </Tabs.Panel>
+        </Stack>
+      </Tabs>
     </>
   );
 }

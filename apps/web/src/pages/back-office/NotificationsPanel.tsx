@@ -1,0 +1,95 @@
+import { ActionIcon, Group, Pagination, Stack, Table, Text } from '@mantine/core';
+import { notifications as toasts } from '@mantine/notifications';
+import { NOTIFICATION_KINDS } from '@rayo/shared';
+import { IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useBackOfficeNotifications, useDeleteNotification } from '../../api/back-office.ts';
+import { errorMessage } from '../../api/error-messages.ts';
+import { useFormatLocale } from '../../components/format-locale.ts';
+import { LoadError } from '../../components/LoadError.tsx';
+
+const PAGE_SIZE = 20;
+
+/** The i18n key naming a notice's kind; a kind this build does not know reads as 'Other notice'. */
+export function notificationKindKey(kind: string): string {
+  return (NOTIFICATION_KINDS as readonly string[]).includes(kind)
+    ? `backOffice.notifications.kinds.${kind}`
+    : 'backOffice.notifications.kinds.other';
+}
+
+/** What merchants changed that back office should look at, newest first; each is deleted once seen to. */
+export function NotificationsPanel() {
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
+  const [page, setPage] = useState(1);
+  const list = useBackOfficeNotifications(page, PAGE_SIZE);
+  const remove = useDeleteNotification();
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
+
+  if (list.isError) return <LoadError error={list.error} onRetry={() => list.refetch()} />;
+  if (list.isPending) return <Text size="sm">{t('common.loading')}</Text>;
+  if (list.data.total === 0) {
+    return (
+      <Text c="dimmed" size="sm">
+        {t('backOffice.notifications.empty')}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap="sm">
+      <Table.ScrollContainer minWidth={480}>
+        <Table verticalSpacing="xs" data-testid="back-office-notifications">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('backOffice.notifications.time')}</Table.Th>
+              <Table.Th>{t('backOffice.notifications.organization')}</Table.Th>
+              <Table.Th>{t('backOffice.notifications.kind')}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.data.notifications.map((notice) => (
+              <Table.Tr key={notice.id}>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{date.format(new Date(notice.createdAt))}</Table.Td>
+                <Table.Td>
+                  <Link to={`/back-office/${notice.organizationId}/infos`}>{notice.organizationName}</Link>
+                </Table.Td>
+                <Table.Td>{t(notificationKindKey(notice.kind))}</Table.Td>
+                <Table.Td>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('backOffice.notifications.delete')}
+                    loading={remove.isPending && remove.variables === notice.id}
+                    onClick={() =>
+                      remove.mutate(notice.id, {
+                        onError: (error) => toasts.show({ color: 'red', message: errorMessage(t, error) }),
+                      })
+                    }
+                  >
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {pages > 1 && (
+        <Group justify="center">
+          <Pagination
+            total={pages}
+            value={page}
+            onChange={setPage}
+            size="sm"
+            getControlProps={(control) => ({ 'aria-label': t(`backOffice.pagination.${control}`) })}
+            getItemProps={(item) => ({ 'aria-label': t('backOffice.pagination.page', { page: item }) })}
+          />
+        </Group>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,301 @@
+import { Alert, Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { BANKING_FIELDS, type OrganizationAdminRecord, VERIFICATIONS, type Verification } from '@rayo/shared';
+import { IconBan, IconLock, IconLockOpen } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import {
+  downloadOrganizationKybDocument,
+  useOrganizationAdminRecord,
+  useSetBlocked,
+  useSetVerification,
+} from '../../api/back-office.ts';
+import { useCountries } from '../../api/catalog.ts';
+import { errorMessage } from '../../api/error-messages.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { localizedCountries } from '../../components/country-names.ts';
+import { useFormatLocale } from '../../components/format-locale.ts';
+import { LoadError } from '../../components/LoadError.tsx';
+import { useSession } from '../../session/use-session.ts';
+import { OrganizationTabs } from './OrganizationTabs.tsx';
+
+/** A pending confirmation: a verification to set, or the organization to block or unblock. */
+type Pending = { kind: 'verification'; field: Verification; verified: boolean } | { kind: 'blocked'; blocked: boolean };
+
+function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+  const id = `section-${title.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby={id}>
+      <Group justify="space-between" mb="sm" wrap="wrap">
+        <Title order={2} size="h4" id={id}>
+          {title}
+        </Title>
+        {action}
+      </Group>
+      {children}
+    </Paper>
+  );
+}
+
+function Field({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {value}
+      </Text>
+    </Stack>
+  );
+}
+
+/** The organization admin record: what it entered, each field's verification, its KYB papers, and blocking. */
+export function OrganizationInfosPage() {
+  const { id = '' } = useParams();
+  const { t } = useTranslation();
+  const record = useOrganizationAdminRecord(id);
+  return (
+    <>
+      <OrganizationTabs organizationId={id} active="infos" />
+      {record.isError && <LoadError error={record.error} onRetry={() => record.refetch()} />}
+      {record.isPending && <Text size="sm">{t('common.loading')}</Text>}
+      {record.data && <AdminRecord record={record.data} />}
+    </>
+  );
+}
+
+function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
+  const { language } = useSession();
+  const countries = useCountries();
+  const { organization } = record;
+  const verify = useSetVerification(organization.id);
+  const block = useSetBlocked(organization.id);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const country = localizedCountries(countries.data ?? [], language).find((c) => c.id === organization.countryId);
+  const bank = record.bankingInfo[0]?.bankingInfoMetadata;
+  const notEntered = (
+    <Text span size="sm" c="dimmed">
+      {t('backOffice.notEntered')}
+    </Text>
+  );
+
+  const close = () => {
+    setPending(null);
+    setError(null);
+  };
+  const confirm = () => {
+    if (!pending) return;
+    const options = {
+      onSuccess: () => {
+        notifications.show({ color: 'teal', message: t('backOffice.saved') });
+        close();
+      },
+      onError: (failure: unknown) => setError(errorMessage(t, failure)),
+    };
+    if (pending.kind === 'verification') verify.mutate({ field: pending.field, verified: pending.verified }, options);
+    else block.mutate(pending.blocked, options);
+  };
+  const fieldName = (field: Verification) => t(`backOffice.fields.${field}`);
+  const dialog =
+    pending?.kind === 'verification'
+      ? {
+          title: pending.verified ? t('backOffice.validate') : t('backOffice.invalidate'),
+          message: t(pending.verified ? 'backOffice.confirmValidate' : 'backOffice.confirmInvalidate', {
+            field: fieldName(pending.field),
+            name: organization.name,
+          }),
+          label: pending.verified ? t('backOffice.validate') : t('backOffice.invalidate'),
+        }
+      : pending?.kind === 'blocked'
+        ? {
+            title: pending.blocked ? t('backOffice.block') : t('backOffice.unblock'),
+            message: t(pending.blocked ? 'backOffice.confirmBlock' : 'backOffice.confirmUnblock', {
+              name: organization.name,
+            }),
+            label: pending.blocked ? t('backOffice.block') : t('backOffice.unblock'),
+          }
+        : null;
+
+  return (
+    <Stack gap="md">
+      {record.blocked && (
+        <Alert color="red" icon={<IconBan size={18} />} role="status" data-testid="blocked-banner">
+          {t('backOffice.blockedBanner')}
+        </Alert>
+      )}
+
+      <Section
+        title={t('backOffice.infos.organization')}
+        action={
+          record.blocked ? (
+            <Button
+              variant="light"
+              color="teal"
+              leftSection={<IconLockOpen size={16} />}
+              onClick={() => setPending({ kind: 'blocked', blocked: false })}
+            >
+              {t('backOffice.unblock')}
+            </Button>
+          ) : (
+            <Button
+              variant="light"
+              color="red"
+              leftSection={<IconLock size={16} />}
+              onClick={() => setPending({ kind: 'blocked', blocked: true })}
+            >
+              {t('backOffice.block')}
+            </Button>
+          )
+        }
+      >
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm">
+          <Field label={t('backOffice.infos.id')} value={organization.id} />
+          <Field label={t('backOffice.columns.country')} value={country?.name ?? notEntered} />
+          <Field label={t('backOffice.infos.currency')} value={organization.currency} />
+          <Field label={t('backOffice.infos.language')} value={t(`language.${organization.language}`)} />
+          <Field label={t('backOffice.infos.timeZone')} value={organization.timeZone} />
+          <Field label={t('backOffice.infos.created')} value={date.format(new Date(organization.createdAt))} />
+        </SimpleGrid>
+      </Section>
+
+      <Section title={t('backOffice.infos.verifications')}>
+        <Table.ScrollContainer minWidth={420}>
+          <Table verticalSpacing="xs" data-testid="verifications">
+            <Table.Tbody>
+              {VERIFICATIONS.map((field) => {
+                const verified = record.verifications[field];
+                return (
+                  <Table.Tr key={field} data-field={field}>
+                    <Table.Td>{fieldName(field)}</Table.Td>
+                    <Table.Td>
+                      <Badge color={verified ? 'teal' : 'gray'} variant="light">
+                        {verified ? t('backOffice.verified') : t('backOffice.notVerified')}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Button
+                        size="xs"
+                        variant={verified ? 'default' : 'filled'}
+                        onClick={() => setPending({ kind: 'verification', field, verified: !verified })}
+                        aria-label={`${verified ? t('backOffice.invalidate') : t('backOffice.validate')}: ${fieldName(field)}`}
+                      >
+                        {verified ? t('backOffice.invalidate') : t('backOffice.validate')}
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Section>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Section title={t('backOffice.fields.bank')}>
+          {bank ? (
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+              {BANKING_FIELDS.filter((name) => bank[name]).map((name) => (
+                <Field
+                  key={name}
+                  label={t(`payoutDestinations.bank.fields.${name === 'routingNumber' ? 'routingCode' : name}`)}
+                  value={bank[name]}
+                />
+              ))}
+            </SimpleGrid>
+          ) : (
+            notEntered
+          )}
+          <Text size="xs" c="dimmed" mt="sm">
+            {t('backOffice.infos.conversion')}
+          </Text>
+        </Section>
+
+        <Section title={t('backOffice.infos.payouts')}>
+          <Stack gap="sm">
+            <Field label={t('backOffice.infos.onchainAddress')} value={record.onchainAddress ?? notEntered} />
+            <Field label={t('backOffice.infos.lightningAddress')} value={record.lightningAddress ?? notEntered} />
+            <Field
+              label={t('backOffice.infos.split')}
+              value={t('backOffice.infos.splitValue', {
+                fiat: record.payoutSplit.fiatPercent,
+                onchain: record.payoutSplit.onchainPercent,
+                lightning: record.payoutSplit.lightningPercent,
+              })}
+            />
+          </Stack>
+        </Section>
+      </SimpleGrid>
+
+      <Section title={t('backOffice.infos.kybDocuments')}>
+        {record.kybDocuments.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('backOffice.infos.noDocuments')}
+          </Text>
+        ) : (
+          <Stack gap="xs" data-testid="kyb-documents">
+            {record.kybDocuments.map((document) => (
+              <Group key={document.id} justify="space-between" wrap="nowrap">
+                <Anchor
+                  component="button"
+                  type="button"
+                  size="sm"
+                  style={{ overflowWrap: 'anywhere', textAlign: 'left' }}
+                  onClick={() =>
+                    downloadOrganizationKybDocument(organization.id, document).catch((failure: unknown) =>
+                      notifications.show({ color: 'red', message: errorMessage(t, failure) }),
+                    )
+                  }
+                >
+                  {document.fileName}
+                </Anchor>
+                <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                  {`${Math.ceil(document.size / 1024).toLocaleString(locale)} KB · ${date.format(new Date(document.createdAt))}`}
+                </Text>
+              </Group>
+            ))}
+          </Stack>
+        )}
+      </Section>
+
+      <Section title={t('backOffice.infos.users')}>
+        <Table.ScrollContainer minWidth={420}>
+          <Table verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('backOffice.columns.name')}</Table.Th>
+                <Table.Th>{t('backOffice.infos.email')}</Table.Th>
+                <Table.Th>{t('backOffice.infos.role')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {record.users.map((user) => (
+                <Table.Tr key={user.id}>
+                  <Table.Td>{user.name}</Table.Td>
+                  <Table.Td>{user.email}</Table.Td>
+                  <Table.Td>{t(`backOffice.roles.${user.role}`)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Section>
+
+      <ConfirmDialog
+        opened={dialog !== null}
+        title={dialog?.title ?? ''}
+        message={dialog?.message ?? ''}
+        confirmLabel={dialog?.label ?? ''}
+        loading={verify.isPending || block.isPending}
+        error={error}
+        onConfirm={confirm}
+        onClose={close}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,205 @@
+import {
+  Badge,
+  Card,
+  Group,
+  Pagination,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { BackOfficeOrganizationRow } from '@rayo/shared';
+import { IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useBackOfficeOrganizations } from '../../api/back-office.ts';
+import { useFormatLocale } from '../../components/format-locale.ts';
+import { LoadError } from '../../components/LoadError.tsx';
+import { formatDecimalMoney } from '../../components/money-format.ts';
+
+const PAGE_SIZE = 10;
+
+type View = 'table' | 'dashboard';
+
+function VerificationBadge({ organization }: { organization: BackOfficeOrganizationRow }) {
+  const { t } = useTranslation();
+  return organization.pendingVerifications === 0 ? (
+    <Badge color="teal" variant="light">
+      {t('backOffice.allVerified')}
+    </Badge>
+  ) : (
+    <Badge color="yellow" variant="light">
+      {t('backOffice.pendingVerifications', { count: organization.pendingVerifications })}
+    </Badge>
+  );
+}
+
+function BlockedBadge({ organization }: { organization: BackOfficeOrganizationRow }) {
+  const { t } = useTranslation();
+  return organization.blocked ? (
+    <Badge color="red" variant="filled">
+      {t('backOffice.blocked')}
+    </Badge>
+  ) : null;
+}
+
+function infosPath(organization: BackOfficeOrganizationRow): string {
+  return `/back-office/${organization.id}/infos`;
+}
+
+/** Every organization of the chosen country, by name: a table, or a card each with what waits on back office. */
+export function OrganizationsPanel({
+  countryId,
+  countryName,
+}: {
+  countryId: number;
+  countryName: (id: number | null) => string;
+}) {
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const [view, setView] = useState<View>('table');
+  const [page, setPage] = useState(1);
+  const list = useBackOfficeOrganizations({ search: debounced, country: countryId, page, limit: PAGE_SIZE });
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
+  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
+  const money = (organization: BackOfficeOrganizationRow) =>
+    formatDecimalMoney(organization.pendingFiat, organization.currency, locale);
+
+  return (
+    <Stack gap="md">
+      <Group align="flex-end" justify="space-between">
+        <TextInput
+          label={t('backOffice.search')}
+          placeholder={t('backOffice.searchPlaceholder')}
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(event) => {
+            setSearch(event.currentTarget.value);
+            setPage(1);
+          }}
+          w={{ base: '100%', xs: 320 }}
+        />
+        <SegmentedControl
+          aria-label={t('backOffice.view.label')}
+          value={view}
+          onChange={(value) => setView(value as View)}
+          data={[
+            { value: 'table', label: t('backOffice.view.table') },
+            { value: 'dashboard', label: t('backOffice.view.dashboard') },
+          ]}
+        />
+      </Group>
+      {list.isError && <LoadError error={list.error} onRetry={() => list.refetch()} />}
+      {list.isPending && <Text size="sm">{t('common.loading')}</Text>}
+      {list.data?.total === 0 && (
+        <Text c="dimmed" size="sm">
+          {t('backOffice.noOrganizations')}
+        </Text>
+      )}
+      {list.data && list.data.organizations.length > 0 && view === 'table' && (
+        <Table.ScrollContainer minWidth={760}>
+          <Table verticalSpacing="xs" highlightOnHover data-testid="back-office-organizations">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('backOffice.columns.name')}</Table.Th>
+                <Table.Th>{t('backOffice.columns.country')}</Table.Th>
+                <Table.Th>{t('backOffice.columns.created')}</Table.Th>
+                <Table.Th>{t('backOffice.columns.verification')}</Table.Th>
+                <Table.Th ta="right">{t('backOffice.columns.transactions')}</Table.Th>
+                <Table.Th ta="right">{t('backOffice.columns.unpaidFiat')}</Table.Th>
+                <Table.Th ta="right">{t('backOffice.columns.pendingFiat')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.organizations.map((organization) => (
+                <Table.Tr key={organization.id}>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Link to={infosPath(organization)}>{organization.name}</Link>
+                      <BlockedBadge organization={organization} />
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{countryName(organization.countryId)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{date.format(new Date(organization.createdAt))}</Table.Td>
+                  <Table.Td>
+                    <VerificationBadge organization={organization} />
+                  </Table.Td>
+                  <Table.Td ta="right">{organization.transactionsCount.toLocaleString(locale)}</Table.Td>
+                  <Table.Td ta="right">{organization.unpaidFiatCount.toLocaleString(locale)}</Table.Td>
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    {money(organization)}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {list.data && list.data.organizations.length > 0 && view === 'dashboard' && (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} data-testid="back-office-organization-cards">
+          {list.data.organizations.map((organization) => (
+            <UnstyledButton key={organization.id} component={Link} to={infosPath(organization)}>
+              <Card withBorder padding="md" h="100%">
+                <Stack gap="xs">
+                  <Group justify="space-between" wrap="nowrap" align="flex-start">
+                    <Text fw={600} lineClamp={2}>
+                      {organization.name}
+                    </Text>
+                    <BlockedBadge organization={organization} />
+                  </Group>
+                  <Text size="xs" c="dimmed">
+                    {countryName(organization.countryId)} · {date.format(new Date(organization.createdAt))}
+                  </Text>
+                  <VerificationBadge organization={organization} />
+                  <SimpleGrid cols={3} spacing="xs">
+                    <Stat
+                      label={t('backOffice.columns.transactions')}
+                      value={organization.transactionsCount.toLocaleString(locale)}
+                    />
+                    <Stat
+                      label={t('backOffice.columns.unpaidFiat')}
+                      value={organization.unpaidFiatCount.toLocaleString(locale)}
+                    />
+                    <Stat label={t('backOffice.columns.pendingFiat')} value={money(organization)} />
+                  </SimpleGrid>
+                </Stack>
+              </Card>
+            </UnstyledButton>
+          ))}
+        </SimpleGrid>
+      )}
+      {pages > 1 && (
+        <Group justify="center">
+          <Pagination
+            total={pages}
+            value={page}
+            onChange={setPage}
+            size="sm"
+            getControlProps={(control) => ({ 'aria-label': t(`backOffice.pagination.${control}`) })}
+            getItemProps={(item) => ({ 'aria-label': t('backOffice.pagination.page', { page: item }) })}
+          />
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={600}>
+        {value}
+      </Text>
+    </Stack>
+  );
+}
