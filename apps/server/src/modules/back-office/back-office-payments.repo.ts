@@ -132,6 +132,28 @@ export async function lockTransactionsForPay(db: Db, ids: readonly string[]): Pr
  */
 export async function markTransactionsPaid(db: Db, ids: readonly string[]): Promise<void> {
   await sql`update transactions set disbursed = true where id = any(${ids}::uuid[])`.execute(db);
+  // The rollup rows are locked in key order first: an UPDATE … FROM takes them in whatever order
+  // its plan reads them, and two calls over overlapping days could then deadlock.
+  await sql`
+    select 1 from transaction_daily d
+    join (
+      select distinct t.organization_id, t.account_id, (t.settled_at at time zone o.time_zone)::date as day,
+        t.currency
+      from transactions t join organizations o on o.id = t.organization_id
+      where t.id = any(${ids}::uuid[])
+    ) p on d.organization_id = p.organization_id and d.account_id = p.account_id and d.day = p.day
+      and d.currency = p.currency
+    order by d.organization_id, d.day, d.account_id, d.currency
+    for update of d
+  `.execute(db);
+  await sql`
+    select 1 from disbursement_totals d
+    where (d.organization_id, d.currency) in (
+      select organization_id, currency from transactions where id = any(${ids}::uuid[])
+    )
+    order by d.organization_id, d.currency
+    for update
+  `.execute(db);
   await sql`
     update transaction_daily d set
       bitcoin_to_disburse_msat = d.bitcoin_to_disburse_msat - p.bitcoin_msat,

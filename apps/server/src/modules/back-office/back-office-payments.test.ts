@@ -429,4 +429,13 @@ describe('back office payments', () => {
       'Fee USD': json.totals.feeUsd,
     });
   });
+
+  it('pays two overlapping selections at once without a deadlock', async () => {
+    // Both calls touch the same two organizations' totals, named in opposite orders.
+    const first = [sales.a[2] as string, sales.b[3] as string];
+    const second = [sales.b[2] as string, sales.a[3] as string];
+    const answers = await Promise.all([pay(first), pay(second)]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    expect(await disbursedOf([...first, ...second])).toEqual([true, true, true, true]);
+  });
 });
