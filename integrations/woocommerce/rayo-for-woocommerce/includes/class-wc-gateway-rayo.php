@@ -19,9 +19,6 @@ class WC_Gateway_Rayo extends WC_Payment_Gateway {
 	/** Order meta: the current Rayo checkout of the order. */
 	const META_CHECKOUT_ID = '_rayo_checkout_id';
 
-	/** Order meta: the hosted page of that checkout. */
-	const META_CHECKOUT_URL = '_rayo_checkout_url';
-
 	/** Order meta: the amount and currency that checkout asks for. */
 	const META_AMOUNT   = '_rayo_amount';
 	const META_CURRENCY = '_rayo_currency';
@@ -154,7 +151,6 @@ class WC_Gateway_Rayo extends WC_Payment_Gateway {
 			);
 		}
 		$order->update_meta_data( self::META_CHECKOUT_ID, $checkout['id'] );
-		$order->update_meta_data( self::META_CHECKOUT_URL, $checkout['url'] );
 		$order->update_meta_data( self::META_AMOUNT, $amount );
 		$order->update_meta_data( self::META_CURRENCY, $currency );
 		$order->update_meta_data( self::META_ATTEMPT, (string) $checkout['attempt'] );

@@ -205,6 +205,19 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
 
   it('refuses a delivery it cannot verify, and cancels a pending order whose checkout expired', async () => {
     const rayo = await openRayo();
+    // The merchant's "Send test" in Rayo checks the setup: signed with the right secret, acknowledged.
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/${rayo.endpoint.id}/test`,
+      headers: rayo.admin,
+    });
+    expect(sent.statusCode).toBe(202);
+    const [test] = await eventually(async () => {
+      const rows = await deliveriesOf(rayo.organization.id, 'webhook.test');
+      return rows[0]?.delivered_at ? rows : undefined;
+    });
+    expect(test?.last_status).toBe(200);
+
     const orderId = await placeOrder('10.50');
     expect((await harness<PayAnswer>('pay', String(orderId))).result).toBe('success');
     const checkoutId = (await order(orderId)).meta._rayo_checkout_id;
