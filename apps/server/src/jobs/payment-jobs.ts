@@ -10,9 +10,14 @@ import {
   settleInvoice,
 } from '../modules/invoices/invoices.service.ts';
 import { watchCheckoutPayments } from '../modules/onchain/onchain.service.ts';
+import { runLightningPayouts } from '../modules/payouts/payouts.service.ts';
 import type { PeriodicPass } from './periodic.ts';
 
-type Log = { warn: (object: object, message: string) => void; info: (object: object, message: string) => void };
+type Log = {
+  warn: (object: object, message: string) => void;
+  info: (object: object, message: string) => void;
+  debug: (object: object, message: string) => void;
+};
 export type PaymentJobDeps = { db: Db; config: Config; lightning: LightningBackend; chain: ChainBackend };
 
 const EXPIRY_INTERVAL_MS = 5_000;
@@ -88,6 +93,11 @@ export function paymentPasses(deps: PaymentJobDeps, log: Log): PeriodicPass[] {
       task: 'watch-checkout-payments',
       intervalMs: deps.config.chain.pollSeconds * 1000,
       run: () => watchCheckoutPayments(deps),
+    },
+    {
+      task: 'pay-lightning-payouts',
+      intervalMs: deps.config.payouts.intervalSeconds * 1000,
+      run: () => runLightningPayouts(deps, log),
     },
   ];
 }

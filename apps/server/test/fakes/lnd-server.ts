@@ -44,6 +44,15 @@ export type RemoteInvoice = {
   /** A failure reason to end every attempt with, e.g. `FAILURE_REASON_INSUFFICIENT_BALANCE`. */
   failWith: string | null;
   paid: boolean;
+  /** A payment of it has started and not ended: lnd refuses a second one ("payment is in transition"). */
+  inFlight: boolean;
+  /** How long a payment stays IN_FLIGHT before its final state. */
+  payDelayMs: number;
+  /** Every payment lnd ended with SUCCEEDED; more than one would be a double payment. */
+  successes: number;
+  /** The last payment's final message, for tracking. */
+  final: Record<string, unknown> | null;
+  cutStream: boolean;
 };
 
 export type RecordedRequest = { method: string; path: string; query: URLSearchParams; body: unknown };
@@ -66,7 +75,13 @@ export type FakeLnd = {
     description?: string;
     routeFeeMsat?: bigint;
     failWith?: string;
+    /** A real invoice someone else signed, with its preimage, instead of a made-up one. */
+    signed?: { paymentRequest: string; paymentHash: string; preimage: string; destination: string };
+    payDelayMs?: number;
+    /** Cuts the payer's stream after IN_FLIGHT, as a dropped connection would; the payment still ends. */
+    cutStream?: boolean;
   }): RemoteInvoice;
+  remoteInvoices(): readonly RemoteInvoice[];
   /** Cuts every open subscription without a clean end, as a crashed node or network would. */
   dropSubscriptions(): number;
   /** Resolves once `count` subscriptions have been opened in total. */
@@ -195,10 +210,17 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
       send(response, 409, { error: { code: 6, message: 'invoice is already paid', details: [] } });
       return;
     }
+    if (target.inFlight) {
+      send(response, 409, { error: { code: 6, message: 'payment is in transition', details: [] } });
+      return;
+    }
+    target.inFlight = true;
     paymentIndex += 1n;
     response.writeHead(200, { 'content-type': 'application/json' });
     response.write(`${JSON.stringify({ result: paymentJson(target, 'IN_FLIGHT', {}) })}\n`);
+    if (target.cutStream) setTimeout(() => response.socket?.destroy(), 5);
     setTimeout(() => {
+      target.inFlight = false;
       let final: Record<string, unknown>;
       if (target.failWith !== null) {
         final = paymentJson(target, 'FAILED', { failure_reason: target.failWith });
@@ -206,6 +228,7 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
         final = paymentJson(target, 'FAILED', { failure_reason: 'FAILURE_REASON_NO_ROUTE' });
       } else {
         target.paid = true;
+        target.successes += 1;
         final = paymentJson(target, 'SUCCEEDED', {
           payment_preimage: target.preimage,
           fee: String(target.routeFeeMsat / 1000n),
@@ -213,8 +236,24 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
           fee_msat: String(target.routeFeeMsat),
         });
       }
-      response.end(`${JSON.stringify({ result: final })}\n`);
-    }, 10);
+      target.final = final;
+      // The payment ends whether or not the payer is still connected, as at a real node.
+      if (!response.destroyed) response.end(`${JSON.stringify({ result: final })}\n`);
+    }, target.payDelayMs);
+  }
+
+  /** TrackPaymentV2: the payment's state now, as the first message of a stream. */
+  function track(response: ServerResponse, hashParam: string) {
+    const hash = Buffer.from(hashParam, 'base64url').toString('hex');
+    const target = remote.find((invoice) => invoice.paymentHash === hash);
+    if (!target || (!target.inFlight && target.final === null)) {
+      send(response, 500, { error: { code: 2, message: "payment isn't initiated", details: [] } });
+      return;
+    }
+    const message = target.inFlight ? paymentJson(target, 'IN_FLIGHT', {}) : target.final;
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write(`${JSON.stringify({ result: message })}\n`);
+    if (!target.inFlight) response.end();
   }
 
   function subscribe(response: ServerResponse, query: URLSearchParams) {
@@ -385,6 +424,8 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
       decodePayReq(response, decodeURIComponent(url.pathname.slice('/v1/payreq/'.length)));
     } else if (route === 'POST /v2/router/send') {
       routerSend(response, fields);
+    } else if (request.method === 'GET' && url.pathname.startsWith('/v2/router/track/')) {
+      track(response, decodeURIComponent(url.pathname.slice('/v2/router/track/'.length)));
     } else {
       grpcError(response, 404, 5, 'Not Found');
     }
@@ -431,21 +472,27 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
     addRemoteInvoice(input) {
       const { preimage, paymentHash } = newPreimage();
       const invoice: RemoteInvoice = {
-        paymentRequest: fakePaymentRequest(input.amountMsat),
-        paymentHash: paymentHash.toString('hex'),
-        preimage: preimage.toString('hex'),
+        paymentRequest: input.signed?.paymentRequest ?? fakePaymentRequest(input.amountMsat),
+        paymentHash: input.signed?.paymentHash ?? paymentHash.toString('hex'),
+        preimage: input.signed?.preimage ?? preimage.toString('hex'),
         amountMsat: input.amountMsat,
         description: input.description ?? '',
-        destination: fakeNodeId(),
+        destination: input.signed?.destination ?? fakeNodeId(),
         timestamp: nowSeconds(),
         expiry: 3600,
         routeFeeMsat: input.routeFeeMsat ?? 0n,
         failWith: input.failWith ?? null,
         paid: false,
+        inFlight: false,
+        payDelayMs: input.payDelayMs ?? 10,
+        successes: 0,
+        final: null,
+        cutStream: input.cutStream ?? false,
       };
       remote.push(invoice);
       return invoice;
     },
+    remoteInvoices: () => remote,
     dropSubscriptions() {
       const count = subscribers.size;
       for (const subscriber of subscribers) subscriber.socket?.destroy();

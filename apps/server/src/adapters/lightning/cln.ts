@@ -7,6 +7,7 @@ import {
   type InvoiceLookup,
   type LightningBackend,
   LightningBackendError,
+  type PaymentLookup,
   type PaymentResult,
   type Settlement,
 } from './types.ts';
@@ -192,6 +193,26 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
       }
       const feeMsat = exact(answer.amount_sent_msat, 'amount_sent_msat') - exact(answer.amount_msat, 'amount_msat');
       return { paymentHash, preimage, feeMsat };
+    },
+
+    async lookupPayment(paymentHash): Promise<PaymentLookup> {
+      const answer = await call('listpays', { payment_hash: checkHash(paymentHash) });
+      const pays = Array.isArray(answer.pays) ? (answer.pays as Json[]) : [];
+      const complete = pays.find((pay) => pay.status === 'complete');
+      if (complete) {
+        const preimage = text(complete.preimage, 'preimage').toLowerCase();
+        if (
+          !/^[0-9a-f]{64}$/.test(preimage) ||
+          createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex') !== paymentHash
+        ) {
+          throw new LightningBackendError('Core Lightning listed a payment whose preimage does not match its hash');
+        }
+        const feeMsat =
+          exact(complete.amount_sent_msat, 'amount_sent_msat') - exact(complete.amount_msat, 'amount_msat');
+        return { state: 'succeeded', preimage, feeMsat };
+      }
+      if (pays.some((pay) => pay.status === 'pending')) return { state: 'in_flight' };
+      return pays.length > 0 ? { state: 'failed' } : { state: 'unknown' };
     },
 
     async decodeInvoice(paymentRequest): Promise<DecodedInvoice> {

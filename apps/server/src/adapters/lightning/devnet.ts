@@ -20,6 +20,7 @@ import {
   type InvoiceLookup,
   type LightningBackend,
   LightningBackendError,
+  type PaymentLookup,
   type Settlement,
 } from './types.ts';
 
@@ -246,6 +247,14 @@ export function createDevnetBackend(db: Db, options: DevnetBackendOptions): Ligh
         if (!(error instanceof AppError)) throw error;
         throw new LightningBackendError(`The devnet node could not pay: ${error.message}`, { cause: error });
       }
+    },
+
+    // Devnet pays at once and only its own invoices, so a payment of a hash exists exactly when
+    // that invoice is settled.
+    async lookupPayment(paymentHash): Promise<PaymentLookup> {
+      const row = await findDevnetInvoice(db, paymentHash);
+      if (row && isSettled(row)) return { state: 'succeeded', preimage: row.preimage, feeMsat: 0n };
+      return { state: 'unknown' };
     },
 
     async decodeInvoice(paymentRequest): Promise<DecodedInvoice> {

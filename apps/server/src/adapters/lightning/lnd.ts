@@ -28,6 +28,7 @@ import {
   type InvoiceLookup,
   type LightningBackend,
   LightningBackendError,
+  type PaymentLookup,
   type PaymentResult,
   type Settlement,
 } from './types.ts';
@@ -191,6 +192,44 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
       throw new LightningBackendError(
         'lnd closed the payment stream before a final state, so the payment may still be in flight',
       );
+    },
+
+    async lookupPayment(paymentHash): Promise<PaymentLookup> {
+      const hash = Buffer.from(checkHash(paymentHash), 'hex').toString('base64url');
+      const controller = new AbortController();
+      let response: FetchResponse;
+      try {
+        response = await client.send(
+          'GET',
+          `/v2/router/track/${hash}?no_inflight_updates=false`,
+          undefined,
+          deadline(options.requestTimeoutMs ?? 30_000, controller.signal),
+        );
+      } catch (error) {
+        // lnd's ErrPaymentNotInitiated: it has never been asked to pay this hash.
+        if (error instanceof LightningBackendError && /isn.t initiated|not initiated/i.test(error.message)) {
+          return { state: 'unknown' };
+        }
+        throw error;
+      }
+      try {
+        // The first update is the payment's state now; later ones are not waited for.
+        for await (const message of jsonLines(response.body ?? emptyBody())) {
+          const payment = streamResult(message, 'payment tracking');
+          if (payment.status === 'SUCCEEDED') {
+            const { preimage, feeMsat } = toPaymentResult(payment);
+            return { state: 'succeeded', preimage, feeMsat };
+          }
+          if (payment.status === 'FAILED') return { state: 'failed' };
+          return { state: 'in_flight' };
+        }
+      } catch (error) {
+        if (error instanceof LightningBackendError) throw error;
+        throw new LightningBackendError(`lnd payment tracking broke: ${describeFailure(error)}`, { cause: error });
+      } finally {
+        controller.abort();
+      }
+      throw new LightningBackendError('lnd closed the payment tracking stream without a state');
     },
 
     async decodeInvoice(paymentRequest): Promise<DecodedInvoice> {

@@ -1,3 +1,5 @@
+import type { PaymentStatus } from '../../domain/payout-state.ts';
+
 /** A settlement the Lightning backend reports, in the order of its settle index. */
 export type Settlement = {
   paymentHash: string;
@@ -28,6 +30,9 @@ export type DecodedInvoice = {
 };
 
 export type PaymentResult = { paymentHash: string; preimage: string; feeMsat: bigint };
+
+/** What the node knows of its own payment of a hash: `unknown` when it never started one. */
+export type PaymentLookup = PaymentStatus;
 
 /** Raised by adapters when the node cannot be reached or answers with an error. */
 export class LightningBackendError extends Error {
@@ -72,6 +77,13 @@ export interface LightningBackend {
   ): Promise<void>;
 
   payInvoice(paymentRequest: string, options: { maxFeeMsat: bigint; timeoutSeconds: number }): Promise<PaymentResult>;
+
+  /**
+   * Asks the node about a payment it was (perhaps) told to make, so that a payout whose outcome
+   * was lost (a crash, a cut stream) is never paid a second time. A succeeded payment's preimage
+   * is checked against the hash.
+   */
+  lookupPayment(paymentHash: string): Promise<PaymentLookup>;
 
   decodeInvoice(paymentRequest: string): Promise<DecodedInvoice>;
 }

@@ -1,0 +1,23 @@
+import { PayoutPageSchema, PayoutQuerySchema } from '@rayo/shared';
+import type { App } from '../../app.ts';
+import type { Db } from '../../db/database.ts';
+import { callerOf } from '../../http/access.ts';
+import { listPayouts } from './payouts.service.ts';
+
+const tags = ['settings'];
+
+export function registerPayoutRoutes(app: App, deps: { db: Db }): void {
+  app.get(
+    '/api/settings/payouts',
+    {
+      schema: {
+        tags,
+        summary:
+          "The organization's payouts of its Lightning share, newest first, and its fiat share awaiting or done by bank transfer",
+        querystring: PayoutQuerySchema,
+        response: { 200: PayoutPageSchema },
+      },
+    },
+    async (request) => listPayouts(deps, callerOf(request), request.query),
+  );
+}

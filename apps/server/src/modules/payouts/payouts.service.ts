@@ -1,0 +1,282 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { AppError, type PayoutPage, type PayoutQuery } from '@rayo/shared';
+import { type LightningBackend, LightningBackendError } from '../../adapters/lightning/types.ts';
+import { resolveLightningAddress } from '../../adapters/lnurl/lightning-address-client.ts';
+import { getJsonObjectSafely, SafeFetchError } from '../../adapters/lnurl/safe-fetch.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { decodeBolt11 } from '../../domain/bolt11.ts';
+import { parseLightningAddress } from '../../domain/lightning-address.ts';
+import { nextStepFor, type RetryPolicy, retryDelaySeconds, shouldAlert } from '../../domain/payout-state.ts';
+import { organizationOf } from '../accounts/accounts.service.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { insertNotification } from '../notifications/notifications.repo.ts';
+import {
+  createLightningPayout,
+  findPayout,
+  listDueLightningPayouts,
+  listOrganizationPayouts,
+  listOrganizationsDueLightningPayout,
+  markPayoutSent,
+  type PayoutRow,
+  postponePayout,
+  recordPayoutFailure,
+  storePayoutInvoice,
+  sumFiatShares,
+} from './payouts.repo.ts';
+
+export type PayoutDeps = { db: Db; config: Config; lightning: LightningBackend };
+type Log = { debug: (details: object, message: string) => void; warn: (details: object, message: string) => void };
+
+/** How long one payment may search for a route before the backend gives up on it. */
+const PAY_TIMEOUT_SECONDS = 60;
+/**
+ * An expired invoice is replaced only after this long: a payment of it started just before it
+ * expired has ended by then (the backend's own deadline plus lnd's grace), so the old one cannot
+ * still complete next to the new one.
+ */
+const SETTLE_MARGIN_SECONDS = PAY_TIMEOUT_SECONDS + 60;
+/** Longest wait between two attempts at a failing payout. */
+const MAX_RETRY_DELAY_SECONDS = 6 * 3600;
+/** How long the recipient's invoice must stay payable for us to start paying it. */
+const MIN_INVOICE_LIFE_SECONDS = 30;
+const DUE_BATCH = 50;
+const LNURL_TIMEOUT_MS = 10_000;
+
+function retryPolicy(config: Config): RetryPolicy {
+  return {
+    baseDelaySeconds: config.payouts.retryBaseSeconds,
+    maxDelaySeconds: MAX_RETRY_DELAY_SECONDS,
+    attemptsBeforeAlert: config.payouts.alertAfterAttempts,
+  };
+}
+
+/** Lightning addresses at loopback over HTTP: on devnet, or where the test-only private-host switch is on. */
+function lnurlOptions(config: Config) {
+  return { allowInsecureLoopback: config.lightning.backend === 'devnet' || config.lnurlAllowPrivateHosts };
+}
+
+/** The routing fee we allow: the operator's LIGHTNING_MAX_FEE_PERCENT of the amount, at least 1 sat. */
+function maxFeeMsat(config: Config, amountMsat: bigint): bigint {
+  const fee = (amountMsat * BigInt(config.lightning.maxFeeBps)) / 10_000n;
+  return fee > 1000n ? fee : 1000n;
+}
+
+/** An attempt that cannot go on: the payout is marked failed with `message` and tried again later. */
+class AttemptFailure extends Error {}
+
+function sha256Hex(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * LUD-16 then LUD-06: resolves the address, asks its callback for an invoice of exactly the
+ * payout's amount, and checks that the invoice is for that amount and commits to the metadata the
+ * address announced, so that a service cannot make us pay for something else.
+ */
+async function fetchInvoice(
+  deps: PayoutDeps,
+  payout: PayoutRow,
+  log: Log,
+): Promise<{ paymentRequest: string; paymentHash: string; expiresAt: Date }> {
+  const options = lnurlOptions(deps.config);
+  let payRequest: Awaited<ReturnType<typeof resolveLightningAddress>>;
+  try {
+    payRequest = await resolveLightningAddress({
+      address: parseLightningAddress(payout.destination),
+      ...options,
+      allowPrivateAddresses: deps.config.lnurlAllowPrivateHosts,
+      timeoutMs: LNURL_TIMEOUT_MS,
+      log,
+    });
+  } catch (error) {
+    if (error instanceof AppError) throw new AttemptFailure(error.message);
+    throw error;
+  }
+  if (payout.amountMsat < payRequest.minSendableMsat || payout.amountMsat > payRequest.maxSendableMsat) {
+    throw new AttemptFailure(
+      `The address accepts ${payRequest.minSendableMsat}–${payRequest.maxSendableMsat} msat, not ${payout.amountMsat}`,
+    );
+  }
+  const callback = new URL(payRequest.callback);
+  callback.searchParams.set('amount', payout.amountMsat.toString());
+  let answer: Record<string, unknown>;
+  try {
+    answer = await getJsonObjectSafely(callback, {
+      signal: AbortSignal.timeout(LNURL_TIMEOUT_MS),
+      allowPrivateAddresses: deps.config.lnurlAllowPrivateHosts,
+    });
+  } catch (error) {
+    if (!(error instanceof SafeFetchError)) throw error;
+    log.debug({ origin: callback.origin, ...error.details }, 'Lightning address callback failed');
+    throw new AttemptFailure(`The address's service did not give an invoice (${error.failure})`);
+  }
+  if (answer.status === 'ERROR' || typeof answer.pr !== 'string') {
+    log.debug({ reason: String(answer.reason).slice(0, 200) }, 'Lightning address callback refused');
+    throw new AttemptFailure("The address's service refused to give an invoice");
+  }
+  let invoice: ReturnType<typeof decodeBolt11>;
+  try {
+    invoice = decodeBolt11(answer.pr);
+  } catch {
+    throw new AttemptFailure("The address's service gave an invalid invoice");
+  }
+  if (invoice.amountMsat !== payout.amountMsat) {
+    throw new AttemptFailure(`The invoice is for ${invoice.amountMsat ?? 'any'} msat, not ${payout.amountMsat}`);
+  }
+  if (invoice.descriptionHash !== sha256Hex(payRequest.metadata)) {
+    throw new AttemptFailure("The invoice does not commit to the address's metadata");
+  }
+  if (invoice.expiresAt.getTime() < Date.now() + MIN_INVOICE_LIFE_SECONDS * 1000) {
+    throw new AttemptFailure('The invoice expires too soon to be paid');
+  }
+  return { paymentRequest: invoice.paymentRequest, paymentHash: invoice.paymentHash, expiresAt: invoice.expiresAt };
+}
+
+async function recordFailure(deps: PayoutDeps, payout: PayoutRow, message: string, log: Log): Promise<void> {
+  const policy = retryPolicy(deps.config);
+  const attempts = await recordPayoutFailure(deps.db, payout.id, {
+    error: message.slice(0, 500),
+    retryInSeconds: (n) => retryDelaySeconds(n, policy),
+  });
+  log.warn({ payoutId: payout.id, attempts, error: message }, 'payout attempt failed; it will be retried');
+  if (attempts !== null && shouldAlert(attempts, policy)) {
+    await insertNotification(deps.db, {
+      organizationId: payout.organizationId,
+      kind: 'payout.failed',
+      payload: {
+        payoutId: payout.id,
+        destination: payout.destination,
+        amountMsat: payout.amountMsat.toString(),
+        attempts,
+        lastError: message.slice(0, 500),
+      },
+    });
+  }
+}
+
+async function paySent(deps: PayoutDeps, payout: PayoutRow, paymentHash: string, log: Log): Promise<void> {
+  const stored = await findPayout(deps.db, payout.id);
+  if (stored?.paymentRequest == null || stored.paymentHash !== paymentHash) return;
+  let result: Awaited<ReturnType<LightningBackend['payInvoice']>>;
+  try {
+    result = await deps.lightning.payInvoice(stored.paymentRequest, {
+      maxFeeMsat: maxFeeMsat(deps.config, stored.amountMsat),
+      timeoutSeconds: PAY_TIMEOUT_SECONDS,
+    });
+  } catch (error) {
+    if (!(error instanceof LightningBackendError)) throw error;
+    // Whether or not the payment went out, the next attempt asks the backend before doing anything.
+    await recordFailure(deps, stored, error.message, log);
+    return;
+  }
+  if (result.paymentHash !== paymentHash || sha256Hex(Buffer.from(result.preimage, 'hex')) !== paymentHash) {
+    await recordFailure(deps, stored, 'The backend reported a preimage that does not match the invoice', log);
+    return;
+  }
+  await markPayoutSent(deps.db, stored.id, { paymentHash, preimage: result.preimage, feeMsat: result.feeMsat });
+}
+
+/**
+ * One attempt at a Lightning payout. A payout that holds an invoice may have reached the backend,
+ * so the backend is asked about that payment hash before anything else (domain/payout-state.ts
+ * `nextStepFor`); only a payout without one fetches an invoice. Racing attempts (two processes)
+ * pay at most once: the invoice is stored with a compare-and-set, and a backend pays one hash once.
+ */
+export async function attemptLightningPayout(deps: PayoutDeps, payoutId: string, log: Log): Promise<void> {
+  const payout = await findPayout(deps.db, payoutId);
+  if (!payout || (payout.state !== 'pending' && payout.state !== 'failed')) return;
+  try {
+    if (payout.paymentHash !== null && payout.invoiceExpiresAt !== null) {
+      const status = await deps.lightning.lookupPayment(payout.paymentHash);
+      const step = nextStepFor(status, {
+        expiresAt: payout.invoiceExpiresAt,
+        now: new Date(),
+        settleMarginSeconds: SETTLE_MARGIN_SECONDS,
+      });
+      if (step.step === 'mark_sent') {
+        await markPayoutSent(deps.db, payout.id, { paymentHash: payout.paymentHash, ...step });
+        return;
+      }
+      if (step.step === 'wait') {
+        // Asked about again after the first retry delay; not counted as a failed attempt.
+        await postponePayout(deps.db, payout.id, deps.config.payouts.retryBaseSeconds);
+        return;
+      }
+      if (step.step === 'pay_stored_invoice') {
+        await paySent(deps, payout, payout.paymentHash, log);
+        return;
+      }
+    }
+    const invoice = await fetchInvoice(deps, payout, log);
+    if (!(await storePayoutInvoice(deps.db, payout.id, payout.paymentHash, invoice))) return;
+    await paySent(deps, payout, invoice.paymentHash, log);
+  } catch (error) {
+    if (error instanceof AttemptFailure) {
+      await recordFailure(deps, payout, error.message, log);
+      return;
+    }
+    if (error instanceof LightningBackendError) {
+      await recordFailure(deps, payout, error.message, log);
+      return;
+    }
+    throw error;
+  }
+}
+
+/** Makes a pending payout of each organization whose unpaid Lightning shares reached the minimum. */
+export async function batchLightningPayouts(deps: PayoutDeps): Promise<PayoutRow[]> {
+  const created: PayoutRow[] = [];
+  for (const organizationId of await listOrganizationsDueLightningPayout(deps.db, deps.config.payouts.minMsat)) {
+    const payout = await createLightningPayout(deps.db, {
+      organizationId,
+      minMsat: deps.config.payouts.minMsat,
+      idempotencyKey: `lightning:${randomUUID()}`,
+    });
+    if (payout) created.push(payout);
+  }
+  return created;
+}
+
+/** The payout pass: new batches first, then one attempt at every payout that is due. */
+export async function runLightningPayouts(deps: PayoutDeps, log: Log): Promise<void> {
+  await batchLightningPayouts(deps);
+  for (const payout of await listDueLightningPayouts(deps.db, new Date(), DUE_BATCH)) {
+    await attemptLightningPayout(deps, payout.id, log);
+  }
+}
+
+/** The organization's payouts for its history screen, newest first. */
+export async function listPayouts(
+  deps: Pick<PayoutDeps, 'db'>,
+  caller: AccessClaims,
+  query: PayoutQuery,
+): Promise<PayoutPage> {
+  const organizationId = organizationOf(caller);
+  const { payouts, total } = await listOrganizationPayouts(deps.db, organizationId, {
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  });
+  const fiat = await sumFiatShares(deps.db, organizationId);
+  return {
+    total,
+    fiat: fiat.map((share) => ({
+      currency: share.currency,
+      awaitingMinor: Number(share.awaitingMinor),
+      paidMinor: Number(share.paidMinor),
+    })),
+    payouts: payouts.map((payout) => ({
+      id: payout.id,
+      createdAt: payout.createdAt.toISOString(),
+      kind: payout.kind,
+      destination: payout.destination,
+      amountMsat: Number(payout.amountMsat),
+      feeMsat: Number(payout.feeMsat),
+      state: payout.state,
+      attempts: payout.attempts,
+      paymentHash: payout.paymentHash,
+      txid: payout.txid,
+      sentAt: payout.sentAt?.toISOString() ?? null,
+    })),
+  };
+}

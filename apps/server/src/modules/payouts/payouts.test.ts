@@ -1,0 +1,251 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Account, Bpt, Invoice, PayoutPage } from '@rayo/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeLnd, startFakeLnd } from '../../../test/fakes/lnd-server.ts';
+import { type FakeLnurlPay, startFakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
+import {
+  bearer,
+  createTestApp,
+  createTestOrganization,
+  createTestUser,
+  signIn,
+  type TestApp,
+} from '../../../test/test-app.ts';
+import type { Config } from '../../config.ts';
+import { updateLightningAddress } from '../settings/payout-addresses.repo.ts';
+import { countTransactionsForPayment } from '../transactions/transactions.repo.ts';
+import { findPayout } from './payouts.repo.ts';
+import { attemptLightningPayout, batchLightningPayouts, type PayoutDeps } from './payouts.service.ts';
+
+let lnd: FakeLnd;
+let lnurl: FakeLnurlPay;
+let certDir: string;
+let t: TestApp;
+const log = { debug: () => {}, warn: () => {} };
+
+beforeAll(async () => {
+  lnd = await startFakeLnd({ network: 'regtest' });
+  lnurl = await startFakeLnurlPay(lnd);
+  certDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-payouts-'));
+  const certPath = path.join(certDir, 'tls.cert');
+  await writeFile(certPath, lnd.certPem);
+  t = await createTestApp({
+    LIGHTNING_BACKEND: 'lnd',
+    LND_REST_URL: lnd.url,
+    LND_MACAROON_HEX: lnd.macaroonHex,
+    LND_TLS_CERT_PATH: certPath,
+    LNURL_ALLOW_PRIVATE_HOSTS: 'true',
+    // The job's own runs stay out of the way: these tests call the pass's steps themselves.
+    PAYOUT_INTERVAL_SECONDS: '86400',
+    PAYOUT_MIN_SATS: '5000',
+  });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await lnurl?.close();
+  await lnd?.close();
+  await rm(certDir, { recursive: true, force: true });
+});
+
+function deps(payouts: Partial<Config['payouts']> = {}): PayoutDeps {
+  return {
+    db: t.db,
+    config: { ...t.config, payouts: { ...t.config.payouts, ...payouts } },
+    lightning: t.runtime.deps.lightning,
+  };
+}
+
+/** An organization with a till, its admin, and its Lightning address at the stand-in service. */
+async function openShop(name: string) {
+  const organization = await createTestOrganization(t.db);
+  const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
+  const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
+  const account = (
+    await t.app.inject({ method: 'POST', url: '/api/accounts', headers: admin, payload: { name: 'Counter' } })
+  ).json<Account>();
+  const bpt = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/bpts',
+      headers: admin,
+      payload: { name: 'Till', accountId: account.id, currency: 'USD' },
+    })
+  ).json<Bpt>();
+  await updateLightningAddress(t.db, organization.id, lnurl.address(name));
+  return { organization, admin, bpt };
+}
+
+/** A sale paid at the node and recorded from its settle stream: its Lightning share is what is paid out. */
+async function sell(shop: Awaited<ReturnType<typeof openShop>>, amount: string): Promise<bigint> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/bpts/${shop.bpt.id}/invoices`,
+    headers: shop.admin,
+    payload: { amount },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  const invoice = response.json<Invoice>();
+  lnd.settle(invoice.paymentHash);
+  const deadline = Date.now() + 10_000;
+  while ((await countTransactionsForPayment(t.db, invoice.paymentHash)) === 0) {
+    if (Date.now() > deadline) throw new Error('sale not recorded');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const row = await t.db
+    .selectFrom('transactions')
+    .select('lightning_msat')
+    .where('payment_hash', '=', invoice.paymentHash)
+    .executeTakeFirstOrThrow();
+  return BigInt(row.lightning_msat);
+}
+
+function payoutOf(organizationId: string) {
+  return t.db.selectFrom('payouts').selectAll().where('organization_id', '=', organizationId).execute();
+}
+
+function sendsFor(paymentHash: string | null) {
+  const invoice = lnd.remoteInvoices().find((remote) => remote.paymentHash === paymentHash);
+  return lnd.requests.filter(
+    (r) =>
+      r.path === '/v2/router/send' &&
+      (r.body as { payment_request?: string }).payment_request === invoice?.paymentRequest,
+  ).length;
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('Lightning-address payouts', () => {
+  it('batches the shares once they reach the minimum, pays the address and verifies the preimage', async () => {
+    lnurl.misbehave('none');
+    lnurl.payment({ routeFeeMsat: 2_000n });
+    const shop = await openShop('alice');
+    const first = await sell(shop, '2.00');
+    // $2.00 is about 2,100 sats: below the 5,000-sat minimum, so no payout yet.
+    expect(await batchLightningPayouts(deps())).toEqual([]);
+    const second = await sell(shop, '9.50');
+
+    const created = await batchLightningPayouts(deps());
+    const mine = created.filter((payout) => payout.organizationId === shop.organization.id);
+    expect(mine).toHaveLength(1);
+    const payout = mine[0]!;
+    expect(payout).toMatchObject({ state: 'pending', amountMsat: first + second, destination: lnurl.address('alice') });
+    // Each share is in this payout and no other; a second batch finds nothing.
+    const links = await t.db.selectFrom('payout_transactions').selectAll().where('payout_id', '=', payout.id).execute();
+    expect(links.map((link) => BigInt(link.amount_msat)).sort()).toEqual([first, second].sort());
+    expect((await batchLightningPayouts(deps())).filter((p) => p.organizationId === shop.organization.id)).toEqual([]);
+
+    await attemptLightningPayout(deps(), payout.id, log);
+    const sent = await findPayout(t.db, payout.id);
+    expect(sent).toMatchObject({ state: 'sent', feeMsat: 2_000n, attempts: 0 });
+    expect(lnurl.callbacks.at(-1)).toBe(first + second);
+    expect(createHash('sha256').update(Buffer.from(sent!.preimage!, 'hex')).digest('hex')).toBe(sent!.paymentHash);
+    expect(sendsFor(sent!.paymentHash)).toBe(1);
+
+    // Another attempt at a sent payout does nothing.
+    await attemptLightningPayout(deps(), payout.id, log);
+    expect(sendsFor(sent!.paymentHash)).toBe(1);
+
+    const page = await t.app.inject({ method: 'GET', url: '/api/settings/payouts', headers: shop.admin });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json<PayoutPage>()).toMatchObject({
+      total: 1,
+      payouts: [
+        {
+          id: payout.id,
+          kind: 'lightning',
+          state: 'sent',
+          amountMsat: Number(first + second),
+          feeMsat: 2000,
+          paymentHash: sent!.paymentHash,
+        },
+      ],
+      fiat: [],
+    });
+  });
+
+  it('refuses an invoice for another amount or for other metadata, and pays nothing', async () => {
+    for (const mode of ['wrong-amount', 'wrong-hash'] as const) {
+      lnurl.misbehave(mode);
+      lnurl.payment({});
+      const shop = await openShop(`bob-${mode}`);
+      await sell(shop, '9.50');
+      const [payout] = (await batchLightningPayouts(deps())).filter((p) => p.organizationId === shop.organization.id);
+      await attemptLightningPayout(deps(), payout!.id, log);
+      const failed = await findPayout(t.db, payout!.id);
+      expect(failed).toMatchObject({ state: 'failed', attempts: 1, paymentHash: null });
+      expect(failed?.lastError).toMatch(mode === 'wrong-amount' ? /invoice is for/ : /metadata/);
+      expect(failed!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
+      expect(sendsFor(lnurl.issued.at(-1)!)).toBe(0);
+    }
+    lnurl.misbehave('none');
+  });
+
+  it('asks the node about a payment whose outcome was lost before paying again, and pays once', async () => {
+    lnurl.misbehave('none');
+    lnurl.payment({ delayMs: 600, cutStream: true });
+    const shop = await openShop('carol');
+    await sell(shop, '9.50');
+    const [payout] = (await batchLightningPayouts(deps())).filter((p) => p.organizationId === shop.organization.id);
+    await attemptLightningPayout(deps(), payout!.id, log);
+    // The stream broke after IN_FLIGHT: the attempt counts as failed, with the invoice kept.
+    const lost = await findPayout(t.db, payout!.id);
+    expect(lost).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(lost?.paymentHash).not.toBeNull();
+
+    // Still in flight at the node: the retry waits, and sends nothing.
+    await attemptLightningPayout(deps(), payout!.id, log);
+    expect(await findPayout(t.db, payout!.id)).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(sendsFor(lost!.paymentHash)).toBe(1);
+
+    await waitFor(() => lnd.remoteInvoices().some((r) => r.paymentHash === lost!.paymentHash && r.paid));
+    await attemptLightningPayout(deps(), payout!.id, log);
+    expect(await findPayout(t.db, payout!.id)).toMatchObject({ state: 'sent', paymentHash: lost!.paymentHash });
+    expect(sendsFor(lost!.paymentHash)).toBe(1);
+    const tracks = lnd.requests.filter((r) => r.path.startsWith('/v2/router/track/')).length;
+    expect(tracks).toBeGreaterThanOrEqual(2);
+    expect(lnurl.callbacks.filter((amount) => amount === payout!.amountMsat).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('pays the same invoice again after a definite failure, and tells back office when attempts reach the alert count', async () => {
+    lnurl.misbehave('none');
+    lnurl.payment({ failWith: 'FAILURE_REASON_NO_ROUTE' });
+    const shop = await openShop('dave');
+    await sell(shop, '9.50');
+    const [payout] = (await batchLightningPayouts(deps())).filter((p) => p.organizationId === shop.organization.id);
+    const alerting = deps({ alertAfterAttempts: 2 });
+    await attemptLightningPayout(alerting, payout!.id, log);
+    const first = await findPayout(t.db, payout!.id);
+    expect(first).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(first?.lastError).toMatch(/NO_ROUTE/);
+    const notices = () =>
+      t.db
+        .selectFrom('notifications')
+        .selectAll()
+        .where('organization_id', '=', shop.organization.id)
+        .where('kind', '=', 'payout.failed')
+        .execute();
+    expect(await notices()).toHaveLength(0);
+
+    await attemptLightningPayout(alerting, payout!.id, log);
+    const second = await findPayout(t.db, payout!.id);
+    // The node said FAILED, the invoice is still good: the same one was paid again, no new callback.
+    expect(second).toMatchObject({ state: 'failed', attempts: 2, paymentHash: first!.paymentHash });
+    expect(sendsFor(first!.paymentHash)).toBe(2);
+    expect(second!.nextAttemptAt.getTime() - Date.now()).toBeGreaterThan(100_000);
+    const [notice] = await notices();
+    expect(notice?.payload).toMatchObject({ payoutId: payout!.id, attempts: 2 });
+
+    await attemptLightningPayout(alerting, payout!.id, log);
+    expect(await notices()).toHaveLength(1);
+  });
+});

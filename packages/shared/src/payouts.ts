@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE } from './constants.ts';
+
+// Payouts of an organization's shares of its sales (DESIGN §4, docs/api.md "Payouts").
+
+export const PAYOUT_STATES = ['pending', 'sent', 'failed', 'cancelled'] as const;
+export const PayoutStateSchema = z.enum(PAYOUT_STATES);
+export type PayoutStateName = z.infer<typeof PayoutStateSchema>;
+
+export const PayoutQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_SIZE),
+});
+export type PayoutQuery = z.infer<typeof PayoutQuerySchema>;
+
+/** One payout: msat figures as numbers (safe integers: one payout is far below 2^53 msat). */
+export const PayoutSchema = z.object({
+  id: z.string(),
+  createdAt: z.iso.datetime(),
+  kind: z.enum(['lightning', 'onchain']),
+  destination: z.string(),
+  amountMsat: z.number().int(),
+  /** The routing fee (Lightning) or miner fee (on-chain) the platform paid on top. */
+  feeMsat: z.number().int(),
+  state: PayoutStateSchema,
+  attempts: z.number().int(),
+  paymentHash: z.string().nullable(),
+  txid: z.string().nullable(),
+  sentAt: z.iso.datetime().nullable(),
+});
+export type Payout = z.infer<typeof PayoutSchema>;
+
+/** The fiat share per currency: awaiting the bank transfer, and marked paid by back office. */
+export const FiatShareSchema = z.object({
+  currency: z.string(),
+  awaitingMinor: z.number().int(),
+  paidMinor: z.number().int(),
+});
+export type FiatShare = z.infer<typeof FiatShareSchema>;
+
+export const PayoutPageSchema = z.object({
+  payouts: z.array(PayoutSchema),
+  total: z.number().int(),
+  fiat: z.array(FiatShareSchema),
+});
+export type PayoutPage = z.infer<typeof PayoutPageSchema>;
