@@ -11,6 +11,7 @@ import { MfaSection } from './MfaSection.tsx';
 import { OnchainAddressSection } from './OnchainAddressSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { PaymentSplitSection } from './PaymentSplitSection.tsx';
+import { PayoutHistorySection } from './PayoutHistorySection.tsx';
 
 /** Settings of the signed-in user, one section per subject (SPEC §2). */
 export function SettingsPage() {
@@ -28,6 +29,7 @@ export function SettingsPage() {
         <OnchainAddressSection />
         <LightningAddressSection />
         <PaymentSplitSection />
+        <PayoutHistorySection />
         <BrandingSection />
         <KybSection />
         <DeveloperTokenSection />
