@@ -139,7 +139,8 @@ export async function payOnDevnetWallet(wallet: Page, paymentRequest: string, la
 export async function payFromDevnetWallet(browser: Browser, paymentRequest: string) {
   const wallet = await browser.newPage();
   await wallet.goto('/devnet/wallet');
-  await expect(wallet.getByRole('heading', { name: /Devnet wallet/ })).toBeVisible();
+  // The wallet's code loads lazily: on a loaded machine its first paint has taken over 15 s.
+  await expect(wallet.getByRole('heading', { name: /Devnet wallet/ })).toBeVisible({ timeout: 60_000 });
   await payOnDevnetWallet(wallet, paymentRequest);
   await expect(wallet.getByText(/^Paid /)).toBeVisible();
   await wallet.close();
