@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Pagination, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { PAY_TRANSACTIONS_LIMIT } from '@rayo/shared';
 import { IconCash, IconDownload } from '@tabler/icons-react';
@@ -19,6 +19,9 @@ import { dateTimeFormatter } from '../home/dashboard-format.ts';
 import { OrganizationTabs } from './OrganizationTabs.tsx';
 import { selectedSum } from './payment-selection.ts';
 
+/** Rows drawn at once; select all still takes every loaded row, up to PAY_TRANSACTIONS_LIMIT. */
+const ROWS_PER_PAGE = 100;
+
 type ExportState = { kind: 'idle' } | { kind: 'running'; progress: ExportProgress } | { kind: 'failed' };
 
 /**
@@ -35,6 +38,7 @@ export function OrganizationTransactionsPage() {
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
   const [exporting, setExporting] = useState<ExportState>({ kind: 'idle' });
+  const [page, setPage] = useState(1);
   const dateTime = useMemo(() => dateTimeFormatter(locale, Intl.DateTimeFormat().resolvedOptions().timeZone), [locale]);
   const number = new Intl.NumberFormat(locale);
 
@@ -44,6 +48,9 @@ export function OrganizationTransactionsPage() {
   const rows = transactions.map((transaction) => ({ ...transaction, isChecked: checked.has(transaction.id) }));
   const selected = rows.filter((row) => row.isChecked);
   const allChecked = rows.length > 0 && selected.length === rows.length;
+  const pages = Math.max(1, Math.ceil(rows.length / ROWS_PER_PAGE));
+  const shownPage = Math.min(page, pages);
+  const shown = rows.slice((shownPage - 1) * ROWS_PER_PAGE, shownPage * ROWS_PER_PAGE);
 
   const toggle = (transactionId: string) => {
     const next = new Set(checked);
@@ -165,7 +172,7 @@ export function OrganizationTransactionsPage() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {rows.map((row) => (
+                {shown.map((row) => (
                   <Table.Tr key={row.id} bg={row.isChecked ? 'var(--mantine-color-blue-light)' : undefined}>
                     <Table.Td>
                       <Checkbox
@@ -190,6 +197,11 @@ export function OrganizationTransactionsPage() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
+          {pages > 1 && (
+            <Group justify="center">
+              <Pagination total={pages} value={shownPage} onChange={setPage} size="sm" />
+            </Group>
+          )}
           {!unpaid.isPending && rows.length === 0 && (
             <Text c="dimmed" ta="center" py="md">
               {t('backOffice.payments.noneUnpaid')}
