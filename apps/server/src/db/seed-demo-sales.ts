@@ -31,12 +31,34 @@ export type DemoSalesOptions = {
   now?: Date;
   /** settleInvoice takes the operator fees from here; by default the environment main.ts reads. */
   config?: Config;
+  /** The currency the sales are rung up in, and its bitcoin price over the days; Guatemala's by default. */
+  market?: DemoMarket;
+};
+
+/**
+ * A market's bitcoin price in minor units per BTC, from the first day to the last, around which
+ * each day wobbles ±2 %. The demo's markets, Guatemala and Mexico, both keep UTC−6 all year.
+ */
+export type DemoMarket = { currency: string; rateFrom: bigint; rateTo: bigint; randomSeed: number };
+
+/** About Q540,000 to Q760,000, so the sats of a Q50 coffee visibly change over the year. */
+export const GUATEMALA_MARKET: DemoMarket = {
+  currency: 'GTQ',
+  rateFrom: 54_000_000n,
+  rateTo: 76_000_000n,
+  randomSeed: 0x5eed_2026,
+};
+export const MEXICO_MARKET: DemoMarket = {
+  currency: 'MXN',
+  rateFrom: 128_000_000n,
+  rateTo: 180_000_000n,
+  randomSeed: 0x5eed_0484,
 };
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-/** America/Guatemala keeps UTC−6 all year (no daylight saving since 2006). */
-const GUATEMALA_OFFSET_MS = -6 * HOUR_MS;
+/** America/Guatemala and America/Mexico_City keep UTC−6 all year (no daylight saving since 2006 and 2022). */
+const LOCAL_OFFSET_MS = -6 * HOUR_MS;
 /** Parallel settlements: each is its own short database transaction, so two cores keep busy. */
 const SETTLERS = 4;
 /** Sales per database transaction: one commit per few hundred sales instead of one per sale. */
@@ -59,12 +81,9 @@ function weighted(weights: readonly number[], random: Random): number {
   return weights.length - 1;
 }
 
-/**
- * GTQ per bitcoin in centavos on a day of the year: from about Q540,000 to Q760,000, with a
- * daily wobble of ±2 %, so the sats of a Q50 coffee visibly change over the year.
- */
-function rateOn(dayIndex: number, days: number, random: Random): bigint {
-  const trend = 54_000_000n + (22_000_000n * BigInt(dayIndex)) / BigInt(Math.max(days, 1));
+/** The market's bitcoin price in minor units on a day of the period. */
+function rateOn(market: DemoMarket, dayIndex: number, days: number, random: Random): bigint {
+  const trend = market.rateFrom + ((market.rateTo - market.rateFrom) * BigInt(dayIndex)) / BigInt(Math.max(days, 1));
   return (trend * BigInt(9800 + random.below(401))) / 10_000n;
 }
 
@@ -105,7 +124,7 @@ function batchByDay<T extends { created_at: Date }>(sales: readonly T[]): T[][] 
   let batch: T[] = [];
   let day = -1;
   for (const sale of sales) {
-    const saleDay = Math.floor((sale.created_at.getTime() + GUATEMALA_OFFSET_MS) / DAY_MS);
+    const saleDay = Math.floor((sale.created_at.getTime() + LOCAL_OFFSET_MS) / DAY_MS);
     if (saleDay !== day && batch.length >= BATCH_SALES) {
       batches.push(batch);
       batch = [];
@@ -130,19 +149,20 @@ function batchByDay<T extends { created_at: Date }>(sales: readonly T[]): T[][] 
 export async function seedDemoSales(db: Db, organizationId: string, options: DemoSalesOptions = {}): Promise<number> {
   const bpts = await listBpts(db, organizationId);
   const days = options.days ?? 365;
+  const market = options.market ?? GUATEMALA_MARKET;
   const now = (options.now ?? new Date()).getTime();
-  const random = createRandom(0x5eed_2026);
+  const random = createRandom(market.randomSeed);
   const store = bpts.filter((bpt) => bpt.channel !== 'online');
   const online = bpts.filter((bpt) => bpt.channel === 'online');
-  // Local midnight of today in Guatemala, as an instant.
-  const today = Math.floor((now + GUATEMALA_OFFSET_MS) / DAY_MS) * DAY_MS - GUATEMALA_OFFSET_MS;
+  // Local midnight of today in the market, as an instant.
+  const today = Math.floor((now + LOCAL_OFFSET_MS) / DAY_MS) * DAY_MS - LOCAL_OFFSET_MS;
 
   const sales: (NewPastInvoice & { settledAt: Date })[] = [];
   for (let d = days - 1; d >= 0; d -= 1) {
     const midnight = today - d * DAY_MS;
     const dayIndex = days - 1 - d;
-    const rate = rateOn(dayIndex, days, random);
-    const weekday = new Date(midnight - GUATEMALA_OFFSET_MS).getUTCDay();
+    const rate = rateOn(market, dayIndex, days, random);
+    const weekday = new Date(midnight - LOCAL_OFFSET_MS).getUTCDay();
     // 20–45 sales on an average day, growing a third over the year, shaped by the weekday.
     const base = 20 + random.below(26);
     const count = Math.floor((base * (WEEKDAY_PERCENT[weekday] as number) * (300 + dayIndex / 4)) / 30_000);
@@ -165,8 +185,8 @@ export async function seedDemoSales(db: Db, organizationId: string, options: Dem
         payment_hash: paymentHash,
         payment_request: `demo:${paymentHash}`,
         description: 'Demo sale',
-        amount_msat: fiatToMsat(sale.totalMinor, rate, 'GTQ'),
-        currency: 'GTQ',
+        amount_msat: fiatToMsat(sale.totalMinor, rate, market.currency),
+        currency: market.currency,
         bill_minor: sale.billMinor,
         tip_minor: sale.tipMinor,
         tax_minor: sale.taxMinor,

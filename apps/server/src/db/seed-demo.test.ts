@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
-import { DEMO_ORGANIZATION, demoUsers, seedDemo } from './seed-demo.ts';
+import { DEMO_BOOKSHOP, DEMO_ORGANIZATION, demoUsers, seedDemo } from './seed-demo.ts';
+
+const NOW = new Date('2026-06-15T18:00:00Z');
 
 describe('seedDemo', () => {
   let t: TestApp;
@@ -10,27 +12,40 @@ describe('seedDemo', () => {
   });
   afterAll(() => t?.close());
 
-  it('seeds Demo Café with three accounts and one user per role into an empty database, once', async () => {
-    // A week of sales keeps the test fast; main seeds a year the same way.
-    expect(await seedDemo(t.db, { days: 7, now: new Date('2026-06-15T18:00:00Z') })).toBe(true);
+  async function organizationNamed(name: string) {
+    return t.db.selectFrom('organizations').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
+  }
 
-    const organizations = await t.db.selectFrom('organizations').selectAll().execute();
-    expect(organizations).toHaveLength(1);
-    const [organization] = organizations;
-    expect(organization?.name).toBe(DEMO_ORGANIZATION);
-    expect(organization?.name).toBe('Demo Café');
+  it('seeds Demo Café with three accounts and one user per role into an empty database, once', async () => {
+    // Ten days of sales keep the test fast; main seeds a year the same way.
+    expect(await seedDemo(t.db, { days: 10, now: NOW })).toBe(true);
+
+    const organizations = await t.db.selectFrom('organizations').select('name').orderBy('name').execute();
+    expect(organizations.map((o) => o.name)).toEqual([DEMO_ORGANIZATION, DEMO_BOOKSHOP.name]);
+    const organization = await organizationNamed('Demo Café');
     const guatemala = await t.db.selectFrom('countries').select('id').where('code', '=', 'GT').executeTakeFirst();
     expect(organization?.country_id).toBe(guatemala?.id);
     expect(organization?.time_zone).toBe('America/Guatemala');
 
-    const accounts = await t.db.selectFrom('accounts').select(['id', 'organization_id']).execute();
+    const accounts = await t.db
+      .selectFrom('accounts')
+      .select(['id', 'organization_id'])
+      .where('organization_id', '=', organization.id)
+      .execute();
     expect(accounts).toHaveLength(3);
-    expect(accounts.every((account) => account.organization_id === organization?.id)).toBe(true);
-    const bpts = await t.db.selectFrom('bpts').select(['account_id', 'currency', 'tax_bps']).execute();
+    const bpts = await t.db
+      .selectFrom('bpts')
+      .select(['account_id', 'currency', 'tax_bps'])
+      .where('organization_id', '=', organization.id)
+      .execute();
     expect(bpts.map((bpt) => bpt.account_id).sort()).toEqual(accounts.map((account) => account.id).sort());
     expect(bpts.every((bpt) => bpt.currency === 'GTQ' && bpt.tax_bps === 1200)).toBe(true);
 
-    const users = await t.db.selectFrom('users').select(['id', 'email', 'role', 'organization_id']).execute();
+    const users = await t.db
+      .selectFrom('users')
+      .select(['id', 'email', 'role', 'organization_id'])
+      .where((eb) => eb.or([eb('organization_id', '=', organization.id), eb('organization_id', 'is', null)]))
+      .execute();
     expect(users.map((user) => user.role).sort()).toEqual(['admin', 'back_office', 'manager', 'super_admin']);
     expect(users.map((user) => user.email).sort()).toEqual(demoUsers.map((user) => user.email).sort());
     for (const user of users) {
@@ -56,16 +71,21 @@ describe('seedDemo', () => {
         ),
       ),
     );
-    expect(counts).toEqual([1, 3, 3, 4, 1]);
+    expect(counts).toEqual([2, 4, 4, 5, 1]);
   });
 
   it('records the sales through settleInvoice: settled invoices, their ledger rows and the daily rollup agree', async () => {
-    const invoices = await t.db.selectFrom('invoices').select(['status', 'settled_at', 'created_at']).execute();
-    // A week at 20–60 sales a day, none of them after `now`.
-    expect(invoices.length).toBeGreaterThan(7 * 15);
-    expect(invoices.length).toBeLessThan(7 * 70);
+    const cafe = await organizationNamed(DEMO_ORGANIZATION);
+    const invoices = await t.db
+      .selectFrom('invoices')
+      .select(['status', 'settled_at', 'created_at'])
+      .where('organization_id', '=', cafe.id)
+      .execute();
+    // Ten days at 20–60 sales a day, none of them after `now`.
+    expect(invoices.length).toBeGreaterThan(10 * 15);
+    expect(invoices.length).toBeLessThan(10 * 70);
     expect(invoices.every((invoice) => invoice.status === 'settled')).toBe(true);
-    expect(invoices.every((invoice) => (invoice.settled_at as Date) <= new Date('2026-06-15T18:00:00Z'))).toBe(true);
+    expect(invoices.every((invoice) => (invoice.settled_at as Date) <= NOW)).toBe(true);
 
     const ledger = await t.db
       .selectFrom('transactions')
@@ -75,12 +95,14 @@ describe('seedDemo', () => {
         eb.fn.sum<string>('total_minor').as('minor'),
         eb.fn.sum<string>('tip_minor').as('tips'),
       ])
+      .where('organization_id', '=', cafe.id)
       .executeTakeFirstOrThrow();
     expect(Number(ledger.count)).toBe(invoices.length);
     // Demo Café converts 40 % of its income to GTQ.
     const splits = await t.db
       .selectFrom('transactions')
       .select(['fiat_bps', 'lightning_bps', (eb) => eb.fn.sum<string>('fiat_income_minor').as('fiat')])
+      .where('organization_id', '=', cafe.id)
       .groupBy(['fiat_bps', 'lightning_bps'])
       .execute();
     expect(splits).toHaveLength(1);
@@ -94,6 +116,7 @@ describe('seedDemo', () => {
         eb.fn.sum<string>('total_minor').as('minor'),
         eb.fn.sum<string>('tip_minor').as('tips'),
       ])
+      .where('organization_id', '=', cafe.id)
       .executeTakeFirstOrThrow();
     expect(rollup).toEqual(ledger);
     // The counter and terrace take tips; the online store does not.
@@ -101,6 +124,7 @@ describe('seedDemo', () => {
       .selectFrom('transactions')
       .innerJoin('bpts', 'bpts.id', 'transactions.bpt_id')
       .select(['bpts.channel', (eb) => eb.fn.sum<string>('transactions.tip_minor').as('tips')])
+      .where('transactions.organization_id', '=', cafe.id)
       .groupBy('bpts.channel')
       .execute();
     expect(Object.fromEntries(tipsByChannel.map((row) => [row.channel, BigInt(row.tips) > 0n]))).toEqual({
@@ -109,10 +133,89 @@ describe('seedDemo', () => {
     });
   });
 
+  it("leaves the café's last week of bank shares to pay, as if back office paid the older ones, rollups included", async () => {
+    const cafe = await organizationNamed(DEMO_ORGANIZATION);
+    const weekAgo = new Date(NOW.getTime() - 7 * 86_400_000);
+    const sales = await t.db
+      .selectFrom('transactions')
+      .select(['settled_at', 'disbursed', 'fiat_income_minor', 'onchain_msat', 'lightning_msat'])
+      .where('organization_id', '=', cafe.id)
+      .execute();
+    expect(sales.some((sale) => sale.disbursed)).toBe(true);
+    expect(sales.some((sale) => !sale.disbursed)).toBe(true);
+    expect(sales.every((sale) => sale.disbursed === sale.settled_at < weekAgo)).toBe(true);
+    const unpaid = sales.filter((sale) => !sale.disbursed);
+    const rollup = await t.db
+      .selectFrom('transaction_daily')
+      .select((eb) => [
+        eb.fn.sum<string>('fiat_to_disburse_minor').as('fiat'),
+        eb.fn.sum<string>('bitcoin_to_disburse_msat').as('msat'),
+      ])
+      .where('organization_id', '=', cafe.id)
+      .executeTakeFirstOrThrow();
+    expect(BigInt(rollup.fiat)).toBe(unpaid.reduce((sum, sale) => sum + BigInt(sale.fiat_income_minor), 0n));
+    expect(BigInt(rollup.msat)).toBe(
+      unpaid.reduce((sum, sale) => sum + BigInt(sale.onchain_msat) + BigInt(sale.lightning_msat), 0n),
+    );
+    const totals = await t.db
+      .selectFrom('disbursement_totals')
+      .select(['pending_count', 'paid_count'])
+      .where('organization_id', '=', cafe.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(totals.pending_count)).toBe(unpaid.length);
+    expect(Number(totals.paid_count)).toBe(sales.length - unpaid.length);
+  });
+
+  it('gives back office a second merchant to verify, with unverified details and unpaid fiat sales', async () => {
+    const bookshop = await organizationNamed(DEMO_BOOKSHOP.name);
+    expect(bookshop).toMatchObject({
+      currency: 'MXN',
+      language: 'es',
+      time_zone: 'America/Mexico_City',
+      bank_verified: false,
+      crypto_verified: false,
+      disbursement_address_verified: false,
+      conversion_address_verified: false,
+      kyb_verified: false,
+      blocked: false,
+    });
+    expect(bookshop.onchain_address).toMatch(/^bcrt1/);
+    expect(bookshop.lightning_address).toContain('@');
+    const kyb = await t.db
+      .selectFrom('kyb_documents')
+      .select('file_name')
+      .where('organization_id', '=', bookshop.id)
+      .execute();
+    expect(kyb).toHaveLength(1);
+    const banking = await t.db
+      .selectFrom('banking_info')
+      .select('id')
+      .where('organization_id', '=', bookshop.id)
+      .execute();
+    expect(banking).toHaveLength(0);
+    const admin = await t.db
+      .selectFrom('users')
+      .select(['role', 'email'])
+      .where('organization_id', '=', bookshop.id)
+      .execute();
+    expect(admin).toEqual([{ role: 'admin', email: DEMO_BOOKSHOP.admin.email }]);
+
+    const sales = await t.db
+      .selectFrom('transactions')
+      .select(['currency', 'fiat_bps', 'onchain_bps', 'disbursed', 'fiat_income_minor'])
+      .where('organization_id', '=', bookshop.id)
+      .execute();
+    expect(sales.length).toBeGreaterThan(7 * 15);
+    expect(sales.every((sale) => sale.currency === 'MXN' && sale.fiat_bps === 5000 && sale.onchain_bps === 5000)).toBe(
+      true,
+    );
+    expect(sales.every((sale) => !sale.disbursed && BigInt(sale.fiat_income_minor) > 0n)).toBe(true);
+  });
+
   it('writes the same sales from the same seed', async () => {
     const other = await createTestApp();
     try {
-      await seedDemo(other.db, { days: 7, now: new Date('2026-06-15T18:00:00Z') });
+      await seedDemo(other.db, { days: 10, now: NOW });
       const figures = (db: typeof t.db) =>
         db
           .selectFrom('transactions')

@@ -1,14 +1,21 @@
+import { createHash } from 'node:crypto';
 import type { Role } from '@rayo/shared';
 import { insertAccount } from '../modules/accounts/accounts.repo.ts';
+import {
+  listUnpaidTransactionIdsBefore,
+  markTransactionsPaid,
+} from '../modules/back-office/back-office-payments.repo.ts';
 import { insertBpt } from '../modules/bpts/bpts.repo.ts';
 import { newShareToken } from '../modules/bpts/bpts.service.ts';
 import { countOrganizations } from '../modules/organizations/organizations.repo.ts';
 import { createOrganization } from '../modules/organizations/organizations.service.ts';
+import { insertKybDocument } from '../modules/settings/kyb.repo.ts';
+import { updateLightningAddress, updateOnchainAddress } from '../modules/settings/payout-addresses.repo.ts';
 import { updatePayoutSplit } from '../modules/settings/payout-split.repo.ts';
 import { linkManagerToAccounts } from '../modules/users/users.repo.ts';
 import { createUser } from '../modules/users/users.service.ts';
 import type { Db } from './database.ts';
-import { type DemoSalesOptions, seedDemoSales } from './seed-demo-sales.ts';
+import { type DemoSalesOptions, MEXICO_MARKET, seedDemoSales } from './seed-demo-sales.ts';
 
 export const DEMO_ORGANIZATION = 'Demo Café';
 export const DEMO_PASSWORD = 'Rayo-demo-2026!';
@@ -25,6 +32,17 @@ const demoAccounts = [
   { name: 'Terrace', internalCode: 'TERR', bpt: { name: 'Terrace waiter', channel: 'store', shareable: false } },
   { name: 'Online store', internalCode: null, bpt: { name: 'Web orders', channel: 'online', shareable: false } },
 ];
+
+/**
+ * A second, newer merchant for back office to work on: a bookshop in Mexico that has entered its
+ * payout addresses and a KYB paper, none of them verified yet, and has a month of sales whose
+ * fiat part is unpaid. Its admin has not entered bank details, which verification waits for.
+ */
+export const DEMO_BOOKSHOP = {
+  name: 'Librería Aurora',
+  admin: { email: 'aurora@rayo.local', name: 'Aurora Admin' },
+  days: 30,
+} as const;
 
 /**
  * Seeds the demo organization, its accounts with a BPT each, one user per role and a year of
@@ -69,5 +87,73 @@ export async function seedDemo(db: Db, sales: DemoSalesOptions = {}): Promise<bo
   });
   // After the commit: settleInvoice opens a database transaction of its own for every sale.
   await seedDemoSales(db, organizationId, sales);
+  await markFiatPaidUpTo(db, organizationId, new Date((sales.now ?? new Date()).getTime() - FIAT_PAID_AFTER_MS));
+  await seedDemoBookshop(db, sales);
   return true;
 }
+
+/** Back office pays the café's bank share weekly: the last week's is still to pay. */
+const FIAT_PAID_AFTER_MS = 7 * 86_400_000;
+
+/** Marks the fiat part of the sales settled before `before` paid, as back office would have. */
+async function markFiatPaidUpTo(db: Db, organizationId: string, before: Date) {
+  await db.transaction().execute(async (trx) => {
+    const ids = await listUnpaidTransactionIdsBefore(trx, organizationId, before);
+    if (ids.length > 0) await markTransactionsPaid(trx, ids);
+  });
+}
+
+async function seedDemoBookshop(db: Db, sales: DemoSalesOptions) {
+  const organizationId = await db.transaction().execute(async (trx) => {
+    const organization = await createOrganization(trx, {
+      name: DEMO_BOOKSHOP.name,
+      countryCode: 'MX',
+      language: 'es',
+      currency: 'MXN',
+    });
+    // Half of each sale to the bank, half on-chain: the bank half is what back office pays by hand.
+    await updatePayoutSplit(trx, organization.id, { fiatBps: 5000, onchainBps: 5000, lightningBps: 0 });
+    const account = await insertAccount(trx, { organizationId: organization.id, name: 'Tienda', internalCode: 'AUR' });
+    // Mexico charges 16 % IVA; books are sold at the till without tips.
+    await insertBpt(trx, organization.id, {
+      name: 'Caja',
+      channel: 'store',
+      currency: 'MXN',
+      account_id: account.id,
+      share_token: null,
+      shareable: false,
+      tip_enabled: false,
+      tax_bps: 1600,
+    });
+    const admin = await createUser(trx, {
+      ...DEMO_BOOKSHOP.admin,
+      role: 'admin',
+      organizationId: organization.id,
+      password: DEMO_PASSWORD,
+      language: 'es',
+    });
+    // A regtest address, since the devnet node's wallet is on regtest.
+    await updateOnchainAddress(trx, organization.id, 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');
+    await updateLightningAddress(trx, organization.id, 'pagos@libreria-aurora.example');
+    const paper = Buffer.from(DEMO_KYB_PDF);
+    await insertKybDocument(trx, {
+      organizationId: organization.id,
+      fileName: 'acta-constitutiva.pdf',
+      contentType: 'application/pdf',
+      bytes: paper,
+      sha256: createHash('sha256').update(paper).digest('hex'),
+      uploadedBy: admin.id,
+    });
+    return organization.id;
+  });
+  await seedDemoSales(db, organizationId, {
+    ...sales,
+    days: Math.min(sales.days ?? DEMO_BOOKSHOP.days, DEMO_BOOKSHOP.days),
+    market: MEXICO_MARKET,
+  });
+}
+
+/** A one-page PDF standing in for the bookshop's articles of incorporation. */
+const DEMO_KYB_PDF =
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+  '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n';
