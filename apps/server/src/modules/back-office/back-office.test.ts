@@ -346,7 +346,7 @@ describe('verification', () => {
 });
 
 describe('blocking', () => {
-  it('refuses invoice creation on the terminal, the shared terminal, payment links and donations, and unblocking restores them', async () => {
+  it('refuses invoice creation on the terminal, the shared terminal, payment links, store checkouts and donations, and unblocking restores them', async () => {
     const shop = await openTestShop(t);
     const id = shop.organization.id;
     const account = (await call('POST', '/api/accounts', shop.admin, { name: 'Counter' })).json<Account>();
@@ -380,6 +380,19 @@ describe('blocking', () => {
       terminal: () => call('POST', `/api/bpts/${bpt.id}/invoices`, shop.admin, { amount: '10' }),
       sharedTerminal: () => call('POST', `/api/terminal/${bpt.shareToken}/invoices`, undefined, { amount: '10' }),
       paymentLink: () => call('GET', `/api/public/checkouts/${link.id}`),
+      newPaymentLink: () =>
+        call('POST', `/api/virtual-bpts/${virtualBpt.id}/payment-links`, shop.admin, {
+          description: `Pie ${randomUUID()}`,
+          amount: '12',
+          currency: 'GTQ',
+        }),
+      storeCheckout: () =>
+        call('POST', '/api/checkouts', shop.admin, {
+          amount: '10',
+          currency: 'GTQ',
+          orderId: randomUUID(),
+          virtualBptId: virtualBpt.id,
+        }),
       donation: () =>
         call('POST', `/api/public/donation-links/${donationLink.id}/invoices`, undefined, { amountSats: 1000 }),
     };

@@ -13,7 +13,7 @@ import {
 import type { Db } from '../../db/database.ts';
 import { findCurrentOrganization } from '../dashboard/dashboard.repo.ts';
 import type { InvoiceRow } from '../invoices/invoices.repo.ts';
-import { type InvoiceDeps, issueInvoice } from '../invoices/invoices.service.ts';
+import { assertOrganizationMaySell, type InvoiceDeps, issueInvoice } from '../invoices/invoices.service.ts';
 import { getCheckoutOnchain } from '../onchain/onchain.service.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
@@ -64,6 +64,8 @@ export async function createCheckout(
 ): Promise<CheckoutRow> {
   const found = await findVirtualBpt(deps.db, input.organizationId, input.virtualBptId);
   if (!found) throw new AppError('NotFound', 'Virtual BPT not found');
+  // A checkout exists to be paid; one of a blocked organization could only fail its payer.
+  await assertOrganizationMaySell(deps.db, input.organizationId);
   const { currency, minor } = input.amount;
   if (currency !== SATS && currency !== found.bpt.currency) {
     throw new AppError('InvalidCurrency', `The amount must be in ${found.bpt.currency} or ${SATS}`);

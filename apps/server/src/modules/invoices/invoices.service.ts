@@ -91,6 +91,14 @@ function priceSale(price: InvoicePrice, rateMinorPerBtc: bigint, currency: strin
   return { sale: { billMinor: totalMinor, tipMinor: 0n, taxMinor: 0n, totalMinor }, amountMsat: price.amountMsat };
 }
 
+/** SPEC §4: back office may block an organization, and a blocked one creates no invoices. */
+export async function assertOrganizationMaySell(db: Db, organizationId: string): Promise<void> {
+  const organization = await findOrganizationById(db, organizationId);
+  if (!organization || organization.blocked) {
+    throw new AppError('OrganizationDisabled', 'Your organization is disabled, missing info in Settings');
+  }
+}
+
 /**
  * Every way of selling ends here: the organization must be allowed to sell, the amount is priced
  * at the current rate (locked for the invoice's life), the Lightning node issues the invoice, and
@@ -98,10 +106,7 @@ function priceSale(price: InvoicePrice, rateMinorPerBtc: bigint, currency: strin
  */
 export async function issueInvoice(deps: InvoiceDeps, order: InvoiceOrder, now = new Date()): Promise<InvoiceRow> {
   const { bpt } = order;
-  const organization = await findOrganizationById(deps.db, bpt.organization_id);
-  if (!organization || organization.blocked) {
-    throw new AppError('OrganizationDisabled', 'Your organization is disabled, missing info in Settings');
-  }
+  await assertOrganizationMaySell(deps.db, bpt.organization_id);
   const rateMinorPerBtc = await getRateForInvoice(deps, bpt.currency);
   const { sale, amountMsat } = priceSale(order.price, rateMinorPerBtc, bpt.currency);
   if (amountMsat < 1000n) throw new AppError('InvalidAmount', 'The amount is less than one satoshi');
