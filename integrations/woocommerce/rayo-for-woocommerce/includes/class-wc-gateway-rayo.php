@@ -208,18 +208,37 @@ class WC_Gateway_Rayo extends WC_Payment_Gateway {
 			'currency'    => $currency,
 			'orderId'     => Rayo_Order_Reference::format( (int) $order->get_id(), $attempt ),
 			'redirectUrl' => $this->get_return_url( $order ),
-			/* translators: %s: order number. */
-			'description' => sprintf( __( 'Order #%s', 'rayo-for-woocommerce' ), $order->get_order_number() ),
 			'metadata'    => array(
 				'orderKey'  => $order->get_order_key(),
 				'wcOrderId' => (string) $order->get_id(),
 			),
 		);
+		// The hosted page already names the order id and the shop: the payer is shown what they are buying.
+		$description = $this->items_summary( $order );
+		if ( '' !== $description ) {
+			$request['description'] = $description;
+		}
 		$virtual_bpt_id = trim( $this->get_option( 'virtual_bpt_id' ) );
 		if ( '' !== $virtual_bpt_id ) {
 			$request['virtualBptId'] = $virtual_bpt_id;
 		}
 		return $request;
+	}
+
+	/**
+	 * "Coffee beans × 2, Mug", within the 300 characters Rayo shows.
+	 *
+	 * @param WC_Order $order The order.
+	 * @return string
+	 */
+	private function items_summary( $order ) {
+		$items = array();
+		foreach ( $order->get_items() as $item ) {
+			$quantity = (int) $item->get_quantity();
+			$items[]  = $quantity > 1 ? $item->get_name() . ' × ' . $quantity : $item->get_name();
+		}
+		$summary = trim( preg_replace( '/\s+/u', ' ', implode( ', ', $items ) ) );
+		return mb_strlen( $summary ) > 300 ? mb_substr( $summary, 0, 299 ) . '…' : $summary;
 	}
 
 	/**

@@ -3,7 +3,7 @@
  * The shop's side of a test, one command per run; prints its answer as JSON.
  *
  *   php cli.php configure '{"rayo_url":…}'   the gateway's settings (and enables it)
- *   php cli.php create-order '{"total":"73.00","currency":"GTQ"}'
+ *   php cli.php create-order '{"total":"73.00","currency":"GTQ","items":[{"name":"Mug","quantity":2}]}'
  *   php cli.php set-total <order id> <total>  the shopper changed the cart of a pending order
  *   php cli.php pay <order id>                the shopper picks Rayo at checkout
  *   php cli.php order <order id>              the order as stored
@@ -36,6 +36,7 @@ switch ( $harness_command ) {
 			'meta'           => array(),
 			'notes'          => array(),
 			'payments'       => array(),
+			'items'          => isset( $harness_input['items'] ) ? $harness_input['items'] : array(),
 		);
 		Harness_Store::save();
 		$harness_answer = array( 'id' => $harness_id );

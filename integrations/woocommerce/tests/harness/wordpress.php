@@ -234,6 +234,24 @@ function wc_get_order( $id ) {
 	return isset( Harness_Store::$state['orders'][ (string) $id ] ) ? new WC_Order( (int) $id ) : false;
 }
 
+/** A line of an order. */
+class WC_Order_Item_Product {
+	/** @var string */
+	private $name;
+	/** @var int */
+	private $quantity;
+	public function __construct( $name, $quantity ) {
+		$this->name     = $name;
+		$this->quantity = $quantity;
+	}
+	public function get_name() {
+		return $this->name;
+	}
+	public function get_quantity() {
+		return $this->quantity;
+	}
+}
+
 /** An order as WooCommerce's WC_Order exposes it, kept in the state file. */
 class WC_Order {
 	/** @var int */
@@ -261,6 +279,13 @@ class WC_Order {
 	}
 	public function get_payment_method() {
 		return $this->data()['payment_method'];
+	}
+	public function get_items() {
+		$items = array();
+		foreach ( isset( $this->data()['items'] ) ? $this->data()['items'] : array() as $item ) {
+			$items[] = new WC_Order_Item_Product( $item['name'], $item['quantity'] );
+		}
+		return $items;
 	}
 	public function get_status() {
 		return $this->data()['status'];

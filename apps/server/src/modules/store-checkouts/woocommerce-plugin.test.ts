@@ -105,8 +105,8 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
     return { organization, admin, endpoint };
   }
 
-  async function placeOrder(total: string) {
-    return (await harness<{ id: number }>('create-order', JSON.stringify({ total, currency: 'GTQ' }))).id;
+  async function placeOrder(total: string, items: { name: string; quantity: number }[] = []) {
+    return (await harness<{ id: number }>('create-order', JSON.stringify({ total, currency: 'GTQ', items }))).id;
   }
 
   const order = (id: number) => harness<HarnessOrder>('order', String(id));
@@ -129,7 +129,10 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
 
   it('takes an order from checkout to paid, once, however often the webhook arrives', async () => {
     const rayo = await openRayo();
-    const orderId = await placeOrder('73.00');
+    const orderId = await placeOrder('73.00', [
+      { name: 'Café de Huehuetenango 340 g', quantity: 2 },
+      { name: 'Taza', quantity: 1 },
+    ]);
 
     const paying = await harness<PayAnswer>('pay', String(orderId));
     expect(paying.notices).toEqual([]);
@@ -144,6 +147,7 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
       order_id: String(orderId),
       amount_currency: 'GTQ',
       status: 'awaiting_payment',
+      description: 'Café de Huehuetenango 340 g × 2, Taza',
     });
     expect(String(checkout.amount_minor)).toBe('7300');
     expect(checkout.redirect_url).toMatch(
@@ -363,11 +367,23 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
     ]);
   });
 
-  it('leaves no settings or cached access token behind when deleted', async () => {
+  it('describes a long order within Rayo’s limit, and leaves nothing behind when deleted', async () => {
     await openRayo();
     // Earlier shops' tokens are cached under their own keys, which no longer match any setting.
     await harness('forget-access-token');
-    expect((await harness<PayAnswer>('pay', String(await placeOrder('3.00')))).result).toBe('success');
+    const many = Array.from({ length: 40 }, (_, index) => ({
+      name: `Postal ilustrada número ${index + 1}`,
+      quantity: 1,
+    }));
+    const paying = await harness<PayAnswer>('pay', String(await placeOrder('3.00', many)));
+    expect(paying.result).toBe('success');
+    const { description } = await t.db
+      .selectFrom('checkouts')
+      .select('description')
+      .where('id', '=', paying.redirect?.split('/').pop() ?? '')
+      .executeTakeFirstOrThrow();
+    expect([...description]).toHaveLength(300);
+    expect(description).toMatch(/^Postal ilustrada número 1, Postal ilustrada número 2, .*…$/);
     expect((await harness<string[]>('log')).at(-2)).toMatch(/refresh-access-token 200$/);
     const left = await harness<{ options: string[]; transients: string[] }>('uninstall');
     expect(left).toEqual({ options: [], transients: [] });
