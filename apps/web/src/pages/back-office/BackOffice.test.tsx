@@ -1,0 +1,176 @@
+import { MantineProvider } from '@mantine/core';
+import type { OrganizationAdminRecord } from '@rayo/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { initI18n } from '../../i18n/index.ts';
+import { sessionStore } from '../../session/session-store.ts';
+import { NotificationsPanel } from './NotificationsPanel.tsx';
+import { OrganizationInfosPage } from './OrganizationInfosPage.tsx';
+
+type Answer = { status: number; body?: unknown };
+
+/** Answers each `METHOD /api/path` from `routes` (or 404), and records what was sent. */
+function stubServer(routes: Record<string, Answer | Answer[]>) {
+  const calls: { route: string; body: unknown }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const route = `${init.method ?? 'GET'} ${url}`;
+      calls.push({ route, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      const planned = routes[route];
+      const answer = Array.isArray(planned) ? (planned.length > 1 ? planned.shift() : planned[0]) : planned;
+      if (!answer) return new Response(JSON.stringify({ code: 'NotFound', message: route }), { status: 404 });
+      return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), { status: answer.status });
+    }),
+  );
+  return calls;
+}
+
+async function renderAt(path: string, element: ReactNode, language: 'en' | 'es' = 'en') {
+  sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'back_office', language }, true);
+  const i18n = initI18n();
+  await i18n.changeLanguage(language);
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter initialEntries={[path]}>
+            <Routes>
+              <Route path="/back-office/:id/infos" element={element} />
+              <Route path="/back-office" element={element} />
+            </Routes>
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+const ORG = '6f1c1a8e-0000-4000-8000-0000000000a1';
+const notice = (id: string, kind: string) => ({
+  id,
+  organizationId: ORG,
+  organizationName: 'Café Quetzal',
+  kind,
+  payload: {},
+  createdAt: '2026-11-20T10:00:00.000Z',
+});
+
+describe('NotificationsPanel', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    sessionStore.logout();
+  });
+
+  it('names each kind in Spanish, deletes one and shows the list reloaded', async () => {
+    const first = notice('6f1c1a8e-0000-4000-8000-0000000000b1', 'organization.created');
+    const second = notice('6f1c1a8e-0000-4000-8000-0000000000b2', 'settings.banking_info_changed');
+    const calls = stubServer({
+      'GET /api/back-office/notification?page=1&limit=20': [
+        { status: 200, body: { notifications: [first, second], total: 2 } },
+        { status: 200, body: { notifications: [second], total: 1 } },
+      ],
+      [`DELETE /api/back-office/notification/${first.id}`]: { status: 204 },
+    });
+    await renderAt('/back-office', <NotificationsPanel />, 'es');
+    const table = await screen.findByTestId('back-office-notifications');
+    expect(within(table).getByText('Nueva organización')).toBeTruthy();
+    expect(within(table).getByText('Cuenta bancaria cambiada')).toBeTruthy();
+
+    await userEvent.click(within(table).getAllByRole('button', { name: 'Eliminar' })[0] as HTMLElement);
+    await waitFor(() => expect(within(table).queryByText('Nueva organización')).toBeNull());
+    expect(calls.map((c) => c.route)).toEqual([
+      'GET /api/back-office/notification?page=1&limit=20',
+      `DELETE /api/back-office/notification/${first.id}`,
+      'GET /api/back-office/notification?page=1&limit=20',
+    ]);
+  });
+});
+
+const record: OrganizationAdminRecord = {
+  organization: {
+    id: ORG,
+    name: 'Café Quetzal',
+    countryId: null,
+    currency: 'GTQ',
+    language: 'es',
+    timeZone: 'America/Guatemala',
+    createdAt: '2026-11-01T10:00:00.000Z',
+  },
+  users: [{ id: '6f1c1a8e-0000-4000-8000-0000000000c1', name: 'Ana', email: 'ana@example.com', role: 'admin' }],
+  bankingInfo: [
+    {
+      id: '6f1c1a8e-0000-4000-8000-0000000000d1',
+      bankingInfoMetadata: { bank: 'BAM' },
+      updatedAt: '2026-11-02T10:00:00.000Z',
+    },
+  ],
+  onchainAddress: null,
+  lightningAddress: null,
+  payoutSplit: { fiatPercent: 0, onchainPercent: 0, lightningPercent: 100 },
+  kybDocuments: [],
+  verifications: { bank: false, crypto: false, disbursementAddress: false, conversionAddress: false, kyb: false },
+  blocked: false,
+};
+
+describe('OrganizationInfosPage', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    sessionStore.logout();
+  });
+
+  it('validates a field after confirmation, and blocks the organization showing the banner', async () => {
+    const admin = `/api/back-office/organization/${ORG}`;
+    const calls = stubServer({
+      [`GET ${admin}/admin`]: { status: 200, body: record },
+      'GET /api/countries': { status: 200, body: [] },
+      [`PUT ${admin}/verification`]: {
+        status: 200,
+        body: { ...record, verifications: { ...record.verifications, bank: true } },
+      },
+      [`PUT ${admin}/blocked`]: {
+        status: 200,
+        body: { ...record, verifications: { ...record.verifications, bank: true }, blocked: true },
+      },
+    });
+    await renderAt(`/back-office/${ORG}/infos`, <OrganizationInfosPage />);
+    expect(await screen.findByRole('heading', { name: 'Café Quetzal', level: 1 })).toBeTruthy();
+    const bankRow = (await screen.findByTestId('verifications')).querySelector('[data-field="bank"]') as HTMLElement;
+    expect(within(bankRow).getByText('Not verified')).toBeTruthy();
+
+    await userEvent.click(within(bankRow).getByRole('button', { name: 'Validate: Bank info' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Validate Bank info of Café Quetzal?')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Validate' }));
+    await waitFor(() => expect(within(bankRow).getByText('Verified')).toBeTruthy());
+    expect(calls.find((c) => c.route === `PUT ${admin}/verification`)?.body).toEqual({ field: 'bank', verified: true });
+
+    expect(screen.queryByTestId('blocked-banner')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Block organization' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Block organization' }),
+    );
+    expect(await screen.findByTestId('blocked-banner')).toBeTruthy();
+    expect(calls.find((c) => c.route === `PUT ${admin}/blocked`)?.body).toEqual({ blocked: true });
+    expect(screen.getByRole('button', { name: 'Unblock organization' })).toBeTruthy();
+  });
+
+  it('shows why a verification was refused', async () => {
+    const admin = `/api/back-office/organization/${ORG}`;
+    stubServer({
+      [`GET ${admin}/admin`]: { status: 200, body: record },
+      'GET /api/countries': { status: 200, body: [] },
+      [`PUT ${admin}/verification`]: { status: 409, body: { code: 'NothingToVerify', message: 'nothing' } },
+    });
+    await renderAt(`/back-office/${ORG}/infos`, <OrganizationInfosPage />);
+    const kybRow = (await screen.findByTestId('verifications')).querySelector('[data-field="kyb"]') as HTMLElement;
+    await userEvent.click(within(kybRow).getByRole('button', { name: 'Validate: KYB' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Validate' }));
+    expect(await screen.findByText('There is nothing entered to verify yet')).toBeTruthy();
+  });
+});
