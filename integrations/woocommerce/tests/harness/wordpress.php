@@ -19,7 +19,11 @@ final class Harness_Store {
 
 	/** Loads the state under the lock, which is held until the process ends. */
 	public static function open() {
-		$path       = getenv( 'RAYO_HARNESS_STATE' );
+		$path = getenv( 'RAYO_HARNESS_STATE' );
+		if ( ! is_string( $path ) || '' === $path ) {
+			file_put_contents( 'php://stderr', "Set RAYO_HARNESS_STATE to the shop's state file (and HARNESS_HOME to its address).\n" );
+			exit( 2 );
+		}
 		self::$lock = fopen( $path . '.lock', 'c' );
 		flock( self::$lock, LOCK_EX );
 		$text        = is_file( $path ) ? file_get_contents( $path ) : '';
