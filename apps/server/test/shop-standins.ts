@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
  * order REST call, plus Ecwid's side of the payment-request encryption.
  */
 
-async function listen(server: http.Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+async function listen(server: http.Server, port: number): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   return (server.address() as AddressInfo).port;
 }
 
@@ -35,7 +35,8 @@ export type StandInOrder = {
  * `X-Shopify-Access-Token` (401 as Shopify answers a wrong one), and answers the `shop`, `order`
  * and `orderMarkAsPaid` operations in their documented shapes, with `userErrors`.
  */
-export async function startShopifyStandIn() {
+/** `port` 0 picks a free one; the e2e server is configured with a fixed one. */
+export async function startShopifyStandIn(port = 0) {
   const shops = new Map<string, { token: string; name: string; currencyCode: string }>();
   const orders = new Map<string, StandInOrder & { shop: string }>();
   const marks: Array<{ shop: string; id: string }> = [];
@@ -120,9 +121,9 @@ export async function startShopifyStandIn() {
       return answer(200, { data: { shop: { name: shop.name, currencyCode: shop.currencyCode } } });
     return answer(200, { errors: [{ message: 'Field does not exist on QueryRoot' }] });
   });
-  const port = await listen(server);
+  const bound = await listen(server, port);
   return {
-    apiUrl: `http://127.0.0.1:${port}/{shop}/admin/api/graphql.json`,
+    apiUrl: `http://127.0.0.1:${bound}/{shop}/admin/api/graphql.json`,
     marks,
     addShop(domain: string, token: string, name: string, currencyCode = 'GTQ') {
       shops.set(domain, { token, name, currencyCode });
@@ -157,7 +158,7 @@ export async function startShopifyStandIn() {
  * Ecwid's REST API for order updates: `PUT /api/v3/{storeId}/orders/{id}` with a bearer store
  * token, recording each update it takes (`{"updateCount":1}` as Ecwid answers).
  */
-export async function startEcwidStandIn() {
+export async function startEcwidStandIn(port = 0) {
   const tokens = new Map<string, string>();
   const updates: Array<{ storeId: string; orderId: string; body: unknown }> = [];
   let failUpdates = 0;
@@ -178,9 +179,9 @@ export async function startEcwidStandIn() {
     updates.push({ storeId, orderId: decodeURIComponent(match[2] as string), body: JSON.parse(body) });
     return answer(200, { updateCount: 1 });
   });
-  const port = await listen(server);
+  const bound = await listen(server, port);
   return {
-    apiUrl: `http://127.0.0.1:${port}`,
+    apiUrl: `http://127.0.0.1:${bound}`,
     updates,
     addStore(storeId: string, token: string) {
       tokens.set(storeId, token);

@@ -59,17 +59,23 @@ function messageOf(code: ErrorCode): keyof typeof messages {
   }
 }
 
+function wantsHtml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  return typeof accept === 'string' && accept.includes('text/html');
+}
+
 function languageOf(request: FastifyRequest): Language {
   const header = request.headers['accept-language'];
   return typeof header === 'string' && /^\s*es\b/i.test(header) ? 'es' : 'en';
 }
 
 /**
- * Answers a failed shop entry: the AppError's status with the page, or rethrows anything else
- * for the error handler (a 500 stays a logged 500).
+ * Answers a failed shop entry to a browser: the AppError's status with the page. Anything else
+ * goes to the error handler (a 500 stays a logged 500).
  */
 export function sendShopEntryProblem(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
-  if (!(error instanceof AppError)) throw error;
+  // A program calling the entry (no text/html in Accept) gets the API's usual { code, message }.
+  if (!(error instanceof AppError) || !wantsHtml(request)) throw error;
   const language = languageOf(request);
   const text = messages[messageOf(error.code)][language];
   const html = `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${titles[language]}</title></head><body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5"><h1 style="font-size: 1.4rem">${titles[language]}</h1><p data-code="${error.code}">${text}</p></body></html>`;

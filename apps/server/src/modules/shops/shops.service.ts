@@ -99,6 +99,7 @@ export async function saveShopConnection(
   }
 }
 
+/** Forgets the organization's store on a platform, if it has one. */
 export async function disconnectShop(
   deps: ShopDeps,
   caller: AccessClaims,
@@ -109,7 +110,8 @@ export async function disconnectShop(
   const actor = await findUserById(deps.db, caller.userId);
   await deps.db.transaction().execute(async (trx) => {
     const deleted = await deleteConnection(trx, organizationId, platform);
-    if (!deleted) throw new AppError('NotFound', 'No store is connected');
+    // Disconnecting what is not connected leaves it so: the answer is the same.
+    if (!deleted) return;
     await insertAuditEntry(trx, {
       action: 'settings.shop_disconnected',
       actorUserId: caller.userId,
