@@ -22,10 +22,31 @@ describe('meta routes', () => {
     expect(response.json()).toEqual({ status: 'ready' });
   });
 
-  it('answers /api/public-config with the support address', async () => {
+  it('answers /api/public-config with the support address and what the Ecwid page loads', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/public-config' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ supportEmail: 'help@shop.example', devnet: true });
+    expect(response.json()).toEqual({
+      supportEmail: 'help@shop.example',
+      devnet: true,
+      ecwid: {
+        sdkUrl: 'https://djqizrxa6f10j.cloudfront.net/ecwid-sdk/js/1.3.0/ecwid-app.js',
+        cssUrl: 'https://d35z3p2poghz10.cloudfront.net/ecwid-sdk/css/1.3.19/ecwid-app-ui.css',
+        appId: 'rayo-payments',
+      },
+    });
+  });
+
+  it("lets only the Ecwid page be framed by Ecwid's admin and load Ecwid's SDK and styles", async () => {
+    const ecwid = await t.app.inject({ method: 'GET', url: '/ecommerce/ecwid?lang=en' });
+    const policy = String(ecwid.headers['content-security-policy']);
+    expect(policy).toContain("script-src 'self' https://djqizrxa6f10j.cloudfront.net;");
+    expect(policy).toContain("style-src 'self' 'unsafe-inline' https://d35z3p2poghz10.cloudfront.net;");
+    expect(policy).toContain('frame-ancestors https://my.ecwid.com https://my.shopsettings.com');
+    expect(ecwid.headers['x-frame-options']).toBeUndefined();
+    const other = await t.app.inject({ method: 'GET', url: '/ecommerce/shopify' });
+    const otherPolicy = String(other.headers['content-security-policy']);
+    expect(otherPolicy).toContain("script-src 'self';");
+    expect(otherPolicy).toContain("frame-ancestors 'none'");
   });
 
   it('publishes an OpenAPI document of the API', async () => {
