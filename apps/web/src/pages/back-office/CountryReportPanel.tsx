@@ -22,7 +22,7 @@ function Figure({ label, value }: { label: string; value: string }) {
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text fw={600} size="lg" style={{ overflowWrap: 'anywhere' }}>
+      <Text fw={600} fz={{ base: 'md', sm: 'lg' }} style={{ overflowWrap: 'break-word' }}>
         {value}
       </Text>
     </Paper>
@@ -124,7 +124,7 @@ export function CountryReportPanel({ countryId }: { countryId: number }) {
         <Text size="sm" c="dimmed" aria-live="polite">
           {t('backOffice.reports.selection', {
             rows: number.format(selected.length),
-            count: transactionIds.length,
+            transactions: number.format(transactionIds.length),
           })}
         </Text>
         <Group gap="xs">
