@@ -146,15 +146,13 @@ describe('OrganizationInfosPage', () => {
     await userEvent.click(within(bankRow).getByRole('button', { name: 'Validate: Bank info' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Validate Bank info of Café Quetzal?')).toBeTruthy();
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Validate' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(within(bankRow).getByText('Verified')).toBeTruthy());
     expect(calls.find((c) => c.route === `PUT ${admin}/verification`)?.body).toEqual({ field: 'bank', verified: true });
 
     expect(screen.queryByTestId('blocked-banner')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Block organization' }));
-    await userEvent.click(
-      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Block organization' }),
-    );
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByTestId('blocked-banner')).toBeTruthy();
     expect(calls.find((c) => c.route === `PUT ${admin}/blocked`)?.body).toEqual({ blocked: true });
     expect(screen.getByRole('button', { name: 'Unblock organization' })).toBeTruthy();
@@ -170,7 +168,7 @@ describe('OrganizationInfosPage', () => {
     await renderAt(`/back-office/${ORG}/infos`, <OrganizationInfosPage />);
     const kybRow = (await screen.findByTestId('verifications')).querySelector('[data-field="kyb"]') as HTMLElement;
     await userEvent.click(within(kybRow).getByRole('button', { name: 'Validate: KYB' }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Validate' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('There is nothing entered to verify yet')).toBeTruthy();
   });
 });

@@ -110,7 +110,6 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
             field: fieldName(pending.field),
             name: organization.name,
           }),
-          label: pending.verified ? t('backOffice.validate') : t('backOffice.invalidate'),
         }
       : pending?.kind === 'blocked'
         ? {
@@ -118,7 +117,6 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
             message: t(pending.blocked ? 'backOffice.confirmBlock' : 'backOffice.confirmUnblock', {
               name: organization.name,
             }),
-            label: pending.blocked ? t('backOffice.block') : t('backOffice.unblock'),
           }
         : null;
 
@@ -290,7 +288,7 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
         opened={dialog !== null}
         title={dialog?.title ?? ''}
         message={dialog?.message ?? ''}
-        confirmLabel={dialog?.label ?? ''}
+        confirmLabel={t('backOffice.confirm')}
         loading={verify.isPending || block.isPending}
         error={error}
         onConfirm={confirm}

@@ -1,0 +1,96 @@
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { sendJson, signInViaUi, signUpShop } from './support.ts';
+
+const PASSWORD = 'Vigilado-2026!';
+const IBAN = 'GT82TRAJ01020000001210029690';
+/** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
+const afterNavigation = expect.configure({ timeout: 20_000 });
+
+/** A charge on a new terminal of the organization, as its admin; the answer's status. */
+async function chargeStatus(request: APIRequestContext, token: string, bptId: string): Promise<number> {
+  const response = await request.post(`/api/bpts/${bptId}/invoices`, {
+    data: { amount: '10' },
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return response.status();
+}
+
+test('back office finds a new organization, verifies its bank account, blocks and unblocks it, and clears its notice', async ({
+  page,
+  request,
+}) => {
+  const shop = await signUpShop(request, {
+    emailPrefix: 'vigilado',
+    emailDomain: 'vigilado.example',
+    name: 'Vigilado',
+    password: PASSWORD,
+  });
+  await sendJson(
+    request,
+    '/api/settings/banking-info',
+    {
+      bankingInfoMetadata: {
+        bank: 'Banco Industrial',
+        accountName: 'Vigilado',
+        accountNumber: IBAN,
+        accountType: 'checking',
+        currency: 'GTQ',
+      },
+    },
+    shop.token,
+  );
+  const account = await sendJson<{ id: string }>(request, '/api/accounts', { name: 'Counter' }, shop.token);
+  const bpt = await sendJson<{ id: string }>(
+    request,
+    '/api/bpts',
+    { name: 'Till', accountId: account.id, channel: 'store', currency: 'GTQ' },
+    shop.token,
+  );
+
+  await signInViaUi(page, 'backoffice@rayo.local');
+  await page.goto('/back-office');
+  await page.getByRole('textbox', { name: 'Search' }).fill(shop.suffix);
+  const table = page.getByTestId('back-office-organizations');
+  await afterNavigation(table.getByRole('link', { name: shop.name })).toBeVisible();
+  await expect(table.getByText('5 to verify')).toBeVisible();
+
+  await table.getByRole('link', { name: shop.name }).click();
+  await afterNavigation(page.getByRole('heading', { level: 1, name: shop.name })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Information', selected: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back Office' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByText(IBAN)).toBeVisible();
+
+  const verifications = page.getByTestId('verifications');
+  const bankRow = verifications.locator('[data-field="bank"]');
+  await expect(bankRow.getByText('Not verified')).toBeVisible();
+  await bankRow.getByRole('button', { name: 'Validate: Bank info' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+  await expect(bankRow.getByText('Verified', { exact: true })).toBeVisible();
+
+  // Nothing uploaded: KYB cannot be verified, and the dialog says why.
+  await verifications.locator('[data-field="kyb"]').getByRole('button', { name: 'Validate: KYB' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('dialog').getByText('There is nothing entered to verify yet')).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+  expect(await chargeStatus(request, shop.token, bpt.id)).toBe(201);
+  await page.getByRole('button', { name: 'Block organization' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByTestId('blocked-banner')).toBeVisible();
+  expect(await chargeStatus(request, shop.token, bpt.id)).toBe(403);
+  await page.getByRole('button', { name: 'Unblock organization' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByTestId('blocked-banner')).toBeHidden();
+  expect(await chargeStatus(request, shop.token, bpt.id)).toBe(201);
+
+  await page.goto('/back-office');
+  await page.getByRole('tab', { name: 'Notifications' }).click();
+  const notices = page.getByTestId('back-office-notifications');
+  const created = notices.getByRole('row').filter({ hasText: shop.name }).filter({ hasText: 'New organization' });
+  await afterNavigation(created).toHaveCount(1);
+  await created.getByRole('button', { name: 'Delete' }).click();
+  await expect(created).toHaveCount(0);
+  await expect(
+    notices.getByRole('row').filter({ hasText: shop.name }).filter({ hasText: 'Bank account changed' }),
+  ).toHaveCount(1);
+});
