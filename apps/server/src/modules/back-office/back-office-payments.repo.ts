@@ -214,19 +214,23 @@ export async function listReportTotals(db: Db, countryId: number | null): Promis
   return rows;
 }
 
-/** Each organization's unpaid sale ids, oldest first, at most `limit` each. */
+/**
+ * Each organization's unpaid sale ids, oldest first, at most `limit` each. They come back as one
+ * comma-separated text per organization: parsing a uuid[] of twenty thousand ids in the client
+ * cost four times the query.
+ */
 export async function listUnpaidIdsByOrganization(
   db: Db,
   organizationIds: readonly string[],
   limit: number,
 ): Promise<Map<string, string[]>> {
   if (organizationIds.length === 0) return new Map();
-  const { rows } = await sql<{ organizationId: string; ids: string[] }>`
+  const { rows } = await sql<{ organizationId: string; ids: string }>`
     select o.id as "organizationId", u.ids
     from unnest(${organizationIds}::uuid[]) as o(id)
     cross join lateral (
-      select array_agg(x.id) as ids from (
-        select t.id from transactions t
+      select string_agg(x.id::text, ',' order by x.settled_at, x.id) as ids from (
+        select t.id, t.settled_at from transactions t
         where t.organization_id = o.id and not t.disbursed and t.fiat_msat > 0
         order by t.settled_at, t.id
         limit ${limit}
@@ -234,18 +238,5 @@ export async function listUnpaidIdsByOrganization(
     ) u
     where u.ids is not null
   `.execute(db);
-  return new Map(rows.map((row) => [row.organizationId, row.ids]));
-}
-
-/** The ids of the organization's sales settled before `before` whose fiat part is not paid. */
-export async function listUnpaidTransactionIdsBefore(db: Db, organizationId: string, before: Date): Promise<string[]> {
-  const rows = await db
-    .selectFrom('transactions')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('disbursed', '=', false)
-    .where('fiat_msat', '>', '0')
-    .where('settled_at', '<', before)
-    .execute();
-  return rows.map((row) => row.id);
+  return new Map(rows.map((row) => [row.organizationId, row.ids.split(',')]));
 }
