@@ -163,35 +163,34 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
       </Section>
 
       <Section title={t('backOffice.infos.verifications')}>
-        <Table.ScrollContainer minWidth={420}>
-          <Table verticalSpacing="xs" data-testid="verifications">
-            <Table.Tbody>
-              {VERIFICATIONS.map((field) => {
-                const verified = record.verifications[field];
-                return (
-                  <Table.Tr key={field} data-field={field}>
-                    <Table.Td>{fieldName(field)}</Table.Td>
-                    <Table.Td>
-                      <Badge color={verified ? 'teal' : 'gray'} variant="light">
-                        {verified ? t('backOffice.verified') : t('backOffice.notVerified')}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Button
-                        size="xs"
-                        variant={verified ? 'default' : 'filled'}
-                        onClick={() => setPending({ kind: 'verification', field, verified: !verified })}
-                        aria-label={`${verified ? t('backOffice.invalidate') : t('backOffice.validate')}: ${fieldName(field)}`}
-                      >
-                        {verified ? t('backOffice.invalidate') : t('backOffice.validate')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        {/* No scrolling box: on a phone the buttons must stay in sight, so the names wrap instead. */}
+        <Table verticalSpacing="xs" data-testid="verifications">
+          <Table.Tbody>
+            {VERIFICATIONS.map((field) => {
+              const verified = record.verifications[field];
+              return (
+                <Table.Tr key={field} data-field={field}>
+                  <Table.Td>{fieldName(field)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={verified ? 'teal' : 'gray'} variant="light">
+                      {verified ? t('backOffice.verified') : t('backOffice.notVerified')}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Button
+                      size="xs"
+                      variant={verified ? 'default' : 'filled'}
+                      onClick={() => setPending({ kind: 'verification', field, verified: !verified })}
+                      aria-label={`${verified ? t('backOffice.invalidate') : t('backOffice.validate')}: ${fieldName(field)}`}
+                    >
+                      {verified ? t('backOffice.invalidate') : t('backOffice.validate')}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
       </Section>
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
@@ -266,7 +265,7 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
           <Table verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>{t('backOffice.columns.name')}</Table.Th>
+                <Table.Th>{t('backOffice.infos.name')}</Table.Th>
                 <Table.Th>{t('backOffice.infos.email')}</Table.Th>
                 <Table.Th>{t('backOffice.infos.role')}</Table.Th>
               </Table.Tr>

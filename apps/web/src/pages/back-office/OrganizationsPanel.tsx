@@ -158,7 +158,7 @@ export function OrganizationsPanel({
                     {countryName(organization.countryId)} · {date.format(new Date(organization.createdAt))}
                   </Text>
                   <VerificationBadge organization={organization} />
-                  <SimpleGrid cols={3} spacing="xs">
+                  <SimpleGrid cols={2} spacing="xs">
                     <Stat
                       label={t('backOffice.columns.transactions')}
                       value={organization.transactionsCount.toLocaleString(locale)}
@@ -167,8 +167,8 @@ export function OrganizationsPanel({
                       label={t('backOffice.columns.unpaidFiat')}
                       value={organization.unpaidFiatCount.toLocaleString(locale)}
                     />
-                    <Stat label={t('backOffice.columns.pendingFiat')} value={money(organization)} />
                   </SimpleGrid>
+                  <Stat label={t('backOffice.columns.pendingFiat')} value={money(organization)} />
                 </Stack>
               </Card>
             </UnstyledButton>
@@ -197,7 +197,7 @@ function Stat({ label, value }: { label: string; value: string }) {
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text size="sm" fw={600}>
+      <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
         {value}
       </Text>
     </Stack>
