@@ -88,7 +88,7 @@ export function PayoutHistorySection() {
                           {t(`payouts.kinds.${payout.kind}`)}
                         </Text>
                       </Table.Td>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
                         <Text size="sm">{payout.destination}</Text>
                       </Table.Td>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>
