@@ -240,3 +240,16 @@ export async function listUnpaidIdsByOrganization(
   `.execute(db);
   return new Map(rows.map((row) => [row.organizationId, row.ids.split(',')]));
 }
+
+/** The ids of the organization's sales settled before `before` whose fiat part is not paid. */
+export async function listUnpaidTransactionIdsBefore(db: Db, organizationId: string, before: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('transactions')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('disbursed', '=', false)
+    .where('fiat_msat', '>', '0')
+    .where('settled_at', '<', before)
+    .execute();
+  return rows.map((row) => row.id);
+}
