@@ -170,11 +170,13 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
               const verified = record.verifications[field];
               return (
                 <Table.Tr key={field} data-field={field}>
-                  <Table.Td>{fieldName(field)}</Table.Td>
                   <Table.Td>
-                    <Badge color={verified ? 'teal' : 'gray'} variant="light">
-                      {verified ? t('backOffice.verified') : t('backOffice.notVerified')}
-                    </Badge>
+                    <Group gap={6}>
+                      <Text size="sm">{fieldName(field)}</Text>
+                      <Badge color={verified ? 'teal' : 'gray'} variant="light" style={{ flexShrink: 0 }}>
+                        {verified ? t('backOffice.verified') : t('backOffice.notVerified')}
+                      </Badge>
+                    </Group>
                   </Table.Td>
                   <Table.Td ta="right">
                     <Button
