@@ -105,7 +105,7 @@ export function PayoutHistorySection() {
                           </Text>
                         )}
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
                         {reference ? (
                           <Code title={reference}>{shorten(reference)}</Code>
                         ) : (
