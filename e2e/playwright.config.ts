@@ -10,6 +10,11 @@ export const E2E_MAIL_DIR = `${DATA_DIR}-mail`;
 /** The server's data directory, relative to the repository root: its PostgreSQL is reachable from there. */
 export const E2E_DATA_DIR = DATA_DIR;
 export const E2E_JWT_SECRET = 'e2e-only-signing-secret-0123456789abcdef';
+/** The shops spec's Shopify and Ecwid stand-ins listen on these, inside the test process. */
+export const E2E_SHOPIFY_PORT = Number(process.env.E2E_SHOPIFY_PORT ?? PORT + 1);
+export const E2E_ECWID_PORT = Number(process.env.E2E_ECWID_PORT ?? PORT + 2);
+/** Ecwid's CDN, answered by the shops spec's `page.route`: nothing is downloaded. */
+export const E2E_ECWID_CDN = 'http://ecwid-cdn.invalid';
 
 export default defineConfig({
   testDir: './tests',
@@ -65,6 +70,12 @@ export default defineConfig({
       LNURL_ALLOW_PRIVATE_HOSTS: 'true',
       // The webhooks spec's receiver listens on 127.0.0.1, over plain HTTP.
       WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
+      // The shops spec's Shopify and Ecwid stand-ins (reached under WEBHOOK_ALLOW_PRIVATE_HOSTS).
+      SHOPIFY_API_URL: `http://127.0.0.1:${E2E_SHOPIFY_PORT}/{shop}/admin/api/graphql.json`,
+      ECWID_API_URL: `http://127.0.0.1:${E2E_ECWID_PORT}`,
+      ECWID_SDK_URL: `${E2E_ECWID_CDN}/ecwid-sdk/js/1.3.0/ecwid-app.js`,
+      ECWID_CSS_URL: `${E2E_ECWID_CDN}/ecwid-sdk/css/1.3.19/ecwid-app-ui.css`,
+      ECWID_APP_ID: 'rayo-e2e',
     },
   },
 });
