@@ -103,6 +103,8 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
   const waiters = new Set<Waiter>();
   const calls: RecordedCall[] = [];
   let lastPayIndex = 0n;
+  /** Every outgoing payment attempt, as `listpays` reports them. */
+  const pays: Array<Record<string, unknown> & { payment_hash: string }> = [];
 
   function mustFind(paymentHash: string): Invoice {
     const invoice = invoices.find((i) => i.paymentHash === paymentHash);
@@ -227,6 +229,7 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
       return;
     }
     if (target.failWith) {
+      pays.push({ payment_hash: target.paymentHash, bolt11: target.bolt11, status: 'failed' });
       rpcError(response, target.failWith.code, target.failWith.message, { status: 'failed' });
       return;
     }
@@ -236,6 +239,14 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
       return;
     }
     const amount = target.amountMsat ?? 0n;
+    pays.push({
+      payment_hash: target.paymentHash,
+      bolt11: target.bolt11,
+      status: 'complete',
+      preimage: target.preimage,
+      amount_msat: amount,
+      amount_sent_msat: amount + target.routeFeeMsat,
+    });
     reply(response, 201, {
       destination: target.payee,
       payment_hash: target.paymentHash,
@@ -329,6 +340,9 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
         return;
       case 'pay':
         pay(response, params);
+        return;
+      case 'listpays':
+        reply(response, 201, { pays: pays.filter((p) => p.payment_hash === params.payment_hash) });
         return;
       case 'decode':
         decode(response, params);

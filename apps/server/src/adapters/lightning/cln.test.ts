@@ -286,6 +286,24 @@ describe('Core Lightning backend', () => {
     expect((error as Error).message).toMatch(/code 210.*Ran out of routes/);
   });
 
+  it('looks a payment up with listpays: complete with its preimage and fee, failed, or never started', async () => {
+    const paid = cln.addRemoteInvoice({ amountMsat: 50_000n, routeFeeMsat: 700n });
+    expect(await backend.lookupPayment(paid.paymentHash)).toEqual({ state: 'unknown' });
+    await backend.payInvoice(paid.bolt11, { maxFeeMsat: 1_000n, timeoutSeconds: 30 });
+    expect(await backend.lookupPayment(paid.paymentHash)).toEqual({
+      state: 'succeeded',
+      preimage: paid.preimage,
+      feeMsat: 700n,
+    });
+    expect(lastCall('listpays')?.rawBody).toBe(`{"payment_hash":"${paid.paymentHash}"}`);
+    const failing = cln.addRemoteInvoice({
+      amountMsat: 50_000n,
+      failWith: { code: 210, message: 'Ran out of routes' },
+    });
+    await backend.payInvoice(failing.bolt11, { maxFeeMsat: 1_000n, timeoutSeconds: 30 }).catch(() => {});
+    expect(await backend.lookupPayment(failing.paymentHash)).toEqual({ state: 'failed' });
+  });
+
   it('decodes a valid invoice and refuses an invalid one', async () => {
     const target = cln.addRemoteInvoice({ amountMsat: 42_000n, description: 'tip' });
     expect(await backend.decodeInvoice(target.bolt11)).toEqual({

@@ -346,6 +346,22 @@ describe('lnd backend', () => {
     );
   });
 
+  it('tracks a payment: never started, in flight, then succeeded with the preimage and fee', async () => {
+    const target = lnd.addRemoteInvoice({ amountMsat: 60_000n, routeFeeMsat: 900n, payDelayMs: 300 });
+    expect(await backend.lookupPayment(target.paymentHash)).toEqual({ state: 'unknown' });
+    const paying = backend.payInvoice(target.paymentRequest, { maxFeeMsat: 1_000n, timeoutSeconds: 30 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await backend.lookupPayment(target.paymentHash)).toEqual({ state: 'in_flight' });
+    await paying;
+    expect(await backend.lookupPayment(target.paymentHash)).toEqual({
+      state: 'succeeded',
+      preimage: target.preimage,
+      feeMsat: 900n,
+    });
+    const track = lnd.requests.filter((r) => r.path.startsWith('/v2/router/track/')).at(-1);
+    expect(track?.path).toBe(`/v2/router/track/${Buffer.from(target.paymentHash, 'hex').toString('base64url')}`);
+  });
+
   it('decodes a payment request', async () => {
     const target = lnd.addRemoteInvoice({ amountMsat: 42_000n, description: 'tip' });
     expect(await backend.decodeInvoice(target.paymentRequest)).toEqual({
