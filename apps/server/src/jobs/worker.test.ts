@@ -85,7 +85,13 @@ describe('two server processes on one database', () => {
       join graphile_worker._private_tasks t on t.id = j.task_id
       where j.key = t.identifier group by t.identifier order by t.identifier`.execute(db);
     expect(rows).toEqual(
-      ['expire-checkouts', 'expire-invoices', 'reconcile-invoices', 'watch-checkout-payments'].map((identifier) => ({
+      [
+        'expire-checkouts',
+        'expire-invoices',
+        'pay-lightning-payouts',
+        'reconcile-invoices',
+        'watch-checkout-payments',
+      ].map((identifier) => ({
         identifier,
         count: '1',
       })),
