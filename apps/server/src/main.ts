@@ -1,7 +1,9 @@
+import { createRateSource } from './adapters/rates/index.ts';
 import { buildApp } from './app.ts';
 import { loadConfig, onHttpPort } from './config.ts';
 import { openDatabase } from './db/open-database.ts';
 import { DEMO_PASSWORD, demoUsers, seedDemo } from './db/seed-demo.ts';
+import { refreshRates } from './modules/rates/rates.service.ts';
 import { chooseHttpPort } from './ports.ts';
 import { startRuntime } from './runtime.ts';
 
@@ -15,6 +17,11 @@ if (port !== loaded.port) console.log(`Port ${loaded.port} is taken; Rayo listen
 const database = await openDatabase(config, (message) => console.log(message));
 
 if (database.embedded && config.seedDemo) {
+  // Each sale's fee in US dollars is fixed as it settles, from the cached dollar price: the demo's
+  // sales need one cached first, as the runtime caches them before serving.
+  await refreshRates({ db: database.db, rateSource: createRateSource(config) }).catch((error: unknown) =>
+    console.warn(`Could not fetch exchange rates before seeding: ${error instanceof Error ? error.message : error}`),
+  );
   if (await seedDemo(database.db)) console.log('Seeded the demo organization "Demo Café".');
 }
 
