@@ -475,7 +475,8 @@ lines.push(
 );
 try {
   if (process.env.BENCH_SKIP_API !== '1') await apiBenchmarks(lines);
-  if (process.env.BENCH_SKIP_WEB !== '1') await webBenchmarks(lines);
+  // The reports alone need no web build and no second Rayo.
+  if (process.env.BENCH_SKIP_WEB !== '1' && process.env.BENCH_ONLY_REPORTS !== '1') await webBenchmarks(lines);
 } finally {
   await agent.close();
   console.log(lines.join('\n'));
