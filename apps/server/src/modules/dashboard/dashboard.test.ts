@@ -465,13 +465,15 @@ describe('dashboard', () => {
       await once(csv.stream, 'close');
     }
     // A connection handed back mid-COPY, or inside the export's transaction, would fail or
-    // hang the next queries on it; none is left behind.
+    // hang the next queries on it; none is left behind. The job runner's own queries may be
+    // running at any moment, so only a COPY or an open transaction counts.
     const observer = new pg.Client({ connectionString: t.config.databaseUrl });
     await observer.connect();
     const { rows } = await observer
       .query<{ state: string; query: string }>(
         `select state, query from pg_stat_activity
-         where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`,
+         where datname = current_database() and pid <> pg_backend_pid()
+           and (state like 'idle in transaction%' or query ilike 'copy%')`,
       )
       .finally(() => observer.end());
     expect(rows).toEqual([]);
