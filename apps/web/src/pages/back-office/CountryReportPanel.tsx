@@ -1,14 +1,12 @@
 import { Alert, Button, Checkbox, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { CountryReport, CurrencyAmount } from '@rayo/shared';
-import { IconCash, IconDownload, IconX } from '@tabler/icons-react';
+import { IconDownload, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { downloadCountryReportCsv, useCountryReport, usePayTransactions } from '../../api/back-office-payments.ts';
-import { errorMessage } from '../../api/error-messages.ts';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { downloadCountryReportCsv, useCountryReport } from '../../api/back-office-payments.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatDecimalMoney } from '../../components/money-format.ts';
+import { MarkPaidButton } from './MarkPaidButton.tsx';
 import { idsOfCheckedRows } from './payment-selection.ts';
 
 function fiat(amounts: readonly CurrencyAmount[], locale: string): string {
@@ -58,12 +56,10 @@ export function CountryReportPanel({ countryId }: { countryId: number }) {
   const { t } = useTranslation();
   const locale = useFormatLocale();
   const report = useCountryReport(countryId);
-  const pay = usePayTransactions();
   const [checked, setChecked] = useState<{ countryId: number; ids: ReadonlySet<string> }>({
     countryId,
     ids: new Set(),
   });
-  const [confirming, setConfirming] = useState(false);
   const [csvFailed, setCsvFailed] = useState(false);
   const number = new Intl.NumberFormat(locale);
 
@@ -85,15 +81,6 @@ export function CountryReportPanel({ countryId }: { countryId: number }) {
     setIds(next);
   };
 
-  const markPaid = () => {
-    pay.mutate(transactionIds, {
-      onSuccess: (paid) => {
-        setConfirming(false);
-        setIds([]);
-        notifications.show({ color: 'teal', message: t('backOffice.payments.paid', { count: paid }) });
-      },
-    });
-  };
   const downloadCsv = async () => {
     setCsvFailed(false);
     try {
@@ -136,16 +123,14 @@ export function CountryReportPanel({ countryId }: { countryId: number }) {
           >
             {t('backOffice.reports.clear')}
           </Button>
-          <Button
-            leftSection={<IconCash size={16} />}
-            disabled={transactionIds.length === 0}
-            onClick={() => {
-              pay.reset();
-              setConfirming(true);
-            }}
-          >
-            {t('backOffice.payments.markPaid')}
-          </Button>
+          <MarkPaidButton
+            transactionIds={transactionIds}
+            confirmMessage={t('backOffice.reports.confirmMessage', {
+              count: transactionIds.length,
+              organizations: number.format(selected.length),
+            })}
+            onPaid={() => setIds([])}
+          />
         </Group>
       </Group>
       <Table.ScrollContainer minWidth={720}>
@@ -197,19 +182,6 @@ export function CountryReportPanel({ countryId }: { countryId: number }) {
           {t('backOffice.reports.empty')}
         </Text>
       )}
-      <ConfirmDialog
-        opened={confirming}
-        title={t('backOffice.payments.confirmTitle')}
-        message={t('backOffice.reports.confirmMessage', {
-          count: transactionIds.length,
-          organizations: number.format(selected.length),
-        })}
-        confirmLabel={t('backOffice.payments.markPaid')}
-        loading={pay.isPending}
-        error={pay.isError ? errorMessage(t, pay.error) : null}
-        onConfirm={markPaid}
-        onClose={() => setConfirming(false)}
-      />
     </Stack>
   );
 }

@@ -1,21 +1,18 @@
 import { Alert, Button, Checkbox, Group, Pagination, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { PAY_TRANSACTIONS_LIMIT } from '@rayo/shared';
-import { IconCash, IconDownload } from '@tabler/icons-react';
+import { IconDownload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import {
   type ExportProgress,
   exportOrganizationTransactions,
-  usePayTransactions,
   useUnpaidTransactions,
 } from '../../api/back-office-payments.ts';
-import { errorMessage } from '../../api/error-messages.ts';
-import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
 import { dateTimeFormatter } from '../home/dashboard-format.ts';
+import { MarkPaidButton } from './MarkPaidButton.tsx';
 import { OrganizationTabs } from './OrganizationTabs.tsx';
 import { selectedSum } from './payment-selection.ts';
 
@@ -34,9 +31,7 @@ export function OrganizationTransactionsPage() {
   const { t } = useTranslation();
   const locale = useFormatLocale();
   const unpaid = useUnpaidTransactions(id);
-  const pay = usePayTransactions();
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
-  const [confirming, setConfirming] = useState(false);
   const [exporting, setExporting] = useState<ExportState>({ kind: 'idle' });
   const [page, setPage] = useState(1);
   const dateTime = useMemo(() => dateTimeFormatter(locale, Intl.DateTimeFormat().resolvedOptions().timeZone), [locale]);
@@ -59,19 +54,6 @@ export function OrganizationTransactionsPage() {
     setChecked(next);
   };
   const toggleAll = () => setChecked(allChecked ? new Set() : new Set(rows.map((row) => row.id)));
-
-  const markPaid = () => {
-    pay.mutate(
-      selected.map((row) => row.id),
-      {
-        onSuccess: (paid) => {
-          setConfirming(false);
-          setChecked(new Set());
-          notifications.show({ color: 'teal', message: t('backOffice.payments.paid', { count: paid }) });
-        },
-      },
-    );
-  };
 
   const runExport = async () => {
     setExporting({ kind: 'running', progress: { pages: 0, rows: 0, total: 0 } });
@@ -112,16 +94,14 @@ export function OrganizationTransactionsPage() {
               >
                 {t('backOffice.payments.export')}
               </Button>
-              <Button
-                leftSection={<IconCash size={16} />}
-                disabled={selected.length === 0}
-                onClick={() => {
-                  pay.reset();
-                  setConfirming(true);
-                }}
-              >
-                {t('backOffice.payments.markPaid')}
-              </Button>
+              <MarkPaidButton
+                transactionIds={selected.map((row) => row.id)}
+                confirmMessage={t('backOffice.payments.confirmMessage', {
+                  count: selected.length,
+                  sum: selectedSum(selected, locale),
+                })}
+                onPaid={() => setChecked(new Set())}
+              />
             </Group>
           </Group>
           {progress && (
@@ -209,19 +189,6 @@ export function OrganizationTransactionsPage() {
           )}
         </Stack>
       </Paper>
-      <ConfirmDialog
-        opened={confirming}
-        title={t('backOffice.payments.confirmTitle')}
-        message={t('backOffice.payments.confirmMessage', {
-          count: selected.length,
-          sum: selectedSum(selected, locale),
-        })}
-        confirmLabel={t('backOffice.payments.markPaid')}
-        loading={pay.isPending}
-        error={pay.isError ? errorMessage(t, pay.error) : null}
-        onConfirm={markPaid}
-        onClose={() => setConfirming(false)}
-      />
     </>
   );
 }
