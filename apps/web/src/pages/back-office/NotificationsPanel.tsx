@@ -1,4 +1,4 @@
-import { ActionIcon, Group, Pagination, Stack, Table, Text } from '@mantine/core';
+import { ActionIcon, Stack, Table, Text } from '@mantine/core';
 import { notifications as toasts } from '@mantine/notifications';
 import { NOTIFICATION_KINDS } from '@rayo/shared';
 import { IconTrash } from '@tabler/icons-react';
@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { useBackOfficeNotifications, useDeleteNotification } from '../../api/back-office.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
+import { LabelledPagination } from '../../components/LabelledPagination.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 
 const PAGE_SIZE = 20;
@@ -78,18 +79,7 @@ export function NotificationsPanel() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {pages > 1 && (
-        <Group justify="center">
-          <Pagination
-            total={pages}
-            value={page}
-            onChange={setPage}
-            size="sm"
-            getControlProps={(control) => ({ 'aria-label': t(`backOffice.pagination.${control}`) })}
-            getItemProps={(item) => ({ 'aria-label': t('backOffice.pagination.page', { page: item }) })}
-          />
-        </Group>
-      )}
+      <LabelledPagination pages={pages} page={page} onChange={setPage} />
     </Stack>
   );
 }

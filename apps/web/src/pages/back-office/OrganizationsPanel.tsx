@@ -2,7 +2,6 @@ import {
   Badge,
   Card,
   Group,
-  Pagination,
   SegmentedControl,
   SimpleGrid,
   Stack,
@@ -19,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBackOfficeOrganizations } from '../../api/back-office.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
+import { LabelledPagination } from '../../components/LabelledPagination.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { formatDecimalMoney } from '../../components/money-format.ts';
 
@@ -175,18 +175,7 @@ export function OrganizationsPanel({
           ))}
         </SimpleGrid>
       )}
-      {pages > 1 && (
-        <Group justify="center">
-          <Pagination
-            total={pages}
-            value={page}
-            onChange={setPage}
-            size="sm"
-            getControlProps={(control) => ({ 'aria-label': t(`backOffice.pagination.${control}`) })}
-            getItemProps={(item) => ({ 'aria-label': t('backOffice.pagination.page', { page: item }) })}
-          />
-        </Group>
-      )}
+      <LabelledPagination pages={pages} page={page} onChange={setPage} />
     </Stack>
   );
 }

@@ -1,0 +1,28 @@
+import { Group, Pagination } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+/** Page buttons that screen readers can name ('Next page', 'Page 3'), shown only when there is more than one page. */
+export function LabelledPagination({
+  pages,
+  page,
+  onChange,
+}: {
+  pages: number;
+  page: number;
+  onChange: (page: number) => void;
+}) {
+  const { t } = useTranslation();
+  if (pages <= 1) return null;
+  return (
+    <Group justify="center">
+      <Pagination
+        total={pages}
+        value={page}
+        onChange={onChange}
+        size="sm"
+        getControlProps={(control) => ({ 'aria-label': t(`common.pagination.${control}`) })}
+        getItemProps={(item) => ({ 'aria-label': t('common.pagination.page', { page: item }) })}
+      />
+    </Group>
+  );
+}
