@@ -2,8 +2,21 @@ import type { ErrorCode } from '@rayo/shared';
 import type { TFunction } from 'i18next';
 import { ApiError } from './client.ts';
 
-/** The i18n key of the message a user sees for each error code (SPEC §8). */
-const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
+/**
+ * The i18n key of the message a user sees for each error code (SPEC §8). Total, so a new
+ * code without a message does not compile.
+ */
+const messageKeys: Record<ErrorCode | 'Network', string> = {
+  Default: 'errors.default',
+  InvalidInput: 'errors.invalidInput',
+  Unauthorized: 'errors.sessionEnded',
+  MissingRefreshToken: 'errors.sessionEnded',
+  NotFound: 'errors.notFound',
+  LightningAddressTaken: 'errors.lightningAddressTaken',
+  OrderIdConflict: 'errors.orderIdConflict',
+  CheckoutProtected: 'errors.checkoutProtected',
+  ShopOrderNotPayable: 'errors.orderAlreadyPaid',
+  InvalidShopPayload: 'errors.invalidShopPayload',
   WrongAuth: 'errors.wrongAuth',
   WrongCurrentPassword: 'errors.wrongCurrentPassword',
   MissingEmail: 'errors.missingEmail',
@@ -72,7 +85,7 @@ const messageKeys: Partial<Record<ErrorCode | 'Network', string>> = {
 };
 
 export function errorMessageKey(code: ErrorCode | 'Network'): string {
-  return messageKeys[code] ?? 'errors.default';
+  return messageKeys[code];
 }
 
 /** The translated message for any failure a call can throw. */
