@@ -462,6 +462,16 @@ export interface ShopConnectionsTable {
   virtual_bpt_id: string;
   secret_sealed: string;
   created_at: Generated<Date>;
+  /** Migration 0026: Shopify's webhook signing secret (the custom app's API secret key), sealed. */
+  webhook_secret_sealed: string | null;
+}
+
+/** Migration 0026: Shopify webhook deliveries already handled, by X-Shopify-Webhook-Id. */
+export interface ShopWebhookDeliveriesTable {
+  connection_id: string;
+  webhook_id: string;
+  topic: string;
+  received_at: Generated<Date>;
 }
 
 /** Migration 0023: a shop order sent to a checkout, and telling the shop it is paid. */
@@ -519,6 +529,8 @@ export interface PayoutsTable {
   sent_at: Date | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** Migration 0026: the LNURL metadata the invoice's description hash commits to. */
+  invoice_metadata: string | null;
 }
 
 export interface PayoutTransactionsTable {
@@ -564,6 +576,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   shop_connections: ShopConnectionsTable;
   shop_orders: ShopOrdersTable;
+  shop_webhook_deliveries: ShopWebhookDeliveriesTable;
   devnet_chain_blocks: DevnetChainBlocksTable;
   devnet_chain_outputs: DevnetChainOutputsTable;
   onchain_wallet_counters: OnchainWalletCountersTable;

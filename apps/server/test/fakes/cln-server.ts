@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -37,6 +37,8 @@ export type ClnRemoteInvoice = {
   preimage: string;
   amountMsat: bigint | null;
   description: string;
+  /** Set when the invoice carries only the hash of `description` (BOLT11 `h`), as LNURL-pay's do. */
+  hashedDescription: boolean;
   payee: string;
   createdAt: number;
   expiry: number;
@@ -65,6 +67,10 @@ export type FakeCln = {
   addRemoteInvoice(input: {
     amountMsat: bigint | null;
     description?: string;
+    /** The invoice commits to the description's SHA-256 only; `pay` then requires the text. */
+    hashDescription?: boolean;
+    /** A real invoice someone else signed, with its preimage, instead of a made-up one. */
+    signed?: { paymentRequest: string; paymentHash: string; preimage: string; destination: string };
     routeFeeMsat?: bigint;
     failWith?: { code: number; message: string };
     valid?: boolean;
@@ -228,6 +234,17 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
       rpcError(response, -32602, 'Invalid bolt11: Bad bech32 string');
       return;
     }
+    // lightningd's pay plugin: an `h`-only invoice cannot be paid without the text it commits to.
+    if (target.hashedDescription) {
+      if (typeof params.description !== 'string') {
+        rpcError(response, -32602, 'bolt11 uses description_hash, but you did not provide description parameter');
+        return;
+      }
+      if (params.description !== target.description) {
+        rpcError(response, -32602, 'description does not match description_hash');
+        return;
+      }
+    }
     if (target.failWith) {
       pays.push({ payment_hash: target.paymentHash, bolt11: target.bolt11, status: 'failed' });
       rpcError(response, target.failWith.code, target.failWith.message, { status: 'failed' });
@@ -277,7 +294,9 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
       ...(amount === null || amount === undefined ? {} : { amount_msat: amount }),
       payment_hash: own ? own.paymentHash : other?.paymentHash,
       signature: randomBytes(70).toString('hex'),
-      description: own ? own.description : other?.description,
+      ...(other?.hashedDescription
+        ? { description_hash: createHash('sha256').update(other.description).digest('hex') }
+        : { description: own ? own.description : other?.description }),
       min_final_cltv_expiry: 18,
       payment_secret: randomBytes(32).toString('hex'),
     });
@@ -385,12 +404,13 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
     addRemoteInvoice(input) {
       const { preimage, paymentHash } = newPreimage();
       const invoice: ClnRemoteInvoice = {
-        bolt11: fakePaymentRequest(input.amountMsat),
-        paymentHash: paymentHash.toString('hex'),
-        preimage: preimage.toString('hex'),
+        bolt11: input.signed?.paymentRequest ?? fakePaymentRequest(input.amountMsat),
+        paymentHash: input.signed?.paymentHash ?? paymentHash.toString('hex'),
+        preimage: input.signed?.preimage ?? preimage.toString('hex'),
         amountMsat: input.amountMsat,
         description: input.description ?? '',
-        payee: fakeNodeId(),
+        hashedDescription: input.hashDescription ?? false,
+        payee: input.signed?.destination ?? fakeNodeId(),
         createdAt: nowSeconds(),
         expiry: 3600,
         routeFeeMsat: input.routeFeeMsat ?? 0n,

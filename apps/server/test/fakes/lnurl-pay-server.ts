@@ -4,13 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { encodeBolt11 } from '../../src/domain/bolt11.ts';
+import type { FakeCln } from './cln-server.ts';
 import type { FakeLnd } from './lnd-server.ts';
 
 /**
  * A wallet's Lightning address service for tests (protocols.md §2, LUD-06 and LUD-16), over HTTP
  * at 127.0.0.1: `/.well-known/lnurlp/<name>` answers a payRequest, and its callback signs a real
  * regtest BOLT11 invoice for `amount` committing to the metadata's hash. Each invoice is made
- * payable at `lnd`, the node under test, as a remote node's would be.
+ * payable at the node under test (the lnd or Core Lightning stand-in), as a remote node's would be.
  */
 export type FakeLnurlPay = {
   /** `name@127.0.0.1:port`. */
@@ -27,10 +28,14 @@ export type FakeLnurlPay = {
   pendingCallbacks: () => number;
   /** How long the node takes to pay the next invoices, and whether it cuts the payer's stream. */
   payment: (options: { delayMs?: number; cutStream?: boolean; failWith?: string; routeFeeMsat?: bigint }) => void;
+  /** The payRequest's `minSendable` and `maxSendable` (msat); the callback refuses amounts outside them. */
+  sendable: (range: { minMsat: bigint; maxMsat: bigint }) => void;
+  /** The metadata string `name`'s payRequest announces. */
+  metadataOf: (name: string) => string;
   close: () => Promise<void>;
 };
 
-export async function startFakeLnurlPay(lnd: FakeLnd): Promise<FakeLnurlPay> {
+export async function startFakeLnurlPay(node: FakeLnd | FakeCln): Promise<FakeLnurlPay> {
   const key = secp256k1.utils.randomSecretKey();
   const nodeId = bytesToHex(secp256k1.getPublicKey(key, true));
   const callbacks: bigint[] = [];
@@ -40,6 +45,7 @@ export async function startFakeLnurlPay(lnd: FakeLnd): Promise<FakeLnurlPay> {
   let origin = '';
   let callbackDelayMs = 0;
   let pending = 0;
+  let sendable = { minMsat: 1000n, maxMsat: 100_000_000_000n };
 
   const metadataOf = (name: string) =>
     JSON.stringify([
@@ -58,8 +64,8 @@ export async function startFakeLnurlPay(lnd: FakeLnd): Promise<FakeLnurlPay> {
       send({
         tag: 'payRequest',
         callback: `${origin}/lnurlp/${wellKnown[1]}/callback`,
-        minSendable: 1000,
-        maxSendable: 100_000_000_000,
+        minSendable: Number(sendable.minMsat),
+        maxSendable: Number(sendable.maxMsat),
         metadata: metadataOf(wellKnown[1]),
       });
       return;
@@ -74,6 +80,10 @@ export async function startFakeLnurlPay(lnd: FakeLnd): Promise<FakeLnurlPay> {
     callbacks.push(amountMsat);
     if (mode === 'error') {
       send({ status: 'ERROR', reason: 'Service unavailable' });
+      return;
+    }
+    if (amountMsat < sendable.minMsat || amountMsat > sendable.maxMsat) {
+      send({ status: 'ERROR', reason: 'Amount out of range' });
       return;
     }
     const preimage = randomBytes(32);
@@ -93,14 +103,25 @@ export async function startFakeLnurlPay(lnd: FakeLnd): Promise<FakeLnurlPay> {
       },
       key,
     );
-    lnd.addRemoteInvoice({
-      amountMsat: invoiceAmount,
-      signed: { paymentRequest, paymentHash, preimage: preimage.toString('hex'), destination: nodeId },
-      payDelayMs: paymentOptions.delayMs,
-      cutStream: paymentOptions.cutStream,
-      failWith: paymentOptions.failWith,
-      routeFeeMsat: paymentOptions.routeFeeMsat,
-    });
+    const signed = { paymentRequest, paymentHash, preimage: preimage.toString('hex'), destination: nodeId };
+    if ('rune' in node) {
+      node.addRemoteInvoice({
+        amountMsat: invoiceAmount,
+        description: metadata,
+        hashDescription: true,
+        signed,
+        routeFeeMsat: paymentOptions.routeFeeMsat,
+      });
+    } else {
+      node.addRemoteInvoice({
+        amountMsat: invoiceAmount,
+        signed,
+        payDelayMs: paymentOptions.delayMs,
+        cutStream: paymentOptions.cutStream,
+        failWith: paymentOptions.failWith,
+        routeFeeMsat: paymentOptions.routeFeeMsat,
+      });
+    }
     issued.push(paymentHash);
     pending += 1;
     setTimeout(() => {
@@ -124,6 +145,10 @@ export async function startFakeLnurlPay(lnd: FakeLnd): Promise<FakeLnurlPay> {
     payment: (options) => {
       paymentOptions = options;
     },
+    sendable: (range) => {
+      sendable = range;
+    },
+    metadataOf,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -270,6 +270,21 @@ describe('Core Lightning backend', () => {
     expect(lastCall('pay')?.rawBody).toBe(`{"bolt11":"${target.bolt11}","maxfee":2000,"retry_for":45}`);
   });
 
+  it('passes the text a description-hash invoice commits to, as pay requires', async () => {
+    const metadata = '[["text/plain","Payment to alice"]]';
+    const target = cln.addRemoteInvoice({ amountMsat: 30_000n, description: metadata, hashDescription: true });
+    await expect(backend.payInvoice(target.bolt11, { maxFeeMsat: 1_000n, timeoutSeconds: 30 })).rejects.toThrow(
+      /did not provide description/,
+    );
+    const result = await backend.payInvoice(target.bolt11, {
+      maxFeeMsat: 1_000n,
+      timeoutSeconds: 30,
+      description: metadata,
+    });
+    expect(result.paymentHash).toBe(target.paymentHash);
+    expect(lastCall('pay')?.params).toMatchObject({ bolt11: target.bolt11, description: metadata });
+  });
+
   it('reports a failed payment with the node message', async () => {
     const tooExpensive = cln.addRemoteInvoice({ amountMsat: 100_000n, routeFeeMsat: 5_000n });
     await expect(backend.payInvoice(tooExpensive.bolt11, { maxFeeMsat: 1_000n, timeoutSeconds: 30 })).rejects.toThrow(

@@ -159,7 +159,7 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
       }
     },
 
-    async payInvoice(paymentRequest, { maxFeeMsat, timeoutSeconds }): Promise<PaymentResult> {
+    async payInvoice(paymentRequest, { maxFeeMsat, timeoutSeconds, description }): Promise<PaymentResult> {
       if (maxFeeMsat < 0n) throw new RangeError('A fee limit cannot be negative');
       if (!Number.isSafeInteger(timeoutSeconds) || timeoutSeconds < 1) {
         throw new RangeError('A payment timeout must be a whole number of seconds, at least 1');
@@ -168,7 +168,12 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
       try {
         answer = await call(
           'pay',
-          { bolt11: paymentRequest, maxfee: maxFeeMsat, retry_for: timeoutSeconds },
+          {
+            bolt11: paymentRequest,
+            maxfee: maxFeeMsat,
+            retry_for: timeoutSeconds,
+            ...(description === undefined ? {} : { description }),
+          },
           { timeoutMs: timeoutSeconds * 1000 + GRACE_MS },
         );
       } catch (error) {

@@ -13,6 +13,21 @@ export type CreatedInvoice = {
   paymentHash: string;
   paymentRequest: string;
   expiresAt: Date;
+  /**
+   * Only from a node that keeps its invoices in Rayo's own database (devnet), when asked with
+   * `storeWithCaller`: its record of the invoice, not stored yet. The caller stores it in the
+   * statement that records Rayo's invoice, so that issuing an invoice is one write, not two.
+   */
+  nodeRecord?: NodeInvoiceRecord;
+};
+
+/** The devnet node's record of an invoice it signed: what paying it later needs. */
+export type NodeInvoiceRecord = {
+  paymentHash: string;
+  preimage: string;
+  paymentRequest: string;
+  amountMsat: bigint;
+  expiresAt: Date;
 };
 
 export type InvoiceLookup = {
@@ -60,6 +75,7 @@ export interface LightningBackend {
     description: string;
     expirySeconds: number;
     hashDescription?: boolean;
+    storeWithCaller?: boolean;
   }): Promise<CreatedInvoice>;
 
   lookupInvoice(paymentHash: string): Promise<InvoiceLookup>;
@@ -76,7 +92,15 @@ export interface LightningBackend {
     signal: AbortSignal,
   ): Promise<void>;
 
-  payInvoice(paymentRequest: string, options: { maxFeeMsat: bigint; timeoutSeconds: number }): Promise<PaymentResult>;
+  /**
+   * `description` is the text an invoice with only a description hash (BOLT11 `h`) commits to,
+   * e.g. the LNURL metadata of a Lightning address: Core Lightning's `pay` requires it for such an
+   * invoice and checks it against the hash. Backends that do not need it ignore it.
+   */
+  payInvoice(
+    paymentRequest: string,
+    options: { maxFeeMsat: bigint; timeoutSeconds: number; description?: string },
+  ): Promise<PaymentResult>;
 
   /**
    * Asks the node about a payment it was (perhaps) told to make, so that a payout whose outcome

@@ -21,6 +21,7 @@ export type PayoutRow = {
   txid: string | null;
   sentAt: Date | null;
   createdAt: Date;
+  invoiceMetadata: string | null;
 };
 
 const COLUMNS = [
@@ -41,6 +42,7 @@ const COLUMNS = [
   'txid',
   'sent_at',
   'created_at',
+  'invoice_metadata',
 ] as const;
 
 type Selected = {
@@ -61,6 +63,7 @@ type Selected = {
   txid: string | null;
   sent_at: Date | null;
   created_at: Date;
+  invoice_metadata: string | null;
 };
 
 function toPayout(row: Selected): PayoutRow {
@@ -82,6 +85,7 @@ function toPayout(row: Selected): PayoutRow {
     txid: row.txid,
     sentAt: row.sent_at,
     createdAt: row.created_at,
+    invoiceMetadata: row.invoice_metadata,
   };
 }
 
@@ -194,7 +198,7 @@ export async function storePayoutInvoice(
   db: Db,
   id: string,
   replacing: string | null,
-  invoice: { paymentRequest: string; paymentHash: string; expiresAt: Date },
+  invoice: { paymentRequest: string; paymentHash: string; expiresAt: Date; metadata: string },
 ): Promise<boolean> {
   const result = await db
     .updateTable('payouts')
@@ -202,6 +206,7 @@ export async function storePayoutInvoice(
       payment_request: invoice.paymentRequest,
       payment_hash: invoice.paymentHash,
       invoice_expires_at: invoice.expiresAt,
+      invoice_metadata: invoice.metadata,
       updated_at: sql`now()`,
     })
     .where('id', '=', id)

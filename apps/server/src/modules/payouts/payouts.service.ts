@@ -78,7 +78,7 @@ async function fetchInvoice(
   deps: PayoutDeps,
   payout: PayoutRow,
   log: Log,
-): Promise<{ paymentRequest: string; paymentHash: string; expiresAt: Date }> {
+): Promise<{ paymentRequest: string; paymentHash: string; expiresAt: Date; metadata: string }> {
   const options = lnurlOptions(deps.config);
   let payRequest: Awaited<ReturnType<typeof resolveLightningAddress>>;
   try {
@@ -130,7 +130,12 @@ async function fetchInvoice(
   if (invoice.expiresAt.getTime() < Date.now() + MIN_INVOICE_LIFE_SECONDS * 1000) {
     throw new AttemptFailure('The invoice expires too soon to be paid');
   }
-  return { paymentRequest: invoice.paymentRequest, paymentHash: invoice.paymentHash, expiresAt: invoice.expiresAt };
+  return {
+    paymentRequest: invoice.paymentRequest,
+    paymentHash: invoice.paymentHash,
+    expiresAt: invoice.expiresAt,
+    metadata: payRequest.metadata,
+  };
 }
 
 async function recordFailure(deps: PayoutDeps, payout: PayoutRow, message: string, log: Log): Promise<void> {
@@ -163,6 +168,8 @@ async function paySent(deps: PayoutDeps, payout: PayoutRow, paymentHash: string,
     result = await deps.lightning.payInvoice(stored.paymentRequest, {
       maxFeeMsat: maxFeeMsat(deps.config, stored.amountMsat),
       timeoutSeconds: PAY_TIMEOUT_SECONDS,
+      // The invoice commits only to this text's hash; Core Lightning wants the text to pay it.
+      ...(stored.invoiceMetadata === null ? {} : { description: stored.invoiceMetadata }),
     });
   } catch (error) {
     if (!(error instanceof LightningBackendError)) throw error;
