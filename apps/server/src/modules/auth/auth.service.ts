@@ -12,7 +12,7 @@ import type { User } from '../../db/schema.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import { hasMfaEnabled } from '../mfa/mfa.service.ts';
 import { exchangeDeveloperToken, isDeveloperToken } from '../settings/developer-tokens.service.ts';
-import { findUserByEmail } from '../users/users.repo.ts';
+import { findUserCredentials } from '../users/users.repo.ts';
 import {
   deleteRefreshTokensExpiredBefore,
   findSecret,
@@ -42,7 +42,7 @@ export async function signIn(
   ip: string,
   now = new Date(),
 ): Promise<SignInResult> {
-  const user = await findUserByEmail(deps.db, request.email);
+  const user = await findUserCredentials(deps.db, { email: request.email });
   const matches = await verifyPassword(request.password, user?.password_hash ?? unmatchableHash);
   if (!user || !matches) {
     await recordFailedSignIn(deps.db, { email: request.email, user, ip, reason: 'password' });

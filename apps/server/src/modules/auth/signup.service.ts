@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, type ConfirmEmailRequest, type SignInResponse, type SignUpRequest } from '@rayo/shared';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
-import type { User } from '../../db/schema.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
-import { confirmUserEmail, findUserByEmail, findUserById, updateUserPassword } from '../users/users.repo.ts';
+import {
+  confirmUserEmail,
+  findUserByEmail,
+  findUserById,
+  type UserProfile,
+  updateUserPassword,
+} from '../users/users.repo.ts';
 import { createUser } from '../users/users.service.ts';
 import { type AuthDeps, startSession } from './auth.service.ts';
 import { emailConfirmationMail } from './auth-mails.ts';
@@ -35,7 +40,7 @@ export async function signUp(
     const passwordHash = await hashPassword(request.password);
     // The pending account answers sign-in as unconfirmed to the latest sign-up only.
     await updateUserPassword(deps.db, existing.id, passwordHash);
-    await sendEmailConfirmation(deps, { ...existing, password_hash: passwordHash }, now);
+    await sendEmailConfirmation(deps, existing, passwordHash, now);
     return;
   }
   const user = await createUser(deps.db, {
@@ -48,10 +53,16 @@ export async function signUp(
     emailConfirmed: false,
   });
   await insertAuditEntry(deps.db, { action: 'auth.signup', actorUserId: user.id, actorEmail: user.email, ip });
-  await sendEmailConfirmation(deps, user, now);
+  await sendEmailConfirmation(deps, user, undefined, now);
 }
 
-async function sendEmailConfirmation(deps: AccountMailDeps, user: User, now: Date): Promise<void> {
+/** With a `passwordHash`, following the link also sets that password (a repeated sign-up's). */
+async function sendEmailConfirmation(
+  deps: AccountMailDeps,
+  user: UserProfile,
+  passwordHash: string | undefined,
+  now: Date,
+): Promise<void> {
   const code = randomBytes(32).toString('base64url');
   await replaceEmailCode(
     deps.db,
@@ -60,7 +71,7 @@ async function sendEmailConfirmation(deps: AccountMailDeps, user: User, now: Dat
       purpose: 'confirm_email',
       codeHash: sha256Hex(code),
       expiresAt: new Date(now.getTime() + CONFIRMATION_LINK_HOURS * HOUR_MS),
-      passwordHash: user.password_hash,
+      passwordHash,
     },
     now,
   );

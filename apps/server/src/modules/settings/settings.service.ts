@@ -4,7 +4,7 @@ import { insertAuditEntry } from '../audit/audit.repo.ts';
 import { revokeUserRefreshTokens } from '../auth/auth.repo.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { hashRefreshToken } from '../auth/tokens.ts';
-import { findUserById, updateUserPassword } from '../users/users.repo.ts';
+import { findUserCredentials, updateUserPassword } from '../users/users.repo.ts';
 
 /**
  * Replaces the caller's password after checking the current one, and ends the user's other
@@ -18,7 +18,7 @@ export async function changePassword(
   ip: string,
   now = new Date(),
 ): Promise<void> {
-  const user = await findUserById(db, userId);
+  const user = await findUserCredentials(db, { userId });
   // An access token outlives a deleted user until it expires.
   if (!user) throw new AppError('Unauthorized', 'The user no longer exists');
   if (!(await verifyPassword(request.currentPassword, user.password_hash))) {

@@ -2,16 +2,44 @@ import type { Language } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { NewUser, User } from '../../db/schema.ts';
 
-export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+/** A user as the rest of the server sees one: everything but the password hash. */
+export type UserProfile = Omit<User, 'password_hash'>;
+
+const profileColumns = [
+  'id',
+  'organization_id',
+  'email',
+  'name',
+  'role',
+  'language',
+  'email_confirmed_at',
+  'created_at',
+] as const satisfies readonly (keyof UserProfile)[];
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserProfile | undefined> {
   return db
     .selectFrom('users')
-    .selectAll()
+    .select(profileColumns)
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .executeTakeFirst();
 }
 
-export async function insertUser(db: Db, user: NewUser): Promise<User> {
-  return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+/** The one read that carries the password hash, for the two places that check a password: sign-in and change of password. */
+export async function findUserCredentials(
+  db: Db,
+  key: { email: string } | { userId: string },
+): Promise<User | undefined> {
+  return db
+    .selectFrom('users')
+    .select([...profileColumns, 'password_hash'])
+    .where((eb) =>
+      'email' in key ? eb(eb.fn('lower', ['email']), '=', key.email.toLowerCase()) : eb('id', '=', key.userId),
+    )
+    .executeTakeFirst();
+}
+
+export async function insertUser(db: Db, user: NewUser): Promise<UserProfile> {
+  return db.insertInto('users').values(user).returning(profileColumns).executeTakeFirstOrThrow();
 }
 
 export async function linkManagerToAccounts(db: Db, userId: string, accountIds: string[]): Promise<void> {
@@ -23,8 +51,8 @@ export async function linkManagerToAccounts(db: Db, userId: string, accountIds: 
     .execute();
 }
 
-export async function findUserById(db: Db, userId: string): Promise<User | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+export async function findUserById(db: Db, userId: string): Promise<UserProfile | undefined> {
+  return db.selectFrom('users').select(profileColumns).where('id', '=', userId).executeTakeFirst();
 }
 
 export async function updateUserLanguage(db: Db, userId: string, language: Language): Promise<void> {

@@ -1,8 +1,7 @@
 import { AppError, type Language, type Role } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
-import type { User } from '../../db/schema.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { insertUser } from './users.repo.ts';
+import { insertUser, type UserProfile } from './users.repo.ts';
 
 export type NewUserInput = {
   organizationId: string | null;
@@ -19,7 +18,7 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
 }
 
-export async function createUser(db: Db, input: NewUserInput): Promise<User> {
+export async function createUser(db: Db, input: NewUserInput): Promise<UserProfile> {
   const organizationFits =
     input.role === 'back_office'
       ? input.organizationId === null

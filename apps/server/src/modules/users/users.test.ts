@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, createTestOrganization, type TestApp } from '../../../test/test-app.ts';
 import type { Organization } from '../../db/schema.ts';
 import { verifyPassword } from '../auth/passwords.ts';
+import { findUserByEmail, findUserById, findUserCredentials } from './users.repo.ts';
 import { createUser, type NewUserInput } from './users.service.ts';
 
 describe('createUser', () => {
@@ -31,9 +32,22 @@ describe('createUser', () => {
     const user = await createUser(t.db, input({ email: 'Mixed.Case@Example.com' }));
     expect(user.email).toBe('mixed.case@example.com');
     expect(user.language).toBe('es');
-    expect(user.password_hash).not.toContain('Some-password-1');
-    expect(await verifyPassword('Some-password-1', user.password_hash)).toBe(true);
-    expect(await verifyPassword('some-password-1', user.password_hash)).toBe(false);
+    const credentials = await findUserCredentials(t.db, { email: 'MIXED.case@example.com' });
+    expect((await findUserCredentials(t.db, { userId: user.id }))?.password_hash).toBe(credentials?.password_hash);
+    expect(credentials?.id).toBe(user.id);
+    expect(credentials?.password_hash).not.toContain('Some-password-1');
+    expect(await verifyPassword('Some-password-1', credentials?.password_hash ?? '')).toBe(true);
+    expect(await verifyPassword('some-password-1', credentials?.password_hash ?? '')).toBe(false);
+  });
+
+  it('keeps the password hash out of every user it hands back except the sign-in credentials', async () => {
+    const user = await createUser(t.db, input({ email: 'no-hash@example.com' }));
+    const byId = await findUserById(t.db, user.id);
+    const byEmail = await findUserByEmail(t.db, 'no-hash@example.com');
+    for (const found of [user, byId, byEmail]) {
+      expect(found?.email).toBe('no-hash@example.com');
+      expect(found).not.toHaveProperty('password_hash');
+    }
   });
 
   it.each(['dup@example.com', 'DUP@example.com', 'Dup@Example.Com'])(
