@@ -42,6 +42,41 @@ export async function runLoad(total: number, concurrency: number, request: () =>
   return summarize(latencies, (performance.now() - begin) / 1000);
 }
 
+/**
+ * An open-loop generator: sends `ratePerSecond` calls a second for `seconds`, each on schedule
+ * whether or not earlier ones have answered, as a till's customers would. Each latency runs from
+ * the call's scheduled time, so a stalled server is charged for the calls it kept waiting.
+ */
+export async function runFixedRate(
+  ratePerSecond: number,
+  seconds: number,
+  request: () => Promise<void>,
+): Promise<LoadResult & { errors: number }> {
+  const total = Math.round(ratePerSecond * seconds);
+  const intervalMs = 1000 / ratePerSecond;
+  const latencies: number[] = [];
+  let errors = 0;
+  const calls: Promise<void>[] = [];
+  const begin = performance.now();
+  for (let i = 0; i < total; i += 1) {
+    const due = begin + i * intervalMs;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    calls.push(
+      request().then(
+        () => {
+          latencies.push(performance.now() - due);
+        },
+        () => {
+          errors += 1;
+        },
+      ),
+    );
+  }
+  await Promise.all(calls);
+  return { ...summarize(latencies, (performance.now() - begin) / 1000), errors };
+}
+
 export function formatResult(name: string, result: LoadResult): string {
   return `| ${name} | ${result.requests} | ${result.perSecond.toFixed(0)} | ${result.p50Ms.toFixed(2)} | ${result.p95Ms.toFixed(2)} | ${result.p99Ms.toFixed(2)} |`;
 }

@@ -2,10 +2,13 @@
  * Payment benchmarks, each beside its floor measured in the same run on the same machine:
  * - invoice creation over HTTP (price, devnet node signs a BOLT11, insert) vs. an empty
  *   Fastify route and PostgreSQL's single-row insert-and-commit rate;
+ * - invoice creation at a fixed 200 a second (open loop), the rate a busy shop's tills might reach;
+ * - the SQL statements each invoice costs, from pg_stat_statements;
  * - settle-to-SSE latency: from the devnet payment call to the `settled` event on a watcher.
  * Everything runs on loopback against a throwaway embedded PostgreSQL.
  *
- *   npm run bench            (writes the tables to stdout)
+ *   npm run bench                              (writes the tables to stdout)
+ *   BENCH_CPU_PROF=/tmp/prof npm run bench     (also writes the Rayo process's V8 CPU profile there)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,12 +18,15 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres.ts';
-import { formatResult, runLoad, summarize } from './load.ts';
+import { formatResult, runFixedRate, runLoad, summarize } from './load.ts';
 import { startRayo, stopRayo } from './rayo-process.ts';
 
 const CONCURRENCY = 8;
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 3000);
 const SETTLEMENTS = Number(process.env.BENCH_SETTLEMENTS ?? 200);
+const FIXED_RATE = Number(process.env.BENCH_RATE ?? 200);
+const FIXED_RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 15);
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const agent = new Agent({ connections: CONCURRENCY * 2 });
 
 async function call<T>(url: string, method: 'GET' | 'POST', body?: object, token?: string): Promise<T> {
@@ -86,6 +92,25 @@ async function seedShop(url: string, databaseUrl: string) {
   return { token: accessToken, bpt };
 }
 
+/** The statements PostgreSQL ran while `run` went, most frequent first, with how many per `per`. */
+async function countStatements<T>(url: string, per: number, run: () => Promise<T>) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('create extension if not exists pg_stat_statements');
+    await client.query('select pg_stat_statements_reset()');
+    const result = await run();
+    const { rows } = await client.query<{ query: string; calls: string }>(
+      `select query, calls from pg_stat_statements
+        where query not like '%pg_stat_statements%' order by calls desc, query`,
+    );
+    const statements = rows.map((row) => ({ perCall: Number(row.calls) / per, query: row.query }));
+    return { result, statements, total: statements.reduce((sum, row) => sum + row.perCall, 0) };
+  } finally {
+    await client.end();
+  }
+}
+
 /** Time from the payment call to the `settled` event arriving at an SSE watcher. */
 async function settleToSse(url: string, shop: { token: string; bpt: Bpt }) {
   const latencies: number[] = [];
@@ -118,20 +143,27 @@ const cluster = await startEmbeddedPostgres({
   dataDir,
   port: 15_000 + Math.floor(Math.random() * 1000),
   persistent: false,
+  settings: { shared_preload_libraries: 'pg_stat_statements' },
 });
 try {
   const insertFloor = await floorInsertCommit(cluster.url);
   const routeFloor = await floorEmptyRoute();
-  const rayo = await startRayo({ DATABASE_URL: cluster.url, DATA_DIR: dataDir });
+  const rayo = await startRayo({
+    DATABASE_URL: cluster.url,
+    DATA_DIR: dataDir,
+    ...(CPU_PROFILE_DIR && { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROFILE_DIR}` }),
+  });
   try {
     const shop = await seedShop(rayo.url, cluster.url);
     // Warm up JIT and pools before measuring.
     await runLoad(200, CONCURRENCY, () =>
       call(`${rayo.url}/api/bpts/${shop.bpt.id}/invoices`, 'POST', { amount: '1.00' }, shop.token),
     );
-    const invoices = await runLoad(INVOICES, CONCURRENCY, () =>
-      call(`${rayo.url}/api/bpts/${shop.bpt.id}/invoices`, 'POST', { amount: '4.20' }, shop.token),
-    );
+    const createInvoice = () =>
+      call<void>(`${rayo.url}/api/bpts/${shop.bpt.id}/invoices`, 'POST', { amount: '4.20' }, shop.token);
+    const counted = await countStatements(cluster.url, INVOICES, () => runLoad(INVOICES, CONCURRENCY, createInvoice));
+    const invoices = counted.result;
+    const fixedRate = await runFixedRate(FIXED_RATE, FIXED_RATE_SECONDS, createInvoice);
     const settle = await settleToSse(rayo.url, shop);
     console.log(
       `\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
@@ -142,7 +174,17 @@ try {
     console.log(formatResult('floor: PostgreSQL single-row insert + commit', insertFloor));
     console.log(formatResult('floor: empty Fastify route', routeFloor));
     console.log(formatResult('POST /api/bpts/:id/invoices (devnet)', invoices));
+    console.log(
+      formatResult(
+        `same, open loop at ${FIXED_RATE}/s for ${FIXED_RATE_SECONDS} s (${fixedRate.errors} errors)`,
+        fixedRate,
+      ),
+    );
     console.log(formatResult('settle → SSE `settled` (sequential)', settle));
+    console.log(`\nSQL statements per invoice (closed loop; background jobs included): ${counted.total.toFixed(2)}\n`);
+    for (const row of counted.statements.filter((statement) => statement.perCall >= 0.01)) {
+      console.log(`  ${row.perCall.toFixed(2)}  ${row.query.replace(/\s+/g, ' ').slice(0, 150)}`);
+    }
   } finally {
     await stopRayo(rayo.child);
   }

@@ -131,6 +131,8 @@ export async function startEmbeddedPostgres(options: {
   database?: string;
   persistent?: boolean;
   log?: (message: string) => void;
+  /** More server settings (`-c name=value` pairs), e.g. the benchmark's pg_stat_statements. */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedCluster> {
   const log = options.log ?? (() => {});
   const clusterDir = path.join(options.dataDir, 'postgres');
@@ -159,7 +161,11 @@ export async function startEmbeddedPostgres(options: {
     persistent: options.persistent ?? true,
     // PostgreSQL refuses to run as root; the package then runs it as a dedicated user.
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', `listen_addresses=${HOST}`],
+    postgresFlags: [
+      '-c',
+      `listen_addresses=${HOST}`,
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     onLog: record,
     onError: record,
   });

@@ -135,7 +135,7 @@ export function createDevnetBackend(db: Db, options: DevnetBackendOptions): Ligh
     name: 'devnet',
     network: 'devnet',
 
-    async createInvoice({ amountMsat, description, expirySeconds, hashDescription }) {
+    async createInvoice({ amountMsat, description, expirySeconds, hashDescription, storeWithCaller }) {
       const preimage = randomBytes(32);
       const paymentHash = bytesToHex(sha256(preimage));
       const timestamp = Math.floor(Date.now() / 1000);
@@ -157,13 +157,9 @@ export function createDevnetBackend(db: Db, options: DevnetBackendOptions): Ligh
         await signingKey(),
       );
       const expiresAt = new Date((timestamp + expirySeconds) * 1000);
-      await insertDevnetInvoice(db, {
-        paymentHash,
-        preimage: bytesToHex(preimage),
-        paymentRequest,
-        amountMsat,
-        expiresAt,
-      });
+      const record = { paymentHash, preimage: bytesToHex(preimage), paymentRequest, amountMsat, expiresAt };
+      if (storeWithCaller) return { paymentHash, paymentRequest, expiresAt, nodeRecord: record };
+      await insertDevnetInvoice(db, record);
       return { paymentHash, paymentRequest, expiresAt };
     },
 

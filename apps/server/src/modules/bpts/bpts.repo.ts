@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { BptsTable } from '../../db/schema.ts';
+import { type SellerRow, toSellerRate } from '../invoices/invoices.repo.ts';
 import { onAccountLinkedTo } from '../managers/managers.repo.ts';
 
 export type BptRow = Selectable<BptsTable> & { account_name: string };
@@ -25,6 +26,41 @@ export async function listBpts(db: Db, organizationId: string, managerUserId?: s
 
 export async function findBpt(db: Db, organizationId: string, id: string): Promise<BptRow | undefined> {
   return selectBpts(db).where('bpts.organization_id', '=', organizationId).where('bpts.id', '=', id).executeTakeFirst();
+}
+
+/**
+ * A terminal with what charging at it reads of its organization and the cached price of its
+ * currency, in one statement: charging is the hottest path Rayo has (docs/benchmarks.md).
+ */
+export async function findBptForSale(
+  db: Db,
+  organizationId: string,
+  id: string,
+  managerUserId?: string,
+): Promise<{ bpt: BptRow; seller: SellerRow } | undefined> {
+  let query = selectBpts(db)
+    .innerJoin('organizations', 'organizations.id', 'bpts.organization_id')
+    .leftJoin('rates', 'rates.currency', 'bpts.currency')
+    .select([
+      'organizations.name as organization_name',
+      'organizations.blocked as organization_blocked',
+      'rates.rate_minor_per_btc',
+      'rates.fetched_at as rate_fetched_at',
+    ])
+    .where('bpts.organization_id', '=', organizationId)
+    .where('bpts.id', '=', id);
+  if (managerUserId) query = query.where(onAccountLinkedTo(managerUserId, 'bpts.account_id'));
+  const row = await query.executeTakeFirst();
+  if (!row) return undefined;
+  const { organization_name, organization_blocked, rate_minor_per_btc, rate_fetched_at, ...bpt } = row;
+  return {
+    bpt,
+    seller: {
+      name: organization_name,
+      blocked: organization_blocked,
+      rate: toSellerRate(rate_minor_per_btc, rate_fetched_at),
+    },
+  };
 }
 
 export async function findBptByShareToken(db: Db, shareToken: string): Promise<BptRow | undefined> {

@@ -20,6 +20,7 @@ import {
   createBpt,
   deleteBpt,
   findCallerBpt,
+  findCallerBptForSale,
   findSharedBpt,
   getTerminalInfo,
   listBpts,
@@ -98,8 +99,8 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
       },
     },
     async (request, reply) => {
-      const bpt = await findCallerBpt(db, callerOf(request), request.params.id);
-      return reply.status(201).send(await createInvoiceForBpt(deps, bpt, request.body));
+      const { bpt, seller } = await findCallerBptForSale(db, callerOf(request), request.params.id);
+      return reply.status(201).send(await createInvoiceForBpt(deps, bpt, request.body, seller));
     },
   );
 

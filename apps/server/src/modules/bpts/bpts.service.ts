@@ -23,6 +23,7 @@ import {
   type BptRow,
   findBpt,
   findBptByShareToken,
+  findBptForSale,
   insertBpt,
   listBpts as listBptRows,
   softDeleteBpt,
@@ -142,6 +143,18 @@ export async function findCallerBpt(db: Db, caller: AccessClaims, id: string): P
     if (!visible.some((bpt) => bpt.id === id)) throw new AppError('NotFound', 'Terminal not found');
   }
   return row;
+}
+
+/** The caller's terminal read for a charge, with its organization and rate (`findBptForSale`). */
+export async function findCallerBptForSale(db: Db, caller: AccessClaims, id: string) {
+  const found = await findBptForSale(
+    db,
+    organizationOf(caller),
+    id,
+    caller.role === 'manager' ? caller.userId : undefined,
+  );
+  if (!found) throw new AppError('NotFound', 'Terminal not found');
+  return found;
 }
 
 export async function findSharedBpt(db: Db, shareToken: string): Promise<BptRow> {

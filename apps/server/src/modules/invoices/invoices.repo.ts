@@ -1,6 +1,7 @@
 import type { InvoiceStatus, SaleSource } from '@rayo/shared';
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
+import type { NodeInvoiceRecord } from '../../adapters/lightning/types.ts';
 import type { Db } from '../../db/database.ts';
 import type { InvoicesTable } from '../../db/schema.ts';
 
@@ -26,8 +27,54 @@ export type NewInvoice = {
   virtual_bpt_id?: string | null;
 };
 
-export async function insertInvoice(db: Db, invoice: NewInvoice): Promise<InvoiceRow> {
-  return db.insertInto('invoices').values(invoice).returningAll().executeTakeFirstOrThrow();
+/**
+ * Records the invoice; with the devnet node's record of it (when the node left that to the
+ * caller), both in one statement, so that issuing an invoice is one write and one commit.
+ */
+export async function insertInvoice(db: Db, invoice: NewInvoice, nodeRecord?: NodeInvoiceRecord): Promise<InvoiceRow> {
+  if (!nodeRecord) return db.insertInto('invoices').values(invoice).returningAll().executeTakeFirstOrThrow();
+  return db
+    .with('node_invoice', (cte) =>
+      cte
+        .insertInto('devnet_invoices')
+        .values({
+          payment_hash: nodeRecord.paymentHash,
+          preimage: nodeRecord.preimage,
+          payment_request: nodeRecord.paymentRequest,
+          amount_msat: nodeRecord.amountMsat,
+          expires_at: nodeRecord.expiresAt,
+        })
+        .returning('payment_hash'),
+    )
+    .insertInto('invoices')
+    .values(invoice)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** What issuing an invoice reads of the seller: whether it may sell, its name, and the cached price of `currency`. */
+export type SellerRow = {
+  name: string;
+  blocked: boolean;
+  rate: { rateMinorPerBtc: bigint; fetchedAt: Date } | undefined;
+};
+
+/** The seller and the rate in one statement, for sales whose terminal was read before. */
+export async function findSeller(db: Db, organizationId: string, currency: string): Promise<SellerRow | undefined> {
+  const row = await db
+    .selectFrom('organizations')
+    .leftJoin('rates', (join) => join.on('rates.currency', '=', currency))
+    .select(['organizations.name', 'organizations.blocked', 'rates.rate_minor_per_btc', 'rates.fetched_at'])
+    .where('organizations.id', '=', organizationId)
+    .executeTakeFirst();
+  return row && { name: row.name, blocked: row.blocked, rate: toSellerRate(row.rate_minor_per_btc, row.fetched_at) };
+}
+
+/** A left-joined cached rate: none when its columns are null. */
+export function toSellerRate(rateMinorPerBtc: string | null, fetchedAt: Date | null): SellerRow['rate'] {
+  return rateMinorPerBtc === null || fetchedAt === null
+    ? undefined
+    : { rateMinorPerBtc: BigInt(rateMinorPerBtc), fetchedAt };
 }
 
 /** An invoice created in the past, as the demo's history of sales records them. */

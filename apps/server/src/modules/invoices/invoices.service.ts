@@ -22,19 +22,21 @@ import type { Db } from '../../db/database.ts';
 import { addTransactionToDisbursementTotals } from '../back-office/back-office-payments.repo.ts';
 import type { BptRow } from '../bpts/bpts.repo.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
-import { getRateForInvoice } from '../rates/rates.service.ts';
+import { freshRateForInvoice } from '../rates/rates.service.ts';
 import { findOrganizationPayoutSplit } from '../settings/payout-split.repo.ts';
 import { addTransactionToDailyRollup, insertTransaction } from '../transactions/transactions.repo.ts';
 import {
   advanceSettleCursor,
   expireInvoices,
   findInvoice,
+  findSeller,
   type InvoiceRow,
   insertInvoice,
   listOpenInvoices,
   markInvoiceSettled,
   notifyInvoiceStatus,
   readSettleCursor,
+  type SellerRow,
 } from './invoices.repo.ts';
 import { applySettlementEffects } from './settlement-effects.ts';
 
@@ -70,7 +72,8 @@ export type InvoicePrice =
 export type InvoiceOrder = {
   bpt: BptRow;
   price: InvoicePrice;
-  description: string;
+  /** A function of the organization's name when the text names it: issuing reads the name anyway. */
+  description: string | ((organizationName: string) => string);
   expirySeconds: number;
   source: SaleSource;
   sourceId?: string;
@@ -80,6 +83,8 @@ export type InvoiceOrder = {
    * commits by its SHA-256 instead of carrying `description`, which is still what Rayo records.
    */
   metadata?: string;
+  /** The organization and rate when the caller read them with the terminal; read here otherwise. */
+  seller?: SellerRow;
 };
 
 function priceSale(price: InvoicePrice, rateMinorPerBtc: bigint, currency: string): { sale: Sale; amountMsat: bigint } {
@@ -106,19 +111,26 @@ export async function assertOrganizationMaySell(db: Db, organizationId: string):
  */
 export async function issueInvoice(deps: InvoiceDeps, order: InvoiceOrder, now = new Date()): Promise<InvoiceRow> {
   const { bpt } = order;
-  await assertOrganizationMaySell(deps.db, bpt.organization_id);
-  const rateMinorPerBtc = await getRateForInvoice(deps, bpt.currency);
+  // One read for the organization and the rate, and one write below: round trips to PostgreSQL
+  // are most of an invoice's cost (docs/benchmarks.md).
+  const seller = order.seller ?? (await findSeller(deps.db, bpt.organization_id, bpt.currency));
+  if (!seller || seller.blocked) {
+    throw new AppError('OrganizationDisabled', 'Your organization is disabled, missing info in Settings');
+  }
+  const rateMinorPerBtc = freshRateForInvoice(bpt.currency, seller.rate, deps.config);
   const { sale, amountMsat } = priceSale(order.price, rateMinorPerBtc, bpt.currency);
   if (amountMsat < 1000n) throw new AppError('InvalidAmount', 'The amount is less than one satoshi');
   assertInvoiceWithinLimit(amountMsat);
+  const description = typeof order.description === 'string' ? order.description : order.description(seller.name);
 
   let created: Awaited<ReturnType<LightningBackend['createInvoice']>>;
   try {
     created = await deps.lightning.createInvoice({
       amountMsat,
-      description: order.metadata ?? order.description,
+      description: order.metadata ?? description,
       expirySeconds: order.expirySeconds,
       ...(order.metadata === undefined ? {} : { hashDescription: true }),
+      storeWithCaller: true,
     });
   } catch (error) {
     if (error instanceof LightningBackendError) {
@@ -127,25 +139,29 @@ export async function issueInvoice(deps: InvoiceDeps, order: InvoiceOrder, now =
     throw new AppError('InvoiceFailed', 'Error creating invoice.');
   }
 
-  return insertInvoice(deps.db, {
-    organization_id: bpt.organization_id,
-    account_id: bpt.account_id,
-    bpt_id: bpt.id,
-    payment_hash: created.paymentHash,
-    payment_request: created.paymentRequest,
-    description: order.description,
-    amount_msat: amountMsat,
-    currency: bpt.currency,
-    bill_minor: sale.billMinor,
-    tip_minor: sale.tipMinor,
-    tax_minor: sale.taxMinor,
-    total_minor: sale.totalMinor,
-    rate_minor_per_btc: rateMinorPerBtc,
-    expires_at: created.expiresAt < now ? now : created.expiresAt,
-    source: order.source,
-    source_id: order.sourceId ?? null,
-    virtual_bpt_id: order.virtualBptId ?? null,
-  });
+  return insertInvoice(
+    deps.db,
+    {
+      organization_id: bpt.organization_id,
+      account_id: bpt.account_id,
+      bpt_id: bpt.id,
+      payment_hash: created.paymentHash,
+      payment_request: created.paymentRequest,
+      description,
+      amount_msat: amountMsat,
+      currency: bpt.currency,
+      bill_minor: sale.billMinor,
+      tip_minor: sale.tipMinor,
+      tax_minor: sale.taxMinor,
+      total_minor: sale.totalMinor,
+      rate_minor_per_btc: rateMinorPerBtc,
+      expires_at: created.expiresAt < now ? now : created.expiresAt,
+      source: order.source,
+      source_id: order.sourceId ?? null,
+      virtual_bpt_id: order.virtualBptId ?? null,
+    },
+    created.nodeRecord,
+  );
 }
 
 /** A terminal sale: the cashier's bill and tip, taxed at the terminal's rate. */
@@ -153,6 +169,7 @@ export async function createInvoiceForBpt(
   deps: InvoiceDeps,
   bpt: BptRow,
   request: CreateInvoiceRequest,
+  seller?: SellerRow,
   now = new Date(),
 ): Promise<Invoice> {
   const billMinor = parseAmount(request.amount, bpt.currency);
@@ -160,15 +177,15 @@ export async function createInvoiceForBpt(
   const tipMinor = request.tip === undefined ? 0n : parseAmount(request.tip, bpt.currency, 'InvalidTip');
   if (tipMinor > 0n && !bpt.tip_enabled) throw new AppError('InvalidTip', 'This terminal does not take tips');
   assertTipWithinLimit(billMinor, tipMinor, bpt.currency);
-  const organization = await findOrganizationById(deps.db, bpt.organization_id);
   const row = await issueInvoice(
     deps,
     {
       bpt,
       price: { kind: 'fiat', billMinor, tipMinor, taxBps: bpt.tax_bps },
-      description: request.description || `${organization?.name ?? ''} · ${bpt.name}`,
+      description: request.description || ((organizationName) => `${organizationName} · ${bpt.name}`),
       expirySeconds: deps.config.invoiceExpirySeconds,
       source: 'terminal',
+      seller,
     },
     now,
   );

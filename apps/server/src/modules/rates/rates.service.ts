@@ -68,10 +68,23 @@ export async function getRateForInvoice(
 ): Promise<bigint> {
   if (currency === SATS) return satRateMinorPerBtc;
   currencyExponent(currency); // rejects unknown codes
-  const rate = await findRate(deps.db, currency);
+  return freshRateForInvoice(currency, await findRate(deps.db, currency), deps.config);
+}
+
+/**
+ * The same check on a rate the caller read itself (with other things, in one statement): the
+ * rate an invoice in `currency` is priced at, refused when missing or too old.
+ */
+export function freshRateForInvoice(
+  currency: string,
+  rate: Pick<StoredRate, 'rateMinorPerBtc' | 'fetchedAt'> | undefined,
+  config: Pick<Config, 'rates'>,
+): bigint {
+  if (currency === SATS) return satRateMinorPerBtc;
+  currencyExponent(currency); // rejects unknown codes
   if (!rate) throw new AppError('RateUnavailable', `No exchange rate for ${currency} is available`);
   const ageSeconds = Math.floor((Date.now() - rate.fetchedAt.getTime()) / 1000);
-  if (ageSeconds >= deps.config.rates.maxAgeSeconds) {
+  if (ageSeconds >= config.rates.maxAgeSeconds) {
     throw new AppError('RateUnavailable', `The ${currency} exchange rate is ${ageSeconds} seconds old`);
   }
   return rate.rateMinorPerBtc;
