@@ -27,17 +27,28 @@ const ISSUER = 'rayo';
 const MFA_AUDIENCE = 'rayo-mfa-challenge';
 const MFA_CHALLENGE_TTL = '5m';
 
-async function verified(token: string, key: Uint8Array, audience?: string) {
+/**
+ * Access tokens whose signature was checked, up to this many: a till sends the same token with
+ * every charge, and checking it again cost more than the rest of the access check.
+ */
+const MAX_VERIFIED_TOKENS = 10_000;
+
+async function verified(token: string, key: Uint8Array, audience?: string, currentDate?: Date) {
   try {
-    return (await jwtVerify(token, key, { issuer: ISSUER, audience, algorithms: ['HS256'] })).payload;
+    return (await jwtVerify(token, key, { issuer: ISSUER, audience, algorithms: ['HS256'], currentDate })).payload;
   } catch (error) {
     if (error instanceof errors.JOSEError) return null;
     throw error;
   }
 }
 
-export function createTokenIssuer(secret: string, ttlSeconds: number): TokenIssuer {
+/** `now` is the clock expiry is judged by; tests move it. */
+export function createTokenIssuer(secret: string, ttlSeconds: number, now: () => Date = () => new Date()): TokenIssuer {
   const key = new TextEncoder().encode(secret);
+  // A token is a fixed string that the signature makes valid until its `exp` and nothing makes
+  // valid again, so a verified one is remembered by its exact text until then. Who holds it is
+  // still checked on every request (http/access.ts): a deleted user's token opens nothing.
+  const verifiedAccess = new Map<string, { claims: AccessClaims; expiresAtMs: number }>();
   // Challenges are signed with a key of their own, derived from the secret, so that no
   // challenge can pass for an access token (or the reverse) whatever its claims say.
   const mfaKey = createHmac('sha256', secret).update('rayo mfa challenge').digest();
@@ -51,16 +62,25 @@ export function createTokenIssuer(secret: string, ttlSeconds: number): TokenIssu
         .setExpirationTime(`${ttlSeconds}s`)
         .sign(key),
     async verifyAccessToken(token) {
-      const payload = await verified(token, key);
+      const at = now();
+      const known = verifiedAccess.get(token);
+      if (known && at.getTime() < known.expiresAtMs) return known.claims;
+      verifiedAccess.delete(token);
+      const payload = await verified(token, key, undefined, at);
       const role = RoleSchema.safeParse(payload?.role);
-      if (!payload?.sub || !role.success) return null;
+      if (!payload?.sub || !role.success || payload.exp === undefined) return null;
       const org = typeof payload.org === 'string' ? payload.org : null;
-      return {
+      const claims: AccessClaims = {
         userId: payload.sub,
         organizationId: org,
         role: role.data,
         ...(payload.dev === true ? { viaDeveloperToken: true as const } : {}),
       };
+      // The oldest entry makes room: Map keeps insertion order.
+      if (verifiedAccess.size >= MAX_VERIFIED_TOKENS)
+        verifiedAccess.delete(verifiedAccess.keys().next().value as string);
+      verifiedAccess.set(token, { claims, expiresAtMs: payload.exp * 1000 });
+      return claims;
     },
     signMfaChallenge: (userId) =>
       new SignJWT({})
