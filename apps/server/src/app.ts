@@ -50,6 +50,7 @@ import { registerMfaRoutes } from './modules/mfa/mfa.routes.ts';
 import type { SecretCipher } from './modules/mfa/secret-cipher.ts';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
 import { registerPayoutRoutes } from './modules/payouts/payouts.routes.ts';
+import { registerOnchainPayoutRoutes } from './modules/payouts/payouts-onchain.routes.ts';
 import { registerRateRoutes } from './modules/rates/rates.routes.ts';
 import { registerBrandingRoutes } from './modules/settings/branding.routes.ts';
 import { registerCheckoutProtectionRoutes } from './modules/settings/checkout-protection.routes.ts';
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerBrandingRoutes(app, deps);
   registerKybRoutes(app, deps);
   registerPayoutRoutes(app, deps);
+  registerOnchainPayoutRoutes(app, deps);
   registerCheckoutProtectionRoutes(app, deps);
   registerDeveloperTokenRoutes(app, deps);
   registerLanguageRoutes(app, deps);

@@ -102,6 +102,16 @@ const ConfigSchema = z.object({
   CHAIN_NETWORK: z.enum(['mainnet', 'testnet', 'signet', 'regtest']).default('mainnet'),
   CHAIN_XPUB: z.string().trim().min(1).max(200).optional(),
   CHAIN_POLL_SECONDS: z.coerce.number().int().min(1).optional(),
+  CHAIN_PAYOUT_XPRV: z.string().trim().min(1).max(200).optional(),
+  CHAIN_XPUB_ORIGIN: z
+    .string()
+    .trim()
+    .regex(
+      /^[0-9a-fA-F]{8}(\/\d+['hH]?)*$/,
+      "the master key's fingerprint and the account's path, e.g. d34db33f/84h/0h/0h",
+    )
+    .optional(),
+  CHAIN_PAYOUT_MIN_SATS: z.coerce.number().int().min(546).default(10_000),
 });
 
 export type Config = {
@@ -206,6 +216,15 @@ export type Config = {
     xpub: string | undefined;
     /** How often the checkout watcher looks at the chain. */
     pollSeconds: number;
+    /**
+     * The hot wallet: the extended private key of CHAIN_XPUB's account, which signs on-chain
+     * payout batches. Without it a batch waits as a PSBT for the operator's wallet.
+     */
+    payoutXprv: string | undefined;
+    /** `fingerprint/path` of CHAIN_XPUB's account below its master key, written into PSBTs. */
+    xpubOrigin: string | undefined;
+    /** An organization's on-chain share is paid once its whole sats reach this. */
+    payoutMinSats: bigint;
   };
 };
 
@@ -332,6 +351,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       // Devnet blocks come when someone mines one, so the watcher looks often; a public Esplora
       // answers every few seconds at most before rate-limiting.
       pollSeconds: c.CHAIN_POLL_SECONDS ?? (c.CHAIN_BACKEND === 'devnet' ? 2 : 30),
+      payoutXprv: c.CHAIN_PAYOUT_XPRV,
+      xpubOrigin: c.CHAIN_XPUB_ORIGIN,
+      payoutMinSats: BigInt(c.CHAIN_PAYOUT_MIN_SATS),
     },
   };
 }

@@ -63,6 +63,8 @@ export const errorStatus = {
   SplitNeedsValidation: 409,
   // Back office verifies what the merchant entered: a field with nothing in it cannot be verified.
   NothingToVerify: 409,
+  // An on-chain payout batch takes the operator's signature once, while it waits for it.
+  BatchNotAwaitingSignature: 409,
   InvoiceFailed: 502,
   LightningUnavailable: 503,
   RateUnavailable: 503,

@@ -26,6 +26,8 @@ export const PayoutSchema = z.object({
   attempts: z.number().int(),
   paymentHash: z.string().nullable(),
   txid: z.string().nullable(),
+  /** On-chain: how deep the chain has the batch's transaction, once it has it; else null. */
+  confirmations: z.number().int().nullable(),
   sentAt: z.iso.datetime().nullable(),
 });
 export type Payout = z.infer<typeof PayoutSchema>;
@@ -44,3 +46,30 @@ export const PayoutPageSchema = z.object({
   fiat: z.array(FiatShareSchema),
 });
 export type PayoutPage = z.infer<typeof PayoutPageSchema>;
+
+// On-chain payout batches for back office (docs/integrations.md "On-chain payouts").
+
+export const ONCHAIN_BATCH_STATES = ['awaiting_signature', 'signed', 'broadcast', 'confirmed'] as const;
+
+/** One Bitcoin transaction paying a run's on-chain payouts. */
+export const OnchainPayoutBatchSchema = z.object({
+  id: z.string(),
+  createdAt: z.iso.datetime(),
+  state: z.enum(ONCHAIN_BATCH_STATES),
+  txid: z.string(),
+  /** Organizations paid: one output each. */
+  outputs: z.number().int(),
+  amountSats: z.number().int(),
+  feeSats: z.number().int(),
+  vsize: z.number().int(),
+  confirmations: z.number().int(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+});
+export type OnchainPayoutBatch = z.infer<typeof OnchainPayoutBatchSchema>;
+
+export const OnchainPayoutBatchListSchema = z.array(OnchainPayoutBatchSchema);
+
+/** The operator's signed batch: the PSBT in base64, or the raw transaction in hex. */
+export const SignedBatchRequestSchema = z.object({ transaction: z.string().trim().min(1).max(400_000) });
+export type SignedBatchRequest = z.infer<typeof SignedBatchRequestSchema>;

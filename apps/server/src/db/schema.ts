@@ -404,6 +404,8 @@ export interface DevnetChainOutputsTable {
   value_sats: Int8;
   block_height: number | null;
   created_at: Generated<Date>;
+  /** Migration 0025: the devnet transaction that spent it. */
+  spent_by_txid: Generated<string | null>;
 }
 
 /** Migration 0019: the next receive index of each on-chain wallet. */
@@ -531,6 +533,36 @@ export interface PayoutsTable {
   updated_at: Generated<Date>;
   /** Migration 0026: the LNURL metadata the invoice's description hash commits to. */
   invoice_metadata: string | null;
+  /** Migration 0025: the on-chain batch (one Bitcoin transaction) an on-chain payout is in. */
+  batch_id: Generated<string | null>;
+}
+
+/** Migration 0025: one Bitcoin transaction paying a run's on-chain payouts. */
+export type OnchainBatchState = 'awaiting_signature' | 'signed' | 'broadcast' | 'confirmed';
+
+export interface OnchainPayoutBatchesTable {
+  id: Generated<string>;
+  state: OnchainBatchState;
+  txid: string;
+  /** Base64 BIP 174. */
+  psbt: string;
+  /** Hex, once signed. */
+  raw_tx: string | null;
+  fee_sats: Int8;
+  fee_rate_sat_per_kvb: Int8;
+  vsize: number;
+  inputs: ColumnType<unknown, string, string>;
+  change_address: string | null;
+  change_index: number | null;
+  change_sats: Int8;
+  block_height: number | null;
+  confirmations: Generated<number>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  last_error: string | null;
+  broadcast_at: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
 }
 
 export interface PayoutTransactionsTable {
@@ -584,6 +616,7 @@ export interface Database {
   checkout_onchain_outputs: CheckoutOnchainOutputsTable;
   payouts: PayoutsTable;
   payout_transactions: PayoutTransactionsTable;
+  onchain_payout_batches: OnchainPayoutBatchesTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

@@ -29,6 +29,11 @@ const ADDRESS_NETWORKS: Record<
   regtest: { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef },
 };
 
+/** The network parameters @scure/btc-signer encodes and decodes addresses with. */
+export function addressNetwork(network: BitcoinNetwork) {
+  return ADDRESS_NETWORKS[network];
+}
+
 /** Mainnet keys start xpub/zpub, test-network keys tpub/vpub. */
 const MAINNET_PREFIXES: readonly Prefix[] = ['xpub', 'zpub'];
 
@@ -59,11 +64,32 @@ export function parseExtendedPublicKey(text: string, network: BitcoinNetwork): E
 
 /** The receive address (change 0) at `index` below an account key, on `network`. */
 export function deriveReceiveAddress(account: HDKey, index: number, network: BitcoinNetwork): string {
+  return deriveWalletAddress(account, 0, index, network);
+}
+
+/** The address at `change/index` below an account key: change 0 receives, change 1 takes a payout batch's change. */
+export function deriveWalletAddress(account: HDKey, change: 0 | 1, index: number, network: BitcoinNetwork): string {
   if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) throw new RangeError('index out of range');
-  const child = account.deriveChild(0).deriveChild(index);
+  const child = account.deriveChild(change).deriveChild(index);
   const address = p2wpkh(child.publicKey as Uint8Array, ADDRESS_NETWORKS[network]).address;
   if (!address) throw new Error('could not encode the address');
   return address;
+}
+
+/**
+ * The platform wallet's account-level extended private key (xprv/zprv/tprv/vprv), which signs
+ * on-chain payout batches. Undefined when it is not one.
+ */
+export function parseExtendedPrivateKey(text: string): HDKey | undefined {
+  const trimmed = text.trim();
+  const prefix = `${trimmed.slice(0, 1)}pub` as Prefix;
+  if (trimmed.slice(1, 4) !== 'prv' || !(prefix in VERSIONS)) return undefined;
+  try {
+    const key = HDKey.fromExtendedKey(trimmed, VERSIONS[prefix]);
+    return key.privateKey ? key : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 } from '../modules/invoices/invoices.service.ts';
 import { watchCheckoutPayments } from '../modules/onchain/onchain.service.ts';
 import { runLightningPayouts } from '../modules/payouts/payouts.service.ts';
+import { runOnchainPayouts } from '../modules/payouts/payouts-onchain.service.ts';
 import type { PeriodicPass } from './periodic.ts';
 
 type Log = {
@@ -98,6 +99,11 @@ export function paymentPasses(deps: PaymentJobDeps, log: Log): PeriodicPass[] {
       task: 'pay-lightning-payouts',
       intervalMs: deps.config.payouts.intervalSeconds * 1000,
       run: () => runLightningPayouts(deps, log),
+    },
+    {
+      task: 'pay-onchain-payouts',
+      intervalMs: deps.config.payouts.intervalSeconds * 1000,
+      run: () => runOnchainPayouts(deps, log),
     },
   ];
 }

@@ -89,6 +89,7 @@ describe('two server processes on one database', () => {
         'expire-checkouts',
         'expire-invoices',
         'pay-lightning-payouts',
+        'pay-onchain-payouts',
         'reconcile-invoices',
         'watch-checkout-payments',
       ].map((identifier) => ({

@@ -21,6 +21,17 @@ const EsploraTxSchema = z.object({
   status: z.object({ confirmed: z.boolean(), block_height: z.number().int().nonnegative().nullish() }),
 });
 type EsploraTx = z.infer<typeof EsploraTxSchema>;
+const TXID = /^[0-9a-f]{64}$/;
+const EsploraStatusSchema = z.object({
+  confirmed: z.boolean(),
+  block_height: z.number().int().nonnegative().nullish(),
+});
+const EsploraUtxoSchema = z.object({
+  txid: z.string().regex(TXID),
+  vout: z.number().int().nonnegative(),
+  value: z.number().int().nonnegative(),
+  status: EsploraStatusSchema,
+});
 
 /** Esplora answers at most 25 confirmed transactions per page. */
 const CHAIN_PAGE_SIZE = 25;
@@ -31,13 +42,20 @@ export function createEsploraChain(options: EsploraOptions): ChainBackend {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxPages = options.maxPages ?? 40;
 
-  async function get(path: string): Promise<Response> {
-    let response: Response;
+  async function send(path: string, init: { method?: string; body?: string } = {}): Promise<Response> {
     try {
-      response = await fetch(`${base}${path}`, { signal: deadline(timeoutMs) });
+      return await fetch(`${base}${path}`, {
+        ...init,
+        ...(init.body === undefined ? {} : { headers: { 'content-type': 'text/plain' } }),
+        signal: deadline(timeoutMs),
+      });
     } catch (error) {
       throw new ChainBackendError(`Esplora ${path}: ${describeFailure(error)}`, { cause: error });
     }
+  }
+
+  async function get(path: string): Promise<Response> {
+    const response = await send(path);
     if (!response.ok) {
       await response.body?.cancel();
       throw new ChainBackendError(`Esplora ${path} answered HTTP ${response.status}`);
@@ -45,13 +63,17 @@ export function createEsploraChain(options: EsploraOptions): ChainBackend {
     return response;
   }
 
-  async function getTxs(path: string): Promise<EsploraTx[]> {
+  async function getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
     const body: unknown = await (await get(path)).json().catch((error: unknown) => {
       throw new ChainBackendError(`Esplora ${path} answered something other than JSON`, { cause: error });
     });
-    const parsed = z.array(EsploraTxSchema).safeParse(body);
-    if (!parsed.success) throw new ChainBackendError(`Esplora ${path} answered an unexpected transaction list`);
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new ChainBackendError(`Esplora ${path} answered an unexpected body`);
     return parsed.data;
+  }
+
+  function getTxs(path: string): Promise<EsploraTx[]> {
+    return getJson(path, z.array(EsploraTxSchema));
   }
 
   return {
@@ -86,6 +108,57 @@ export function createEsploraChain(options: EsploraOptions): ChainBackend {
         });
       }
       return outputs;
+    },
+
+    async listAddressUtxos(address) {
+      const utxos = await getJson(`/address/${encodeURIComponent(address)}/utxo`, z.array(EsploraUtxoSchema));
+      return utxos
+        .filter((utxo) => utxo.value > 0)
+        .map((utxo) => ({
+          txid: utxo.txid,
+          vout: utxo.vout,
+          valueSats: BigInt(utxo.value),
+          blockHeight: utxo.status.confirmed ? (utxo.status.block_height ?? null) : null,
+        }));
+    },
+
+    async estimateFeeRate(targetBlocks) {
+      const estimates = await getJson('/fee-estimates', z.record(z.string(), z.number().positive()));
+      // The estimate for the nearest target at or below the one asked for, else the slowest given.
+      const targets = Object.keys(estimates)
+        .map(Number)
+        .filter((target) => Number.isInteger(target) && target > 0)
+        .sort((a, b) => a - b);
+      const target = targets.filter((t) => t <= targetBlocks).pop() ?? targets[0];
+      if (target === undefined) throw new ChainBackendError('Esplora answered no fee estimate');
+      return estimates[String(target)] as number;
+    },
+
+    async broadcastTransaction(rawHex) {
+      const response = await send('/tx', { method: 'POST', body: rawHex });
+      const text = (await response.text()).trim();
+      if (!response.ok) {
+        throw new ChainBackendError(`Esplora refused the transaction: HTTP ${response.status} ${text.slice(0, 200)}`);
+      }
+      if (!TXID.test(text))
+        throw new ChainBackendError('Esplora answered a broadcast with something other than a txid');
+      return text;
+    },
+
+    async getTransactionStatus(txid) {
+      const path = `/tx/${encodeURIComponent(txid)}/status`;
+      const response = await send(path);
+      if (response.status === 404) {
+        await response.body?.cancel();
+        return null;
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new ChainBackendError(`Esplora ${path} answered HTTP ${response.status}`);
+      }
+      const parsed = EsploraStatusSchema.safeParse(await response.json().catch(() => undefined));
+      if (!parsed.success) throw new ChainBackendError(`Esplora ${path} answered an unexpected body`);
+      return { blockHeight: parsed.data.confirmed ? (parsed.data.block_height ?? null) : null };
     },
   };
 }

@@ -29,6 +29,14 @@ export interface ChainBackend {
   getTipHeight(): Promise<number>;
   /** Every output paying `address`, confirmed or in the mempool. */
   listAddressOutputs(address: string): Promise<AddressOutput[]>;
+  /** The outputs paying `address` that nothing has spent yet, mempool spends included. */
+  listAddressUtxos(address: string): Promise<AddressOutput[]>;
+  /** The fee rate (sat/vB, maybe fractional) expected to confirm within `targetBlocks`. */
+  estimateFeeRate(targetBlocks: number): Promise<number>;
+  /** Hands a signed transaction (hex) to the network; answers its txid. */
+  broadcastTransaction(rawHex: string): Promise<string>;
+  /** Where the chain has the transaction: null when it does not know it, else its block (null in the mempool). */
+  getTransactionStatus(txid: string): Promise<{ blockHeight: number | null } | null>;
 }
 
 /** Confirmations of an output at the given tip: 0 in the mempool. */

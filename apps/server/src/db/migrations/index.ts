@@ -23,6 +23,7 @@ import * as backOffice from './0021-back-office.ts';
 import * as disbursementTotals from './0022-disbursement-totals.ts';
 import * as shops from './0023-shops.ts';
 import * as payouts from './0024-payouts.ts';
+import * as onchainPayouts from './0025-onchain-payouts.ts';
 import * as payoutEdges from './0026-payout-edges.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
@@ -51,5 +52,6 @@ export const migrations: Record<string, Migration> = {
   '0022-disbursement-totals': disbursementTotals,
   '0023-shops': shops,
   '0024-payouts': payouts,
+  '0025-onchain-payouts': onchainPayouts,
   '0026-payout-edges': payoutEdges,
 };

@@ -38,6 +38,8 @@ export type AuditAction =
   | 'back_office.organization_unblocked'
   | 'back_office.notification_deleted'
   | 'back_office.kyb_document_downloaded'
+  | 'back_office.onchain_batch_downloaded'
+  | 'back_office.onchain_batch_signed'
   | 'back_office.audit_exported';
 
 export type AuditEntry = {

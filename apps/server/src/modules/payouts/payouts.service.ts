@@ -24,6 +24,7 @@ import {
   storePayoutInvoice,
   sumFiatShares,
 } from './payouts.repo.ts';
+import { listPayoutConfirmations } from './payouts-onchain.repo.ts';
 
 export type PayoutDeps = { db: Db; config: Config; lightning: LightningBackend };
 type Log = { debug: (details: object, message: string) => void; warn: (details: object, message: string) => void };
@@ -265,6 +266,11 @@ export async function listPayouts(
     offset: (query.page - 1) * query.pageSize,
   });
   const fiat = await sumFiatShares(deps.db, organizationId);
+  const depths = await listPayoutConfirmations(
+    deps.db,
+    organizationId,
+    payouts.filter((payout) => payout.kind === 'onchain').map((payout) => payout.id),
+  );
   return {
     total,
     fiat: fiat.map((share) => ({
@@ -283,6 +289,7 @@ export async function listPayouts(
       attempts: payout.attempts,
       paymentHash: payout.paymentHash,
       txid: payout.txid,
+      confirmations: depths.get(payout.id) ?? null,
       sentAt: payout.sentAt?.toISOString() ?? null,
     })),
   };

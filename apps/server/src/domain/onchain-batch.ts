@@ -1,0 +1,187 @@
+import { base64, hex } from '@scure/base';
+import type { HDKey } from '@scure/bip32';
+import { p2wpkh, selectUTXO, Transaction } from '@scure/btc-signer';
+import type { BitcoinNetwork } from './bitcoin-address.ts';
+import { addressNetwork } from './onchain-wallet.ts';
+
+/**
+ * The on-chain payout batch (docs/decisions.md "On-chain payouts"): every organization due gets
+ * one output of one transaction spending the platform wallet's P2WPKH outputs.
+ */
+
+/** No output below this is made: 546 sats is the dust limit of the largest standard output (P2PKH). */
+export const ONCHAIN_DUST_SATS = 546n;
+/** Fee rates above this are taken for a broken estimate, and nothing is built with them. */
+export const MAX_FEE_RATE_SAT_PER_VB = 1_000n;
+
+export type DueOrganization = { organizationId: string; destination: string; owedMsat: bigint };
+export type Recipient = { organizationId: string; destination: string; sats: bigint };
+
+/**
+ * Whole sats per organization, rounded down: the wallet never pays more than it owes, and the
+ * part below one sat stays with the platform. An organization whose whole sats are below the
+ * minimum (never below dust) is left out; its shares wait for the next run.
+ */
+export function planRecipients(due: readonly DueOrganization[], minSats: bigint): Recipient[] {
+  const floor = minSats > ONCHAIN_DUST_SATS ? minSats : ONCHAIN_DUST_SATS;
+  return due
+    .map((organization) => ({
+      organizationId: organization.organizationId,
+      destination: organization.destination,
+      sats: organization.owedMsat / 1000n,
+    }))
+    .filter((recipient) => recipient.sats >= floor);
+}
+
+/** A backend's estimate (sat/vB, maybe fractional) as the whole sat/vB we pay: rounded up, at least 1. */
+export function feeRateFromEstimate(estimate: number): bigint {
+  if (!Number.isFinite(estimate) || estimate <= 0) throw new RangeError(`not a fee rate: ${estimate}`);
+  const rate = BigInt(Math.ceil(estimate));
+  if (rate > MAX_FEE_RATE_SAT_PER_VB) throw new RangeError(`fee rate ${rate} sat/vB is above the ceiling`);
+  return rate;
+}
+
+/** Each payout's part of the batch's network fee: equal parts, the first ones taking the remainder. */
+export function splitFee(feeSats: bigint, count: number): bigint[] {
+  if (count < 1) return [];
+  const each = feeSats / BigInt(count);
+  const left = Number(feeSats % BigInt(count));
+  return Array.from({ length: count }, (_, index) => each + (index < left ? 1n : 0n));
+}
+
+/** An unspent output of the platform wallet, and where its key sits below the account key. */
+export type WalletUtxo = {
+  txid: string;
+  vout: number;
+  valueSats: bigint;
+  address: string;
+  change: 0 | 1;
+  index: number;
+};
+
+/** The account key's origin, as a PSBT names it for the signing wallet (BIP 174 bip32 derivation). */
+export type KeyOrigin = { fingerprint: number; path: number[] };
+
+export type BuiltBatch = {
+  txid: string;
+  /** Base64 BIP 174, unsigned. */
+  psbt: string;
+  feeSats: bigint;
+  vsize: number;
+  inputs: WalletUtxo[];
+  changeSats: bigint;
+};
+
+export class InsufficientFundsError extends Error {}
+
+/**
+ * Picks wallet outputs for the recipients' outputs plus the fee at `feeRate`, with change (when
+ * above dust) to `changeAddress`. Outputs stay in the recipients' order, change last, so output i
+ * pays recipient i.
+ */
+export function buildBatch(input: {
+  account: HDKey;
+  origin: KeyOrigin;
+  utxos: readonly WalletUtxo[];
+  recipients: readonly Recipient[];
+  feeRate: bigint;
+  changeAddress: string;
+  network: BitcoinNetwork;
+}): BuiltBatch {
+  const network = addressNetwork(input.network);
+  const candidates = input.utxos.map((utxo) => {
+    const publicKey = input.account.deriveChild(utxo.change).deriveChild(utxo.index).publicKey as Uint8Array;
+    return {
+      txid: hex.decode(utxo.txid),
+      index: utxo.vout,
+      witnessUtxo: { script: p2wpkh(publicKey, network).script, amount: utxo.valueSats },
+      bip32Derivation: [
+        [publicKey, { fingerprint: input.origin.fingerprint, path: [...input.origin.path, utxo.change, utxo.index] }],
+      ] as [Uint8Array, KeyOrigin][],
+    };
+  });
+  const selected = selectUTXO(
+    candidates,
+    input.recipients.map((recipient) => ({ address: recipient.destination, amount: recipient.sats })),
+    'default',
+    {
+      feePerByte: input.feeRate,
+      changeAddress: input.changeAddress,
+      network,
+      // Change below the dust limit (selectUTXO's default: 182 bytes at 3 sat/B, i.e. 546 sats)
+      // is left to the fee rather than made into an output nobody could spend.
+      createTx: true,
+      bip69: false,
+    },
+  );
+  if (!selected?.tx || selected.fee === undefined) {
+    throw new InsufficientFundsError('The platform wallet cannot pay these outputs and their fee');
+  }
+  const tx = selected.tx;
+  const used = new Set<string>();
+  for (let index = 0; index < tx.inputsLength; index += 1) {
+    const spent = tx.getInput(index);
+    used.add(`${hex.encode(spent.txid as Uint8Array)}:${spent.index}`);
+  }
+  const changeSats = selected.change ? (tx.getOutput(tx.outputsLength - 1).amount ?? 0n) : 0n;
+  return {
+    txid: tx.id,
+    psbt: base64.encode(tx.toPSBT()),
+    feeSats: selected.fee,
+    vsize: Math.ceil(selected.weight / 4),
+    inputs: input.utxos.filter((utxo) => used.has(`${utxo.txid}:${utxo.vout}`)),
+    changeSats,
+  };
+}
+
+/** Signs every input with the account's private keys and answers the raw transaction (hex). */
+export function signBatch(psbt: string, account: HDKey, inputs: readonly WalletUtxo[]): string {
+  const tx = Transaction.fromPSBT(base64.decode(psbt));
+  for (let index = 0; index < tx.inputsLength; index += 1) {
+    const spent = tx.getInput(index);
+    const utxo = inputs.find(
+      (candidate) => candidate.txid === hex.encode(spent.txid as Uint8Array) && candidate.vout === spent.index,
+    );
+    if (!utxo) throw new Error(`input ${index} is not one of the batch's wallet outputs`);
+    const key = account.deriveChild(utxo.change).deriveChild(utxo.index).privateKey;
+    if (!key) throw new Error('the account key cannot sign');
+    tx.signIdx(key, index);
+  }
+  tx.finalize();
+  return hex.encode(tx.extract());
+}
+
+export class SignedBatchError extends Error {}
+
+/**
+ * What an operator hands back for a batch: its signed PSBT (base64) or the signed raw transaction
+ * (hex). It must be the very transaction built, the txid proving it (segwit: signing does not
+ * change it), and complete. Answers the raw transaction to broadcast.
+ */
+export function acceptSignedBatch(expectedTxid: string, submitted: string): string {
+  const text = submitted.trim();
+  if (/^[0-9a-fA-F]+$/.test(text)) {
+    let tx: Transaction;
+    try {
+      tx = Transaction.fromRaw(hex.decode(text.toLowerCase()));
+    } catch {
+      throw new SignedBatchError('This is neither a PSBT (base64) nor a raw transaction (hex)');
+    }
+    if (tx.id !== expectedTxid) throw new SignedBatchError('This is not the transaction of this batch');
+    if (!tx.isFinal) throw new SignedBatchError('The transaction is not signed yet');
+    return text.toLowerCase();
+  }
+  let tx: Transaction;
+  try {
+    tx = Transaction.fromPSBT(base64.decode(text));
+  } catch {
+    throw new SignedBatchError('This is neither a PSBT (base64) nor a raw transaction (hex)');
+  }
+  if (tx.id !== expectedTxid) throw new SignedBatchError('This is not the transaction of this batch');
+  try {
+    tx.finalize();
+  } catch {
+    throw new SignedBatchError('The transaction is not signed yet');
+  }
+  return hex.encode(tx.extract());
+}

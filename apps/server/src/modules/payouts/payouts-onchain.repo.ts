@@ -1,0 +1,291 @@
+import type { Selectable } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { OnchainBatchState, OnchainPayoutBatchesTable } from '../../db/schema.ts';
+import type { WalletUtxo } from '../../domain/onchain-batch.ts';
+import { OPEN_PAYOUT_STATES, statesBefore } from '../../domain/payout-state.ts';
+
+export type BatchRow = Selectable<OnchainPayoutBatchesTable>;
+
+/** Any fixed key: one process at a time builds a batch, across every process on the database. */
+const BUILD_LOCK_KEY = 7_340_125;
+
+/** States in which a batch has not reached the chain yet; while one exists no new batch is built. */
+export const UNSENT_BATCH_STATES: readonly OnchainBatchState[] = ['awaiting_signature', 'signed'];
+
+/** Holds the batch-building lock until the surrounding transaction ends. */
+export async function lockBatchBuilding(trx: Db): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${BUILD_LOCK_KEY})`.execute(trx);
+}
+
+/** A sale's on-chain share no payout carries yet. */
+function unpaidOnchainShares(db: Db) {
+  return db
+    .selectFrom('transactions as t')
+    .where('t.onchain_msat', '>', '0')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('payout_transactions as pt')
+            .select('pt.transaction_id')
+            .whereRef('pt.transaction_id', '=', 't.id')
+            .where('pt.kind', '=', 'onchain'),
+        ),
+      ),
+    );
+}
+
+export type UnpaidOnchainShare = { organizationId: string; destination: string; id: string; onchainMsat: bigint };
+
+/**
+ * Every unpaid on-chain share of an organization that has an on-chain address and is not
+ * blocked (like Lightning payouts, the verification flags do not hold payouts back), locked.
+ */
+export async function listUnpaidOnchainShares(trx: Db): Promise<UnpaidOnchainShare[]> {
+  const rows = await unpaidOnchainShares(trx)
+    .innerJoin('organizations as o', 'o.id', 't.organization_id')
+    .where('o.onchain_address', 'is not', null)
+    .where('o.blocked', '=', false)
+    .select(['t.id', 't.organization_id', 't.onchain_msat', 'o.onchain_address'])
+    .orderBy('t.organization_id')
+    .orderBy('t.settled_at')
+    .forUpdate('t')
+    .execute();
+  return rows.map((row) => ({
+    organizationId: row.organization_id,
+    destination: row.onchain_address as string,
+    id: row.id,
+    onchainMsat: BigInt(row.onchain_msat),
+  }));
+}
+
+export async function countUnsentBatches(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('onchain_payout_batches')
+    .select(sql<string>`count(*)`.as('count'))
+    .where('state', 'in', UNSENT_BATCH_STATES)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * The wallet's addresses that may hold something to spend: checkout addresses the watcher saw
+ * paid, and the change addresses of earlier batches.
+ */
+export async function listFundedWalletAddresses(
+  db: Db,
+  wallet: string,
+): Promise<Array<{ address: string; change: 0 | 1; index: number }>> {
+  const received = await db
+    .selectFrom('checkout_onchain_addresses as a')
+    .select(['a.address', 'a.derivation_index'])
+    .where('a.wallet', '=', wallet)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('checkout_onchain_outputs as o').select('o.txid').whereRef('o.checkout_id', '=', 'a.checkout_id'),
+      ),
+    )
+    .execute();
+  const change = await db
+    .selectFrom('onchain_payout_batches')
+    .select(['change_address', 'change_index'])
+    .where('change_address', 'is not', null)
+    .execute();
+  return [
+    ...received.map((row) => ({ address: row.address, change: 0 as const, index: row.derivation_index })),
+    ...change.map((row) => ({
+      address: row.change_address as string,
+      change: 1 as const,
+      index: row.change_index as number,
+    })),
+  ];
+}
+
+export type NewBatch = {
+  state: 'awaiting_signature' | 'signed';
+  txid: string;
+  psbt: string;
+  rawTx: string | null;
+  feeSats: bigint;
+  feeRate: bigint;
+  vsize: number;
+  inputs: WalletUtxo[];
+  changeAddress: string | null;
+  changeIndex: number | null;
+  changeSats: bigint;
+  payouts: Array<{
+    organizationId: string;
+    destination: string;
+    amountMsat: bigint;
+    feeMsat: bigint;
+    shares: Array<{ id: string; onchainMsat: bigint }>;
+  }>;
+};
+
+/** The batch, its payouts (pending, sharing its txid) and the shares each carries, in the caller's transaction. */
+export async function insertBatch(trx: Db, batch: NewBatch): Promise<BatchRow> {
+  const row = await trx
+    .insertInto('onchain_payout_batches')
+    .values({
+      state: batch.state,
+      txid: batch.txid,
+      psbt: batch.psbt,
+      raw_tx: batch.rawTx,
+      fee_sats: batch.feeSats,
+      fee_rate_sat_per_kvb: batch.feeRate * 1000n,
+      vsize: batch.vsize,
+      inputs: JSON.stringify(batch.inputs.map((input) => ({ ...input, valueSats: input.valueSats.toString() }))),
+      change_address: batch.changeAddress,
+      change_index: batch.changeIndex,
+      change_sats: batch.changeSats,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  for (const payout of batch.payouts) {
+    const inserted = await trx
+      .insertInto('payouts')
+      .values({
+        organization_id: payout.organizationId,
+        kind: 'onchain',
+        destination: payout.destination,
+        amount_msat: payout.amountMsat,
+        fee_msat: payout.feeMsat,
+        idempotency_key: `onchain:${row.id}:${payout.organizationId}`,
+        txid: batch.txid,
+        batch_id: row.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('payout_transactions')
+      .values(
+        payout.shares.map((share) => ({
+          transaction_id: share.id,
+          kind: 'onchain' as const,
+          payout_id: inserted.id,
+          amount_msat: share.onchainMsat,
+        })),
+      )
+      .execute();
+  }
+  return row;
+}
+
+/** Batches the job still follows: not on the chain yet, or not deep enough yet. */
+export async function listOpenBatches(db: Db): Promise<BatchRow[]> {
+  return db
+    .selectFrom('onchain_payout_batches')
+    .selectAll()
+    .where('state', '!=', 'confirmed')
+    .orderBy('created_at')
+    .execute();
+}
+
+export async function findBatch(db: Db, id: string): Promise<BatchRow | undefined> {
+  return db.selectFrom('onchain_payout_batches').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Newest first, for back office. */
+export async function listBatches(db: Db, limit: number): Promise<BatchRow[]> {
+  return db.selectFrom('onchain_payout_batches').selectAll().orderBy('created_at', 'desc').limit(limit).execute();
+}
+
+/** The operator's signed transaction: the batch can now be broadcast. False when it was signed already. */
+export async function storeSignedBatch(db: Db, id: string, rawTx: string): Promise<boolean> {
+  const result = await db
+    .updateTable('onchain_payout_batches')
+    .set({ state: 'signed', raw_tx: rawTx, next_attempt_at: sql`now()`, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .where('state', '=', 'awaiting_signature')
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/**
+ * The chain has the batch's transaction: its payouts are sent (once; a guarded update), and its
+ * depth is recorded; `final` stops the job following it.
+ */
+export async function markBatchOnChain(
+  db: Db,
+  id: string,
+  seen: { blockHeight: number | null; confirmations: number; final: boolean },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('onchain_payout_batches')
+      .set({
+        state: seen.final ? 'confirmed' : 'broadcast',
+        block_height: seen.blockHeight,
+        confirmations: seen.confirmations,
+        broadcast_at: sql`coalesce(broadcast_at, now())`,
+        last_error: null,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', id)
+      .where('state', '!=', 'confirmed')
+      .execute();
+    await trx
+      .updateTable('payouts')
+      .set({ state: 'sent', last_error: null, sent_at: sql`now()`, updated_at: sql`now()` })
+      .where('batch_id', '=', id)
+      .where('state', 'in', statesBefore('sent'))
+      .execute();
+  });
+}
+
+/** A failed broadcast: counted on the batch, retried after `retryInSeconds`. Returns the attempts so far. */
+export async function recordBatchFailure(db: Db, id: string, error: string, retryInSeconds: number): Promise<void> {
+  await db
+    .updateTable('onchain_payout_batches')
+    .set({
+      attempts: sql`attempts + 1`,
+      last_error: error,
+      next_attempt_at: sql`now() + make_interval(secs => ${retryInSeconds})`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A batch's payouts; only those still open unless `includeSent`. */
+export async function listBatchPayouts(
+  db: Db,
+  batchId: string,
+  options: { includeSent?: boolean } = {},
+): Promise<Array<{ id: string; organizationId: string; destination: string; amountMsat: bigint }>> {
+  const rows = await db
+    .selectFrom('payouts')
+    .select(['id', 'organization_id', 'destination', 'amount_msat'])
+    .where('batch_id', '=', batchId)
+    .$if(options.includeSent !== true, (query) => query.where('state', 'in', OPEN_PAYOUT_STATES))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    organizationId: row.organization_id,
+    destination: row.destination,
+    amountMsat: BigInt(row.amount_msat),
+  }));
+}
+
+/** How deep the chain has the transactions of the organization's on-chain payouts, by payout id. */
+export async function listPayoutConfirmations(
+  db: Db,
+  organizationId: string,
+  payoutIds: string[],
+): Promise<Map<string, number>> {
+  if (payoutIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('payouts as p')
+    .innerJoin('onchain_payout_batches as b', 'b.id', 'p.batch_id')
+    .select(['p.id', 'b.confirmations', 'b.state'])
+    .where('p.organization_id', '=', organizationId)
+    .where('p.id', 'in', payoutIds)
+    .execute();
+  return new Map(
+    rows
+      .filter((row) => row.state === 'broadcast' || row.state === 'confirmed')
+      .map((row) => [row.id, row.confirmations]),
+  );
+}
