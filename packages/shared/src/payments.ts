@@ -172,10 +172,14 @@ export const TerminalInfoSchema = z.object({
   bpt: TerminalBptSchema,
   /** Satoshis per unit of the BPT's currency right now, as a decimal string. */
   rate: z.string(),
+  /** The same rate as the server prices with: minor units of the currency per bitcoin, as integer text. */
+  rateMinorPerBtc: z.string().regex(/^\d+$/),
   /** The organization's logo and colour, shown on the terminal. */
   branding: PublicBrandingSchema,
   /** The organization's country (ISO code), whose way of writing numbers the terminal follows (es-GT: 2,321.94). */
   countryCode: z.string().nullable(),
+  /** The organization's time zone, in which the terminal shows every time. */
+  timeZone: z.string(),
 });
 export type TerminalInfo = z.infer<typeof TerminalInfoSchema>;
 

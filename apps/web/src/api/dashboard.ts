@@ -1,5 +1,7 @@
 import {
   CurrentOrganizationSchema,
+  type PeriodRange,
+  type SeriesBucket,
   TransactionPageSchema,
   type TransactionSeries,
   TransactionSeriesSchema,
@@ -8,7 +10,6 @@ import {
 } from '@rayo/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import type { PeriodRange, SeriesBucket } from '../pages/home/period.ts';
 import { apiRequest, apiResponse } from './client.ts';
 
 /** What every dashboard call is filtered by: a period and `all` or one account id. */

@@ -166,6 +166,7 @@ export async function findSharedBpt(db: Db, shareToken: string): Promise<BptRow>
 export async function getTerminalInfo(deps: { db: Db; config: Config }, row: BptRow): Promise<TerminalInfo> {
   const rateMinorPerBtc = await getRateForInvoice(deps, row.currency);
   const bpt = toBpt(row);
+  const organization = await findCurrentOrganization(deps.db, row.organization_id);
   return {
     bpt: {
       id: bpt.id,
@@ -175,7 +176,9 @@ export async function getTerminalInfo(deps: { db: Db; config: Config }, row: Bpt
       taxPercentage: bpt.taxPercentage,
     },
     rate: satsPerUnit(rateMinorPerBtc, row.currency),
+    rateMinorPerBtc: rateMinorPerBtc.toString(),
     branding: await getPublicBranding(deps.db, row.organization_id),
-    countryCode: (await findCurrentOrganization(deps.db, row.organization_id))?.countryCode ?? null,
+    countryCode: organization?.countryCode ?? null,
+    timeZone: organization?.timeZone ?? 'UTC',
   };
 }

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBackOfficeNotifications, useDeleteNotification } from '../../api/back-office.ts';
 import { errorMessage } from '../../api/error-messages.ts';
-import { useFormatLocale } from '../../components/format-locale.ts';
+import { useDateTimeFormat } from '../../components/date-time.ts';
 import { LabelledPagination } from '../../components/LabelledPagination.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 
@@ -23,11 +23,10 @@ export function notificationKindKey(kind: string): string {
 /** What merchants changed that back office should look at, newest first; each is deleted once seen to. */
 export function NotificationsPanel() {
   const { t } = useTranslation();
-  const locale = useFormatLocale();
   const [page, setPage] = useState(1);
   const list = useBackOfficeNotifications(page, PAGE_SIZE);
   const remove = useDeleteNotification();
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const date = useDateTimeFormat();
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
 
   if (list.isError) return <LoadError error={list.error} onRetry={() => list.refetch()} />;
@@ -54,7 +53,7 @@ export function NotificationsPanel() {
           <Table.Tbody>
             {list.data.notifications.map((notice) => (
               <Table.Tr key={notice.id}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{date.format(new Date(notice.createdAt))}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(notice.createdAt)}</Table.Td>
                 <Table.Td>
                   <Link to={`/back-office/${notice.organizationId}/infos`}>{notice.organizationName}</Link>
                 </Table.Td>

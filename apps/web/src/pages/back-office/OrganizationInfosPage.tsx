@@ -15,6 +15,7 @@ import { useCountries } from '../../api/catalog.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { localizedCountries } from '../../components/country-names.ts';
+import { dateTimeFormatter } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { useSession } from '../../session/use-session.ts';
@@ -76,7 +77,8 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
   const block = useSetBlocked(organization.id);
   const [pending, setPending] = useState<Pending | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  // Times of this organization are read on its clock, as its own members read them.
+  const date = dateTimeFormatter(locale, organization.timeZone);
   const country = localizedCountries(countries.data ?? [], language).find((c) => c.id === organization.countryId);
   const bank = record.bankingInfo[0]?.bankingInfoMetadata;
   const notEntered = (
@@ -158,7 +160,7 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
           <Field label={t('backOffice.infos.currency')} value={organization.currency} />
           <Field label={t('backOffice.infos.language')} value={t(`language.${organization.language}`)} />
           <Field label={t('backOffice.infos.timeZone')} value={organization.timeZone} />
-          <Field label={t('backOffice.infos.created')} value={date.format(new Date(organization.createdAt))} />
+          <Field label={t('backOffice.infos.created')} value={date(organization.createdAt)} />
         </SimpleGrid>
       </Section>
 
@@ -254,7 +256,7 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
                   {document.fileName}
                 </Anchor>
                 <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                  {`${Math.ceil(document.size / 1024).toLocaleString(locale)} KB · ${date.format(new Date(document.createdAt))}`}
+                  {`${Math.ceil(document.size / 1024).toLocaleString(locale)} KB · ${date(document.createdAt)}`}
                 </Text>
               </Group>
             ))}

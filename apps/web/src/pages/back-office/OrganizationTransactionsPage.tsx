@@ -4,14 +4,15 @@ import { IconDownload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { useOrganizationAdminRecord } from '../../api/back-office.ts';
 import {
   type ExportProgress,
   exportOrganizationTransactions,
   useUnpaidTransactions,
 } from '../../api/back-office-payments.ts';
+import { dateTimeFormatter, FALLBACK_TIME_ZONE } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
-import { dateTimeFormatter } from '../home/dashboard-format.ts';
 import { MarkPaidButton } from './MarkPaidButton.tsx';
 import { OrganizationTabs } from './OrganizationTabs.tsx';
 import { selectedSum } from './payment-selection.ts';
@@ -34,7 +35,12 @@ export function OrganizationTransactionsPage() {
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
   const [exporting, setExporting] = useState<ExportState>({ kind: 'idle' });
   const [page, setPage] = useState(1);
-  const dateTime = useMemo(() => dateTimeFormatter(locale, Intl.DateTimeFormat().resolvedOptions().timeZone), [locale]);
+  // The organization's own clock, as on its dashboard; UTC (and said so) until its record is in.
+  const timeZone = useOrganizationAdminRecord(id).data?.organization.timeZone;
+  const dateTime = useMemo(
+    () => dateTimeFormatter(locale, timeZone ?? FALLBACK_TIME_ZONE, 'dateTime', timeZone === undefined),
+    [locale, timeZone],
+  );
   const number = new Intl.NumberFormat(locale);
 
   // SPEC §8: a failed load is only logged; the list is empty and the sums zero.

@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBackOfficeOrganizations } from '../../api/back-office.ts';
+import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LabelledPagination } from '../../components/LabelledPagination.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
@@ -67,7 +68,7 @@ export function OrganizationsPanel({
   const [view, setView] = useState<View>('table');
   const [page, setPage] = useState(1);
   const list = useBackOfficeOrganizations({ search: debounced, country: countryId, page, limit: PAGE_SIZE });
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
+  const date = useDateTimeFormat('date');
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
   const money = (organization: BackOfficeOrganizationRow) =>
     formatDecimalMoney(organization.pendingFiat, organization.currency, locale);
@@ -127,7 +128,7 @@ export function OrganizationsPanel({
                     </Group>
                   </Table.Td>
                   <Table.Td>{countryName(organization.countryId)}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{date.format(new Date(organization.createdAt))}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(organization.createdAt)}</Table.Td>
                   <Table.Td>
                     <VerificationBadge organization={organization} />
                   </Table.Td>
@@ -155,7 +156,7 @@ export function OrganizationsPanel({
                     <BlockedBadge organization={organization} />
                   </Group>
                   <Text size="xs" c="dimmed">
-                    {countryName(organization.countryId)} · {date.format(new Date(organization.createdAt))}
+                    {countryName(organization.countryId)} · {date(organization.createdAt)}
                   </Text>
                   <VerificationBadge organization={organization} />
                   <SimpleGrid cols={2} spacing="xs">

@@ -12,6 +12,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
+import { msatToWholeSats } from '@rayo/shared';
 import { IconCheck, IconCopy, IconFlask } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +24,6 @@ import { errorMessage } from '../../api/error-messages.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatSats } from '../../components/money-format.ts';
 import { NotFoundPage } from '../not-found/NotFoundPage.tsx';
-import { msatToSats } from '../terminal/money.ts';
 import { DevnetChainTools } from './DevnetChainTools.tsx';
 
 /** Devnet pages exist only on a server whose payments go to the built-in devnet node. */
@@ -98,7 +98,10 @@ function PayInvoice() {
             </Button>
           </Group>
           {pay.data && (
-            <Alert color="teal" title={t('devnet.paid', { sats: formatSats(msatToSats(pay.data.amountMsat), locale) })}>
+            <Alert
+              color="teal"
+              title={t('devnet.paid', { sats: formatSats(msatToWholeSats(pay.data.amountMsat), locale) })}
+            >
               <Text size="sm">{t('devnet.hash')}</Text>
               <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
                 {pay.data.paymentHash}

@@ -1,4 +1,5 @@
 import { Group, Select, Stack } from '@mantine/core';
+import { type CustomDays, type PeriodPreset, periodRange } from '@rayo/shared';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
@@ -7,7 +8,6 @@ import { ScreenTitle } from '../../components/ScreenTitle.tsx';
 import { CsvDownload } from './CsvDownload.tsx';
 import { MetricCards } from './MetricCards.tsx';
 import { PeriodFilter } from './PeriodFilter.tsx';
-import { type CustomDays, type PeriodPreset, periodRange } from './period.ts';
 import { SalesCharts } from './SalesCharts.tsx';
 import { TransactionsTable } from './TransactionsTable.tsx';
 

@@ -1,9 +1,9 @@
 import { Chip, Group, Stack, Text } from '@mantine/core';
 import 'dayjs/locale/es';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import { type CustomDays, type PeriodPreset, periodPresets } from '@rayo/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CustomDays, type PeriodPreset, periodPresets } from './period.ts';
 
 type Props = {
   preset: PeriodPreset;

@@ -1,14 +1,13 @@
 import { AreaChart, BarChart, DonutChart } from '@mantine/charts';
 import { Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { TransactionSeries } from '@rayo/shared';
+import { bucketFor, type TransactionSeries } from '@rayo/shared';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, useTransactionSeries } from '../../api/dashboard.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
 import { chartNumber, chartPoints, fillBuckets } from './dashboard-format.ts';
-import { bucketFor } from './period.ts';
 
 const ACCOUNT_COLORS = ['teal.6', 'indigo.6', 'orange.6', 'grape.6', 'cyan.6', 'lime.7', 'pink.6', 'yellow.7'];
 

@@ -3,10 +3,10 @@ import { IconArrowDown } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, useTransactionPage } from '../../api/dashboard.ts';
+import { dateTimeFormatter } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { loadColumns, saveColumns, type TransactionColumn } from './columns.ts';
-import { dateTimeFormatter } from './dashboard-format.ts';
 import { type CellContext, numericColumns, TransactionCell } from './TransactionCell.tsx';
 
 const PAGE_SIZES = ['10', '25', '50', '100'];

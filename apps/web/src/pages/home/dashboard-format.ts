@@ -1,6 +1,12 @@
-import type { TransactionSeries, TransactionSums } from '@rayo/shared';
+import {
+  civilDateAt,
+  type PeriodRange,
+  type SeriesBucket,
+  startOfDay,
+  type TransactionSeries,
+  type TransactionSums,
+} from '@rayo/shared';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
-import { civilDateAt, type PeriodRange, type SeriesBucket, startOfDay } from './period.ts';
 
 export type MetricKey = 'receiveMsat' | 'msatsToDisburse' | 'receiveFiat' | 'fiatToDisburse';
 export type Metric = { key: MetricKey; value: string };
@@ -49,12 +55,6 @@ export function bucketLabel(bucket: SeriesBucket, timeZone: string, locale: stri
 export function chartNumber(locale: string, maximumFractionDigits = 2): (value: number) => string {
   const format = new Intl.NumberFormat(locale, { maximumFractionDigits });
   return (value) => format.format(value);
-}
-
-/** A date and time of a transaction, in the organization's time zone. */
-export function dateTimeFormatter(locale: string, timeZone: string): (iso: string) => string {
-  const format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
-  return (iso) => format.format(new Date(iso));
 }
 
 type SeriesPoint = TransactionSeries['points'][number];

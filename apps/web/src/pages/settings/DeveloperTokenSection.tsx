@@ -7,7 +7,7 @@ import { useCreateDeveloperToken, useDeveloperTokens, useRevokeDeveloperToken } 
 import { errorMessage } from '../../api/error-messages.ts';
 import { useMfaStatus } from '../../api/mfa.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { useFormatLocale } from '../../components/format-locale.ts';
+import { useDateTimeFormat } from '../../components/date-time.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { SecretShownOnceModal } from '../../components/SecretShownOnceModal.tsx';
 import { canChange } from '../../session/permissions.ts';
@@ -121,10 +121,9 @@ function DeveloperTokens() {
 
 function TokenList({ tokens, loading }: { tokens: DeveloperToken[]; loading: boolean }) {
   const { t } = useTranslation();
-  const locale = useFormatLocale();
   const revoke = useRevokeDeveloperToken();
   const [revoking, setRevoking] = useState<DeveloperToken | null>(null);
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const date = useDateTimeFormat();
   const labelOf = (token: DeveloperToken) => token.name ?? t('settings.developerTokens.unnamed');
 
   if (loading) return <Text size="sm">{t('common.loading')}</Text>;
@@ -163,10 +162,8 @@ function TokenList({ tokens, loading }: { tokens: DeveloperToken[]; loading: boo
             {tokens.map((token) => (
               <Table.Tr key={token.id}>
                 <Table.Td>{labelOf(token)}</Table.Td>
-                <Table.Td visibleFrom="xs">{date.format(new Date(token.createdAt))}</Table.Td>
-                <Table.Td>
-                  {token.lastUsedAt ? date.format(new Date(token.lastUsedAt)) : t('settings.developerTokens.never')}
-                </Table.Td>
+                <Table.Td visibleFrom="xs">{date(token.createdAt)}</Table.Td>
+                <Table.Td>{token.lastUsedAt ? date(token.lastUsedAt) : t('settings.developerTokens.never')}</Table.Td>
                 <Table.Td ta="right">
                   <Button
                     size="xs"

@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-messages.ts';
 import { downloadKybDocument, useDeleteKybDocument, useKybDocuments, useUploadKybDocument } from '../../api/kyb.ts';
+import { useDateTimeFormat } from '../../components/date-time.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
@@ -123,7 +124,8 @@ function KybDocuments() {
 }
 
 function DocumentTable({ documents }: { documents: KybDocument[] }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const date = useDateTimeFormat('date');
   const remove = useDeleteKybDocument();
   const [downloadFailed, setDownloadFailed] = useState<unknown>(null);
   if (documents.length === 0) {
@@ -154,7 +156,7 @@ function DocumentTable({ documents }: { documents: KybDocument[] }) {
               <Table.Tr key={document.id}>
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>{document.fileName}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(document.size)}</Table.Td>
-                <Table.Td visibleFrom="xs">{new Date(document.createdAt).toLocaleDateString(i18n.language)}</Table.Td>
+                <Table.Td visibleFrom="xs">{date(document.createdAt)}</Table.Td>
                 <Table.Td>
                   <Group gap={4} justify="flex-end" wrap="nowrap">
                     <Button size="compact-sm" variant="subtle" onClick={() => download(document)}>

@@ -3,6 +3,7 @@ import type { Payout } from '@rayo/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePayouts } from '../../api/payouts.ts';
+import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { formatMoney, formatMsatAsSats } from '../../components/money-format.ts';
@@ -31,7 +32,7 @@ export function PayoutHistorySection() {
   const locale = useFormatLocale();
   const [page, setPage] = useState(1);
   const payouts = usePayouts(page, PAGE_SIZE);
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const date = useDateTimeFormat();
   const pages = Math.max(1, Math.ceil((payouts.data?.total ?? 0) / PAGE_SIZE));
 
   return (
@@ -83,7 +84,7 @@ export function PayoutHistorySection() {
                   return (
                     <Table.Tr key={payout.id}>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                        <Text size="sm">{date.format(new Date(payout.createdAt))}</Text>
+                        <Text size="sm">{date(payout.createdAt)}</Text>
                         <Text size="xs" c="dimmed">
                           {t(`payouts.kinds.${payout.kind}`)}
                         </Text>

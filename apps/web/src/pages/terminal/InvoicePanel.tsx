@@ -1,5 +1,5 @@
 import { Button, Divider, Stack, Text } from '@mantine/core';
-import { type Invoice, type InvoiceStatus, parseAmount, SATS } from '@rayo/shared';
+import { type Invoice, type InvoiceStatus, msatToWholeSats, parseAmount, SATS } from '@rayo/shared';
 import { useTranslation } from 'react-i18next';
 import { AwaitingPayment } from '../../components/AwaitingPayment.tsx';
 import { mmss, useInvoiceCountdown } from '../../components/countdown.ts';
@@ -8,7 +8,6 @@ import { LightningQr } from '../../components/LightningQr.tsx';
 import { formatMoney, formatSats } from '../../components/money-format.ts';
 import { PaymentRequestActions } from '../../components/PaymentRequestActions.tsx';
 import { CardPayment } from './CardPayment.tsx';
-import { msatToSats } from './money.ts';
 
 /** The amount of an invoice in its currency, and in sats when that is not the same thing. */
 export function InvoiceAmount({ invoice, size = 32 }: { invoice: Invoice; size?: number }) {
@@ -21,7 +20,7 @@ export function InvoiceAmount({ invoice, size = 32 }: { invoice: Invoice; size?:
       </Text>
       {invoice.currency !== SATS && (
         <Text c="inherit" opacity={0.75} ta="center">
-          {formatSats(msatToSats(invoice.amountMsat), locale)}
+          {formatSats(msatToWholeSats(invoice.amountMsat), locale)}
         </Text>
       )}
     </Stack>

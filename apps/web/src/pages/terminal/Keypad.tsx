@@ -3,8 +3,7 @@ import { IconBackspace } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatLocale } from '../../components/format-locale.ts';
-import type { KeypadKey } from './keypad.ts';
-import { decimalSeparator } from './money.ts';
+import { decimalSeparator, type KeypadKey } from './keypad.ts';
 
 const DIGITS: KeypadKey[] = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
 

@@ -1,28 +1,30 @@
 import { Loader, Table, Text, Title } from '@mantine/core';
-import type { Transaction } from '@rayo/shared';
-import { parseAmount } from '@rayo/shared';
+import { msatToWholeSats, parseAmount, type Transaction } from '@rayo/shared';
 import { useTranslation } from 'react-i18next';
 import { type TerminalSource, useLatestTransactions } from '../../api/terminal.ts';
+import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney, formatSats } from '../../components/money-format.ts';
-import { msatToSats, sumDecimals } from './money.ts';
 
 function Row({ transaction }: { transaction: Transaction }) {
   const locale = useFormatLocale();
   const { currency } = transaction;
   const money = (decimal: string) => formatMoney(parseAmount(decimal, currency), currency, locale);
-  const total = sumDecimals([transaction.billAmount, transaction.tip, transaction.tax], currency);
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
+  const total = [transaction.billAmount, transaction.tip, transaction.tax].reduce(
+    (sum, decimal) => sum + parseAmount(decimal, currency),
+    0n,
+  );
+  const date = useDateTimeFormat('shortDateTime');
   return (
     <Table.Tr>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{date.format(new Date(transaction.settledAt))}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(transaction.settledAt)}</Table.Td>
       <Table.Td ta="right">{money(transaction.billAmount)}</Table.Td>
       <Table.Td ta="right">{money(transaction.tip)}</Table.Td>
       <Table.Td ta="right">{money(transaction.tax)}</Table.Td>
       <Table.Td ta="right" fw={600}>
         {formatMoney(total, currency, locale)}
       </Table.Td>
-      <Table.Td ta="right">{formatSats(msatToSats(transaction.totalMsatCharged), locale)}</Table.Td>
+      <Table.Td ta="right">{formatSats(msatToWholeSats(transaction.totalMsatCharged), locale)}</Table.Td>
     </Table.Tr>
   );
 }

@@ -1,10 +1,9 @@
 import { Divider, Group, Stack, Text } from '@mantine/core';
-import { SATS } from '@rayo/shared';
+import { msatToWholeSats, SATS, type SaleQuote } from '@rayo/shared';
 import { useTranslation } from 'react-i18next';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatPercent } from '../../components/format-percent.ts';
 import { formatMoney, formatSats } from '../../components/money-format.ts';
-import type { SaleFigures } from './money.ts';
 
 function Line({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
   return (
@@ -26,7 +25,7 @@ export function SaleSummary({
   showTip,
   taxPercentage,
 }: {
-  figures: SaleFigures;
+  figures: SaleQuote;
   currency: string;
   showTip: boolean;
   taxPercentage: number;
@@ -36,19 +35,19 @@ export function SaleSummary({
   const money = (minor: bigint) => formatMoney(minor, currency, locale);
   return (
     <Stack gap={4} aria-live="polite">
-      <Line label={t('terminal.bill')} value={money(figures.bill)} />
-      {showTip && <Line label={t('terminal.tipLine')} value={money(figures.tip)} />}
+      <Line label={t('terminal.bill')} value={money(figures.billMinor)} />
+      {showTip && <Line label={t('terminal.tipLine')} value={money(figures.tipMinor)} />}
       {taxPercentage > 0 && (
         <Line
           label={t('terminal.taxLine', { percent: formatPercent(taxPercentage, locale) })}
-          value={money(figures.tax)}
+          value={money(figures.taxMinor)}
         />
       )}
       <Divider my={4} />
-      <Line label={t('terminal.total')} value={money(figures.total)} strong />
+      <Line label={t('terminal.total')} value={money(figures.totalMinor)} strong />
       {currency !== SATS && (
         <Text size="sm" c="dimmed" ta="right">
-          {t('terminal.approxSats', { sats: formatSats(figures.sats, locale) })}
+          {t('terminal.approxSats', { sats: formatSats(msatToWholeSats(figures.amountMsat), locale) })}
         </Text>
       )}
     </Stack>

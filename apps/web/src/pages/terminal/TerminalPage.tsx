@@ -1,5 +1,15 @@
 import { Alert, Box, Button, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { currencyExponent, formatMinor, type Invoice, type InvoiceStatus, type TerminalInfo } from '@rayo/shared';
+import {
+  currencyExponent,
+  formatMinor,
+  type Invoice,
+  type InvoiceStatus,
+  maxSaleMinor,
+  maxTipMinor,
+  parsePercentToBps,
+  type TerminalInfo,
+  type TipChoice,
+} from '@rayo/shared';
 import { IconClockX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useMemo, useState } from 'react';
@@ -11,15 +21,15 @@ import { useInvoiceStatus } from '../../api/invoices.ts';
 import { type TerminalSource, terminalKey, useCreateInvoice, useTerminalInfo } from '../../api/terminal.ts';
 import { BrandedPanel } from '../../components/BrandedPanel.tsx';
 import { BrandedTitle } from '../../components/BrandedTitle.tsx';
+import { TimeZoneContext } from '../../components/date-time.ts';
 import { FormatCountryContext, useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney } from '../../components/money-format.ts';
 import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { InvoiceAmount, InvoicePanel } from './InvoicePanel.tsx';
 import { Keypad } from './Keypad.tsx';
-import { type KeypadKey, pressKey } from './keypad.ts';
+import { formatTyped, type KeypadKey, pressKeyWithinLimit, quoteTyped, type SaleTerms, tipProblem } from './keypad.ts';
 import { LatestTransactions } from './LatestTransactions.tsx';
-import { formatTyped, saleFigures, type TipChoice } from './money.ts';
 import { PaidScreen } from './PaidScreen.tsx';
 import { SaleSummary } from './SaleSummary.tsx';
 import { TipPicker } from './TipPicker.tsx';
@@ -53,20 +63,40 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
   const { t } = useTranslation();
   const locale = useFormatLocale();
   const queryClient = useQueryClient();
-  const { bpt, rate } = info;
+  const { bpt } = info;
   const exponent = currencyExponent(bpt.currency);
+  const terms = useMemo<SaleTerms>(
+    () => ({
+      currency: bpt.currency,
+      taxBps: parsePercentToBps(bpt.taxPercentage),
+      rateMinorPerBtc: BigInt(info.rateMinorPerBtc),
+    }),
+    [bpt.currency, bpt.taxPercentage, info.rateMinorPerBtc],
+  );
   const [bill, setBill] = useState('');
   const [tip, setTip] = useState<TipChoice>(NO_TIP);
+  const [refused, setRefused] = useState(false);
   const [stage, setStage] = useState<Stage>({ name: 'entry' });
   const createInvoice = useCreateInvoice(source);
   const sale: Sale = { bill, tip: bpt.tipEnabled ? tip : null };
-  const figuresOf = (of: Sale) =>
-    saleFigures({ ...of, taxPercentage: bpt.taxPercentage, currency: bpt.currency, rate });
-  const figures = figuresOf(sale);
+  const figures = quoteTyped(sale.bill, sale.tip, terms);
+  const tipWrong = tipProblem(sale.tip, figures.billMinor, bpt.currency);
+  const money = (minor: bigint) => formatMoney(minor, bpt.currency, locale);
+  // The keypad refuses digits past the limit, but a tip chosen afterwards can still cross it.
+  const overLimit = figures.totalMinor > maxSaleMinor(terms.rateMinorPerBtc, bpt.currency);
+  const limitMessage = t('terminal.maxSale', { amount: money(maxSaleMinor(terms.rateMinorPerBtc, bpt.currency)) });
+
+  const typeKey = (key: KeypadKey) => {
+    const next = pressKeyWithinLimit(bill, key, sale.tip, terms);
+    setBill(next.value);
+    setRefused(next.refused);
+  };
 
   const charge = (of: Sale) => {
-    const { bill: billMinor, tip: tipMinor } = figuresOf(of);
+    const { billMinor, tipMinor, totalMinor } = quoteTyped(of.bill, of.tip, terms);
     if (billMinor === 0n || createInvoice.isPending) return;
+    if (tipProblem(of.tip, billMinor, bpt.currency)) return;
+    if (totalMinor > maxSaleMinor(terms.rateMinorPerBtc, bpt.currency)) return;
     // The server adds the tax itself; the tip goes as an amount, whichever way it was chosen.
     const request = {
       amount: formatMinor(billMinor, bpt.currency),
@@ -96,6 +126,7 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
   }, [paid, queryClient, source]);
 
   const chargeTyped = useEffectEvent(() => charge(sale));
+  const typeKeyEvent = useEffectEvent(typeKey);
   const typing = stage.name === 'entry';
   useEffect(() => {
     if (!typing) return;
@@ -104,17 +135,18 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
       const key = keypadKeyOf(event);
       if (key) {
         event.preventDefault();
-        setBill((current) => pressKey(current, key, exponent));
+        typeKeyEvent(key);
       } else if (event.key === 'Enter' && !(event.target instanceof HTMLButtonElement)) {
         chargeTyped();
       }
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [typing, exponent]);
+  }, [typing]);
 
   const newSale = () => {
     setBill('');
+    setRefused(false);
     setTip(NO_TIP);
     createInvoice.reset();
     setStage({ name: 'entry' });
@@ -183,8 +215,25 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
           {formatTyped(bill, bpt.currency, locale)}
         </Text>
       </Box>
-      <Keypad decimals={exponent > 0} onKey={(key) => setBill((current) => pressKey(current, key, exponent))} />
-      {bpt.tipEnabled && <TipPicker value={tip} onChange={setTip} currency={bpt.currency} exponent={exponent} />}
+      {(refused || overLimit) && (
+        <Text size="sm" c="red.8" ta="right" role="alert" data-testid="sale-limit">
+          {limitMessage}
+        </Text>
+      )}
+      <Keypad decimals={exponent > 0} onKey={typeKey} />
+      {bpt.tipEnabled && (
+        <TipPicker
+          value={tip}
+          onChange={setTip}
+          currency={bpt.currency}
+          exponent={exponent}
+          error={
+            tipWrong === 'tooLarge'
+              ? t('terminal.tipTooLarge', { amount: money(maxTipMinor(figures.billMinor)) })
+              : tipWrong && t(tipWrong === 'negative' ? 'terminal.tipNegative' : 'terminal.tipNotAmount')
+          }
+        />
+      )}
       <SaleSummary
         figures={figures}
         currency={bpt.currency}
@@ -192,16 +241,20 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
         taxPercentage={bpt.taxPercentage}
       />
       {chargeError}
-      <Button
-        size="xl"
-        fullWidth
-        color={info.branding.accentColor ?? undefined}
-        disabled={figures.bill === 0n}
-        loading={createInvoice.isPending}
-        onClick={() => charge(sale)}
-      >
-        {t('terminal.charge', { amount: formatMoney(figures.total, bpt.currency, locale) })}
-      </Button>
+      {/* Kept in view at the bottom of a phone's screen, however long the sale above it grows. */}
+      <Box pos="sticky" bottom={0} py="xs" bg="var(--mantine-color-body)" style={{ zIndex: 1 }}>
+        <Button
+          size="xl"
+          fullWidth
+          color={info.branding.accentColor ?? undefined}
+          disabled={figures.billMinor === 0n || tipWrong !== null || overLimit}
+          loading={createInvoice.isPending}
+          onClick={() => charge(sale)}
+          styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
+        >
+          {t('terminal.charge', { amount: money(figures.totalMinor) })}
+        </Button>
+      </Box>
       {stage.name === 'paid' && <PaidScreen invoice={stage.invoice} onNewSale={newSale} />}
     </Stack>
   );
@@ -232,35 +285,37 @@ export function TerminalPage({ source, canCharge }: { source: TerminalSource; ca
   return (
     // Numbers are written as the organization's country writes them, with or without a session.
     <FormatCountryContext.Provider value={info.data?.countryCode}>
-      <Stack gap="xl">
-        <Stack maw={480} w="100%" mx="auto" gap="md">
-          <BrandedTitle
-            name={info.data?.bpt.name ?? t('pages.terminal')}
-            branding={info.data?.branding}
-            logoTestId="terminal-logo"
-          />
-          {info.isPending && <Loader aria-label={t('common.loading')} />}
-          {info.isError && !info.data && <LoadProblem error={info.error} onRetry={() => info.refetch()} />}
+      <TimeZoneContext.Provider value={info.data?.timeZone}>
+        <Stack gap="xl">
+          <Stack maw={480} w="100%" mx="auto" gap="md">
+            <BrandedTitle
+              name={info.data?.bpt.name ?? t('pages.terminal')}
+              branding={info.data?.branding}
+              logoTestId="terminal-logo"
+            />
+            {info.isPending && <Loader aria-label={t('common.loading')} />}
+            {info.isError && !info.data && <LoadProblem error={info.error} onRetry={() => info.refetch()} />}
+            {info.data && (
+              <BrandedPanel
+                accent={info.data.branding.accentColor}
+                p={{ base: 'sm', xs: 'lg' }}
+                data-testid="terminal-panel"
+              >
+                {canCharge ? (
+                  <Register info={info.data} source={source} />
+                ) : (
+                  <Text c="dimmed">{t('terminal.viewOnly')}</Text>
+                )}
+              </BrandedPanel>
+            )}
+          </Stack>
           {info.data && (
-            <BrandedPanel
-              accent={info.data.branding.accentColor}
-              p={{ base: 'sm', xs: 'lg' }}
-              data-testid="terminal-panel"
-            >
-              {canCharge ? (
-                <Register info={info.data} source={source} />
-              ) : (
-                <Text c="dimmed">{t('terminal.viewOnly')}</Text>
-              )}
-            </BrandedPanel>
+            <Box maw={760} w="100%" mx="auto">
+              <LatestTransactions source={source} />
+            </Box>
           )}
         </Stack>
-        {info.data && (
-          <Box maw={760} w="100%" mx="auto">
-            <LatestTransactions source={source} />
-          </Box>
-        )}
-      </Stack>
+      </TimeZoneContext.Provider>
     </FormatCountryContext.Provider>
   );
 }

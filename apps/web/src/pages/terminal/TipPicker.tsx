@@ -1,10 +1,8 @@
 import { SegmentedControl, Stack, TextInput } from '@mantine/core';
-import { SATS } from '@rayo/shared';
+import { SATS, TIP_PRESETS, type TipChoice } from '@rayo/shared';
 import { useTranslation } from 'react-i18next';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatPercent } from '../../components/format-percent.ts';
-import { isTypedAmount } from './keypad.ts';
-import { TIP_PRESETS, type TipChoice } from './money.ts';
 
 const OTHER = 'other';
 
@@ -14,11 +12,14 @@ export function TipPicker({
   onChange,
   currency,
   exponent,
+  error,
 }: {
   value: TipChoice;
   onChange: (tip: TipChoice) => void;
   currency: string;
   exponent: number;
+  /** Why the typed tip cannot be charged; the text stays as typed so the cashier sees what is wrong. */
+  error?: string | null;
 }) {
   const { t } = useTranslation();
   const locale = useFormatLocale();
@@ -45,11 +46,8 @@ export function TipPicker({
           rightSection={currency === SATS ? t('bpts.sats') : currency}
           rightSectionWidth={56}
           value={value.amount}
-          onChange={(event) => {
-            // Keep only what the keypad itself could type: digits and the currency's decimals.
-            const typed = event.currentTarget.value.replace(',', '.');
-            if (isTypedAmount(typed, exponent)) onChange({ kind: 'amount', amount: typed });
-          }}
+          onChange={(event) => onChange({ kind: 'amount', amount: event.currentTarget.value.replace(',', '.') })}
+          error={error || undefined}
           description={exponent > 0 ? t('terminal.tipAmountHint', { count: exponent }) : t('terminal.tipAmountWhole')}
           data-autofocus
         />

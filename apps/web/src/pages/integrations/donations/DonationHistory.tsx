@@ -2,6 +2,7 @@ import { Group, Pagination, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDonationHistory } from '../../../api/donations.ts';
+import { useDateTimeFormat } from '../../../components/date-time.ts';
 import { useFormatLocale } from '../../../components/format-locale.ts';
 import { LoadError } from '../../../components/LoadError.tsx';
 import { formatDecimalMoney, formatMsatAsSats } from '../../../components/money-format.ts';
@@ -14,7 +15,7 @@ export function DonationHistory() {
   const locale = useFormatLocale();
   const [page, setPage] = useState(1);
   const history = useDonationHistory(page, PAGE_SIZE);
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const date = useDateTimeFormat();
   const pages = Math.max(1, Math.ceil((history.data?.total ?? 0) / PAGE_SIZE));
 
   return (
@@ -42,7 +43,7 @@ export function DonationHistory() {
             {history.data.items.map((donation) => (
               <Table.Tr key={donation.id}>
                 <Table.Td>
-                  <Text size="sm">{date.format(new Date(donation.receivedAt))}</Text>
+                  <Text size="sm">{date(donation.receivedAt)}</Text>
                   <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                     {donation.title}
                   </Text>

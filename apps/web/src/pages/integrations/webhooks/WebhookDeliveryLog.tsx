@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-messages.ts';
 import { useRedeliverWebhook, useWebhookDeliveries } from '../../../api/webhooks.ts';
-import { useFormatLocale } from '../../../components/format-locale.ts';
+import { useDateTimeFormat } from '../../../components/date-time.ts';
 import { LoadError } from '../../../components/LoadError.tsx';
 
 const PAGE_SIZE = 10;
@@ -28,11 +28,10 @@ const stateColor: Record<DeliveryState, string> = {
 /** Every event sent to every endpoint, newest first, with how its attempts went. */
 export function WebhookDeliveryLog({ admin }: { admin: boolean }) {
   const { t } = useTranslation();
-  const locale = useFormatLocale();
   const [page, setPage] = useState(1);
   const log = useWebhookDeliveries(page, PAGE_SIZE);
   const redeliver = useRedeliverWebhook();
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+  const date = useDateTimeFormat('dateTimeSeconds');
   const pages = Math.max(1, Math.ceil((log.data?.total ?? 0) / PAGE_SIZE));
 
   const send = (delivery: WebhookDelivery) =>
@@ -75,7 +74,7 @@ export function WebhookDeliveryLog({ admin }: { admin: boolean }) {
                 return (
                   <Table.Tr key={delivery.id}>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      <Text size="sm">{date.format(new Date(delivery.createdAt))}</Text>
+                      <Text size="sm">{date(delivery.createdAt)}</Text>
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">{delivery.type}</Text>
@@ -94,7 +93,7 @@ export function WebhookDeliveryLog({ admin }: { admin: boolean }) {
                       )}
                       {state === 'retrying' && delivery.nextAttemptAt && (
                         <Text size="xs" c="dimmed">
-                          {t('webhooks.log.nextAttempt', { time: date.format(new Date(delivery.nextAttemptAt)) })}
+                          {t('webhooks.log.nextAttempt', { time: date(delivery.nextAttemptAt) })}
                         </Text>
                       )}
                     </Table.Td>

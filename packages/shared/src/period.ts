@@ -1,3 +1,5 @@
+import type { seriesBuckets } from './dashboard.ts';
+
 /**
  * Period presets of the Home screen (SPEC §3 "Period presets", DESIGN §9), as unix seconds in
  * the organization's time zone: a merchant in Guatemala asking for "today" means Guatemala's
@@ -14,7 +16,7 @@ export type PeriodRange = { start?: number; end?: number };
 /** A custom range as calendar days (`YYYY-MM-DD`), both included, as the date picker gives them. */
 export type CustomDays = { from: string; to: string };
 
-type CivilDate = { year: number; month: number; day: number };
+export type CivilDate = { year: number; month: number; day: number };
 
 const partsFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -118,7 +120,7 @@ export function periodRange(
   }
 }
 
-export type SeriesBucket = 'hour' | 'day' | 'month';
+export type SeriesBucket = (typeof seriesBuckets)[number];
 
 const DAY = 86_400;
 

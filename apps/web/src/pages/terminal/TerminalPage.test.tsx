@@ -1,0 +1,123 @@
+import { MantineProvider } from '@mantine/core';
+import type { TerminalInfo, Transaction } from '@rayo/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initI18n } from '../../i18n/index.ts';
+import { SharedTerminalPage } from './TerminalPage.tsx';
+
+// Q730,000 per bitcoin, 12 % tax, tips on; the organization keeps Guatemala's clock.
+const info: TerminalInfo = {
+  bpt: { id: 'bpt-1', name: 'Till', currency: 'GTQ', tipEnabled: true, taxPercentage: 12 },
+  rate: '136.986',
+  rateMinorPerBtc: '73000000',
+  branding: { logoUrl: null, accentColor: null },
+  countryCode: 'GT',
+  timeZone: 'America/Guatemala',
+} as TerminalInfo;
+
+const sale: Transaction = {
+  id: 'tx-1',
+  createdAt: '2026-03-16T05:29:00.000Z',
+  // 23:30 on the 15th in Guatemala; already 06:30 on the 16th in Madrid.
+  settledAt: '2026-03-16T05:30:00.000Z',
+  accountId: 'account-1',
+  transactionId: 'a'.repeat(64),
+  bptId: 'bpt-1',
+  currencyPair: 'BTC/GTQ',
+  currency: 'GTQ',
+  totalMsatCharged: 1_739_726_500,
+  billAmount: '100.00',
+  tip: '15.00',
+  tax: '12.00',
+  msatIncome: 1_722_329_235,
+  fiatIncome: '0.00',
+  rate: '136.986',
+  txFeeMsat: 17_397_265,
+  conversionFeeMsat: 0,
+  fiatPercentage: 0,
+  disbursed: false,
+};
+
+let fetch: ReturnType<typeof vi.fn>;
+const originalZone = process.env.TZ;
+
+beforeEach(() => {
+  // The browser's clock is Madrid's: not the organization's.
+  process.env.TZ = 'Europe/Madrid';
+  fetch = vi.fn(async (url: string) => {
+    if (url.endsWith('/transactions?limit=10')) return Response.json([sale]);
+    if (url.endsWith('/invoices'))
+      return Response.json({ code: 'Default', message: 'not in this test' }, { status: 500 });
+    return Response.json(info);
+  });
+  vi.stubGlobal('fetch', fetch);
+});
+afterEach(() => {
+  process.env.TZ = originalZone;
+  vi.unstubAllGlobals();
+});
+
+async function renderTerminal() {
+  const i18n = initI18n();
+  await i18n.changeLanguage('en');
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter initialEntries={['/t/token']}>
+            <Routes>
+              <Route path="/t/:bptToken" element={<SharedTerminalPage />} />
+            </Routes>
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return await screen.findByRole('group', { name: 'Keypad' });
+}
+
+describe('the terminal', () => {
+  it("shows its latest sales at the organization's time, not the browser's", async () => {
+    expect(Intl.DateTimeFormat().resolvedOptions().timeZone).toBe('Europe/Madrid');
+    await renderTerminal();
+    const table = await screen.findByRole('table');
+    expect(within(table).getByText('3/15/26, 11:30 PM')).toBeInTheDocument();
+    // Whole sats, rounded down: 1,739,726.5 sats.
+    expect(within(table).getByText('1,739,726 sats')).toBeInTheDocument();
+  });
+
+  it('refuses a key past 1 BTC and says what the most is, asking nothing', async () => {
+    const keypad = await renderTerminal();
+    for (const digit of ['6', '5', '1', '7', '8', '6']) {
+      await userEvent.click(within(keypad).getByRole('button', { name: digit }));
+    }
+    // Q651,786 with the 12 % tax is past Q730,000: the last 6 is refused.
+    expect(screen.getByRole('status', { name: 'Amount' })).toHaveTextContent('GTQ 65,178');
+    expect(screen.getByTestId('sale-limit')).toHaveTextContent('One sale can charge at most GTQ 730,000.00.');
+    expect(fetch.mock.calls.some(([url]) => String(url).endsWith('/invoices'))).toBe(false);
+  });
+
+  it('refuses a negative tip and a tip above the bill visibly, with Charge off', async () => {
+    const keypad = await renderTerminal();
+    await userEvent.click(within(keypad).getByRole('button', { name: '5' }));
+    await userEvent.click(within(keypad).getByRole('button', { name: '0' }));
+    await userEvent.click(screen.getByText('Other'));
+    const tip = screen.getByLabelText('Tip amount');
+    await userEvent.type(tip, '-5');
+    expect(tip).toHaveValue('-5');
+    expect(screen.getByText('A tip cannot be negative.')).toBeInTheDocument();
+    const charge = screen.getByRole('button', { name: /^Charge/ });
+    expect(charge).toBeDisabled();
+    await userEvent.clear(tip);
+    await userEvent.type(tip, '999999');
+    expect(screen.getByText('The tip can be at most the bill (GTQ 50.00).')).toBeInTheDocument();
+    expect(charge).toBeDisabled();
+    await userEvent.clear(tip);
+    await userEvent.type(tip, '5');
+    expect(charge).toBeEnabled();
+  });
+});
