@@ -88,7 +88,8 @@ describe('createLedgerCsvFormatter', () => {
         '',
         'BTC/GTQ',
         '1234567',
-        '1234.567',
+        // Whole sats, rounded down as the country report rounds its paid sats.
+        '1234',
         '12.50',
         '0.05',
         '1.50',

@@ -1,4 +1,4 @@
-import { CSV_LINE_END, csvTextField, currencyExponent, satsPerUnit, shiftDecimal } from '@rayo/shared';
+import { CSV_LINE_END, csvTextField, currencyExponent, msatToWholeSats, satsPerUnit, shiftDecimal } from '@rayo/shared';
 
 /** SPEC §3 "Transaction" as the CSV's header row, in the order of its columns. */
 export const TRANSACTIONS_CSV_HEADER = [
@@ -118,7 +118,7 @@ export function createLedgerCsvFormatter(accountNames: ReadonlyMap<string, strin
       bptId,
       `BTC/${currency}`,
       totalMsat,
-      shiftDecimal(totalMsat, 3),
+      msatToWholeSats(BigInt(totalMsat)).toString(),
       shiftDecimal(billMinor, exponent),
       shiftDecimal(tipMinor, exponent),
       shiftDecimal(taxMinor, exponent),

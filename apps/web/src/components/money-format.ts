@@ -1,4 +1,4 @@
-import { currencyExponent, formatMinor, isKnownCurrency, SATS } from '@rayo/shared';
+import { currencyExponent, formatMinor, isKnownCurrency, msatToWholeSats, SATS } from '@rayo/shared';
 
 /**
  * Money for people, per language. Amounts reach Intl as exact decimal strings
@@ -10,16 +10,9 @@ export function formatSats(sats: bigint, locale: string): string {
   return `${new Intl.NumberFormat(locale).format(sats)} sats`;
 }
 
-/**
- * Millisatoshis as satoshis, exactly: "2,089 sats", or "2,089.5 sats" when the msat are not
- * whole satoshis, so that a sum is never rounded away from the figures it adds up.
- */
+/** Millisatoshis as whole satoshis, rounded down as every sats figure is: 2,089,500 msat is "2,089 sats". */
 export function formatMsatAsSats(msat: number, locale: string): string {
-  const value = BigInt(msat);
-  const whole = value / 1000n;
-  const fraction = (value % 1000n).toString().padStart(3, '0').replace(/0+$/, '');
-  const decimal = (fraction ? `${whole}.${fraction}` : `${whole}`) as Intl.StringNumericLiteral;
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(decimal)} sats`;
+  return formatSats(msatToWholeSats(msat), locale);
 }
 
 /** An amount in a currency for people, always with the currency's decimals: "GTQ 12.50", "Q12.50". */

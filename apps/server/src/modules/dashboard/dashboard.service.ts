@@ -164,14 +164,16 @@ export async function exportTransactionsCsv(
   db: Db,
   caller: AccessClaims,
   query: PeriodQuery,
+  now = new Date(),
 ): Promise<TransactionsCsv> {
   const period = periodOf(query);
   const scope = await scopeOf(db, caller, query.account);
   const { id, timeZone } = scope.organization;
   const accountNames = new Map((await listAccounts(db, id)).map((account) => [account.id, account.name]));
-  // The file is named after the local days it covers; `end` is exclusive, so its last second.
-  const first = period.from ? localDate(period.from, timeZone) : 'start';
-  const last = period.to ? localDate(new Date(period.to.getTime() - 1000), timeZone) : 'now';
+  // The file is named after the local days it covers (`end` is exclusive, so its last second);
+  // the whole history, after the day it was taken.
+  const last = localDate(period.to ? new Date(period.to.getTime() - 1000) : now, timeZone);
+  const days = period.from ? `${localDate(period.from, timeZone)}_${last}` : `all_${last}`;
   const ledger = await streamLedgerCsv(db, { organizationId: id, accountIds: scope.accountIds, ...period });
   // PostgreSQL streams the bare ledger columns and this process formats them, so the two
   // share the work on two cores instead of PostgreSQL doing both on one.
@@ -180,5 +182,5 @@ export async function exportTransactionsCsv(
   // A failure on either side destroys both with the error, which ends the reply; nothing is
   // left for the callback to do.
   pipeline(ledger, csv, () => {});
-  return { filename: `transactions_${first}_${last}.csv`, stream: csv };
+  return { filename: `transactions_${days}.csv`, stream: csv };
 }

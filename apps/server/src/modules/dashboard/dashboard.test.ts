@@ -385,6 +385,15 @@ describe('dashboard', () => {
     );
   });
 
+  it("names the whole history's CSV after the day it was taken, on the organization's calendar", async () => {
+    const response = await get('/api/dashboard/transactions/csv');
+    expect(response.statusCode, response.body).toBe(200);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Guatemala', dateStyle: 'short' }).format(
+      new Date(),
+    );
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="transactions_all_${today}.csv"`);
+  });
+
   it('streams the CSV with a header, RFC 4180 quoting and exact decimals', async () => {
     const response = await get(`/api/dashboard/transactions/csv?${period(PRESETS.thisYear)}`);
     expect(response.statusCode, response.body).toBe(200);
@@ -432,7 +441,7 @@ describe('dashboard', () => {
         '',
         tx.currencyPair,
         String(tx.totalMsatCharged),
-        (tx.totalMsatCharged / 1000).toFixed(3),
+        String(Math.floor(tx.totalMsatCharged / 1000)),
         tx.billAmount,
         tx.tip,
         tx.tax,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
+import { formatDecimalMoney, formatMoney, formatMsatAsSats, formatSats } from '../../components/money-format.ts';
 import { bucketLabel, chartPoints, fillBuckets, formatMetrics } from './dashboard-format.ts';
 
 const sums = {
@@ -14,7 +14,7 @@ describe('formatMetrics', () => {
   it('shows msat as sats and fiat with the currency, in English', () => {
     expect(formatMetrics(sums, 'en').map((metric) => metric.value)).toEqual([
       '123,456,789 sats',
-      '2,089.5 sats',
+      '2,089 sats',
       'GTQ\u00a01,234,567.50',
       'GTQ\u00a00.05',
     ]);
@@ -23,7 +23,7 @@ describe('formatMetrics', () => {
   it('uses Spanish separators in Spanish', () => {
     expect(formatMetrics(sums, 'es').map((metric) => metric.value)).toEqual([
       '123.456.789 sats',
-      '2089,5 sats',
+      '2089 sats',
       '1.234.567,50\u00a0GTQ',
       '0,05\u00a0GTQ',
     ]);
@@ -43,9 +43,19 @@ describe('money display', () => {
     expect(formatDecimalMoney('90071992547409.93', 'USD', 'en')).toBe('$90,071,992,547,409.93');
   });
 
-  it('never rounds msat into whole sats', () => {
-    expect(formatMsatAsSats(1, 'en')).toBe('0.001 sats');
-    expect(formatMsatAsSats(Number.MAX_SAFE_INTEGER, 'en')).toBe('9,007,199,254,740.991 sats');
+  it('shows amounts with the currency decimals', () => {
+    expect(formatMoney(1250n, 'USD', 'en')).toBe('$12.50');
+    expect(formatMoney(1250n, 'JPY', 'en')).toBe('¥1,250');
+    expect(formatMoney(123456n, 'EUR', 'es')).toBe('1234,56\u00a0€');
+    expect(formatMoney(2101n, 'SAT', 'en')).toBe('2,101 sats');
+    expect(formatSats(158814n, 'en')).toBe('158,814 sats');
+  });
+
+  it('shows sats whole, rounded down, with no msat fraction', () => {
+    expect(formatMsatAsSats(1, 'en')).toBe('0 sats');
+    expect(formatMsatAsSats(1_234_567, 'en')).toBe('1,234 sats');
+    expect(formatMsatAsSats(1_234_999, 'es')).toBe('1234 sats');
+    expect(formatMsatAsSats(Number.MAX_SAFE_INTEGER, 'en')).toBe('9,007,199,254,740 sats');
   });
 });
 
@@ -68,7 +78,7 @@ describe('charts and dates', () => {
       byAccount: [],
     };
     expect(chartPoints(series, 'en')).toEqual([
-      { label: 'Jan 1', salesFiat: 15.25, salesSats: 2090, count: 3, tipsFiat: 1.25 },
+      { label: 'Jan 1', salesFiat: 15.25, salesSats: 2089, count: 3, tipsFiat: 1.25 },
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import {
   civilDateAt,
+  msatToWholeSats,
   type PeriodRange,
   type SeriesBucket,
   startOfDay,
@@ -33,7 +34,7 @@ export function chartPoints(series: TransactionSeries, locale: string): ChartPoi
   return series.points.map((point) => ({
     label: label(point.start),
     salesFiat: Number(point.salesFiat),
-    salesSats: Math.round(point.salesMsat / 1000),
+    salesSats: Number(msatToWholeSats(point.salesMsat)),
     count: point.count,
     tipsFiat: Number(point.tipsFiat),
   }));
