@@ -722,6 +722,30 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   // Nothing named, nothing paid: the call succeeds and changes nothing the walk relies on.
   'POST /api/back-office/pay-transactions': () => ({ body: { transactionsIds: [] } }),
   'GET /api/back-office/organization/:id/transactions': () => ({ params: { id: f.orgA.id }, query: { page: '1' } }),
+  'GET /api/back-office/organization/:id/payouts': () => ({ params: { id: f.orgA.id } }),
+  // A fresh payout with no invoice, which nothing can be paying.
+  'POST /api/back-office/payouts/:id/cancel': async () => {
+    const payout = await t.db
+      .insertInto('payouts')
+      .values({
+        organization_id: f.orgA.id,
+        kind: 'lightning',
+        destination: 'walk@example.com',
+        amount_msat: 1_000_000n,
+        fee_msat: 0n,
+        idempotency_key: `walk:${randomUUID()}`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { params: { id: payout.id } };
+  },
+  'GET /api/back-office/onchain-payouts': () => ({}),
+  // No such batch: back office is let through to a 404, everyone else stops at 403.
+  'GET /api/back-office/onchain-payouts/:id/psbt': () => ({ params: { id: '00000000-0000-4000-8000-000000000000' } }),
+  'POST /api/back-office/onchain-payouts/:id/signed': () => ({
+    params: { id: '00000000-0000-4000-8000-000000000000' },
+    body: { transaction: '00' },
+  }),
   'GET /api/back-office/country/report': () => ({}),
   'GET /api/back-office/country/:id/report': () => ({ params: { id: '-1' } }),
   'GET /api/back-office/country/report/csv': () => ({}),

@@ -10,6 +10,7 @@ import { organizationOf } from '../accounts/accounts.service.ts';
 import { type AuditAction, insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { insertNotification, type NotificationKind } from '../notifications/notifications.repo.ts';
+import { cancelPayoutsToOldAddress } from '../payouts/payout-cancel.service.ts';
 import { findUserById } from '../users/users.repo.ts';
 import {
   findPayoutAddresses,
@@ -21,7 +22,7 @@ import {
 export type PayoutAddressDeps = {
   db: Db;
   config: Pick<Config, 'lnurlAllowPrivateHosts' | 'lightning'>;
-  lightning: Pick<LightningBackend, 'network'>;
+  lightning: Pick<LightningBackend, 'network' | 'lookupPayment'>;
 };
 
 /** On-chain payouts leave from the Lightning node's wallet, so addresses are for its network; devnet's is regtest. */
@@ -147,7 +148,8 @@ export async function setLightningAddress(
   const address = parseLightningAddress(request.lightningAddress);
   await resolveLightningAddress({
     address,
-    allowInsecureLoopback: deps.config.lightning.backend === 'devnet',
+    // The same rule as the payout job's, which resolves this address again to pay it.
+    allowInsecureLoopback: deps.config.lightning.backend === 'devnet' || deps.config.lnurlAllowPrivateHosts,
     allowPrivateAddresses: deps.config.lnurlAllowPrivateHosts,
     log,
   });
@@ -155,6 +157,18 @@ export async function setLightningAddress(
     field: 'lightningAddress',
     action: 'settings.lightning_address_changed',
     address: address.address,
-    write: updateLightningAddress,
+    // Open payouts to the old address that no payment can still complete are cancelled in the
+    // same transaction: their shares go to the new address with the next batch.
+    write: async (trx, organizationId, newAddress) => {
+      await updateLightningAddress(trx, organizationId, newAddress);
+      const actor = await findUserById(trx, caller.userId);
+      await cancelPayoutsToOldAddress(trx, deps.lightning, {
+        organizationId,
+        newAddress,
+        actorUserId: caller.userId,
+        actorEmail: actor?.email ?? null,
+        ip,
+      });
+    },
   });
 }
