@@ -746,6 +746,13 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
     params: { id: '00000000-0000-4000-8000-000000000000' },
     body: { transaction: '00' },
   }),
+  'GET /api/back-office/onchain-payouts': () => ({}),
+  // No such batch: back office is let through to a 404, everyone else stops at 403.
+  'GET /api/back-office/onchain-payouts/:id/psbt': () => ({ params: { id: '00000000-0000-4000-8000-000000000000' } }),
+  'POST /api/back-office/onchain-payouts/:id/signed': () => ({
+    params: { id: '00000000-0000-4000-8000-000000000000' },
+    body: { transaction: '00' },
+  }),
   'GET /api/back-office/country/report': () => ({}),
   'GET /api/back-office/country/:id/report': () => ({ params: { id: '-1' } }),
   'GET /api/back-office/country/report/csv': () => ({}),

@@ -40,8 +40,7 @@ export type AuditAction =
   | 'back_office.kyb_document_downloaded'
   | 'back_office.onchain_batch_downloaded'
   | 'back_office.onchain_batch_signed'
-  | 'back_office.audit_exported'
-  | 'payout.cancelled';
+  | 'back_office.audit_exported';
 
 export type AuditEntry = {
   action: AuditAction;
