@@ -49,6 +49,7 @@ import { registerMetaRoutes } from './modules/meta/meta.routes.ts';
 import { registerMfaRoutes } from './modules/mfa/mfa.routes.ts';
 import type { SecretCipher } from './modules/mfa/secret-cipher.ts';
 import { registerOrganizationRoutes } from './modules/organizations/organizations.routes.ts';
+import { registerPayoutCancelRoutes } from './modules/payouts/payout-cancel.routes.ts';
 import { registerPayoutRoutes } from './modules/payouts/payouts.routes.ts';
 import { registerOnchainPayoutRoutes } from './modules/payouts/payouts-onchain.routes.ts';
 import { registerRateRoutes } from './modules/rates/rates.routes.ts';
@@ -151,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerBrandingRoutes(app, deps);
   registerKybRoutes(app, deps);
   registerPayoutRoutes(app, deps);
+  registerPayoutCancelRoutes(app, deps);
   registerOnchainPayoutRoutes(app, deps);
   registerCheckoutProtectionRoutes(app, deps);
   registerDeveloperTokenRoutes(app, deps);

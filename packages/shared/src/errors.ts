@@ -63,8 +63,13 @@ export const errorStatus = {
   SplitNeedsValidation: 409,
   // Back office verifies what the merchant entered: a field with nothing in it cannot be verified.
   NothingToVerify: 409,
+  // A payout can be cancelled only while pending or failed and while no payment of it may still complete.
+  PayoutNotCancellable: 409,
+  PayoutInFlight: 409,
   // An on-chain payout batch takes the operator's signature once, while it waits for it.
   BatchNotAwaitingSignature: 409,
+  // Shopify webhooks: the body is not signed with the store's API secret key.
+  InvalidWebhookSignature: 401,
   InvoiceFailed: 502,
   LightningUnavailable: 503,
   RateUnavailable: 503,

@@ -194,6 +194,8 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/back-office/organization/:id/unpaid-transactions': { who: backOffice },
   'POST /api/back-office/pay-transactions': { who: backOffice },
   'GET /api/back-office/organization/:id/transactions': { who: backOffice },
+  'GET /api/back-office/organization/:id/payouts': { who: backOffice },
+  'POST /api/back-office/payouts/:id/cancel': { who: backOffice },
   'GET /api/back-office/country/report': { who: backOffice },
   'GET /api/back-office/country/:id/report': { who: backOffice },
   'GET /api/back-office/country/report/csv': { who: backOffice },

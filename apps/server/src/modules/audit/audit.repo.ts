@@ -40,7 +40,8 @@ export type AuditAction =
   | 'back_office.kyb_document_downloaded'
   | 'back_office.onchain_batch_downloaded'
   | 'back_office.onchain_batch_signed'
-  | 'back_office.audit_exported';
+  | 'back_office.audit_exported'
+  | 'payout.cancelled';
 
 export type AuditEntry = {
   action: AuditAction;

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AppError, type PayoutPage, type PayoutQuery } from '@rayo/shared';
+import { AppError, type Payout, type PayoutPage, type PayoutQuery } from '@rayo/shared';
 import { type LightningBackend, LightningBackendError } from '../../adapters/lightning/types.ts';
 import { resolveLightningAddress } from '../../adapters/lnurl/lightning-address-client.ts';
 import { getJsonObjectSafely, SafeFetchError } from '../../adapters/lnurl/safe-fetch.ts';
@@ -7,10 +7,12 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { decodeBolt11 } from '../../domain/bolt11.ts';
 import { parseLightningAddress } from '../../domain/lightning-address.ts';
+import { planSplit, splitChangesNothing } from '../../domain/payout-split.ts';
 import { nextStepFor, type RetryPolicy, retryDelaySeconds, shouldAlert } from '../../domain/payout-state.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
+import { replacePayoutByParts } from './payout-oversize.repo.ts';
 import {
   createLightningPayout,
   findPayout,
@@ -36,7 +38,7 @@ const PAY_TIMEOUT_SECONDS = 60;
  * expired has ended by then (the backend's own deadline plus lnd's grace), so the old one cannot
  * still complete next to the new one.
  */
-const SETTLE_MARGIN_SECONDS = PAY_TIMEOUT_SECONDS + 60;
+export const SETTLE_MARGIN_SECONDS = PAY_TIMEOUT_SECONDS + 60;
 /** Longest wait between two attempts at a failing payout. */
 const MAX_RETRY_DELAY_SECONDS = 6 * 3600;
 /** How long the recipient's invoice must stay payable for us to start paying it. */
@@ -65,6 +67,16 @@ function maxFeeMsat(config: Config, amountMsat: bigint): bigint {
 
 /** An attempt that cannot go on: the payout is marked failed with `message` and tried again later. */
 class AttemptFailure extends Error {}
+
+/** The payout is more than the address's service takes in one payment (LUD-06 `maxSendable`). */
+class AboveMaxSendable extends AttemptFailure {
+  readonly range: { minMsat: bigint; maxMsat: bigint };
+
+  constructor(message: string, range: { minMsat: bigint; maxMsat: bigint }) {
+    super(message);
+    this.range = range;
+  }
+}
 
 function sha256Hex(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -95,9 +107,9 @@ async function fetchInvoice(
     throw error;
   }
   if (payout.amountMsat < payRequest.minSendableMsat || payout.amountMsat > payRequest.maxSendableMsat) {
-    throw new AttemptFailure(
-      `The address accepts ${payRequest.minSendableMsat}–${payRequest.maxSendableMsat} msat, not ${payout.amountMsat}`,
-    );
+    const message = `The address accepts ${payRequest.minSendableMsat}–${payRequest.maxSendableMsat} msat, not ${payout.amountMsat}`;
+    if (payout.amountMsat < payRequest.minSendableMsat) throw new AttemptFailure(message);
+    throw new AboveMaxSendable(message, { minMsat: payRequest.minSendableMsat, maxMsat: payRequest.maxSendableMsat });
   }
   const callback = new URL(payRequest.callback);
   callback.searchParams.set('amount', payout.amountMsat.toString());
@@ -220,6 +232,22 @@ export async function attemptLightningPayout(deps: PayoutDeps, payoutId: string,
     if (!(await storePayoutInvoice(deps.db, payout.id, payout.paymentHash, invoice))) return;
     await paySent(deps, payout, invoice.paymentHash, log);
   } catch (error) {
+    if (error instanceof AboveMaxSendable) {
+      // Only reached without a live invoice (none yet, or one no payment can complete any more).
+      const parts = await replacePayoutByParts(deps.db, {
+        payoutId: payout.id,
+        paymentHash: payout.paymentHash,
+        plan: (shares) => {
+          const plan = planSplit(shares, error.range);
+          return splitChangesNothing(plan, shares) ? null : plan.groups;
+        },
+      });
+      if (parts.length > 0) {
+        log.warn({ payoutId: payout.id, parts }, "payout above the address's maximum split into parts");
+        for (const part of parts) await attemptLightningPayout(deps, part, log);
+        return;
+      }
+    }
     if (error instanceof AttemptFailure) {
       await recordFailure(deps, payout, error.message, log);
       return;
@@ -260,7 +288,41 @@ export async function listPayouts(
   caller: AccessClaims,
   query: PayoutQuery,
 ): Promise<PayoutPage> {
-  const organizationId = organizationOf(caller);
+  return payoutPage(deps, organizationOf(caller), query);
+}
+
+/** Back office's view of an organization's payouts, where it can cancel one. */
+export async function listOrganizationPayoutsForBackOffice(
+  deps: Pick<PayoutDeps, 'db'>,
+  organizationId: string,
+  query: PayoutQuery,
+): Promise<PayoutPage> {
+  return payoutPage(deps, organizationId, query);
+}
+
+/** `confirmations`: how deep the chain has an on-chain payout's transaction, when it has it. */
+export function toPayoutJson(payout: PayoutRow, confirmations: number | null = null): Payout {
+  return {
+    id: payout.id,
+    createdAt: payout.createdAt.toISOString(),
+    kind: payout.kind,
+    destination: payout.destination,
+    amountMsat: Number(payout.amountMsat),
+    feeMsat: Number(payout.feeMsat),
+    state: payout.state,
+    attempts: payout.attempts,
+    paymentHash: payout.paymentHash,
+    txid: payout.txid,
+    confirmations,
+    sentAt: payout.sentAt?.toISOString() ?? null,
+  };
+}
+
+async function payoutPage(
+  deps: Pick<PayoutDeps, 'db'>,
+  organizationId: string,
+  query: PayoutQuery,
+): Promise<PayoutPage> {
   const { payouts, total } = await listOrganizationPayouts(deps.db, organizationId, {
     limit: query.pageSize,
     offset: (query.page - 1) * query.pageSize,
@@ -278,19 +340,6 @@ export async function listPayouts(
       awaitingMinor: Number(share.awaitingMinor),
       paidMinor: Number(share.paidMinor),
     })),
-    payouts: payouts.map((payout) => ({
-      id: payout.id,
-      createdAt: payout.createdAt.toISOString(),
-      kind: payout.kind,
-      destination: payout.destination,
-      amountMsat: Number(payout.amountMsat),
-      feeMsat: Number(payout.feeMsat),
-      state: payout.state,
-      attempts: payout.attempts,
-      paymentHash: payout.paymentHash,
-      txid: payout.txid,
-      confirmations: depths.get(payout.id) ?? null,
-      sentAt: payout.sentAt?.toISOString() ?? null,
-    })),
+    payouts: payouts.map((payout) => toPayoutJson(payout, depths.get(payout.id) ?? null)),
   };
 }
