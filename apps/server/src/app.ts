@@ -19,6 +19,7 @@ import type { LightningBackend } from './adapters/lightning/types.ts';
 import type { Mailer } from './adapters/mail/mailer.ts';
 import type { Config, TrustProxy } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { Clock } from './domain/clock.ts';
 import { registerAccessControl } from './http/access.ts';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
@@ -83,6 +84,8 @@ export type AppDeps = {
   /** Seals and opens TOTP secrets at rest. */
   mfaCipher: SecretCipher;
   log: FastifyBaseLogger;
+  /** The time as rate limits see it; tests hold it still instead of waiting for the wall clock. */
+  clock: Clock;
 };
 
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;

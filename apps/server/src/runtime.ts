@@ -6,6 +6,7 @@ import { createRateSource } from './adapters/rates/index.ts';
 import type { AppDeps } from './app.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import { type Clock, systemClock } from './domain/clock.ts';
 import { serializeRequest } from './http/request-log.ts';
 import { deliverWebhookTask } from './jobs/deliver-webhook.ts';
 import { markShopOrderPaidTask } from './jobs/mark-shop-order-paid.ts';
@@ -28,6 +29,7 @@ export type RuntimeOptions = {
   logDestination?: DestinationStream;
   /** How often the job worker looks for jobs due later; tests shorten it. */
   jobPollIntervalMs?: number;
+  clock?: Clock;
 };
 
 /**
@@ -85,7 +87,18 @@ export async function startRuntime(
     'payments ready',
   );
   return {
-    deps: { db, config, tokens, lightning, events, checkoutEvents, mailer, mfaCipher, log },
+    deps: {
+      db,
+      config,
+      tokens,
+      lightning,
+      events,
+      checkoutEvents,
+      mailer,
+      mfaCipher,
+      log,
+      clock: options.clock ?? systemClock,
+    },
     stop: async () => {
       for (const stop of stops) await stop();
       await events.close();

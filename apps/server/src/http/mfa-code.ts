@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hasMfaEnabled, verifyMfaCode } from '../modules/mfa/mfa.service.ts';
 import type { MfaDeps } from '../modules/mfa/mfa-codes.ts';
 import { callerOf } from './access.ts';
-import { enforceRateLimit, type RateLimitRule } from './rate-limit.ts';
+import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from './rate-limit.ts';
 
 /**
  * Code attempts per user, over every call that checks one (sign-in's second step, recovery,
@@ -16,11 +16,11 @@ export const mfaCodeAttempts: RateLimitRule = { name: 'mfa-code-user', limit: 10
  * header. Use as the route's `preHandler`, after access control has named the caller; users
  * without MFA pass untouched.
  */
-export function requireMfaCode(deps: MfaDeps) {
+export function requireMfaCode(deps: MfaDeps & RateLimitDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const caller = callerOf(request);
     if (!(await hasMfaEnabled(deps.db, caller.userId))) return;
-    await enforceRateLimit(deps.db, reply, mfaCodeAttempts, caller.userId);
+    await enforceRateLimit(deps, reply, mfaCodeAttempts, caller.userId);
     const header = request.headers[MFA_CODE_HEADER];
     await verifyMfaCode(deps, caller.userId, typeof header === 'string' ? header : undefined, request.ip);
   };

@@ -1,7 +1,11 @@
 import { AppError } from '@rayo/shared';
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/database.ts';
+import type { Clock } from '../domain/clock.ts';
 import { countHit, deleteHitsBefore, uncountHit } from './rate-limit.repo.ts';
+
+/** What a limit needs: the shared counters and the time. */
+export type RateLimitDeps = { db: Db; clock: Clock };
 
 export type RateLimitRule = { name: string; limit: number; windowSeconds: number };
 
@@ -13,16 +17,16 @@ export type RateLimitHit = { key: string; windowStart: Date };
  * Throws `TooManyRequests` (429, with Retry-After) once a key passes its rule's limit.
  */
 export async function enforceRateLimit(
-  db: Db,
+  deps: RateLimitDeps,
   reply: FastifyReply,
   rule: RateLimitRule,
   subject: string,
-  now = new Date(),
 ): Promise<RateLimitHit> {
+  const now = deps.clock();
   const windowMs = rule.windowSeconds * 1000;
   const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
   const key = `${rule.name}:${subject}`;
-  const hits = await countHit(db, key, windowStart);
+  const hits = await countHit(deps.db, key, windowStart);
   if (hits > rule.limit) {
     const retryAfter = Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000);
     reply.header('retry-after', String(retryAfter));

@@ -6,10 +6,10 @@ import {
   SignInResultSchema,
 } from '@rayo/shared';
 import type { App } from '../../app.ts';
-import { enforceRateLimit, forgiveRateLimitHits } from '../../http/rate-limit.ts';
+import { enforceRateLimit, forgiveRateLimitHits, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { type AuthDeps, logout, refreshAccessToken, signIn } from './auth.service.ts';
 
-export function registerAuthRoutes(app: App, deps: AuthDeps): void {
+export function registerAuthRoutes(app: App, deps: AuthDeps & RateLimitDeps): void {
   const window = deps.config.signInLimitWindowSeconds;
   // Sign-in limits count failures only. Per email they count per client address, so that
   // someone guessing from one address does not lock the user out everywhere; the slower limit
@@ -27,9 +27,9 @@ export function registerAuthRoutes(app: App, deps: AuthDeps): void {
     async (request, reply) => {
       const email = request.body.email.toLowerCase();
       const hits = [
-        await enforceRateLimit(deps.db, reply, perIp, request.ip),
-        await enforceRateLimit(deps.db, reply, perEmailAndIp, `${email} ${request.ip}`),
-        await enforceRateLimit(deps.db, reply, perEmail, email),
+        await enforceRateLimit(deps, reply, perIp, request.ip),
+        await enforceRateLimit(deps, reply, perEmailAndIp, `${email} ${request.ip}`),
+        await enforceRateLimit(deps, reply, perEmail, email),
       ];
       const result = await signIn(deps, request.body, request.ip);
       await forgiveRateLimitHits(deps.db, hits);
@@ -47,7 +47,7 @@ export function registerAuthRoutes(app: App, deps: AuthDeps): void {
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps.db, reply, refreshPerIp, request.ip);
+      await enforceRateLimit(deps, reply, refreshPerIp, request.ip);
       return refreshAccessToken(deps, request.body.refreshToken, request.ip);
     },
   );

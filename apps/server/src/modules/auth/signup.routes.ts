@@ -6,12 +6,12 @@ import {
   SignUpRequestSchema,
 } from '@rayo/shared';
 import type { App } from '../../app.ts';
-import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
 import { type AccountMailDeps, confirmEmail, signUp } from './signup.service.ts';
 
 /** Sign-up, email confirmation and password reset: the public calls that send or spend mailed codes. */
-export function registerSignUpRoutes(app: App, deps: AccountMailDeps): void {
+export function registerSignUpRoutes(app: App, deps: AccountMailDeps & RateLimitDeps): void {
   const windowSeconds = deps.config.signInLimitWindowSeconds;
   const perIp = (name: string): RateLimitRule => ({ name, limit: deps.config.signInLimitPerIp, windowSeconds });
   const perEmail = (name: string): RateLimitRule => ({ name, limit: deps.config.signInLimitPerEmail, windowSeconds });
@@ -26,8 +26,8 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps): void {
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps.db, reply, perIp('signup-ip'), request.ip);
-      await enforceRateLimit(deps.db, reply, perEmail('signup-email'), request.body.email.toLowerCase());
+      await enforceRateLimit(deps, reply, perIp('signup-ip'), request.ip);
+      await enforceRateLimit(deps, reply, perEmail('signup-email'), request.body.email.toLowerCase());
       await signUp(deps, request.body, request.ip);
       return reply.status(204).send();
     },
@@ -44,7 +44,7 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps): void {
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps.db, reply, perIp('confirm-email-ip'), request.ip);
+      await enforceRateLimit(deps, reply, perIp('confirm-email-ip'), request.ip);
       return confirmEmail(deps, request.body, request.ip);
     },
   );
@@ -59,8 +59,8 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps): void {
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps.db, reply, perIp('reset-ip'), request.ip);
-      await enforceRateLimit(deps.db, reply, perEmail('reset-email'), request.body.email.toLowerCase());
+      await enforceRateLimit(deps, reply, perIp('reset-ip'), request.ip);
+      await enforceRateLimit(deps, reply, perEmail('reset-email'), request.body.email.toLowerCase());
       await requestPasswordReset(deps, request.body, request.ip);
       return reply.status(204).send();
     },
@@ -76,9 +76,9 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps): void {
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps.db, reply, perIp('reset-confirm-ip'), request.ip);
+      await enforceRateLimit(deps, reply, perIp('reset-confirm-ip'), request.ip);
       // Guesses at one user's code from many addresses are bounded too.
-      await enforceRateLimit(deps.db, reply, perEmail('reset-confirm-email'), request.body.email.toLowerCase());
+      await enforceRateLimit(deps, reply, perEmail('reset-confirm-email'), request.body.email.toLowerCase());
       await resetPassword(deps, request.body, request.ip);
       return reply.status(204).send();
     },

@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
-import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { createInvoiceForBpt, type InvoiceDeps } from '../invoices/invoices.service.ts';
 import { listLatestBptTransactions } from '../transactions/transactions.repo.ts';
 import { toTransaction } from '../transactions/transactions.service.ts';
@@ -39,7 +39,7 @@ const TokenParamsSchema = z.object({ token: z.string().min(16).max(64) });
 const sharedInvoicesPerCaller: RateLimitRule = { name: 'terminal-invoices-ip', limit: 30, windowSeconds: 60 };
 const sharedInvoicesPerLink: RateLimitRule = { name: 'terminal-invoices', limit: 120, windowSeconds: 60 };
 
-export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
+export function registerBptRoutes(app: App, deps: InvoiceDeps & RateLimitDeps): void {
   const { db } = deps;
 
   app.get('/api/bpts', { schema: { tags: ['bpts'], response: { 200: BptListSchema } } }, async (request) =>
@@ -140,8 +140,8 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps): void {
     },
     async (request, reply) => {
       const bpt = await findSharedBpt(db, request.params.token);
-      await enforceRateLimit(db, reply, sharedInvoicesPerCaller, `${bpt.id}:${request.ip}`);
-      await enforceRateLimit(db, reply, sharedInvoicesPerLink, bpt.id);
+      await enforceRateLimit(deps, reply, sharedInvoicesPerCaller, `${bpt.id}:${request.ip}`);
+      await enforceRateLimit(deps, reply, sharedInvoicesPerLink, bpt.id);
       return reply.status(201).send(await createInvoiceForBpt(deps, bpt, request.body));
     },
   );

@@ -9,23 +9,20 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { createTestClock } from '../../../test/test-clock.ts';
 
 const PER_CALLER = 30;
 const PER_LINK = 120;
-
-/** The limits count in fixed minutes: start far enough from a minute's end that every charge falls in one. */
-async function clearOfMinuteEnd() {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
 
 describe('the shareable terminal limits invoices per caller on each link and per link', () => {
   let t: TestApp;
   let admin: { authorization: string };
   let accountId: string;
+  // The limits count in fixed minutes; each test moves the clock to a minute of its own.
+  const clock = createTestClock();
 
   beforeAll(async () => {
-    t = await createTestApp({ FIXED_RATES: 'GTQ=730000' });
+    t = await createTestApp({ FIXED_RATES: 'GTQ=730000' }, { clock });
     const organization = await createTestOrganization(t.db);
     accountId = (await createTestAccount(t.db, organization.id, 'Counter')).id;
     const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
@@ -67,7 +64,7 @@ describe('the shareable terminal limits invoices per caller on each link and per
 
   it(`refuses an address past ${PER_CALLER} a minute on a link, while other addresses and links still charge`, async () => {
     const token = await newLink();
-    await clearOfMinuteEnd();
+    clock.advance(60_000);
     await chargeTimes(token, '198.51.100.10', PER_CALLER);
     expectRefused(await charge(token, '198.51.100.10'));
     expect((await charge(token, '198.51.100.11')).statusCode).toBe(201);
@@ -76,7 +73,7 @@ describe('the shareable terminal limits invoices per caller on each link and per
 
   it(`refuses a link past ${PER_LINK} a minute, whatever the address`, async () => {
     const token = await newLink();
-    await clearOfMinuteEnd();
+    clock.advance(60_000);
     for (let caller = 0; caller < PER_LINK / PER_CALLER; caller++) {
       await chargeTimes(token, `203.0.113.${caller + 1}`, PER_CALLER);
     }

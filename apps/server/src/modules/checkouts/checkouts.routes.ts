@@ -1,7 +1,7 @@
 import { PublicCheckoutSchema } from '@rayo/shared';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { openEventStream } from '../../http/sse.ts';
 import type { InvoiceDeps } from '../invoices/invoices.service.ts';
 import type { CheckoutEventHub } from './checkout-events.ts';
@@ -25,13 +25,16 @@ const statusRank = { awaiting_payment: 0, processing: 1, expired: 2, paid: 3 } a
  * The hosted checkout page's calls. A checkout's id is a random UUID its merchant shares, so
  * they need no session.
  */
-export function registerCheckoutRoutes(app: App, deps: InvoiceDeps & { checkoutEvents: CheckoutEventHub }): void {
+export function registerCheckoutRoutes(
+  app: App,
+  deps: InvoiceDeps & { checkoutEvents: CheckoutEventHub } & RateLimitDeps,
+): void {
   app.get(
     '/api/public/checkouts/:id',
     { schema: { tags: ['checkouts'], params: IdParamsSchema, response: { 200: PublicCheckoutSchema } } },
     async (request, reply) => {
-      await enforceRateLimit(deps.db, reply, readsPerIp, request.ip);
-      await enforceRateLimit(deps.db, reply, readsPerCheckout, request.params.id);
+      await enforceRateLimit(deps, reply, readsPerIp, request.ip);
+      await enforceRateLimit(deps, reply, readsPerCheckout, request.params.id);
       return getPublicCheckout(deps, request.params.id);
     },
   );
@@ -48,7 +51,7 @@ export function registerCheckoutRoutes(app: App, deps: InvoiceDeps & { checkoutE
     },
     async (request, reply) => {
       const { id } = request.params;
-      await enforceRateLimit(deps.db, reply, streamsPerCheckout, `${id}:${request.ip}`);
+      await enforceRateLimit(deps, reply, streamsPerCheckout, `${id}:${request.ip}`);
       await getCheckoutStatus(deps.db, id);
       const stream = openEventStream(request, reply);
       let last: keyof typeof statusRank | undefined;

@@ -13,7 +13,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
-import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { enforceRateLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { donationInvoicesPerCaller, donationInvoicesPerLink } from './donation-limits.ts';
 import {
   createDonationInvoice,
@@ -32,7 +32,7 @@ import {
 const IdParamsSchema = z.object({ id: z.uuid() });
 
 /** Donation links, their history and the Lightning address (Integrations), and the public donation page. */
-export function registerDonationRoutes(app: App, deps: DonationDeps): void {
+export function registerDonationRoutes(app: App, deps: DonationDeps & RateLimitDeps): void {
   app.get(
     '/api/donation-links',
     { schema: { tags: ['donations'], response: { 200: DonationLinkListSchema } } },
@@ -107,8 +107,8 @@ export function registerDonationRoutes(app: App, deps: DonationDeps): void {
     },
     async (request, reply) => {
       const target = await findDonationLinkToPay(deps, request.params.id);
-      await enforceRateLimit(deps.db, reply, donationInvoicesPerCaller, `${target.link.id}:${request.ip}`);
-      await enforceRateLimit(deps.db, reply, donationInvoicesPerLink, target.link.id);
+      await enforceRateLimit(deps, reply, donationInvoicesPerCaller, `${target.link.id}:${request.ip}`);
+      await enforceRateLimit(deps, reply, donationInvoicesPerLink, target.link.id);
       return reply.status(201).send(await createDonationInvoice(deps, target, request.body));
     },
   );

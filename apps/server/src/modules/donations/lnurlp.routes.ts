@@ -9,7 +9,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { enforceRateLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { donationInvoicesPerCaller, donationInvoicesPerLink } from './donation-limits.ts';
 import {
   type DonationDeps,
@@ -39,15 +39,15 @@ async function lnurl<T>(reply: FastifyReply, run: () => Promise<T>): Promise<T |
 }
 
 /** The LNURL-pay service of donation links (LUD-06, LUD-09, LUD-12) and Lightning addresses (LUD-16). */
-export function registerLnurlPayRoutes(app: App, deps: DonationDeps): void {
+export function registerLnurlPayRoutes(app: App, deps: DonationDeps & RateLimitDeps): void {
   const pay = async (
     target: PayTarget,
     ip: string,
     reply: FastifyReply,
     query: { amount?: string; comment?: string },
   ) => {
-    await enforceRateLimit(deps.db, reply, donationInvoicesPerCaller, `${target.link.id}:${ip}`);
-    await enforceRateLimit(deps.db, reply, donationInvoicesPerLink, target.link.id);
+    await enforceRateLimit(deps, reply, donationInvoicesPerCaller, `${target.link.id}:${ip}`);
+    await enforceRateLimit(deps, reply, donationInvoicesPerLink, target.link.id);
     return payDonationTarget(deps, target, query);
   };
 

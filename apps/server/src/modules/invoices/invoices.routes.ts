@@ -2,7 +2,7 @@ import { InvoiceSchema, type InvoiceStatus, LnurlWithdrawRequestSchema } from '@
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { createConcurrencyLimit } from '../../http/concurrency.ts';
-import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { openEventStream } from '../../http/sse.ts';
 import type { InvoiceEventHub } from './invoice-events.ts';
 import { getInvoice, type InvoiceDeps, payInvoiceWithLnurlWithdraw } from './invoices.service.ts';
@@ -24,7 +24,7 @@ const statusRank: Record<InvoiceStatus, number> = { pending: 0, expired: 1, canc
  * An invoice's id is a random UUID handed only to whoever created it, so reading its status and
  * paying it need no session: the terminal, the shareable terminal and checkout pages use these.
  */
-export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: InvoiceEventHub }): void {
+export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: InvoiceEventHub } & RateLimitDeps): void {
   const { withSlot: withWithdrawSlot } = createConcurrencyLimit(lnurlWithdrawConcurrency, {
     perKey: 'Too many card payments at once from your address, try again shortly',
     total: 'Too many card payments at once, try again shortly',
@@ -80,8 +80,8 @@ export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: In
     },
     async (request, reply) => {
       const { id } = request.params;
-      await enforceRateLimit(deps.db, reply, lnurlWithdrawPerIp, request.ip);
-      await enforceRateLimit(deps.db, reply, lnurlWithdrawPerInvoice, id);
+      await enforceRateLimit(deps, reply, lnurlWithdrawPerIp, request.ip);
+      await enforceRateLimit(deps, reply, lnurlWithdrawPerInvoice, id);
       return withWithdrawSlot(request.ip, () => payInvoiceWithLnurlWithdraw(deps, id, request.body.lnurl, request.log));
     },
   );

@@ -11,6 +11,7 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { createTestClock } from '../../../test/test-clock.ts';
 
 async function freePort(): Promise<number> {
   const server = net.createServer().listen(0, '127.0.0.1');
@@ -88,20 +89,16 @@ function payWithCard(t: TestApp, invoiceId: string, lnurl: string, remoteAddress
   });
 }
 
-/** Rate limits count in fixed windows: start a burst with time left in the window, so it is counted whole. */
-async function roomInWindow(windowSeconds: number, neededMs = 5_000) {
-  const left = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000));
-  if (left < neededMs) await new Promise((resolve) => setTimeout(resolve, left + 20));
-}
-
 describe('paying by LNURL-withdraw, with the default settings', () => {
   let t: TestApp;
   let shop: Awaited<ReturnType<typeof openShop>>;
   let card: Awaited<ReturnType<typeof startCardService>>;
+  // Rate limits count in fixed minutes; each burst moves the clock to a minute of its own.
+  const clock = createTestClock();
 
   beforeAll(async () => {
     const port = await freePort();
-    t = await createTestApp({ PUBLIC_URL: `http://127.0.0.1:${port}` });
+    t = await createTestApp({ PUBLIC_URL: `http://127.0.0.1:${port}` }, { clock });
     await t.app.listen({ host: '127.0.0.1', port });
     shop = await openShop(t);
     card = await startCardService();
@@ -133,7 +130,7 @@ describe('paying by LNURL-withdraw, with the default settings', () => {
 
   it('refuses the 11th attempt on one invoice within a minute, whoever makes it', async () => {
     const invoice = await shop.charge();
-    await roomInWindow(60);
+    clock.advance(60_000);
     for (let n = 0; n < 10; n++) {
       const response = await payWithCard(t, invoice.id, 'lnurlw://127.0.0.1:1/ln', `198.51.100.${n + 1}`);
       expect(response.statusCode, response.body).toBe(400);
@@ -145,7 +142,7 @@ describe('paying by LNURL-withdraw, with the default settings', () => {
   });
 
   it('refuses the 31st attempt from one address within a minute, whatever the invoice', async () => {
-    await roomInWindow(60);
+    clock.advance(60_000);
     for (let n = 0; n < 30; n++) {
       const response = await payWithCard(t, crypto.randomUUID(), 'lnurlw://127.0.0.1:1/ln', '203.0.113.7');
       expect(response.statusCode, response.body).toBe(404);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
-import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { createManager, deleteManager, listManagers, updateManager } from './managers.service.ts';
 
 const IdParamsSchema = z.object({ id: z.uuid() });
@@ -14,7 +14,7 @@ const IdParamsSchema = z.object({ id: z.uuid() });
  */
 const managerPasswords: RateLimitRule = { name: 'manager-passwords', limit: 30, windowSeconds: 60 * 60 };
 
-export function registerManagerRoutes(app: App, deps: { db: Db }): void {
+export function registerManagerRoutes(app: App, deps: { db: Db } & RateLimitDeps): void {
   app.get('/api/managers', { schema: { tags: ['managers'], response: { 200: ManagerListSchema } } }, async (request) =>
     listManagers(deps.db, callerOf(request)),
   );
@@ -26,7 +26,7 @@ export function registerManagerRoutes(app: App, deps: { db: Db }): void {
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      await enforceRateLimit(deps.db, reply, managerPasswords, caller.userId);
+      await enforceRateLimit(deps, reply, managerPasswords, caller.userId);
       return reply.status(201).send(await createManager(deps.db, caller, request.body, request.ip));
     },
   );
@@ -44,7 +44,7 @@ export function registerManagerRoutes(app: App, deps: { db: Db }): void {
     async (request, reply) => {
       const caller = callerOf(request);
       if (request.body.password !== undefined) {
-        await enforceRateLimit(deps.db, reply, managerPasswords, caller.userId);
+        await enforceRateLimit(deps, reply, managerPasswords, caller.userId);
       }
       return updateManager(deps.db, caller, request.params.id, request.body, request.ip);
     },

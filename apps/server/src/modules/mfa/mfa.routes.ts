@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { mfaCodeAttempts, requireMfaCode } from '../../http/mfa-code.ts';
-import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { enforceRateLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { confirmMfaEnrollment, disableMfa, hasMfaEnabled, startMfaEnrollment } from './mfa.service.ts';
 import {
   type MfaSignInDeps,
@@ -22,7 +22,7 @@ import {
 
 const tags = ['mfa'];
 
-export function registerMfaRoutes(app: App, deps: MfaSignInDeps): void {
+export function registerMfaRoutes(app: App, deps: MfaSignInDeps & RateLimitDeps): void {
   app.get(
     '/api/settings/mfa',
     { schema: { tags, summary: 'Whether the caller has MFA on', response: { 200: MfaStatusSchema } } },
@@ -53,7 +53,7 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps): void {
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      await enforceRateLimit(deps.db, reply, mfaCodeAttempts, caller.userId);
+      await enforceRateLimit(deps, reply, mfaCodeAttempts, caller.userId);
       await confirmMfaEnrollment(deps, caller.userId, request.body.code, request.ip);
       return reply.status(204).send();
     },
@@ -87,7 +87,7 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps): void {
     },
     async (request, reply) => {
       const userId = await readMfaChallenge(deps.tokens, request.body.mfaToken);
-      await enforceRateLimit(deps.db, reply, mfaCodeAttempts, userId);
+      await enforceRateLimit(deps, reply, mfaCodeAttempts, userId);
       return signInWithMfaCode(deps, userId, request.body.code, request.body.remember, request.ip);
     },
   );
@@ -104,7 +104,7 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps): void {
     },
     async (request, reply) => {
       const userId = await readMfaChallenge(deps.tokens, request.body.mfaToken);
-      await enforceRateLimit(deps.db, reply, mfaCodeAttempts, userId);
+      await enforceRateLimit(deps, reply, mfaCodeAttempts, userId);
       return signInWithRecoveryCode(deps, userId, request.body.recoveryCode, request.body.remember, request.ip);
     },
   );

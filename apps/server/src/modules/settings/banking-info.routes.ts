@@ -10,6 +10,7 @@ import {
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
+import type { RateLimitDeps } from '../../http/rate-limit.ts';
 import type { MfaDeps } from '../mfa/mfa-codes.ts';
 import {
   getBankingInfoTemplate,
@@ -22,7 +23,7 @@ import {
 const tags = ['settings'];
 const needsCode = `With MFA on, a code in the ${MFA_CODE_HEADER} header. Back office's verification of the bank is withdrawn.`;
 
-export function registerBankingInfoRoutes(app: App, deps: MfaDeps): void {
+export function registerBankingInfoRoutes(app: App, deps: MfaDeps & RateLimitDeps): void {
   app.get(
     '/api/settings/banking-info/all',
     {

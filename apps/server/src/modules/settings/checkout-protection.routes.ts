@@ -2,12 +2,13 @@ import { CheckoutProtectionSchema, MFA_CODE_HEADER } from '@rayo/shared';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
+import type { RateLimitDeps } from '../../http/rate-limit.ts';
 import type { MfaDeps } from '../mfa/mfa-codes.ts';
 import { getCheckoutProtection, setCheckoutProtection } from './checkout-protection.service.ts';
 
 const tags = ['settings'];
 
-export function registerCheckoutProtectionRoutes(app: App, deps: MfaDeps): void {
+export function registerCheckoutProtectionRoutes(app: App, deps: MfaDeps & RateLimitDeps): void {
   app.get(
     '/api/settings/checkout-protection',
     {

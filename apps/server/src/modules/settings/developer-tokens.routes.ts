@@ -8,12 +8,13 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
+import type { RateLimitDeps } from '../../http/rate-limit.ts';
 import type { MfaDeps } from '../mfa/mfa-codes.ts';
 import { createDeveloperToken, listDeveloperTokens, revokeDeveloperToken } from './developer-tokens.service.ts';
 
 const tags = ['settings'];
 
-export function registerDeveloperTokenRoutes(app: App, deps: MfaDeps): void {
+export function registerDeveloperTokenRoutes(app: App, deps: MfaDeps & RateLimitDeps): void {
   app.get(
     '/api/settings/developer-tokens',
     {

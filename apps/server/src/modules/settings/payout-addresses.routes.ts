@@ -7,6 +7,7 @@ import {
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
+import type { RateLimitDeps } from '../../http/rate-limit.ts';
 import type { MfaDeps } from '../mfa/mfa-codes.ts';
 import {
   getPayoutAddresses,
@@ -18,7 +19,7 @@ import {
 const tags = ['settings'];
 const needsCode = `With MFA on, a code in the ${MFA_CODE_HEADER} header. Back office's verification of the address is withdrawn.`;
 
-export function registerPayoutAddressRoutes(app: App, deps: PayoutAddressDeps & MfaDeps): void {
+export function registerPayoutAddressRoutes(app: App, deps: PayoutAddressDeps & MfaDeps & RateLimitDeps): void {
   app.get(
     '/api/settings/payout-addresses',
     {

@@ -2,12 +2,13 @@ import { MFA_CODE_HEADER, PayoutSplitRequestSchema, PayoutSplitSettingsSchema } 
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
+import type { RateLimitDeps } from '../../http/rate-limit.ts';
 import type { MfaDeps } from '../mfa/mfa-codes.ts';
 import { getPayoutSplit, type PayoutSplitDeps, setPayoutSplit } from './payout-split.service.ts';
 
 const tags = ['settings'];
 
-export function registerPayoutSplitRoutes(app: App, deps: PayoutSplitDeps & MfaDeps): void {
+export function registerPayoutSplitRoutes(app: App, deps: PayoutSplitDeps & MfaDeps & RateLimitDeps): void {
   app.get(
     '/api/settings/payout-split',
     {

@@ -1,8 +1,7 @@
 import { ChangePasswordRequestSchema } from '@rayo/shared';
 import type { App } from '../../app.ts';
-import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
-import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import type { MfaDeps } from '../mfa/mfa-codes.ts';
 import { registerBankingInfoRoutes } from './banking-info.routes.ts';
 import { registerPayoutAddressRoutes } from './payout-addresses.routes.ts';
@@ -16,7 +15,7 @@ const passwordAttempts: RateLimitRule = { name: 'password-change-user', limit: 1
 
 export function registerSettingsRoutes(
   app: App,
-  deps: { db: Db } & PayoutSplitDeps & PayoutAddressDeps & MfaDeps,
+  deps: RateLimitDeps & PayoutSplitDeps & PayoutAddressDeps & MfaDeps,
 ): void {
   registerPayoutSplitRoutes(app, deps);
   registerBankingInfoRoutes(app, deps);
@@ -33,7 +32,7 @@ export function registerSettingsRoutes(
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      await enforceRateLimit(deps.db, reply, passwordAttempts, caller.userId);
+      await enforceRateLimit(deps, reply, passwordAttempts, caller.userId);
       await changePassword(deps.db, caller.userId, request.body, request.ip);
       return reply.status(204).send();
     },

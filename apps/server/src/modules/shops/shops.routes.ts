@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
-import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { connectEcwid, openEcwidPayment } from './ecwid.service.ts';
 import { sendShopEntryProblem } from './shop-entry-page.ts';
 import { connectShopify, openShopifyOrder } from './shopify.service.ts';
@@ -31,7 +31,7 @@ const EcwidPaymentBodySchema = z.object({
   storeId: z.string().max(40).optional(),
 });
 
-export function registerShopRoutes(app: App, deps: ShopDeps): void {
+export function registerShopRoutes(app: App, deps: ShopDeps & RateLimitDeps): void {
   for (const platform of ['shopify', 'ecwid'] as const) {
     app.get(
       `/api/shops/${platform}`,
@@ -94,8 +94,8 @@ export function registerShopRoutes(app: App, deps: ShopDeps): void {
     },
     async (request, reply) => {
       try {
-        await enforceRateLimit(deps.db, reply, entriesPerIp, request.ip);
-        await enforceRateLimit(deps.db, reply, entriesPerShop, `shopify:${request.query.shop.toLowerCase()}`);
+        await enforceRateLimit(deps, reply, entriesPerIp, request.ip);
+        await enforceRateLimit(deps, reply, entriesPerShop, `shopify:${request.query.shop.toLowerCase()}`);
         const checkoutId = await openShopifyOrder(deps, request.query);
         return reply.redirect(`/ecommerce/checkout/${checkoutId}`, 303);
       } catch (error) {
@@ -125,8 +125,8 @@ export function registerShopRoutes(app: App, deps: ShopDeps): void {
       async (request, reply) => {
         const storeId = request.query.storeId ?? request.body.storeId;
         try {
-          await enforceRateLimit(deps.db, reply, entriesPerIp, request.ip);
-          await enforceRateLimit(deps.db, reply, entriesPerShop, `ecwid:${storeId ?? ''}`);
+          await enforceRateLimit(deps, reply, entriesPerIp, request.ip);
+          await enforceRateLimit(deps, reply, entriesPerShop, `ecwid:${storeId ?? ''}`);
           const checkoutId = await openEcwidPayment(deps, {
             storeId,
             data: request.body.data,

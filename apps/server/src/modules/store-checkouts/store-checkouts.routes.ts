@@ -6,7 +6,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
-import { enforceRateLimit, type RateLimitRule } from '../../http/rate-limit.ts';
+import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import {
   createPublicStoreCheckout,
   createStoreCheckout,
@@ -21,7 +21,7 @@ const publicCreatesPerIp: RateLimitRule = { name: 'store-checkout-ip', limit: 20
 const publicCreatesPerStore: RateLimitRule = { name: 'store-checkout-vbpt', limit: 300, windowSeconds: 60 };
 
 /** The store checkout API (docs/api.md): 201 for a new checkout, 200 for a retried order. */
-export function registerStoreCheckoutRoutes(app: App, deps: StoreCheckoutDeps): void {
+export function registerStoreCheckoutRoutes(app: App, deps: StoreCheckoutDeps & RateLimitDeps): void {
   app.post(
     '/api/checkouts',
     {
@@ -54,8 +54,8 @@ export function registerStoreCheckoutRoutes(app: App, deps: StoreCheckoutDeps): 
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps.db, reply, publicCreatesPerIp, request.ip);
-      await enforceRateLimit(deps.db, reply, publicCreatesPerStore, request.params.id);
+      await enforceRateLimit(deps, reply, publicCreatesPerIp, request.ip);
+      await enforceRateLimit(deps, reply, publicCreatesPerStore, request.params.id);
       const { checkout, created } = await createPublicStoreCheckout(deps, request.params.id, request.body);
       return reply.code(created ? 201 : 200).send(checkout);
     },

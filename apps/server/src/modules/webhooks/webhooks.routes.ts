@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
+import type { RateLimitDeps } from '../../http/rate-limit.ts';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -23,7 +24,7 @@ import {
 
 const tags = ['webhooks'];
 
-export function registerWebhookRoutes(app: App, deps: WebhookDeps): void {
+export function registerWebhookRoutes(app: App, deps: WebhookDeps & RateLimitDeps): void {
   app.get(
     '/api/webhooks',
     {
