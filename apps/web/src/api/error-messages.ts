@@ -28,6 +28,7 @@ const messageKeys: Record<ErrorCode | 'Network', string> = {
   Network: 'errors.network',
   OrganizationDisabled: 'errors.organizationDisabled',
   NothingToVerify: 'errors.nothingToVerify',
+  BatchNotAwaitingSignature: 'errors.batchNotAwaitingSignature',
   SplitNeedsValidation: 'errors.splitNeedsValidation',
   DeveloperTokenLimit: 'errors.developerTokenLimit',
   InvalidWebhookUrl: 'errors.invalidWebhookUrl',

@@ -23,9 +23,10 @@ function shorten(text: string): string {
 }
 
 /**
- * Settings → Payouts (DESIGN §4): what was sent to the organization's Lightning address, with
- * the routing fee and the payment hash, newest first; and its fiat share, which waits for the
- * bank transfer back office marks paid.
+ * Settings → Payouts (DESIGN §4): what was sent to the organization's Lightning address (with
+ * the routing fee and the payment hash) and to its on-chain address (with the txid and how deep
+ * the chain has it), newest first; and its fiat share, which waits for the bank transfer back
+ * office marks paid.
  */
 export function PayoutHistorySection() {
   const { t } = useTranslation();
@@ -103,6 +104,11 @@ export function PayoutHistorySection() {
                         {payout.state === 'failed' && (
                           <Text size="xs" c="dimmed" mt={2}>
                             {t('payouts.attempts', { count: payout.attempts })}
+                          </Text>
+                        )}
+                        {payout.state === 'sent' && payout.confirmations !== null && (
+                          <Text size="xs" c="dimmed" mt={2}>
+                            {t('payouts.confirmations', { count: payout.confirmations })}
                           </Text>
                         )}
                       </Table.Td>
