@@ -60,6 +60,7 @@ import { registerDeveloperTokenRoutes } from './modules/settings/developer-token
 import { registerKybRoutes } from './modules/settings/kyb.routes.ts';
 import { registerLanguageRoutes } from './modules/settings/language.routes.ts';
 import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
+import { registerShopifyWebhookRoutes } from './modules/shops/shopify-webhooks.routes.ts';
 import { registerShopRoutes } from './modules/shops/shops.routes.ts';
 import { registerStoreCheckoutRoutes } from './modules/store-checkouts/store-checkouts.routes.ts';
 import { registerVirtualBptRoutes } from './modules/virtual-bpts/virtual-bpts.routes.ts';
@@ -164,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerWebhookRoutes(app, deps);
   registerStoreCheckoutRoutes(app, deps);
   registerShopRoutes(app, deps);
+  registerShopifyWebhookRoutes(app, deps);
   registerDonationRoutes(app, deps);
   // Also serves LUD-16's `/.well-known/lnurlp/:name`, outside /api, so before the SPA's catch-all.
   registerLnurlPayRoutes(app, deps);

@@ -1,4 +1,4 @@
-import { createCipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -152,6 +152,32 @@ export async function startShopifyStandIn(port = 0) {
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Shopify's side of a webhook delivery (reference/ecommerce.md §2): a POST of the JSON payload
+ * with X-Shopify-Topic, X-Shopify-Shop-Domain, X-Shopify-Webhook-Id and X-Shopify-Hmac-Sha256,
+ * the base64 HMAC-SHA256 of the exact body bytes keyed with the app's API secret key.
+ */
+export async function sendShopifyWebhook(
+  url: string,
+  delivery: { shop: string; topic: string; payload: unknown; secret: string; webhookId?: string; body?: string },
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  // Shopify's payloads carry ids above 2^53 as bare numbers; the text is sent as it is signed.
+  const body = delivery.body ?? JSON.stringify(delivery.payload);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-shopify-topic': delivery.topic,
+      'x-shopify-shop-domain': delivery.shop,
+      'x-shopify-webhook-id': delivery.webhookId ?? randomBytes(16).toString('hex'),
+      'x-shopify-api-version': '2025-01',
+      'x-shopify-hmac-sha256': createHmac('sha256', delivery.secret).update(body, 'utf8').digest('base64'),
+    },
+    body,
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
 /**

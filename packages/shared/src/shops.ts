@@ -25,6 +25,11 @@ export const ConnectShopifyRequestSchema = z.object({
   shop: ShopifyDomainSchema,
   /** The Admin API access token of the store's custom app (`shpat_…`); kept sealed, never answered. */
   accessToken: z.string().trim().min(10).max(255),
+  /**
+   * The custom app's API secret key, with which Shopify signs its webhooks (X-Shopify-Hmac-Sha256).
+   * Kept sealed, never answered; without it the store's webhooks are refused.
+   */
+  apiSecretKey: z.string().trim().min(16).max(255).optional(),
   virtualBptId: z.uuid(),
 });
 export type ConnectShopifyRequest = z.infer<typeof ConnectShopifyRequestSchema>;

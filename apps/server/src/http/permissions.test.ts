@@ -20,6 +20,7 @@ import {
   type TestApp,
 } from '../../test/test-app.ts';
 import { fileUpload, tinyPdf, tinyPng } from '../../test/upload-files.ts';
+import { shopifyHmac } from '../domain/shopify-hmac.ts';
 import { insertDeveloperToken } from '../modules/settings/developer-tokens.repo.ts';
 import { registerAccessControl } from './access.ts';
 import { registerErrorHandler } from './error-handler.ts';
@@ -775,6 +776,32 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'DELETE /api/shops/ecwid': async () => {
     await shopOfA('ecwid');
     return {};
+  },
+  // A signed webhook of a topic Rayo acknowledges and ignores, a new delivery each time.
+  'POST /api/public/shopify/webhooks': async () => {
+    await shopOfA('shopify');
+    const connection = await t.db
+      .selectFrom('shop_connections')
+      .select('id')
+      .where('shop', '=', WALK_SHOP)
+      .executeTakeFirstOrThrow();
+    const secret = 'shpss_walk_webhook_secret_0123456789';
+    await t.db
+      .updateTable('shop_connections')
+      .set({ webhook_secret_sealed: t.runtime.deps.mfaCipher.seal(secret, `shop-webhook:${connection.id}`) })
+      .where('id', '=', connection.id)
+      .execute();
+    const body = JSON.stringify({ admin_graphql_api_id: 'gid://shopify/Order/1' });
+    return {
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-shop-domain': WALK_SHOP,
+        'x-shopify-topic': 'orders/create',
+        'x-shopify-webhook-id': randomUUID(),
+        'x-shopify-hmac-sha256': shopifyHmac(Buffer.from(body), secret),
+      },
+    };
   },
   'GET /api/public/shopify/pay': async () => {
     await shopOfA('shopify');

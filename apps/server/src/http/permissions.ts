@@ -213,6 +213,7 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'PUT /api/shops/ecwid': { who: admins, scope: { param: 'virtualBptId', within: 'organization', outside: 400 } },
   'DELETE /api/shops/ecwid': { who: admins },
   'GET /api/public/shopify/pay': anyone,
+  'POST /api/public/shopify/webhooks': anyone,
   'POST /api/ecwid/payment': anyone,
 
   // Registered only with the devnet Lightning backend, whose money is not real.

@@ -69,6 +69,7 @@ export async function connectShopify(
       shopName: shop.name,
       virtualBptId: request.virtualBptId,
       secret: request.accessToken,
+      webhookSecret: request.apiSecretKey,
     },
     ip,
   );

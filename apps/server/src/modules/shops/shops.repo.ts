@@ -54,6 +54,7 @@ export async function saveConnection(
     shopName: string | null;
     virtualBptId: string;
     secretSealed: string;
+    webhookSecretSealed?: string | null;
   },
 ) {
   await db
@@ -71,6 +72,7 @@ export async function saveConnection(
       shop_name: row.shopName,
       virtual_bpt_id: row.virtualBptId,
       secret_sealed: row.secretSealed,
+      webhook_secret_sealed: row.webhookSecretSealed ?? null,
     })
     .returning(connectionColumns)
     .executeTakeFirstOrThrow();

@@ -21,6 +21,11 @@ export function connectionSecretContext(connectionId: string): string {
   return `shop:${connectionId}`;
 }
 
+/** The webhook secret likewise, under a context of its own so the two cannot stand in for each other. */
+export function webhookSecretContext(connectionId: string): string {
+  return `shop-webhook:${connectionId}`;
+}
+
 type ConnectionRow = NonNullable<Awaited<ReturnType<typeof findConnection>>>;
 
 /** Where the shop sends the shopper: Shopify's 'Complete payment' link, or Ecwid's paymentUrl. */
@@ -64,7 +69,15 @@ export async function requireVirtualBptCurrency(db: Db, organizationId: string, 
 export async function saveShopConnection(
   deps: ShopDeps,
   caller: AccessClaims,
-  input: { platform: ShopPlatform; shop: string; shopName: string | null; virtualBptId: string; secret: string },
+  input: {
+    platform: ShopPlatform;
+    shop: string;
+    shopName: string | null;
+    virtualBptId: string;
+    secret: string;
+    /** Shopify's webhook signing key (the app's API secret key), when the merchant gave it. */
+    webhookSecret?: string;
+  },
   ip: string,
 ): Promise<ShopConnection> {
   const organizationId = organizationOf(caller);
@@ -80,6 +93,8 @@ export async function saveShopConnection(
         shopName: input.shopName,
         virtualBptId: input.virtualBptId,
         secretSealed: deps.mfaCipher.seal(input.secret, connectionSecretContext(id)),
+        webhookSecretSealed:
+          input.webhookSecret === undefined ? null : deps.mfaCipher.seal(input.webhookSecret, webhookSecretContext(id)),
       });
       await insertAuditEntry(trx, {
         action: 'settings.shop_connected',

@@ -1,0 +1,53 @@
+import type { App } from '../../app.ts';
+import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import { receiveShopifyWebhook } from './shopify-webhooks.service.ts';
+import type { ShopDeps } from './shops.service.ts';
+
+/** A store's webhooks come in bursts (an import, a bulk edit); a caller guessing signatures meets these first. */
+const webhooksPerIp: RateLimitRule = { name: 'shopify-webhook-ip', limit: 600, windowSeconds: 10 * 60 };
+const webhooksPerShop: RateLimitRule = { name: 'shopify-webhook-shop', limit: 1200, windowSeconds: 10 * 60 };
+/** Order payloads are a few kilobytes; Shopify's largest stay well below this. */
+const WEBHOOK_MAX_BYTES = 1024 * 1024;
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function registerShopifyWebhookRoutes(app: App, deps: ShopDeps & RateLimitDeps): void {
+  // The signature covers the exact bytes Shopify sent, so this route alone gets them unparsed.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_MAX_BYTES }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.post(
+      '/api/public/shopify/webhooks',
+      {
+        schema: {
+          tags: ['shops'],
+          summary:
+            "Shopify's webhooks (orders/cancelled, orders/paid, app/uninstalled), signed with the store's API secret key in X-Shopify-Hmac-Sha256 over the raw body; a repeated X-Shopify-Webhook-Id is acknowledged and not acted on again",
+        },
+      },
+      async (request, reply) => {
+        const shop = header(request.headers['x-shopify-shop-domain']);
+        await enforceRateLimit(deps, reply, webhooksPerIp, request.ip);
+        await enforceRateLimit(
+          deps,
+          reply,
+          webhooksPerShop,
+          `shopify-webhook:${(shop ?? '').toLowerCase().slice(0, 255)}`,
+        );
+        const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const result = await receiveShopifyWebhook(deps, {
+          shop,
+          topic: header(request.headers['x-shopify-topic']),
+          webhookId: header(request.headers['x-shopify-webhook-id']),
+          hmac: header(request.headers['x-shopify-hmac-sha256']),
+          rawBody,
+        });
+        return reply.status(200).send(result);
+      },
+    );
+  });
+}

@@ -1,0 +1,209 @@
+import type { AddressInfo } from 'node:net';
+import type { Account, Bpt, ShopConnection, VirtualBpt } from '@rayo/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendShopifyWebhook, startShopifyStandIn } from '../../../test/shop-standins.ts';
+import {
+  bearer,
+  createTestApp,
+  createTestOrganization,
+  createTestUser,
+  signIn,
+  type TestApp,
+} from '../../../test/test-app.ts';
+import { shopifyHmac } from '../../domain/shopify-hmac.ts';
+
+let t: TestApp;
+let shopify: Awaited<ReturnType<typeof startShopifyStandIn>>;
+let webhookUrl: string;
+
+beforeAll(async () => {
+  shopify = await startShopifyStandIn();
+  t = await createTestApp({
+    FIXED_RATES: 'GTQ=730000,USD=95000',
+    PUBLIC_URL: 'https://pay.example.com',
+    WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
+    SHOPIFY_API_URL: shopify.apiUrl,
+  });
+  // Shopify reaches the server over HTTP: the signature covers the bytes on the wire.
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  webhookUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/public/shopify/webhooks`;
+});
+
+afterAll(async () => {
+  await t?.close();
+  await shopify?.stop();
+});
+
+const SECRET = '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';
+let stores = 0;
+
+async function inject<T>(method: 'GET' | 'PUT', url: string, headers: Record<string, string>, payload?: object) {
+  const response = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  return { status: response.statusCode, body: response.json<T>(), raw: response.body };
+}
+
+/** A merchant whose Shopify store is connected with its token and, unless told otherwise, its API secret key. */
+async function connectedStore(options: { withSecret?: boolean } = {}) {
+  const organization = await createTestOrganization(t.db);
+  const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
+  const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/accounts',
+    headers: admin,
+    payload: { name: 'Web' },
+  });
+  const bpt = await t.app.inject({
+    method: 'POST',
+    url: '/api/bpts',
+    headers: admin,
+    payload: { name: 'Till', accountId: created.json<Account>().id, currency: 'GTQ' },
+  });
+  const vbpt = await t.app.inject({
+    method: 'POST',
+    url: '/api/virtual-bpts',
+    headers: admin,
+    payload: { name: 'Shop', bptId: bpt.json<Bpt>().id },
+  });
+  const shop = `hooks-${++stores}.myshopify.com`;
+  const token = `shpat_hooks_token_${stores}_0123`;
+  shopify.addShop(shop, token, `Hooks ${stores}`);
+  const connected = await inject<ShopConnection>('PUT', '/api/shops/shopify', admin, {
+    shop,
+    accessToken: token,
+    ...(options.withSecret === false ? {} : { apiSecretKey: SECRET }),
+    virtualBptId: vbpt.json<VirtualBpt>().id,
+  });
+  expect(connected.status, connected.raw).toBe(200);
+  return { organization, admin, shop };
+}
+
+/** The shopper opens the order's 'Complete payment' link: its checkout, awaiting payment. */
+async function openOrder(shop: string) {
+  const order = shopify.addOrder(shop, {
+    name: '#1001',
+    amount: '50.00',
+    currencyCode: 'GTQ',
+    statusPageUrl: `https://${shop}/orders/1`,
+  });
+  const response = await t.app.inject({ method: 'GET', url: `/api/public/shopify/pay?shop=${shop}&order=${order}` });
+  expect(response.statusCode, response.body).toBe(303);
+  const checkoutId = /([0-9a-f-]{36})$/.exec(String(response.headers.location))?.[1] ?? '';
+  return { order, checkoutId };
+}
+
+async function checkoutStatus(id: string) {
+  return (await t.db.selectFrom('checkouts').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+}
+
+describe('Shopify webhooks', () => {
+  it('keeps the API secret key sealed and never answers it', async () => {
+    const store = await connectedStore();
+    const read = await inject<unknown>('GET', '/api/shops/shopify', store.admin);
+    expect(read.raw).not.toContain(SECRET);
+    const row = await t.db
+      .selectFrom('shop_connections')
+      .select('webhook_secret_sealed')
+      .where('shop', '=', store.shop)
+      .executeTakeFirstOrThrow();
+    expect(row.webhook_secret_sealed).not.toBeNull();
+    expect(row.webhook_secret_sealed).not.toContain(SECRET);
+  });
+
+  it("a cancelled order's open checkout expires, once for a repeated delivery", async () => {
+    const store = await connectedStore();
+    const { order, checkoutId } = await openOrder(store.shop);
+    expect(await checkoutStatus(checkoutId)).toBe('awaiting_payment');
+    // Shopify's order payload: the numeric id above 2^53 as a bare number, the GID as text.
+    const body = `{"id":${order}820,"admin_graphql_api_id":"gid://shopify/Order/${order}","name":"#1001","cancel_reason":"customer","financial_status":"pending"}`;
+    const delivery = {
+      shop: store.shop,
+      topic: 'orders/cancelled',
+      payload: null,
+      body,
+      secret: SECRET,
+      webhookId: `wh-${order}`,
+    };
+    const first = await sendShopifyWebhook(webhookUrl, delivery);
+    expect(first).toEqual({ status: 200, json: { handled: true } });
+    expect(await checkoutStatus(checkoutId)).toBe('expired');
+    expect(await sendShopifyWebhook(webhookUrl, delivery)).toEqual({ status: 200, json: { handled: false } });
+    const seen = await t.db
+      .selectFrom('shop_webhook_deliveries')
+      .selectAll()
+      .where('webhook_id', '=', `wh-${order}`)
+      .execute();
+    expect(seen).toHaveLength(1);
+  });
+
+  it('refuses a wrong signature (401), an unknown shop (404), a store without the key (401) and an unsigned body, never 500', async () => {
+    const store = await connectedStore();
+    const { order, checkoutId } = await openOrder(store.shop);
+    const payload = { admin_graphql_api_id: `gid://shopify/Order/${order}` };
+    const wrong = await sendShopifyWebhook(webhookUrl, {
+      shop: store.shop,
+      topic: 'orders/cancelled',
+      payload,
+      secret: 'shpss_not_the_right_secret_at_all',
+    });
+    expect(wrong).toMatchObject({ status: 401, json: { code: 'InvalidWebhookSignature' } });
+    expect(await checkoutStatus(checkoutId)).toBe('awaiting_payment');
+
+    const unknown = await sendShopifyWebhook(webhookUrl, {
+      shop: 'nobody-here.myshopify.com',
+      topic: 'orders/cancelled',
+      payload,
+      secret: SECRET,
+    });
+    expect(unknown).toMatchObject({ status: 404, json: { code: 'NotFound' } });
+
+    const keyless = await connectedStore({ withSecret: false });
+    const refused = await sendShopifyWebhook(webhookUrl, {
+      shop: keyless.shop,
+      topic: 'app/uninstalled',
+      payload: {},
+      secret: SECRET,
+    });
+    expect(refused).toMatchObject({ status: 401, json: { code: 'InvalidWebhookSignature' } });
+
+    // Signed bytes, other bytes sent: the server checks what arrived, not a re-serialization.
+    const response = await fetch(webhookUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-topic': 'orders/cancelled',
+        'x-shopify-shop-domain': store.shop,
+        'x-shopify-webhook-id': 'tampered',
+        'x-shopify-hmac-sha256': shopifyHmac(Buffer.from(JSON.stringify(payload)), SECRET),
+      },
+      body: JSON.stringify(payload, null, 1),
+    });
+    expect(response.status).toBe(401);
+    const garbage = await fetch(webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'x-shopify-shop-domain': store.shop },
+      body: 'not json at all',
+    });
+    expect(garbage.status).toBe(401);
+    expect(await checkoutStatus(checkoutId)).toBe('awaiting_payment');
+  });
+
+  it('app/uninstalled disconnects the store', async () => {
+    const store = await connectedStore();
+    const uninstalled = await sendShopifyWebhook(webhookUrl, {
+      shop: store.shop,
+      topic: 'app/uninstalled',
+      payload: { id: 1, domain: store.shop },
+      secret: SECRET,
+    });
+    expect(uninstalled).toEqual({ status: 200, json: { handled: true } });
+    expect((await inject<unknown>('GET', '/api/shops/shopify', store.admin)).body).toEqual({ connection: null });
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('organization_id', '=', store.organization.id)
+      .where('action', '=', 'settings.shop_disconnected')
+      .execute();
+    expect(audit).toHaveLength(1);
+  });
+});
