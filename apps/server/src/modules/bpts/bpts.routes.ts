@@ -14,8 +14,7 @@ import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { createInvoiceForBpt, type InvoiceDeps } from '../invoices/invoices.service.ts';
-import { listLatestBptTransactions } from '../transactions/transactions.repo.ts';
-import { toTransaction } from '../transactions/transactions.service.ts';
+import { listLatestTransactionsOfBpt } from '../transactions/transactions.service.ts';
 import {
   createBpt,
   deleteBpt,
@@ -116,7 +115,7 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps & RateLimitDeps): 
     },
     async (request) => {
       const bpt = await findCallerBpt(db, callerOf(request), request.params.id);
-      return (await listLatestBptTransactions(db, bpt.id, request.query.limit)).map(toTransaction);
+      return listLatestTransactionsOfBpt(db, bpt.id, request.query.limit);
     },
   );
 
@@ -158,7 +157,7 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps & RateLimitDeps): 
     },
     async (request) => {
       const bpt = await findSharedBpt(db, request.params.token);
-      return (await listLatestBptTransactions(db, bpt.id, request.query.limit)).map(toTransaction);
+      return listLatestTransactionsOfBpt(db, bpt.id, request.query.limit);
     },
   );
 }

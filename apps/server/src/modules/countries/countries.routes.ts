@@ -1,7 +1,7 @@
 import { CountryListSchema } from '@rayo/shared';
 import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
-import { listCountries } from './countries.repo.ts';
+import { listCountries } from './countries.service.ts';
 
 export function registerCountryRoutes(app: App, deps: { db: Db }): void {
   app.get(

@@ -1,6 +1,7 @@
 import type { Transaction } from '@rayo/shared';
 import { formatMinor, satsPerUnit } from '@rayo/shared';
-import type { TransactionRow } from './transactions.repo.ts';
+import type { Db } from '../../db/database.ts';
+import { listLatestBptTransactions, type TransactionRow } from './transactions.repo.ts';
 
 function msat(value: string): number {
   return Number(BigInt(value));
@@ -30,4 +31,9 @@ export function toTransaction(row: TransactionRow): Transaction {
     fiatPercentage: row.fiat_bps / 100,
     disbursed: row.disbursed,
   };
+}
+
+/** A terminal's latest sales, newest first, for its own screen. */
+export async function listLatestTransactionsOfBpt(db: Db, bptId: string, limit: number): Promise<Transaction[]> {
+  return (await listLatestBptTransactions(db, bptId, limit)).map(toTransaction);
 }
