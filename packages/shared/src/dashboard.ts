@@ -21,9 +21,20 @@ export const PeriodQuerySchema = z.object({
 });
 export type PeriodQuery = z.infer<typeof PeriodQuerySchema>;
 
+/**
+ * The columns the transactions table sorts by: the two dates. Amounts are not on the list, since a
+ * period of a large merchant would have to be sorted whole to show its first page.
+ */
+export const transactionSorts = ['settledAt', 'createdAt'] as const;
+export type TransactionSort = (typeof transactionSorts)[number];
+export const sortOrders = ['desc', 'asc'] as const;
+export type SortOrder = (typeof sortOrders)[number];
+
 export const TransactionPageQuerySchema = PeriodQuerySchema.extend({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(500).default(DEFAULT_PAGE_SIZE),
+  sort: z.enum(transactionSorts).default('settledAt'),
+  order: z.enum(sortOrders).default('desc'),
 });
 export type TransactionPageQuery = z.infer<typeof TransactionPageQuerySchema>;
 

@@ -2,9 +2,11 @@ import {
   CurrentOrganizationSchema,
   type PeriodRange,
   type SeriesBucket,
+  type SortOrder,
   TransactionPageSchema,
   type TransactionSeries,
   TransactionSeriesSchema,
+  type TransactionSort,
   type TransactionSums,
   TransactionSumsSchema,
 } from '@rayo/shared';
@@ -34,12 +36,20 @@ export function useCurrentOrganization(options: { enabled?: boolean } = {}) {
 }
 
 /** Dashboard figures are only asked for once the organization's time zone has placed the period. */
-export function useTransactionPage(filter: DashboardFilter | null, page: number, limit: number) {
+export type TableSort = { column: TransactionSort; order: SortOrder };
+const NEWEST_SETTLED: TableSort = { column: 'settledAt', order: 'desc' };
+
+export function useTransactionPage(
+  filter: DashboardFilter | null,
+  page: number,
+  limit: number,
+  sort: TableSort = NEWEST_SETTLED,
+) {
   return useQuery({
-    queryKey: ['dashboard', 'transactions', filter, page, limit],
+    queryKey: ['dashboard', 'transactions', filter, page, limit, sort.column, sort.order],
     queryFn: () =>
       apiRequest(
-        `/dashboard/transactions?${dashboardQuery(filter as DashboardFilter, { page, limit })}`,
+        `/dashboard/transactions?${dashboardQuery(filter as DashboardFilter, { page, limit, sort: sort.column, order: sort.order })}`,
         TransactionPageSchema,
       ),
     enabled: filter !== null,

@@ -219,6 +219,7 @@ export async function listSalesByAccount(
 export async function listTransactionsPage(
   db: Db,
   filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null },
+  sort: { column: 'settled_at' | 'created_at'; order: 'asc' | 'desc' },
   limit: number,
   offset: number,
 ): Promise<TransactionRow[]> {
@@ -228,7 +229,7 @@ export async function listTransactionsPage(
   else if (accountIds) query = query.where(sql<boolean>`account_id = any(${accountIds}::uuid[])`);
   if (filter.from) query = query.where('settled_at', '>=', filter.from);
   if (filter.to) query = query.where('settled_at', '<', filter.to);
-  return query.orderBy('settled_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  return query.orderBy(sort.column, sort.order).orderBy('id', sort.order).limit(limit).offset(offset).execute();
 }
 
 /**

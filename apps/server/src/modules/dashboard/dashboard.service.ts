@@ -8,6 +8,7 @@ import {
   type TransactionPage,
   type TransactionPageQuery,
   type TransactionSeries,
+  type TransactionSort,
   type TransactionSums,
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
@@ -91,6 +92,12 @@ function msatNumber(value: string): number {
   return Number(msat);
 }
 
+/** The ledger column of each sort the API allows. */
+const SORT_COLUMNS = { settledAt: 'settled_at', createdAt: 'created_at' } as const satisfies Record<
+  TransactionSort,
+  string
+>;
+
 export async function listTransactions(
   db: Db,
   caller: AccessClaims,
@@ -101,7 +108,13 @@ export async function listTransactions(
   const filter = { organizationId: scope.organization.id, accountIds: scope.accountIds, ...period };
   // The total comes from the rollup plus the edge days, not a COUNT(*) over the whole period.
   const [rows, total] = await Promise.all([
-    listTransactionsPage(db, filter, query.limit, (query.page - 1) * query.limit),
+    listTransactionsPage(
+      db,
+      filter,
+      { column: SORT_COLUMNS[query.sort], order: query.order },
+      query.limit,
+      (query.page - 1) * query.limit,
+    ),
     salesFilterOf(db, scope, period).then((sales) => countSales(db, sales, scope.organization.timeZone)),
   ]);
   return { transactions: rows.map(toTransaction), total };

@@ -6,6 +6,7 @@ import {
   type ErrorResponse,
   fiatToMsat,
   formatMinor,
+  type Transaction,
   type TransactionPage,
   type TransactionSeries,
   type TransactionSums,
@@ -344,6 +345,25 @@ describe('dashboard', () => {
         0n,
       );
     expect(formatMinor(fiatMinor, 'GTQ')).toBe(totals.receiveFiat);
+  });
+
+  it('sorts by the column asked for, from an allow-list, either way', async () => {
+    const query = `${period(PRESETS.thisYear)}&limit=50`;
+    const ids = (transactions: Transaction[]) => transactions.map((tx) => tx.id);
+    const byCreated = (await page(`${query}&sort=createdAt&order=desc`)).transactions;
+    const created = byCreated.map((tx) => tx.createdAt);
+    expect(created).toEqual([...created].sort().reverse());
+    const bySettledAsc = (await page(`${query}&sort=settledAt&order=asc`)).transactions;
+    const settled = bySettledAsc.map((tx) => tx.settledAt);
+    expect(settled).toEqual([...settled].sort());
+    // The sales were recorded out of their settlement order, so the two orders differ.
+    expect(ids(byCreated)).not.toEqual(ids(bySettledAsc).reverse());
+    expect(ids((await page(`${query}&sort=settledAt`)).transactions)).toEqual(ids(bySettledAsc).reverse());
+    for (const bad of ['sort=billAmount', 'sort=settled_at', 'order=up']) {
+      const response = await get(`/api/dashboard/transactions?${bad}`);
+      expect(response.statusCode, bad).toBe(400);
+      expect(response.json<ErrorResponse>().code).toBe('InvalidInput');
+    }
   });
 
   it('defaults to the first page of 10 over the whole history, with every SPEC §3 field', async () => {

@@ -1,20 +1,20 @@
-import { Group, Pagination, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { IconArrowDown } from '@tabler/icons-react';
+import { Group, Pagination, Paper, Select, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type DashboardFilter, useTransactionPage } from '../../api/dashboard.ts';
+import { type DashboardFilter, type TableSort, useTransactionPage } from '../../api/dashboard.ts';
 import { dateTimeFormatter } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
-import { loadColumns, saveColumns, type TransactionColumn } from './columns.ts';
+import { isSortable, loadColumns, nextSort, saveColumns, type TransactionColumn } from './columns.ts';
 import { type CellContext, numericColumns, TransactionCell } from './TransactionCell.tsx';
 
 const PAGE_SIZES = ['10', '25', '50', '100'];
 
 /**
- * The period's transactions, newest first (the only order the API gives, so the date column
- * says so rather than offering sorts it cannot do). SPEC §8: a failed load is only logged and
- * the table shows nothing.
+ * The period's transactions, newest settled first; the two date headers sort by their own
+ * column, either way (the server's allow-list). SPEC §8: a failed load is only logged and the
+ * table shows nothing.
  */
 export function TransactionsTable({
   filter,
@@ -29,13 +29,14 @@ export function TransactionsTable({
   const locale = useFormatLocale();
   const [columns, setColumns] = useState<TransactionColumn[]>(() => loadColumns());
   const [limit, setLimit] = useState(10);
-  // A new filter or page size starts again from the first page, in the same render, so that no
-  // page of the old view is asked for with the new filter.
-  const viewKey = `${JSON.stringify(filter)}|${limit}`;
+  const [sort, setSort] = useState<TableSort>({ column: 'settledAt', order: 'desc' });
+  // A new filter, sort or page size starts again from the first page, in the same render, so
+  // that no page of the old view is asked for with the new filter.
+  const viewKey = `${JSON.stringify(filter)}|${limit}|${sort.column}|${sort.order}`;
   const [paging, setPaging] = useState({ viewKey, page: 1 });
   const page = paging.viewKey === viewKey ? paging.page : 1;
   const setPage = (next: number) => setPaging({ viewKey, page: next });
-  const query = useTransactionPage(filter, page, limit);
+  const query = useTransactionPage(filter, page, limit, sort);
   const transactions = query.isError ? [] : (query.data?.transactions ?? []);
   const total = query.isError ? 0 : (query.data?.total ?? 0);
   const pages = Math.max(1, Math.ceil(total / limit));
@@ -64,23 +65,41 @@ export function TransactionsTable({
           <Table striped highlightOnHover verticalSpacing="xs" aria-busy={query.isFetching} data-total={total}>
             <Table.Thead>
               <Table.Tr>
-                {columns.map((column) => (
-                  <Table.Th
-                    key={column}
-                    ta={numericColumns.has(column) ? 'right' : undefined}
-                    aria-sort={column === 'createdAt' ? 'descending' : undefined}
-                    style={{ whiteSpace: 'nowrap' }}
-                  >
-                    {t(`home.columns.${column}`)}
-                    {column === 'createdAt' && (
-                      <IconArrowDown
-                        size={14}
-                        aria-label={t('home.table.newestFirst')}
-                        style={{ verticalAlign: 'middle' }}
-                      />
-                    )}
-                  </Table.Th>
-                ))}
+                {columns.map((column) => {
+                  const sorted = sort.column === column ? sort.order : null;
+                  const Arrow = sorted === 'asc' ? IconArrowUp : IconArrowDown;
+                  return (
+                    <Table.Th
+                      key={column}
+                      ta={numericColumns.has(column) ? 'right' : undefined}
+                      aria-sort={
+                        sorted
+                          ? sorted === 'desc'
+                            ? 'descending'
+                            : 'ascending'
+                          : isSortable(column)
+                            ? 'none'
+                            : undefined
+                      }
+                      style={{ whiteSpace: 'nowrap' }}
+                    >
+                      {isSortable(column) ? (
+                        <UnstyledButton fw={700} fz="sm" onClick={() => setSort(nextSort(sort, column))}>
+                          {t(`home.columns.${column}`)}
+                          {sorted && (
+                            <Arrow
+                              size={14}
+                              aria-label={t(sorted === 'desc' ? 'home.table.newestFirst' : 'home.table.oldestFirst')}
+                              style={{ verticalAlign: 'middle' }}
+                            />
+                          )}
+                        </UnstyledButton>
+                      ) : (
+                        t(`home.columns.${column}`)
+                      )}
+                    </Table.Th>
+                  );
+                })}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

@@ -1,3 +1,6 @@
+import { type TransactionSort, transactionSorts } from '@rayo/shared';
+import type { TableSort } from '../../api/dashboard.ts';
+
 /** The transaction columns of SPEC §3, in the table's order. */
 export const transactionColumns = [
   'createdAt',
@@ -21,9 +24,12 @@ export const transactionColumns = [
 ] as const;
 export type TransactionColumn = (typeof transactionColumns)[number];
 
-/** What a merchant checks first: when, where, how much and whether it was paid out. */
+/**
+ * What a merchant checks first: when it was paid (the date the periods and the default order go
+ * by), where, how much and whether it was paid out.
+ */
 export const defaultColumns: readonly TransactionColumn[] = [
-  'createdAt',
+  'settledAt',
   'account',
   'transactionId',
   'billAmount',
@@ -68,6 +74,16 @@ export function toggleColumn(columns: readonly TransactionColumn[], column: Tran
     chosen.add(column);
   }
   return transactionColumns.filter((candidate) => chosen.has(candidate));
+}
+
+/** The sort after a click on a sortable header: its own column newest first, or the other way round. */
+export function nextSort(current: TableSort, column: TransactionSort): TableSort {
+  if (current.column !== column) return { column, order: 'desc' };
+  return { column, order: current.order === 'desc' ? 'asc' : 'desc' };
+}
+
+export function isSortable(column: TransactionColumn): column is TransactionSort {
+  return (transactionSorts as readonly string[]).includes(column);
 }
 
 /** A long identifier in a narrow cell: its start and end, which is what people compare. */
