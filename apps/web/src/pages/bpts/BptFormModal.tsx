@@ -1,6 +1,6 @@
-import { Alert, Anchor, Autocomplete, Modal, NumberInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Autocomplete, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type Bpt, SATS } from '@rayo/shared';
+import { type Bpt, parsePercentToBps, SATS } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -17,11 +17,24 @@ type Form = {
   currency: string | null;
   shareable: boolean;
   tipEnabled: boolean;
-  taxPercentage: number | string;
+  /** As typed: a percentage the form cannot read is refused, never rounded or clamped into one. */
+  taxPercentage: string;
 };
 type Errors = Partial<Record<keyof Form, string>>;
 
-const TAX = /^\d{1,3}(\.\d{1,2})?$/;
+/**
+ * The tax as the server reads it (0 to 100, at most two decimals), with a decimal comma taken as
+ * the point it stands for; null for anything else ("abc", "-1", "12.345", "101", "1,000.5").
+ */
+export function parseTaxInput(text: string): number | null {
+  const trimmed = text.trim().replace(/\s*%$/, '');
+  if ((trimmed.match(/[.,]/g) ?? []).length > 1) return null;
+  try {
+    return parsePercentToBps(trimmed.replace(',', '.')) / 100;
+  } catch {
+    return null;
+  }
+}
 
 function validate(form: Form): Errors {
   const errors: Errors = {};
@@ -29,8 +42,7 @@ function validate(form: Form): Errors {
   if (!form.accountId) errors.accountId = 'bpts.accountRequired';
   if (!form.channel.trim()) errors.channel = 'bpts.channelRequired';
   if (!form.currency) errors.currency = 'bpts.currencyRequired';
-  const tax = String(form.taxPercentage);
-  if (!TAX.test(tax) || Number(tax) > 100) errors.taxPercentage = 'bpts.taxInvalid';
+  if (parseTaxInput(form.taxPercentage) === null) errors.taxPercentage = 'bpts.taxInvalid';
   return errors;
 }
 
@@ -64,7 +76,7 @@ export function BptFormModal({ bpt, onClose }: { bpt: Bpt | null; onClose: () =>
     currency: bpt?.currency ?? null,
     shareable: bpt?.shareable ?? false,
     tipEnabled: bpt?.tipEnabled ?? false,
-    taxPercentage: bpt?.taxPercentage ?? 0,
+    taxPercentage: String(bpt?.taxPercentage ?? 0),
   });
   const [errors, setErrors] = useState<Errors>({});
   const set = <K extends keyof Form>(key: K, value: Form[K]) => {
@@ -93,7 +105,7 @@ export function BptFormModal({ bpt, onClose }: { bpt: Bpt | null; onClose: () =>
       currency: form.currency,
       shareable: form.shareable,
       tipEnabled: form.tipEnabled,
-      taxPercentage: Number(form.taxPercentage),
+      taxPercentage: parseTaxInput(form.taxPercentage) ?? 0,
     };
     try {
       if (bpt) await update.mutateAsync({ id: bpt.id, ...request });
@@ -151,17 +163,19 @@ export function BptFormModal({ bpt, onClose }: { bpt: Bpt | null; onClose: () =>
               searchable
               allowDeselect={false}
             />
-            <NumberInput
+            <TextInput
               label={t('bpts.taxPercentage')}
               description={t('bpts.taxHint')}
+              inputMode="decimal"
+              autoComplete="off"
               value={form.taxPercentage}
-              onChange={(value) => set('taxPercentage', value)}
+              onChange={(event) => set('taxPercentage', event.currentTarget.value)}
+              onBlur={() =>
+                parseTaxInput(form.taxPercentage) === null &&
+                setErrors((current) => ({ ...current, taxPercentage: 'bpts.taxInvalid' }))
+              }
               error={errors.taxPercentage && t(errors.taxPercentage)}
-              min={0}
-              max={100}
-              decimalScale={2}
-              allowNegative={false}
-              suffix=" %"
+              rightSection="%"
             />
             <Switch
               label={t('bpts.tip')}

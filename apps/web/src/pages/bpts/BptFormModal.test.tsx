@@ -1,0 +1,69 @@
+import { MantineProvider } from '@mantine/core';
+import type { Bpt } from '@rayo/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { initI18n } from '../../i18n/index.ts';
+import { BptFormModal, parseTaxInput } from './BptFormModal.tsx';
+
+const bpt: Bpt = {
+  id: 'bpt-1',
+  name: 'Till',
+  accountId: 'account-1',
+  accountName: 'Counter',
+  channel: 'store',
+  currency: 'GTQ',
+  shareable: false,
+  tipEnabled: false,
+  taxPercentage: 12,
+  shareToken: null,
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+async function renderForm() {
+  const fetch = vi.fn(async (url: string) =>
+    Response.json(url.endsWith('/currencies') ? [{ code: 'GTQ' }] : [{ id: 'account-1', name: 'Counter' }]),
+  );
+  vi.stubGlobal('fetch', fetch);
+  const i18n = initI18n();
+  await i18n.changeLanguage('en');
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={new QueryClient()}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter>
+            <BptFormModal bpt={bpt} onClose={() => {}} />
+          </MemoryRouter>
+        </I18nextProvider>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return { fetch, tax: await screen.findByLabelText('Tax percentage') };
+}
+
+describe('the tax of a BPT', () => {
+  it('reads a percentage as the server does, a decimal comma included', () => {
+    expect(parseTaxInput('12')).toBe(12);
+    expect(parseTaxInput('7.25')).toBe(7.25);
+    expect(parseTaxInput('7,5')).toBe(7.5);
+    expect(parseTaxInput('100')).toBe(100);
+    expect(parseTaxInput('0')).toBe(0);
+    for (const text of ['abc', '12.345', '-1', '101', '', '1,000.5', '1e2', '7.'])
+      expect(parseTaxInput(text)).toBeNull();
+  });
+
+  it.each(['abc', '12.345', '-1', '101'])('keeps "%s" as typed and refuses it, saving nothing', async (typed) => {
+    const { fetch, tax } = await renderForm();
+    await userEvent.clear(tax);
+    await userEvent.type(tax, typed);
+    fireEvent.blur(tax);
+    expect(tax).toHaveValue(typed);
+    expect(screen.getByText('Enter a percentage from 0 to 100 with up to two decimals')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(fetch.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === 'PUT')).toBe(false);
+  });
+});
