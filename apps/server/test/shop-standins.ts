@@ -40,6 +40,8 @@ export async function startShopifyStandIn(port = 0) {
   const shops = new Map<string, { token: string; name: string; currencyCode: string }>();
   const orders = new Map<string, StandInOrder & { shop: string }>();
   const marks: Array<{ shop: string; id: string }> = [];
+  /** Webhook subscriptions the app made through webhookSubscriptionCreate. */
+  const subscriptions: Array<{ shop: string; topic: string; callbackUrl: string }> = [];
   let failMarks = 0;
   let loseMarkAnswers = 0;
   let nextOrder = 5_000_000_000;
@@ -101,6 +103,32 @@ export async function startShopifyStandIn(port = 0) {
         data: { orderMarkAsPaid: { order: { id: input?.id, displayFinancialStatus: 'PAID' }, userErrors: [] } },
       });
     }
+    if (/\bwebhookSubscriptionCreate\s*\(/.test(query)) {
+      const topic = String(variables.topic);
+      const input = variables.webhookSubscription as { callbackUrl?: string } | undefined;
+      const taken = subscriptions.some(
+        (s) => s.shop === match[1] && s.topic === topic && s.callbackUrl === input?.callbackUrl,
+      );
+      if (!taken) subscriptions.push({ shop: match[1] as string, topic, callbackUrl: String(input?.callbackUrl) });
+      return answer(200, {
+        data: {
+          webhookSubscriptionCreate: taken
+            ? {
+                webhookSubscription: null,
+                userErrors: [
+                  {
+                    field: ['webhookSubscription', 'callbackUrl'],
+                    message: 'Address for this topic has already been taken',
+                  },
+                ],
+              }
+            : {
+                webhookSubscription: { id: `gid://shopify/WebhookSubscription/${subscriptions.length}` },
+                userErrors: [],
+              },
+        },
+      });
+    }
     if (/\border\s*\(/.test(query)) {
       const order = orderOf(variables.id);
       return answer(200, {
@@ -125,6 +153,7 @@ export async function startShopifyStandIn(port = 0) {
   return {
     apiUrl: `http://127.0.0.1:${bound}/{shop}/admin/api/graphql.json`,
     marks,
+    subscriptions,
     addShop(domain: string, token: string, name: string, currencyCode = 'GTQ') {
       shops.set(domain, { token, name, currencyCode });
     },

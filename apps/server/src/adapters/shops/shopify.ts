@@ -162,3 +162,41 @@ export async function markShopifyOrderPaid(
     throw new ShopifyError('refused', `Shopify refused orderMarkAsPaid: ${messages.slice(0, 200)}`);
   }
 }
+
+/** The webhooks Rayo acts on (modules/shops/shopify-webhooks.service.ts), as GraphQL topic enums. */
+export const SHOPIFY_WEBHOOK_TOPICS = ['ORDERS_CANCELLED', 'ORDERS_PAID', 'APP_UNINSTALLED'] as const;
+
+const SUBSCRIBE_MUTATION = `mutation RayoWebhookSubscribe($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
+  webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
+    webhookSubscription { id }
+    userErrors { field message }
+  }
+}`;
+
+/**
+ * Subscribes the store's app to Rayo's webhook address for each topic. Subscriptions made through
+ * the app's own token are signed with the app's API secret key (those made in the store's
+ * Notifications settings are not). A topic already subscribed to this address ("has already
+ * been taken") counts as done, so connecting again is harmless.
+ */
+export async function subscribeShopifyWebhooks(
+  api: ShopifyApi,
+  shop: string,
+  accessToken: string,
+  callbackUrl: string,
+): Promise<void> {
+  for (const topic of SHOPIFY_WEBHOOK_TOPICS) {
+    const data = await graphql(api, shop, accessToken, SUBSCRIBE_MUTATION, {
+      topic,
+      webhookSubscription: { callbackUrl, format: 'JSON' },
+    });
+    const result = data.webhookSubscriptionCreate;
+    if (!isObject(result)) throw new ShopifyError('invalid', 'Shopify answered without webhookSubscriptionCreate');
+    const messages = (Array.isArray(result.userErrors) ? result.userErrors : [])
+      .map((error) => (isObject(error) ? String(error.message) : 'error'))
+      .filter((message) => !/already been taken/i.test(message));
+    if (messages.length > 0) {
+      throw new ShopifyError('refused', `Shopify refused the ${topic} webhook: ${messages.join('; ').slice(0, 200)}`);
+    }
+  }
+}

@@ -108,6 +108,12 @@ describe('Shopify webhooks', () => {
       .executeTakeFirstOrThrow();
     expect(row.webhook_secret_sealed).not.toBeNull();
     expect(row.webhook_secret_sealed).not.toContain(SECRET);
+    // The app subscribed to the topics Rayo acts on, at Rayo's address; connecting again is harmless.
+    const mine = shopify.subscriptions.filter((s) => s.shop === store.shop);
+    expect(mine.map((s) => s.topic).sort()).toEqual(['APP_UNINSTALLED', 'ORDERS_CANCELLED', 'ORDERS_PAID']);
+    expect(new Set(mine.map((s) => s.callbackUrl))).toEqual(
+      new Set(['https://pay.example.com/api/public/shopify/webhooks']),
+    );
   });
 
   it("a cancelled order's open checkout expires, once for a repeated delivery", async () => {

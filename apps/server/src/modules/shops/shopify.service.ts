@@ -11,6 +11,7 @@ import {
   type ShopifyApi,
   ShopifyError,
   shopifyOrderGid,
+  subscribeShopifyWebhooks,
 } from '../../adapters/shops/shopify.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
@@ -59,6 +60,23 @@ export async function connectShopify(
       'InvalidCurrency',
       `The store sells in ${shop.currencyCode}; choose a virtual BPT whose BPT charges in ${shop.currencyCode}`,
     );
+  }
+  // With the API secret key the store's webhooks can be verified, so the app subscribes to them.
+  if (request.apiSecretKey !== undefined) {
+    try {
+      await subscribeShopifyWebhooks(
+        shopifyApi(deps),
+        request.shop,
+        request.accessToken,
+        `${deps.config.publicUrl}/api/public/shopify/webhooks`,
+      );
+    } catch (error) {
+      if (!(error instanceof ShopifyError)) throw error;
+      throw new AppError(
+        'ShopConnectionFailed',
+        'Shopify did not take the webhook subscriptions: give the app the read_orders scope and try again',
+      );
+    }
   }
   return saveShopConnection(
     deps,

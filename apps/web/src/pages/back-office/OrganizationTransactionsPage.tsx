@@ -14,6 +14,7 @@ import { dateTimeFormatter, FALLBACK_TIME_ZONE } from '../../components/date-tim
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
 import { MarkPaidButton } from './MarkPaidButton.tsx';
+import { OrganizationPayoutsSection } from './OrganizationPayoutsSection.tsx';
 import { OrganizationTabs } from './OrganizationTabs.tsx';
 import { selectedSum } from './payment-selection.ts';
 
@@ -195,6 +196,7 @@ export function OrganizationTransactionsPage() {
           )}
         </Stack>
       </Paper>
+      <OrganizationPayoutsSection organizationId={id} />
     </>
   );
 }

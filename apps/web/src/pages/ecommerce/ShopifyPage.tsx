@@ -47,12 +47,26 @@ export function ShopifyPage() {
             description: t('shops.shopify.domainHint'),
           },
           { name: 'accessToken', label: t('shops.shopify.token'), placeholder: 'shpat_…', secret: true },
+          {
+            name: 'apiSecretKey',
+            label: t('shops.shopify.apiSecretKey'),
+            placeholder: 'shpss_…',
+            description: t('shops.shopify.apiSecretKeyHint'),
+            secret: true,
+            optional: true,
+          },
         ]}
         connect={{
           ...connect,
           mutate: ({ values, virtualBptId, mfaCode }, options) =>
             connect.mutate(
-              { shop: values.shop ?? '', accessToken: values.accessToken ?? '', virtualBptId, mfaCode },
+              {
+                shop: values.shop ?? '',
+                accessToken: values.accessToken ?? '',
+                ...(values.apiSecretKey ? { apiSecretKey: values.apiSecretKey } : {}),
+                virtualBptId,
+                mfaCode,
+              },
               options,
             ),
         }}

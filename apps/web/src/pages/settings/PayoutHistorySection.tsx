@@ -10,7 +10,7 @@ import { formatMoney, formatMsatAsSats } from '../../components/money-format.ts'
 
 const PAGE_SIZE = 10;
 
-const STATE_COLORS: Record<Payout['state'], string> = {
+export const PAYOUT_STATE_COLORS: Record<Payout['state'], string> = {
   pending: 'blue',
   sent: 'teal',
   failed: 'orange',
@@ -18,7 +18,7 @@ const STATE_COLORS: Record<Payout['state'], string> = {
 };
 
 /** The start and end of a long hash, so a row stays readable; the whole one is in the title. */
-function shorten(text: string): string {
+export function shorten(text: string): string {
   return text.length > 20 ? `${text.slice(0, 10)}…${text.slice(-8)}` : text;
 }
 
@@ -98,7 +98,7 @@ export function PayoutHistorySection() {
                       </Table.Td>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatMsatAsSats(payout.feeMsat, locale)}</Table.Td>
                       <Table.Td>
-                        <Badge color={STATE_COLORS[payout.state]} variant="light">
+                        <Badge color={PAYOUT_STATE_COLORS[payout.state]} variant="light">
                           {t(`payouts.states.${payout.state}`)}
                         </Badge>
                         {payout.state === 'failed' && (
