@@ -4,8 +4,9 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Serves the built web app: each built file at its own path (hashed assets cached for a year),
- * and `index.html` for every other non-API path so the client router handles deep links.
+ * Serves the built web app: each built file at its own path (hashed assets cached for a year, sent
+ * as the brotli or gzip copy the build wrote beside it when the browser accepts one), and
+ * `index.html` for every other non-API path so the client router handles deep links.
  */
 export async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
   if (!existsSync(path.join(distDir, 'index.html'))) {
@@ -16,6 +17,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string): Promis
     root: distDir,
     wildcard: false,
     index: false,
+    preCompressed: true,
     setHeaders(reply, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
