@@ -32,6 +32,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { createRandom, type Random } from '../apps/server/src/db/seed-demo-sales.ts';
 import { hashPassword } from '../apps/server/src/modules/auth/passwords.ts';
 import { DISBURSEMENT_TOTALS_REBUILD_SQL } from '../apps/server/src/modules/back-office/back-office-payments.repo.ts';
+import { DAILY_ROLLUP_REBUILD_SQL } from '../apps/server/src/modules/transactions/transactions.repo.ts';
 
 export const SCALE_DATABASE = 'rayo_scale';
 export const SCALE_DATA_DIR = path.resolve(repoRoot, process.env.SCALE_DATA_DIR ?? '.data/scale');
@@ -440,7 +441,7 @@ export async function buildDailyRollup(client: pg.Client): Promise<boolean> {
   const { rows } = await client.query("select to_regclass('transaction_daily') is not null as present");
   if (!rows[0]?.present) return false;
   await exec(client, 'truncate transaction_daily');
-  await exec(client, DAILY_ROLLUP_SQL);
+  await exec(client, DAILY_ROLLUP_REBUILD_SQL);
   return true;
 }
 
@@ -467,19 +468,6 @@ export async function buildDisbursementTotals(client: pg.Client): Promise<boolea
   await exec(client, DISBURSEMENT_TOTALS_REBUILD_SQL);
   return true;
 }
-
-/** The same figures, day and grouping as addTransactionToDailyRollup adds one sale at a time. */
-const DAILY_ROLLUP_SQL = `
-  insert into transaction_daily (organization_id, account_id, day, currency, count, total_msat,
-    bitcoin_to_disburse_msat, total_minor, tip_minor, fiat_to_disburse_minor)
-  select t.organization_id, t.account_id, (t.settled_at at time zone o.time_zone)::date, t.currency,
-    count(*), sum(t.total_msat),
-    coalesce(sum(t.onchain_msat + t.lightning_msat) filter (where not t.disbursed), 0),
-    sum(t.total_minor), sum(t.tip_minor),
-    coalesce(sum(t.fiat_income_minor) filter (where not t.disbursed), 0)
-  from transactions t
-  join organizations o on o.id = t.organization_id
-  group by 1, 2, 3, 4`;
 
 async function main(): Promise<void> {
   const began = performance.now();

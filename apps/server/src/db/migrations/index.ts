@@ -25,6 +25,7 @@ import * as shops from './0023-shops.ts';
 import * as payouts from './0024-payouts.ts';
 import * as onchainPayouts from './0025-onchain-payouts.ts';
 import * as payoutEdges from './0026-payout-edges.ts';
+import * as bitcoinToDisburse from './0028-bitcoin-to-disburse.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0024-payouts': payouts,
   '0025-onchain-payouts': onchainPayouts,
   '0026-payout-edges': payoutEdges,
+  '0028-bitcoin-to-disburse': bitcoinToDisburse,
 };

@@ -125,10 +125,10 @@ export async function lockTransactionsForPay(db: Db, ids: readonly string[]): Pr
 }
 
 /**
- * Marks the sales disbursed and takes them out of what the rollups count as still to pay:
- * `transaction_daily` (both to-disburse figures, as its definition reads the one `disbursed`
- * flag) and `disbursement_totals` (pending to paid). The caller has locked them and checked
- * that none was paid.
+ * Marks the sales' fiat paid and takes it out of what the rollups count as still to pay:
+ * `transaction_daily` (fiat to disburse; the bitcoin shares wait for their payouts) and
+ * `disbursement_totals` (pending to paid). The caller has locked them and checked that none
+ * was paid.
  */
 export async function markTransactionsPaid(db: Db, ids: readonly string[]): Promise<void> {
   await sql`update transactions set disbursed = true where id = any(${ids}::uuid[])`.execute(db);
@@ -155,12 +155,10 @@ export async function markTransactionsPaid(db: Db, ids: readonly string[]): Prom
     for update
   `.execute(db);
   await sql`
-    update transaction_daily d set
-      bitcoin_to_disburse_msat = d.bitcoin_to_disburse_msat - p.bitcoin_msat,
-      fiat_to_disburse_minor = d.fiat_to_disburse_minor - p.fiat_minor
+    update transaction_daily d set fiat_to_disburse_minor = d.fiat_to_disburse_minor - p.fiat_minor
     from (
       select t.organization_id, t.account_id, (t.settled_at at time zone o.time_zone)::date as day, t.currency,
-        sum(t.onchain_msat + t.lightning_msat) as bitcoin_msat, sum(t.fiat_income_minor) as fiat_minor
+        sum(t.fiat_income_minor) as fiat_minor
       from transactions t
       join organizations o on o.id = t.organization_id
       where t.id = any(${ids}::uuid[])

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { type Db, poolOf } from '../../db/database.ts';
 import { LEDGER_CSV_COLUMNS } from '../../domain/transactions-csv.ts';
-import type { TransactionRow } from '../transactions/transactions.repo.ts';
+import { type TransactionRow, toDisburseColumns } from '../transactions/transactions.repo.ts';
 
 /**
  * Which sales a dashboard call reads: one organization, its accounts (`null` for all of them),
@@ -131,7 +131,7 @@ function salesSource(filter: SalesFilter, timeZone: string): RawBuilder<unknown>
   if (filter.days) {
     const { from, to } = filter.days;
     parts.push(sql`
-      select account_id, currency, count, total_msat, bitcoin_to_disburse_msat, total_minor, tip_minor,
+      select account_id, currency, count, total_msat, total_minor, tip_minor, bitcoin_to_disburse_msat,
         fiat_to_disburse_minor, day::timestamp as local_time
       from transaction_daily
       where organization_id = ${filter.organizationId} and ${accounts}
@@ -140,13 +140,10 @@ function salesSource(filter: SalesFilter, timeZone: string): RawBuilder<unknown>
   }
   for (const edge of filter.edges) {
     parts.push(sql`
-      select account_id, currency, 1::bigint as count, total_msat,
-        case when disbursed then 0 else onchain_msat + lightning_msat end as bitcoin_to_disburse_msat,
-        total_minor, tip_minor,
-        case when disbursed then 0 else fiat_income_minor end as fiat_to_disburse_minor,
-        settled_at at time zone ${timeZone} as local_time
-      from transactions
-      where organization_id = ${filter.organizationId} and ${accounts} and ${ledgerRange(edge)}`);
+      select t.account_id, t.currency, 1::bigint as count, t.total_msat, t.total_minor, t.tip_minor,
+        ${sql.raw(toDisburseColumns('t'))}, t.settled_at at time zone ${timeZone} as local_time
+      from transactions t
+      where t.organization_id = ${filter.organizationId} and ${accounts} and ${ledgerRange(edge)}`);
   }
   if (parts.length === 0) throw new Error('A sales filter needs days or edges');
   return sql.join(parts, sql` union all `);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Account, Bpt, Invoice, PayoutPage } from '@rayo/shared';
+import type { Account, Bpt, Invoice, PayoutPage, TransactionSums } from '@rayo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeLnd, startFakeLnd } from '../../../test/fakes/lnd-server.ts';
 import { type FakeLnurlPay, startFakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
@@ -124,6 +124,12 @@ async function waitFor(check: () => Promise<boolean> | boolean, ms = 10_000) {
   }
 }
 
+async function msatsToDisburse(admin: { authorization: string }): Promise<number> {
+  const response = await t.app.inject({ method: 'GET', url: '/api/dashboard/transactions/sum', headers: admin });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<TransactionSums>().msatsToDisburse;
+}
+
 describe('Lightning-address payouts', () => {
   it('batches the shares once they reach the minimum, pays the address and verifies the preimage', async () => {
     lnurl.misbehave('none');
@@ -144,9 +150,12 @@ describe('Lightning-address payouts', () => {
     expect(links.map((link) => BigInt(link.amount_msat)).sort()).toEqual([first, second].sort());
     expect((await batchLightningPayouts(deps())).filter((p) => p.organizationId === shop.organization.id)).toEqual([]);
 
+    const toDisburseBefore = await msatsToDisburse(shop.admin);
     await attemptLightningPayout(deps(), payout.id, log);
     const sent = await findPayout(t.db, payout.id);
     expect(sent).toMatchObject({ state: 'sent', feeMsat: 2_000n, attempts: 0 });
+    // What was paid out is no longer the merchant's "sats to disburse".
+    expect(await msatsToDisburse(shop.admin)).toBe(toDisburseBefore - Number(first + second));
     expect(lnurl.callbacks.at(-1)).toBe(first + second);
     expect(createHash('sha256').update(Buffer.from(sent!.preimage!, 'hex')).digest('hex')).toBe(sent!.paymentHash);
     expect(sendsFor(sent!.paymentHash)).toBe(1);
