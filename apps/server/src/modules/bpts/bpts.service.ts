@@ -15,7 +15,7 @@ import type { Db } from '../../db/database.ts';
 import { countAccounts, findAccount } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { findCurrentOrganization } from '../dashboard/dashboard.repo.ts';
+import { findCurrentOrganization } from '../organizations/organizations.repo.ts';
 import { getRateForInvoice, requireFiatCurrency } from '../rates/rates.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
 import {

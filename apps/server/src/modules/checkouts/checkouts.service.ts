@@ -11,10 +11,10 @@ import {
   type WebhookEventType,
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
-import { findCurrentOrganization } from '../dashboard/dashboard.repo.ts';
 import type { InvoiceRow } from '../invoices/invoices.repo.ts';
 import { assertOrganizationMaySell, type InvoiceDeps, issueInvoice } from '../invoices/invoices.service.ts';
 import { getCheckoutOnchain } from '../onchain/onchain.service.ts';
+import { findCurrentOrganization } from '../organizations/organizations.repo.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
 import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import type { CurrentOrganization } from '@rayo/shared';
 import { type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -44,42 +43,6 @@ export type AccountTotalRow = {
   salesMsat: string;
   salesMinor: string;
 };
-
-export async function findCurrentOrganization(db: Db, id: string): Promise<CurrentOrganization | undefined> {
-  return db
-    .selectFrom('organizations')
-    .leftJoin('countries', 'countries.id', 'organizations.country_id')
-    .select([
-      'organizations.id',
-      'organizations.name',
-      'countries.code as countryCode',
-      'organizations.time_zone as timeZone',
-      'organizations.currency',
-    ])
-    .where('organizations.id', '=', id)
-    .executeTakeFirst();
-}
-
-export async function listLinkedAccountIds(db: Db, organizationId: string, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('manager_accounts')
-    .innerJoin('accounts', 'accounts.id', 'manager_accounts.account_id')
-    .select('accounts.id')
-    .where('manager_accounts.user_id', '=', userId)
-    .where('accounts.organization_id', '=', organizationId)
-    .execute();
-  return rows.map((row) => row.id);
-}
-
-export async function accountBelongsTo(db: Db, organizationId: string, accountId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', accountId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 /** The local midnights around a period, computed by PostgreSQL's time zone rules. */
 export async function findLocalDayBounds(

@@ -13,16 +13,14 @@ import {
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import { createLedgerCsvFormatter, csvLine, TRANSACTIONS_CSV_HEADER } from '../../domain/transactions-csv.ts';
-import { listAccounts } from '../accounts/accounts.repo.ts';
+import { findAccount, listAccounts } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
+import { findCurrentOrganization } from '../organizations/organizations.repo.ts';
 import { toTransaction } from '../transactions/transactions.service.ts';
 import {
-  accountBelongsTo,
   countSales,
-  findCurrentOrganization,
   findLocalDayBounds,
-  listLinkedAccountIds,
   listSalesByAccount,
   listSalesSeries,
   listTransactionsPage,
@@ -49,9 +47,12 @@ export async function getCurrentOrganization(db: Db, caller: AccessClaims): Prom
  */
 async function scopeOf(db: Db, caller: AccessClaims, account: PeriodQuery['account']): Promise<Scope> {
   const organization = await getCurrentOrganization(db, caller);
-  const linked = caller.role === 'manager' ? await listLinkedAccountIds(db, organization.id, caller.userId) : null;
+  const linked =
+    caller.role === 'manager'
+      ? (await listAccounts(db, organization.id, caller.userId)).map((linkedAccount) => linkedAccount.id)
+      : null;
   if (account === undefined || account === 'all') return { organization, accountIds: linked };
-  const visible = linked ? linked.includes(account) : await accountBelongsTo(db, organization.id, account);
+  const visible = linked ? linked.includes(account) : (await findAccount(db, organization.id, account)) !== undefined;
   if (!visible) throw new AppError('Forbidden', 'You may not see this account');
   return { organization, accountIds: [account] };
 }

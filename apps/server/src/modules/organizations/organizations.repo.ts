@@ -1,3 +1,4 @@
+import type { CurrentOrganization } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { NewOrganization, Organization } from '../../db/schema.ts';
 
@@ -19,4 +20,20 @@ export async function countOrganizations(db: Db): Promise<number> {
 
 export async function findOrganizationById(db: Db, id: string): Promise<Organization | undefined> {
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The organization as its users' screens show it: name, country, time zone and currency. */
+export async function findCurrentOrganization(db: Db, id: string): Promise<CurrentOrganization | undefined> {
+  return db
+    .selectFrom('organizations')
+    .leftJoin('countries', 'countries.id', 'organizations.country_id')
+    .select([
+      'organizations.id',
+      'organizations.name',
+      'countries.code as countryCode',
+      'organizations.time_zone as timeZone',
+      'organizations.currency',
+    ])
+    .where('organizations.id', '=', id)
+    .executeTakeFirst();
 }
