@@ -1,7 +1,8 @@
-import { AppError, HealthSchema, PublicConfigSchema, ReadinessSchema } from '@rayo/shared';
+import { HealthSchema, PublicConfigSchema, ReadinessSchema } from '@rayo/shared';
 import type { App } from '../../app.ts';
 import type { Config } from '../../config.ts';
-import { type Db, pingDatabase } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
+import { checkReadiness } from './meta.service.ts';
 
 export function registerMetaRoutes(app: App, deps: { db: Db; config: Config }): void {
   app.get('/api/health', { schema: { tags: ['meta'], response: { 200: HealthSchema } } }, async () => ({
@@ -9,12 +10,7 @@ export function registerMetaRoutes(app: App, deps: { db: Db; config: Config }): 
   }));
 
   app.get('/api/ready', { schema: { tags: ['meta'], response: { 200: ReadinessSchema } } }, async (request) => {
-    try {
-      await pingDatabase(deps.db);
-    } catch (error) {
-      request.log.warn({ err: error }, 'database not reachable');
-      throw new AppError('ServiceUnavailable', 'The database is not reachable');
-    }
+    await checkReadiness(deps.db, request.log);
     return { status: 'ready' as const };
   });
 
