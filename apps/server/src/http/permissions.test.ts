@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -20,6 +20,8 @@ import {
   type TestApp,
 } from '../../test/test-app.ts';
 import { fileUpload, tinyPdf, tinyPng } from '../../test/upload-files.ts';
+import { buildBatch, signBatch } from '../domain/onchain-batch.ts';
+import { accountKeyFromSeed, deriveWalletAddress } from '../domain/onchain-wallet.ts';
 import { shopifyHmac } from '../domain/shopify-hmac.ts';
 import { insertDeveloperToken } from '../modules/settings/developer-tokens.repo.ts';
 import { registerAccessControl } from './access.ts';
@@ -386,6 +388,45 @@ async function donationAddressOfA(): Promise<string> {
   return 'org-a';
 }
 
+/** An on-chain payout batch waiting for the operator, and its transaction as the operator's wallet signs it. */
+async function awaitingBatch(): Promise<{ id: string; signed: string }> {
+  const wallet = accountKeyFromSeed(randomBytes(32));
+  const coin = {
+    txid: randomBytes(32).toString('hex'),
+    vout: 0,
+    valueSats: 50_000n,
+    address: deriveWalletAddress(wallet, 0, 0, 'regtest'),
+    change: 0 as const,
+    index: 0,
+  };
+  const built = buildBatch({
+    account: wallet,
+    origin: { fingerprint: wallet.fingerprint, path: [] },
+    utxos: [coin],
+    recipients: [
+      { organizationId: f.orgA.id, destination: deriveWalletAddress(wallet, 0, 1, 'regtest'), sats: 10_000n },
+    ],
+    feeRate: 1n,
+    changeAddress: deriveWalletAddress(wallet, 1, 0, 'regtest'),
+    network: 'regtest',
+  });
+  const row = await t.db
+    .insertInto('onchain_payout_batches')
+    .values({
+      state: 'awaiting_signature',
+      txid: built.txid,
+      psbt: built.psbt,
+      fee_sats: built.feeSats,
+      fee_rate_sat_per_kvb: 1000n,
+      vsize: built.vsize,
+      inputs: JSON.stringify([{ ...coin, valueSats: coin.valueSats.toString() }]),
+      change_sats: built.changeSats,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, signed: signBatch(built.psbt, wallet, built.inputs) };
+}
+
 const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'GET /api/health': () => ({}),
   'GET /api/ready': () => ({}),
@@ -741,19 +782,13 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
     return { params: { id: payout.id } };
   },
   'GET /api/back-office/onchain-payouts': () => ({}),
-  // No such batch: back office is let through to a 404, everyone else stops at 403.
-  'GET /api/back-office/onchain-payouts/:id/psbt': () => ({ params: { id: '00000000-0000-4000-8000-000000000000' } }),
-  'POST /api/back-office/onchain-payouts/:id/signed': () => ({
-    params: { id: '00000000-0000-4000-8000-000000000000' },
-    body: { transaction: '00' },
-  }),
-  'GET /api/back-office/onchain-payouts': () => ({}),
-  // No such batch: back office is let through to a 404, everyone else stops at 403.
-  'GET /api/back-office/onchain-payouts/:id/psbt': () => ({ params: { id: '00000000-0000-4000-8000-000000000000' } }),
-  'POST /api/back-office/onchain-payouts/:id/signed': () => ({
-    params: { id: '00000000-0000-4000-8000-000000000000' },
-    body: { transaction: '00' },
-  }),
+  'GET /api/back-office/onchain-payouts/:id/psbt': async () => ({ params: { id: (await awaitingBatch()).id } }),
+  // A fresh batch each time, since a batch takes its signature once; the devnet chain then
+  // refuses the broadcast (its coin is made up), which the answer reports and the job retries.
+  'POST /api/back-office/onchain-payouts/:id/signed': async () => {
+    const batch = await awaitingBatch();
+    return { params: { id: batch.id }, body: { transaction: batch.signed } };
+  },
   'GET /api/back-office/country/report': () => ({}),
   'GET /api/back-office/country/:id/report': () => ({ params: { id: '-1' } }),
   'GET /api/back-office/country/report/csv': () => ({}),

@@ -82,7 +82,15 @@ export async function listFundedWalletAddresses(
     .where('a.wallet', '=', wallet)
     .where(({ exists, selectFrom }) =>
       exists(
-        selectFrom('checkout_onchain_outputs as o').select('o.txid').whereRef('o.checkout_id', '=', 'a.checkout_id'),
+        selectFrom('checkout_onchain_outputs as o')
+          .select('o.txid')
+          .whereRef('o.checkout_id', '=', 'a.checkout_id')
+          .where(
+            sql<boolean>`not exists (
+              select 1 from onchain_payout_batches b, jsonb_array_elements(b.inputs) i
+              where i->>'txid' = o.txid and (i->>'vout')::int = o.vout
+            )`,
+          ),
       ),
     )
     .execute();
