@@ -4,6 +4,22 @@ export const roles = ['super_admin', 'admin', 'manager', 'back_office'] as const
 export const RoleSchema = z.enum(roles);
 export type Role = z.infer<typeof RoleSchema>;
 
+/** The organization's people: everyone but back office, which belongs to no organization. */
+export const organizationRoles = ['super_admin', 'admin', 'manager'] as const satisfies readonly Role[];
+/** SPEC §6: only an administrator changes settings, adds accounts and assigns BPTs; managers view. */
+export const adminRoles = ['super_admin', 'admin'] as const satisfies readonly Role[];
+/** SPEC §2 Back office: its staff and the super admin, across every organization. */
+export const backOfficeRoles = ['super_admin', 'back_office'] as const satisfies readonly Role[];
+
+/** Whether the role may change what the server's table gives to `adminRoles`; the web hides the controls otherwise. */
+export function canChangeOrganization(role: Role | null): boolean {
+  return role !== null && (adminRoles as readonly Role[]).includes(role);
+}
+
+export function isOrganizationMember(role: Role | null): boolean {
+  return role !== null && (organizationRoles as readonly Role[]).includes(role);
+}
+
 /** The sidebar route names of SPEC §2, in the order the sidebar shows them. */
 export const navEntries = ['index', 'settings', 'accounts', 'bpts', 'integrations', 'managers', 'back-office'] as const;
 export type NavEntry = (typeof navEntries)[number];

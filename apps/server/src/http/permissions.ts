@@ -1,4 +1,4 @@
-import type { Role } from '@rayo/shared';
+import { adminRoles, backOfficeRoles, organizationRoles, type Role } from '@rayo/shared';
 
 /**
  * Who may call every API route: the one table the access hook in `access.ts` consults (DESIGN §6).
@@ -34,11 +34,9 @@ export type Scope =
 
 const anyone = { who: 'public' } as const;
 const signedIn = { who: 'signed-in' } as const;
-/** The organization's people: everyone but back office, which belongs to no organization. */
-const members = ['super_admin', 'admin', 'manager'] as const;
-const admins = ['super_admin', 'admin'] as const;
-/** SPEC §2 Back office: its staff and the super admin, across every organization. */
-const backOffice = ['super_admin', 'back_office'] as const;
+const members = organizationRoles;
+const admins = adminRoles;
+const backOffice = backOfficeRoles;
 
 /** The dashboard's account filter; see `scopeOf` in dashboard.service.ts for why it answers 403. */
 const dashboard = { who: members, scope: { param: 'account', within: 'linked-accounts', outside: 403 } } as const;

@@ -1,3 +1,4 @@
+import { isOrganizationMember } from '@rayo/shared';
 import { createContext, useContext, useMemo } from 'react';
 import { useCurrentOrganization } from '../api/dashboard.ts';
 import { useSession } from '../session/use-session.ts';
@@ -54,7 +55,7 @@ export function dateTimeFormatter(
 export function useTimeZone(): { timeZone: string; isOrganizations: boolean } {
   const named = useContext(TimeZoneContext);
   const { accessToken, role } = useSession();
-  const member = accessToken !== null && (role === 'admin' || role === 'super_admin' || role === 'manager');
+  const member = accessToken !== null && isOrganizationMember(role);
   const organization = useCurrentOrganization({ enabled: member && named === undefined });
   const timeZone = named ?? (member ? organization.data?.timeZone : undefined);
   return timeZone ? { timeZone, isOrganizations: true } : { timeZone: FALLBACK_TIME_ZONE, isOrganizations: false };

@@ -1,4 +1,5 @@
 import type { Language } from '@rayo/shared';
+import { isOrganizationMember } from '@rayo/shared';
 import { createContext, useContext } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentOrganization } from '../api/dashboard.ts';
@@ -30,7 +31,7 @@ export function useFormatLocale(): string {
   const { i18n } = useTranslation();
   const named = useContext(FormatCountryContext);
   const { accessToken, role } = useSession();
-  const member = accessToken !== null && (role === 'admin' || role === 'super_admin' || role === 'manager');
+  const member = accessToken !== null && isOrganizationMember(role);
   const organization = useCurrentOrganization({ enabled: member && named === undefined });
   const country = named !== undefined ? named : member ? organization.data?.countryCode : null;
   return formatLocale(i18n.language as Language, country);

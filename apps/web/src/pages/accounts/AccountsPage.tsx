@@ -1,5 +1,6 @@
 import { Button, Group, Table, Text, Title } from '@mantine/core';
 import type { Account } from '@rayo/shared';
+import { canChangeOrganization } from '@rayo/shared';
 import { IconBuildingBank, IconLink, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +10,6 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
 import { ListStatus } from '../../components/ListStatus.tsx';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation.ts';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { AccountFormModal } from './AccountFormModal.tsx';
 
@@ -19,7 +19,7 @@ type Editing = { account: Account | null } | null;
 export function AccountsPage() {
   const { t } = useTranslation();
   const { role } = useSession();
-  const editable = canChange(role);
+  const editable = canChangeOrganization(role);
   const accounts = useAccountList();
   const remove = useDeleteAccount();
   const [editing, setEditing] = useState<Editing>(null);

@@ -1,7 +1,7 @@
 import { Badge, Button, Card, EmptyState, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { type Bpt, MOBILE_MAX_WIDTH_PX, SATS } from '@rayo/shared';
+import { type Bpt, canChangeOrganization, MOBILE_MAX_WIDTH_PX, SATS } from '@rayo/shared';
 import { IconDeviceMobile, IconPlus } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,6 @@ import { errorMessage } from '../../api/error-messages.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatPercent } from '../../components/format-percent.ts';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { BptActions, ShareLinkActions } from './BptActions.tsx';
 import { BptFormModal } from './BptFormModal.tsx';
@@ -24,7 +23,7 @@ export function BptsPage() {
   const { t } = useTranslation();
   const locale = useFormatLocale();
   const { role } = useSession();
-  const editable = canChange(role);
+  const editable = canChangeOrganization(role);
   const isMobile = useMediaQuery(`(max-width: ${MOBILE_MAX_WIDTH_PX - 0.02}px)`);
   const bpts = useBpts();
   const remove = useDeleteBpt();

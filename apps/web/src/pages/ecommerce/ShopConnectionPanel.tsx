@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { ShopConnection, ShopPlatform } from '@rayo/shared';
+import { canChangeOrganization } from '@rayo/shared';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-messages.ts';
@@ -22,7 +23,6 @@ import { useDisconnectShop, useShopConnection } from '../../api/shops.ts';
 import { useVirtualBpts } from '../../api/virtual-bpts.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from '../settings/MfaCodeModal.tsx';
 
@@ -63,7 +63,7 @@ export function ShopConnectionPanel(props: {
   const { t } = useTranslation();
   const { role } = useSession();
   const state = useShopConnection(props.platform);
-  if (!canChange(role)) {
+  if (!canChangeOrganization(role)) {
     return <Alert color="gray">{t('shops.adminOnly')}</Alert>;
   }
   if (state.isError) return <LoadError error={state.error} onRetry={() => state.refetch()} />;

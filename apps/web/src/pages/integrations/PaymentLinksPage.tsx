@@ -1,13 +1,12 @@
 import { Alert, Button, Group, Loader, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { SATS, type VirtualBpt } from '@rayo/shared';
+import { canChangeOrganization, SATS, type VirtualBpt } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useCreatePaymentLink, usePaymentLinks } from '../../api/payment-links.ts';
 import { useVirtualBpts } from '../../api/virtual-bpts.ts';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { PaymentLinkList } from './PaymentLinkList.tsx';
 import { PaymentLinksHeading } from './PaymentLinksHeading.tsx';
@@ -40,7 +39,7 @@ export function PaymentLinksPage() {
 
 function VirtualBptLinks({ virtualBpt }: { virtualBpt: VirtualBpt }) {
   const { t } = useTranslation();
-  const editable = canChange(useSession().role);
+  const editable = canChangeOrganization(useSession().role);
   const links = usePaymentLinks(virtualBpt.id);
   return (
     <Stack gap="lg">

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { VirtualBpt } from '@rayo/shared';
+import { canChangeOrganization } from '@rayo/shared';
 import { IconDeviceDesktop, IconLink, IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +12,6 @@ import { useCreateVirtualBpt, useDeleteVirtualBpt, useVirtualBpts } from '../../
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListStatus } from '../../components/ListStatus.tsx';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation.ts';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 
 /**
@@ -21,7 +21,7 @@ import { useSession } from '../../session/use-session.ts';
  */
 export function VirtualBptSection() {
   const { t } = useTranslation();
-  const editable = canChange(useSession().role);
+  const editable = canChangeOrganization(useSession().role);
   const virtualBpts = useVirtualBpts();
   const remove = useDeleteVirtualBpt();
   const confirmation = useDeleteConfirmation<VirtualBpt>(remove, t('virtualBpts.deleted'));

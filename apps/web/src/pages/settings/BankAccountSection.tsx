@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Select, SimpleGrid, Skeleton, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { BankingFieldTemplate, BankingInfo, BankingInfoMetadata, BankingInfoTemplate } from '@rayo/shared';
+import { canChangeOrganization } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-messages.ts';
@@ -12,7 +13,6 @@ import {
   useSaveBankingInfo,
 } from '../../api/payout-destinations.ts';
 import { LoadError } from '../../components/LoadError.tsx';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import {
   type BankAccountErrors,
@@ -59,7 +59,7 @@ export function BankAccountSection() {
 function BankAccountForm({ template, entry }: { template: BankingInfoTemplate; entry: BankingInfo | undefined }) {
   const { t } = useTranslation();
   const { role } = useSession();
-  const editable = canChange(role);
+  const editable = canChangeOrganization(role);
   const hasMfa = useMfaStatus().data?.hasMfa ?? false;
   const save = useSaveBankingInfo(() =>
     notifications.show({ color: 'teal', message: t('payoutDestinations.bank.saved') }),

@@ -13,13 +13,12 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { ACCENT_COLOR_PATTERN, type Branding, LOGO_MAX_BYTES, LOGO_TYPES } from '@rayo/shared';
+import { ACCENT_COLOR_PATTERN, type Branding, canChangeOrganization, LOGO_MAX_BYTES, LOGO_TYPES } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBranding, useRemoveLogo, useSetAccentColor, useUploadLogo } from '../../api/branding.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { LoadError } from '../../components/LoadError.tsx';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { checkUpload, formatBytes, type UploadProblem } from './upload-check.ts';
 
@@ -56,7 +55,7 @@ export function BrandingSection() {
 
 function LogoEditor({ branding }: { branding: Branding }) {
   const { t } = useTranslation();
-  const editable = canChange(useSession().role);
+  const editable = canChangeOrganization(useSession().role);
   const upload = useUploadLogo();
   const remove = useRemoveLogo();
   const [problem, setProblem] = useState<UploadProblem | null>(null);
@@ -132,7 +131,7 @@ function LogoEditor({ branding }: { branding: Branding }) {
 
 function ColorEditor({ branding }: { branding: Branding }) {
   const { t } = useTranslation();
-  const editable = canChange(useSession().role);
+  const editable = canChangeOrganization(useSession().role);
   const save = useSetAccentColor();
   const [color, setColor] = useState(branding.accentColor ?? '');
   const [invalid, setInvalid] = useState(false);

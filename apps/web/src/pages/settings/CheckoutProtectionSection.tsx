@@ -1,12 +1,12 @@
 import { Alert, Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { canChangeOrganization } from '@rayo/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCheckoutProtection, useSetCheckoutProtection } from '../../api/checkout-protection.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useMfaStatus } from '../../api/mfa.ts';
 import { LoadError } from '../../components/LoadError.tsx';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from './MfaCodeModal.tsx';
 
@@ -16,7 +16,7 @@ import { MfaCodeModal } from './MfaCodeModal.tsx';
  */
 export function CheckoutProtectionSection() {
   const { t } = useTranslation();
-  const editable = canChange(useSession().role);
+  const editable = canChangeOrganization(useSession().role);
   const setting = useCheckoutProtection();
   const save = useSetCheckoutProtection();
   const hasMfa = useMfaStatus().data?.hasMfa ?? false;

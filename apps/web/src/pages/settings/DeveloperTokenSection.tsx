@@ -1,6 +1,11 @@
 import { Alert, Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type CreatedDeveloperToken, DEVELOPER_TOKEN_LIMIT, type DeveloperToken } from '@rayo/shared';
+import {
+  type CreatedDeveloperToken,
+  canChangeOrganization,
+  DEVELOPER_TOKEN_LIMIT,
+  type DeveloperToken,
+} from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCreateDeveloperToken, useDeveloperTokens, useRevokeDeveloperToken } from '../../api/developer-tokens.ts';
@@ -10,7 +15,6 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { SecretShownOnceModal } from '../../components/SecretShownOnceModal.tsx';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from './MfaCodeModal.tsx';
 
@@ -20,7 +24,7 @@ import { MfaCodeModal } from './MfaCodeModal.tsx';
  */
 export function DeveloperTokenSection() {
   const { role } = useSession();
-  return canChange(role) ? <DeveloperTokens /> : null;
+  return canChangeOrganization(role) ? <DeveloperTokens /> : null;
 }
 
 function DeveloperTokens() {

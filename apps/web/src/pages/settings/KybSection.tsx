@@ -12,14 +12,13 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { KYB_MAX_BYTES, KYB_MAX_FILES, KYB_TYPES, type KybDocument } from '@rayo/shared';
+import { canChangeOrganization, KYB_MAX_BYTES, KYB_MAX_FILES, KYB_TYPES, type KybDocument } from '@rayo/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-messages.ts';
 import { downloadKybDocument, useDeleteKybDocument, useKybDocuments, useUploadKybDocument } from '../../api/kyb.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { LoadError } from '../../components/LoadError.tsx';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { checkUpload, formatBytes } from './upload-check.ts';
 
@@ -32,7 +31,7 @@ type Pending = { key: string; name: string; state: 'waiting' | 'sending' | 'done
  */
 export function KybSection() {
   const { t } = useTranslation();
-  const editable = canChange(useSession().role);
+  const editable = canChangeOrganization(useSession().role);
   return (
     <Paper withBorder p={{ base: 'md', sm: 'xl' }} maw={560} component="section" aria-labelledby="settings-kyb">
       <Stack gap="md">

@@ -14,14 +14,19 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { missingVerifications, type PayoutSplitSettings, type SplitPercents, VERIFICATIONS } from '@rayo/shared';
+import {
+  canChangeOrganization,
+  missingVerifications,
+  type PayoutSplitSettings,
+  type SplitPercents,
+  VERIFICATIONS,
+} from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useMfaStatus } from '../../api/mfa.ts';
 import { usePayoutSplit, useSetPayoutSplit } from '../../api/payout-split.ts';
 import { LoadError } from '../../components/LoadError.tsx';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from './MfaCodeModal.tsx';
 import { checkSplitForm, SPLIT_FIELDS, type SplitForm } from './payout-split-form.ts';
@@ -64,7 +69,7 @@ function formOf(settings: PayoutSplitSettings): SplitForm {
 function SplitEditor({ settings }: { settings: PayoutSplitSettings }) {
   const { t } = useTranslation();
   const { role } = useSession();
-  const editable = canChange(role);
+  const editable = canChangeOrganization(role);
   const hasMfa = useMfaStatus().data?.hasMfa ?? false;
   const save = useSetPayoutSplit();
   const [form, setForm] = useState<SplitForm>(() => formOf(settings));

@@ -1,11 +1,11 @@
 import { Alert, Button, Group, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { canChangeOrganization } from '@rayo/shared';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useMfaStatus } from '../../api/mfa.ts';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from './MfaCodeModal.tsx';
 
@@ -29,7 +29,7 @@ export function PayoutAddressForm({
 }) {
   const { t } = useTranslation();
   const { role } = useSession();
-  const editable = canChange(role);
+  const editable = canChangeOrganization(role);
   const hasMfa = useMfaStatus().data?.hasMfa ?? false;
   const [address, setAddress] = useState(saved ?? '');
   const [missing, setMissing] = useState(false);

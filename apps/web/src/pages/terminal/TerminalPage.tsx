@@ -1,5 +1,6 @@
 import { Alert, Box, Button, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import {
+  canChangeOrganization,
   currencyExponent,
   formatMinor,
   type Invoice,
@@ -24,7 +25,6 @@ import { BrandedTitle } from '../../components/BrandedTitle.tsx';
 import { TimeZoneContext } from '../../components/date-time.ts';
 import { FormatCountryContext, useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney } from '../../components/money-format.ts';
-import { canChange } from '../../session/permissions.ts';
 import { useSession } from '../../session/use-session.ts';
 import { InvoiceAmount, InvoicePanel } from './InvoicePanel.tsx';
 import { Keypad } from './Keypad.tsx';
@@ -325,7 +325,7 @@ export function SignedInTerminalPage() {
   const { role } = useSession();
   const source = useMemo<TerminalSource>(() => ({ kind: 'bpt', id }), [id]);
   // SPEC §6: managers view; charging is the administrator's (or anyone's with the share link).
-  return <TerminalPage key={id} source={source} canCharge={canChange(role)} />;
+  return <TerminalPage key={id} source={source} canCharge={canChangeOrganization(role)} />;
 }
 
 export function SharedTerminalPage() {

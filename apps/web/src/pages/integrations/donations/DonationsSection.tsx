@@ -1,6 +1,7 @@
 import { ActionIcon, Anchor, Badge, CopyButton, Group, Modal, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { DonationLink } from '@rayo/shared';
+import { canChangeOrganization } from '@rayo/shared';
 import { IconCheck, IconCopy, IconExternalLink, IconQrcode, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +12,6 @@ import { useFormatLocale } from '../../../components/format-locale.ts';
 import { LoadError } from '../../../components/LoadError.tsx';
 import { formatSats } from '../../../components/money-format.ts';
 import { QrCode } from '../../../components/QrCode.tsx';
-import { canChange } from '../../../session/permissions.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { DonationAddressPanel } from './DonationAddressPanel.tsx';
 import { DonationHistory } from './DonationHistory.tsx';
@@ -154,7 +154,7 @@ function LinkList({ links, canDelete }: { links: DonationLink[]; canDelete: bool
 export function DonationsSection() {
   const { t } = useTranslation();
   const { role } = useSession();
-  const admin = canChange(role);
+  const admin = canChangeOrganization(role);
   const links = useDonationLinks();
   return (
     <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="section" aria-labelledby="integrations-donations">

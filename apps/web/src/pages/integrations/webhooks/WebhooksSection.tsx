@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Checkbox, Code, Group, Paper, Stack, Text, TextIn
 import { notifications } from '@mantine/notifications';
 import {
   type CreatedWebhookEndpoint,
+  canChangeOrganization,
   WEBHOOK_EVENT_TYPES,
   type WebhookEndpoint,
   type WebhookEventType,
@@ -19,7 +20,6 @@ import {
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { LoadError } from '../../../components/LoadError.tsx';
 import { SecretShownOnceModal } from '../../../components/SecretShownOnceModal.tsx';
-import { canChange } from '../../../session/permissions.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { MfaCodeModal } from '../../settings/MfaCodeModal.tsx';
 import { WebhookDeliveryLog } from './WebhookDeliveryLog.tsx';
@@ -32,7 +32,7 @@ import { WebhookDeliveryLog } from './WebhookDeliveryLog.tsx';
 export function WebhooksSection() {
   const { t } = useTranslation();
   const { role } = useSession();
-  const admin = canChange(role);
+  const admin = canChangeOrganization(role);
   const endpoints = useWebhookEndpoints();
   return (
     <Paper withBorder p={{ base: 'md', sm: 'xl' }} component="section" aria-labelledby="integrations-webhooks">
