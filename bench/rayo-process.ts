@@ -19,7 +19,9 @@ export async function startRayo(
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 1200; i += 1) {
+  // Two minutes, as e2e allows: a cold start on a busy machine can take half of that.
+  const deadline = performance.now() + 120_000;
+  while (performance.now() < deadline) {
     const ready = await fetch(`${url}/api/ready`).then(
       (r) => r.ok,
       () => false,

@@ -18,7 +18,8 @@ export const E2E_ECWID_CDN = 'http://ecwid-cdn.invalid';
 
 export default defineConfig({
   testDir: './tests',
-  globalSetup: './mail-inbox.ts',
+  // After the web server is up: the inbox, then the demo's sales, which Rayo records after it is ready.
+  globalSetup: ['./mail-inbox.ts', './demo-data-ready.ts'],
   fullyParallel: true,
   workers: 2,
   retries: 0,

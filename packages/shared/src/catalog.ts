@@ -22,4 +22,8 @@ export const ErrorResponseSchema = z.object({ code: z.string(), message: z.strin
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
 export const HealthSchema = z.object({ status: z.literal('ok') });
-export const ReadinessSchema = z.object({ status: z.literal('ready') });
+/** A demo server records its demo's sales after it is ready; `demoData` says how far it is. */
+export const DemoDataStateSchema = z.enum(['preparing', 'ready']);
+export type DemoDataState = z.infer<typeof DemoDataStateSchema>;
+export const ReadinessSchema = z.object({ status: z.literal('ready'), demoData: DemoDataStateSchema.optional() });
+export type Readiness = z.infer<typeof ReadinessSchema>;

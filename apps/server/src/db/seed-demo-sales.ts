@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { computeSale, fiatToMsat, percentOf } from '@rayo/shared';
 import type { Transaction } from 'kysely';
 import { type Config, loadConfig } from '../config.ts';
 import { type BptRow, listBpts } from '../modules/bpts/bpts.repo.ts';
-import { insertPastInvoices, type NewPastInvoice } from '../modules/invoices/invoices.repo.ts';
+import { findSeededPaymentHashes, insertPastInvoices, type NewPastInvoice } from '../modules/invoices/invoices.repo.ts';
 import { settleInvoice } from '../modules/invoices/invoices.service.ts';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
@@ -142,6 +142,11 @@ function batchByDay<T extends { created_at: Date }>(sales: readonly T[]): T[][] 
  * ledger, its rollups and every dashboard figure agree as they would for real sales. Returns how
  * many sales it recorded.
  *
+ * It can be stopped anywhere (the process killed) and run again with the same `now`: the sales
+ * are drawn the same way every time, each with a payment hash derived from its organization and
+ * its place in the list, and a batch of whole days commits at once, so a batch whose first sale
+ * is already there is skipped whole and the rest is recorded once.
+ *
  * The invoices' payment requests are not signed BOLT11 invoices: signing one costs about 0.6 ms
  * (secp256k1), 10 s for a year of sales on two cores, against a 15 s budget for the whole seed.
  * They are `demo:` + the payment hash, which no wallet mistakes for something payable.
@@ -177,7 +182,7 @@ export async function seedDemoSales(db: Db, organizationId: string, options: Dem
       const billMinor = drawBill(random);
       const tipMinor = bpt.tip_enabled ? percentOf(billMinor, drawTipBps(random)) : 0n;
       const sale = computeSale({ billMinor, tipMinor, taxBps: bpt.tax_bps });
-      const paymentHash = randomBytes(32).toString('hex');
+      const paymentHash = createHash('sha256').update(`${organizationId}:demo-sale:${sales.length}`).digest('hex');
       sales.push({
         organization_id: organizationId,
         account_id: bpt.account_id,
@@ -200,7 +205,10 @@ export async function seedDemoSales(db: Db, organizationId: string, options: Dem
   }
 
   const deps = { config: options.config ?? loadConfig() };
-  const batches = batchByDay(sales);
+  const firstHash = (batch: typeof sales) => (batch[0] as (typeof sales)[number]).payment_hash;
+  const allBatches = batchByDay(sales);
+  const seeded = await findSeededPaymentHashes(db, organizationId, allBatches.map(firstHash));
+  const batches = allBatches.filter((batch) => !seeded.has(firstHash(batch)));
   let next = 0;
   const settleBatches = async () => {
     while (next < batches.length) {
@@ -224,5 +232,5 @@ export async function seedDemoSales(db: Db, organizationId: string, options: Dem
     }
   };
   await Promise.all(Array.from({ length: SETTLERS }, settleBatches));
-  return sales.length;
+  return batches.reduce((recorded, batch) => recorded + batch.length, 0);
 }

@@ -1,6 +1,15 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
-import { DEMO_BOOKSHOP, DEMO_ORGANIZATION, demoUsers, seedDemo } from './seed-demo.ts';
+import { createDatabase, type Db } from './database.ts';
+import {
+  completeDemoSeed,
+  DEMO_BOOKSHOP,
+  DEMO_ORGANIZATION,
+  demoUsers,
+  seedDemo,
+  seedDemoOrganizations,
+} from './seed-demo.ts';
 
 const NOW = new Date('2026-06-15T18:00:00Z');
 
@@ -227,4 +236,92 @@ describe('seedDemo', () => {
       await other.close();
     }
   });
+
+  it('completes a seed stopped half way, as by kill -9, with no sale recorded twice', async () => {
+    const DAYS = 30;
+    const reference = await createTestApp();
+    const stopped = await createTestApp();
+    // The seed's own connections, told apart so that they alone can be cut.
+    const url = new URL(stopped.config.databaseUrl as string);
+    url.searchParams.set('application_name', 'demo-seed-stopped');
+    const doomed = createDatabase(url.toString());
+    try {
+      await seedDemo(reference.db, { days: DAYS, now: NOW });
+
+      expect(await seedDemoOrganizations(stopped.db)).toBe(true);
+      expect(await seedDemoOrganizations(stopped.db)).toBe(false);
+      const seeding = completeDemoSeed(doomed, { days: DAYS, now: NOW });
+      const failed = seeding.then(
+        () => false,
+        () => true,
+      );
+      // Cut as soon as a first batch of days has committed: PostgreSQL then sees what a killed
+      // process leaves, its connections gone and their open transactions rolled back.
+      while ((await countSales(stopped.db)) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'demo-seed-stopped'`.execute(
+        stopped.db,
+      );
+      expect(await failed).toBe(true);
+      const cut = await countSales(stopped.db);
+      const all = await countSales(reference.db);
+      expect(cut).toBeGreaterThan(0);
+      expect(cut).toBeLessThan(all);
+
+      await completeDemoSeed(stopped.db, { days: DAYS, now: NOW });
+      expect(await countSales(stopped.db)).toBe(all);
+      expect(await ledger(stopped.db)).toEqual(await ledger(reference.db));
+      // A later start finds nothing left to do.
+      await completeDemoSeed(stopped.db, { days: DAYS, now: NOW });
+      expect(await ledger(stopped.db)).toEqual(await ledger(reference.db));
+    } finally {
+      await doomed.destroy().catch(() => {});
+      await stopped.close();
+      await reference.close();
+    }
+  }, 300_000);
 });
+
+async function countSales(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Every sale with what settlement and back office made of it, and the rollups, by organization name. */
+async function ledger(db: Db) {
+  const sales = await db
+    .selectFrom('transactions')
+    .innerJoin('organizations', 'organizations.id', 'transactions.organization_id')
+    .select([
+      'organizations.name',
+      'transactions.settled_at',
+      'transactions.total_minor',
+      'transactions.total_msat',
+      'transactions.tip_minor',
+      'transactions.fiat_income_minor',
+      'transactions.disbursed',
+    ])
+    .orderBy('organizations.name')
+    .orderBy('transactions.settled_at')
+    .orderBy('transactions.total_msat')
+    .execute();
+  const rollups = await db
+    .selectFrom('transaction_daily')
+    .innerJoin('organizations', 'organizations.id', 'transaction_daily.organization_id')
+    .select((eb) => [
+      'organizations.name',
+      eb.fn.sum<string>('transaction_daily.count').as('count'),
+      eb.fn.sum<string>('transaction_daily.total_msat').as('msat'),
+      eb.fn.sum<string>('transaction_daily.fiat_to_disburse_minor').as('fiat'),
+    ])
+    .groupBy('organizations.name')
+    .orderBy('organizations.name')
+    .execute();
+  const invoices = await db
+    .selectFrom('invoices')
+    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.count<string>('payment_hash').distinct().as('hashes')])
+    .executeTakeFirstOrThrow();
+  return { sales, rollups, invoices };
+}

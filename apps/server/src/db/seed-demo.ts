@@ -7,7 +7,7 @@ import {
 } from '../modules/back-office/back-office-payments.repo.ts';
 import { insertBpt } from '../modules/bpts/bpts.repo.ts';
 import { newShareToken } from '../modules/bpts/bpts.service.ts';
-import { countOrganizations } from '../modules/organizations/organizations.repo.ts';
+import { countOrganizations, findOrganizationByName } from '../modules/organizations/organizations.repo.ts';
 import { createOrganization } from '../modules/organizations/organizations.service.ts';
 import { insertKybDocument } from '../modules/settings/kyb.repo.ts';
 import { updateLightningAddress, updateOnchainAddress } from '../modules/settings/payout-addresses.repo.ts';
@@ -46,50 +46,82 @@ export const DEMO_BOOKSHOP = {
 
 /**
  * Seeds the demo organization, its accounts with a BPT each, one user per role and a year of
- * sales, only into an empty database.
+ * sales, only into an empty database. The same as `seedDemoOrganizations` followed by
+ * `completeDemoSeed`, which main.ts runs apart so Rayo serves while the sales are recorded.
  */
 export async function seedDemo(db: Db, sales: DemoSalesOptions = {}): Promise<boolean> {
-  if ((await countOrganizations(db)) > 0) return false;
-  const organizationId = await db.transaction().execute(async (trx) => {
-    const organization = await createOrganization(trx, {
-      name: DEMO_ORGANIZATION,
-      countryCode: 'GT',
-      language: 'en',
-      currency: 'GTQ',
-    });
-    // A café that converts part of each sale, so the dashboard shows fiat income and conversion fees.
-    await updatePayoutSplit(trx, organization.id, { fiatBps: 4000, onchainBps: 0, lightningBps: 6000 });
-    const accounts = [];
-    for (const { bpt, ...account } of demoAccounts) {
-      const created = await insertAccount(trx, { organizationId: organization.id, ...account });
-      accounts.push(created);
-      // Guatemala charges 12% IVA; tips are customary at the counter and on the terrace.
-      await insertBpt(trx, organization.id, {
-        ...bpt,
-        account_id: created.id,
-        currency: 'GTQ',
-        share_token: bpt.shareable ? newShareToken() : null,
-        tip_enabled: bpt.channel === 'store',
-        tax_bps: 1200,
-      });
-    }
-    for (const user of demoUsers) {
-      const created = await createUser(trx, {
-        ...user,
-        organizationId: user.role === 'back_office' ? null : organization.id,
-        password: DEMO_PASSWORD,
-        language: 'en',
-      });
-      // The demo manager sees one account only, to show how linking narrows a manager's view.
-      if (user.role === 'manager' && accounts[0]) await linkManagerToAccounts(trx, created.id, [accounts[0].id]);
-    }
-    return organization.id;
-  });
-  // After the commit: settleInvoice opens a database transaction of its own for every sale.
-  await seedDemoSales(db, organizationId, sales);
-  await markFiatPaidUpTo(db, organizationId, new Date((sales.now ?? new Date()).getTime() - FIAT_PAID_AFTER_MS));
-  await seedDemoBookshop(db, sales);
+  if (!(await seedDemoOrganizations(db))) return false;
+  await completeDemoSeed(db, sales);
   return true;
+}
+
+/**
+ * The demo's two organizations with their accounts, BPTs and users, in one transaction and only
+ * into an empty database: quick, so the demo users can sign in as soon as Rayo is up.
+ */
+export async function seedDemoOrganizations(db: Db): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if ((await countOrganizations(trx)) > 0) return false;
+    await seedDemoCafe(trx);
+    await seedDemoBookshop(trx);
+    return true;
+  });
+}
+
+/**
+ * Records the demo's sales and what back office did with them, the part of the seed that takes
+ * time. It resumes where a stopped run left off and does nothing once everything is there, so
+ * main.ts runs it on every start of a demo. Without `now`, the sales run up to the café's
+ * creation, the same instant on every run.
+ */
+export async function completeDemoSeed(db: Db, sales: DemoSalesOptions = {}): Promise<void> {
+  const cafe = await findOrganizationByName(db, DEMO_ORGANIZATION);
+  const bookshop = await findOrganizationByName(db, DEMO_BOOKSHOP.name);
+  if (!cafe || !bookshop) return;
+  const now = sales.now ?? cafe.created_at;
+  await seedDemoSales(db, cafe.id, { ...sales, now });
+  await markFiatPaidUpTo(db, cafe.id, new Date(now.getTime() - FIAT_PAID_AFTER_MS));
+  await seedDemoSales(db, bookshop.id, {
+    ...sales,
+    now,
+    days: Math.min(sales.days ?? DEMO_BOOKSHOP.days, DEMO_BOOKSHOP.days),
+    market: MEXICO_MARKET,
+  });
+}
+
+async function seedDemoCafe(trx: Db) {
+  const organization = await createOrganization(trx, {
+    name: DEMO_ORGANIZATION,
+    countryCode: 'GT',
+    language: 'en',
+    currency: 'GTQ',
+  });
+  // A café that converts part of each sale, so the dashboard shows fiat income and conversion fees.
+  await updatePayoutSplit(trx, organization.id, { fiatBps: 4000, onchainBps: 0, lightningBps: 6000 });
+  const accounts = [];
+  for (const { bpt, ...account } of demoAccounts) {
+    const created = await insertAccount(trx, { organizationId: organization.id, ...account });
+    accounts.push(created);
+    // Guatemala charges 12% IVA; tips are customary at the counter and on the terrace.
+    await insertBpt(trx, organization.id, {
+      ...bpt,
+      account_id: created.id,
+      currency: 'GTQ',
+      share_token: bpt.shareable ? newShareToken() : null,
+      tip_enabled: bpt.channel === 'store',
+      tax_bps: 1200,
+    });
+  }
+  for (const user of demoUsers) {
+    const created = await createUser(trx, {
+      ...user,
+      organizationId: user.role === 'back_office' ? null : organization.id,
+      password: DEMO_PASSWORD,
+      language: 'en',
+    });
+    // The demo manager sees one account only, to show how linking narrows a manager's view.
+    if (user.role === 'manager' && accounts[0]) await linkManagerToAccounts(trx, created.id, [accounts[0].id]);
+  }
 }
 
 /** Back office pays the café's bank share weekly: the last week's is still to pay. */
@@ -103,53 +135,45 @@ async function markFiatPaidUpTo(db: Db, organizationId: string, before: Date) {
   });
 }
 
-async function seedDemoBookshop(db: Db, sales: DemoSalesOptions) {
-  const organizationId = await db.transaction().execute(async (trx) => {
-    const organization = await createOrganization(trx, {
-      name: DEMO_BOOKSHOP.name,
-      countryCode: 'MX',
-      language: 'es',
-      currency: 'MXN',
-    });
-    // Half of each sale to the bank, half on-chain: the bank half is what back office pays by hand.
-    await updatePayoutSplit(trx, organization.id, { fiatBps: 5000, onchainBps: 5000, lightningBps: 0 });
-    const account = await insertAccount(trx, { organizationId: organization.id, name: 'Tienda', internalCode: 'AUR' });
-    // Mexico charges 16 % IVA; books are sold at the till without tips.
-    await insertBpt(trx, organization.id, {
-      name: 'Caja',
-      channel: 'store',
-      currency: 'MXN',
-      account_id: account.id,
-      share_token: null,
-      shareable: false,
-      tip_enabled: false,
-      tax_bps: 1600,
-    });
-    const admin = await createUser(trx, {
-      ...DEMO_BOOKSHOP.admin,
-      role: 'admin',
-      organizationId: organization.id,
-      password: DEMO_PASSWORD,
-      language: 'es',
-    });
-    // A regtest address, since the devnet node's wallet is on regtest.
-    await updateOnchainAddress(trx, organization.id, 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');
-    await updateLightningAddress(trx, organization.id, 'pagos@libreria-aurora.example');
-    const paper = Buffer.from(DEMO_KYB_PDF);
-    await insertKybDocument(trx, {
-      organizationId: organization.id,
-      fileName: 'acta-constitutiva.pdf',
-      contentType: 'application/pdf',
-      bytes: paper,
-      sha256: createHash('sha256').update(paper).digest('hex'),
-      uploadedBy: admin.id,
-    });
-    return organization.id;
+async function seedDemoBookshop(trx: Db) {
+  const organization = await createOrganization(trx, {
+    name: DEMO_BOOKSHOP.name,
+    countryCode: 'MX',
+    language: 'es',
+    currency: 'MXN',
   });
-  await seedDemoSales(db, organizationId, {
-    ...sales,
-    days: Math.min(sales.days ?? DEMO_BOOKSHOP.days, DEMO_BOOKSHOP.days),
-    market: MEXICO_MARKET,
+  // Half of each sale to the bank, half on-chain: the bank half is what back office pays by hand.
+  await updatePayoutSplit(trx, organization.id, { fiatBps: 5000, onchainBps: 5000, lightningBps: 0 });
+  const account = await insertAccount(trx, { organizationId: organization.id, name: 'Tienda', internalCode: 'AUR' });
+  // Mexico charges 16 % IVA; books are sold at the till without tips.
+  await insertBpt(trx, organization.id, {
+    name: 'Caja',
+    channel: 'store',
+    currency: 'MXN',
+    account_id: account.id,
+    share_token: null,
+    shareable: false,
+    tip_enabled: false,
+    tax_bps: 1600,
+  });
+  const admin = await createUser(trx, {
+    ...DEMO_BOOKSHOP.admin,
+    role: 'admin',
+    organizationId: organization.id,
+    password: DEMO_PASSWORD,
+    language: 'es',
+  });
+  // A regtest address, since the devnet node's wallet is on regtest.
+  await updateOnchainAddress(trx, organization.id, 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');
+  await updateLightningAddress(trx, organization.id, 'pagos@libreria-aurora.example');
+  const paper = Buffer.from(DEMO_KYB_PDF);
+  await insertKybDocument(trx, {
+    organizationId: organization.id,
+    fileName: 'acta-constitutiva.pdf',
+    contentType: 'application/pdf',
+    bytes: paper,
+    sha256: createHash('sha256').update(paper).digest('hex'),
+    uploadedBy: admin.id,
   });
 }
 

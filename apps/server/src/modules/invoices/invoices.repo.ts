@@ -85,6 +85,22 @@ export async function insertPastInvoices(db: Db, invoices: NewPastInvoice[]): Pr
   if (invoices.length > 0) await db.insertInto('invoices').values(invoices).execute();
 }
 
+/** Which of `paymentHashes` the organization's invoices already carry: the demo seed resumes after them. */
+export async function findSeededPaymentHashes(
+  db: Db,
+  organizationId: string,
+  paymentHashes: readonly string[],
+): Promise<Set<string>> {
+  if (paymentHashes.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('invoices')
+    .select('payment_hash')
+    .where('organization_id', '=', organizationId)
+    .where('payment_hash', 'in', paymentHashes)
+    .execute();
+  return new Set(rows.map((row) => row.payment_hash));
+}
+
 export async function findInvoice(db: Db, id: string): Promise<InvoiceRow | undefined> {
   return db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
 }

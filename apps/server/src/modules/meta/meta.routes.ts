@@ -1,17 +1,20 @@
-import { HealthSchema, PublicConfigSchema, ReadinessSchema } from '@rayo/shared';
+import { type DemoDataState, HealthSchema, PublicConfigSchema, ReadinessSchema } from '@rayo/shared';
 import type { App } from '../../app.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { checkReadiness } from './meta.service.ts';
 
-export function registerMetaRoutes(app: App, deps: { db: Db; config: Config }): void {
+export function registerMetaRoutes(
+  app: App,
+  deps: { db: Db; config: Config; demoData?: { state: DemoDataState } },
+): void {
   app.get('/api/health', { schema: { tags: ['meta'], response: { 200: HealthSchema } } }, async () => ({
     status: 'ok' as const,
   }));
 
   app.get('/api/ready', { schema: { tags: ['meta'], response: { 200: ReadinessSchema } } }, async (request) => {
     await checkReadiness(deps.db, request.log);
-    return { status: 'ready' as const };
+    return { status: 'ready' as const, ...(deps.demoData && { demoData: deps.demoData.state }) };
   });
 
   app.get('/api/public-config', { schema: { tags: ['meta'], response: { 200: PublicConfigSchema } } }, async () => ({

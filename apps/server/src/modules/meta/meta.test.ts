@@ -1,6 +1,7 @@
-import type { ErrorResponse } from '@rayo/shared';
+import type { DemoDataState, ErrorResponse } from '@rayo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { buildApp } from '../../app.ts';
 
 describe('meta routes', () => {
   let t: TestApp;
@@ -20,6 +21,20 @@ describe('meta routes', () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/ready' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ready' });
+  });
+
+  it('says on a demo server whether the demo data is still being prepared', async () => {
+    const demoData: { state: DemoDataState } = { state: 'preparing' };
+    const app = await buildApp({ ...t.runtime.deps, demoData });
+    try {
+      const preparing = await app.inject({ method: 'GET', url: '/api/ready' });
+      expect(preparing.json()).toEqual({ status: 'ready', demoData: 'preparing' });
+      demoData.state = 'ready';
+      const ready = await app.inject({ method: 'GET', url: '/api/ready' });
+      expect(ready.json()).toEqual({ status: 'ready', demoData: 'ready' });
+    } finally {
+      await app.close();
+    }
   });
 
   it('answers /api/public-config with the support address and what the Ecwid page loads', async () => {

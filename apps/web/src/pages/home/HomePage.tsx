@@ -1,15 +1,19 @@
-import { Group, Select, Stack } from '@mantine/core';
+import { Alert, Group, Select, Skeleton, Stack } from '@mantine/core';
 import { type CustomDays, type PeriodPreset, periodRange } from '@rayo/shared';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
 import { type DashboardFilter, useCurrentOrganization } from '../../api/dashboard.ts';
+import { useDemoDataPreparing } from '../../api/readiness.ts';
 import { ScreenTitle } from '../../components/ScreenTitle.tsx';
 import { CsvDownload } from './CsvDownload.tsx';
 import { MetricCards } from './MetricCards.tsx';
 import { PeriodFilter } from './PeriodFilter.tsx';
-import { SalesCharts } from './SalesCharts.tsx';
 import { TransactionsTable } from './TransactionsTable.tsx';
+
+// The charts' code (recharts and d3) is most of the page's weight: the figures and the table show
+// first, and the charts when their chunk arrives.
+const SalesCharts = lazy(() => import('./SalesCharts.tsx').then((m) => ({ default: m.SalesCharts })));
 
 const ALL = 'all';
 
@@ -20,6 +24,7 @@ export function HomePage() {
   const { t } = useTranslation();
   const accounts = useAccounts();
   const organization = useCurrentOrganization();
+  const demoDataPreparing = useDemoDataPreparing();
   const [account, setAccount] = useState(ALL);
   const [preset, setPreset] = useState<PeriodPreset>('today');
   const [custom, setCustom] = useState<CustomDays | null>(null);
@@ -47,6 +52,11 @@ export function HomePage() {
         <ScreenTitle titleKey="nav.index" />
         <CsvDownload filter={filter} />
       </Group>
+      {demoDataPreparing && (
+        <Alert color="blue" role="status">
+          {t('home.demoDataPreparing')}
+        </Alert>
+      )}
       <Stack gap="sm">
         <PeriodFilter preset={preset} custom={custom} onPreset={setPreset} onCustom={setCustom} />
         <Select
@@ -59,7 +69,9 @@ export function HomePage() {
         />
       </Stack>
       <MetricCards filter={filter} currency={currency} />
-      <SalesCharts filter={filter} timeZone={timeZone} />
+      <Suspense fallback={<Skeleton h={320} radius="md" />}>
+        <SalesCharts filter={filter} timeZone={timeZone} />
+      </Suspense>
       <TransactionsTable filter={filter} timeZone={timeZone ?? browserTimeZone} accountNames={accountNames} />
     </Stack>
   );

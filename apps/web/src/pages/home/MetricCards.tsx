@@ -1,4 +1,4 @@
-import { Paper, SimpleGrid, Text } from '@mantine/core';
+import { Paper, SimpleGrid, Skeleton, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, useTransactionSums, zeroSums } from '../../api/dashboard.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
@@ -24,15 +24,20 @@ export function MetricCards({ filter, currency }: { filter: DashboardFilter | nu
           <Text size="sm" c="dimmed" fw={500}>
             {t(`home.metrics.${metric.key}`, { currency: sums.currency })}
           </Text>
-          <Text
-            fz={{ base: 22, sm: 26 }}
-            fw={700}
-            lh={1.3}
-            style={{ fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' }}
-            data-testid={`metric-${metric.key}`}
-          >
-            {metric.value}
-          </Text>
+          {query.isPending ? (
+            // Until the first figures arrive: a zero would read as a real figure.
+            <Skeleton h={34} w="70%" />
+          ) : (
+            <Text
+              fz={{ base: 22, sm: 26 }}
+              fw={700}
+              lh={1.3}
+              style={{ fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' }}
+              data-testid={`metric-${metric.key}`}
+            >
+              {metric.value}
+            </Text>
+          )}
           <Text size="xs" c="dimmed">
             {t(`home.metrics.${metric.key}Hint`, { currency: sums.currency })}
           </Text>

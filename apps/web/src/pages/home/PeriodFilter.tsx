@@ -1,9 +1,10 @@
-import { Chip, Group, Stack, Text } from '@mantine/core';
-import 'dayjs/locale/es';
-import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import { Chip, Group, Skeleton, Stack, Text } from '@mantine/core';
+import type { DatesRangeValue } from '@mantine/dates';
 import { type CustomDays, type PeriodPreset, periodPresets } from '@rayo/shared';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+
+const CustomRangeInput = lazy(() => import('./CustomRangeInput.tsx').then((m) => ({ default: m.CustomRangeInput })));
 
 type Props = {
   preset: PeriodPreset;
@@ -14,7 +15,7 @@ type Props = {
 
 /** The presets as one choice of chips, which wrap on a phone; a date range appears for Custom. */
 export function PeriodFilter({ preset, custom, onPreset, onCustom }: Props) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   // The picker's own value, a half-picked range included. Were it `custom` alone, the first day
   // clicked would read back as no day at all, the picker would forget it, and no range could be
   // picked.
@@ -39,25 +40,9 @@ export function PeriodFilter({ preset, custom, onPreset, onCustom }: Props) {
         </Group>
       </Chip.Group>
       {preset === 'custom' && (
-        <DatePickerInput
-          type="range"
-          label={t('home.customRange')}
-          placeholder={t('home.customRangePlaceholder')}
-          locale={i18n.language}
-          ariaLabels={{
-            previousMonth: t('home.calendar.previousMonth'),
-            nextMonth: t('home.calendar.nextMonth'),
-            previousYear: t('home.calendar.previousYear'),
-            nextYear: t('home.calendar.nextYear'),
-            previousDecade: t('home.calendar.previousDecade'),
-            nextDecade: t('home.calendar.nextDecade'),
-          }}
-          value={range}
-          onChange={pick}
-          maxDate={new Date()}
-          clearable
-          maw={320}
-        />
+        <Suspense fallback={<Skeleton h={60} maw={320} />}>
+          <CustomRangeInput value={range} onChange={pick} />
+        </Suspense>
       )}
     </Stack>
   );
