@@ -2,7 +2,6 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dates/styles.css';
 import '@mantine/charts/styles.css';
-import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -10,8 +9,8 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { isNetworkError } from './api/client.ts';
 import { followSessionLanguage, initI18n } from './i18n/index.ts';
+import { ThemeProvider } from './components/ThemeProvider.tsx';
 import { createRouter } from './router.tsx';
-import { theme } from './theme.ts';
 
 initI18n();
 followSessionLanguage();
@@ -28,11 +27,11 @@ const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <MantineProvider theme={theme}>
+    <ThemeProvider>
       <Notifications position="top-center" />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={createRouter()} />
       </QueryClientProvider>
-    </MantineProvider>
+    </ThemeProvider>
   </StrictMode>,
 );
