@@ -1,18 +1,19 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
-import '@mantine/dates/styles.css';
-import '@mantine/charts/styles.css';
+// Mantine's global styles; each component's own come with its code (vite.config.ts).
+import '@mantine/core/styles/baseline.css';
+import '@mantine/core/styles/default-css-variables.css';
+import '@mantine/core/styles/global.css';
 import { Notifications } from '@mantine/notifications';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { isNetworkError } from './api/client.ts';
-import { followSessionLanguage, initI18n } from './i18n/index.ts';
+import { followSessionLanguage, i18nReady } from './i18n/index.ts';
 import { ThemeProvider } from './components/ThemeProvider.tsx';
 import { createRouter } from './router.tsx';
 
-initI18n();
+// The session's language is loaded before the first render, so no screen shows in the other.
+await i18nReady();
 followSessionLanguage();
 
 const queryClient = new QueryClient({

@@ -1,5 +1,5 @@
 import type { NavEntry } from '@rayo/shared';
-import { type ComponentType, lazy, type ReactNode } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { PageOutlet } from './components/PageOutlet.tsx';
 import { AuthLayout } from './layouts/AuthLayout.tsx';
@@ -7,6 +7,7 @@ import { EcwidLayout } from './layouts/EcwidLayout.tsx';
 import { EmptyLayout } from './layouts/EmptyLayout.tsx';
 import { MainLayout } from './layouts/MainLayout.tsx';
 import { PlainLayout } from './layouts/PlainLayout.tsx';
+import { HomeSkeleton } from './pages/home/HomeSkeleton.tsx';
 import { LoginPage } from './pages/login/LoginPage.tsx';
 import { NotFoundPage } from './pages/not-found/NotFoundPage.tsx';
 import { RedirectIfSignedIn, RequireSession } from './session/guards.tsx';
@@ -152,7 +153,14 @@ export const routes: RouteObject[] = [
       </RequireSession>
     ),
     children: [
-      mainRoute('/', 'index', 'index', <HomePage />),
+      mainRoute(
+        '/',
+        'index',
+        'index',
+        <Suspense fallback={<HomeSkeleton />}>
+          <HomePage />
+        </Suspense>,
+      ),
       mainRoute('/settings', 'settings', 'settings', <SettingsPage />),
       mainRoute('/accounts', 'accounts', 'accounts', <AccountsPage />),
       mainRoute('/accounts/:id/links', 'account-links', 'accounts', <AccountLinksPage />),
