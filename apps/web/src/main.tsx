@@ -8,8 +8,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { isNetworkError } from './api/client.ts';
-import { followSessionLanguage, i18nReady } from './i18n/index.ts';
 import { ThemeProvider } from './components/ThemeProvider.tsx';
+import { followSessionLanguage, i18nReady } from './i18n/index.ts';
 import { createRouter } from './router.tsx';
 
 // The session's language is loaded before the first render, so no screen shows in the other.
