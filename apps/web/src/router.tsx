@@ -1,6 +1,7 @@
 import type { NavEntry } from '@rayo/shared';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { DocumentTitle } from './components/DocumentTitle.tsx';
 import { PageOutlet } from './components/PageOutlet.tsx';
 import { AuthLayout } from './layouts/AuthLayout.tsx';
 import { EcwidLayout } from './layouts/EcwidLayout.tsx';
@@ -186,5 +187,7 @@ export const routes: RouteObject[] = [
 ];
 
 export function createRouter() {
-  return createBrowserRouter([{ element: <PageOutlet />, children: routes }]);
+  return createBrowserRouter([
+    { element: <DocumentTitle />, children: [{ element: <PageOutlet />, children: routes }] },
+  ]);
 }
