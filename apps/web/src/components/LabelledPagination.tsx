@@ -1,4 +1,4 @@
-import { Group, Pagination } from '@mantine/core';
+import { Group, Pagination, type PaginationProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
 /** Page buttons that screen readers can name ('Next page', 'Page 3'), shown only when there is more than one page. */
@@ -6,16 +6,18 @@ export function LabelledPagination({
   pages,
   page,
   onChange,
+  ...layout
 }: {
   pages: number;
   page: number;
   onChange: (page: number) => void;
-}) {
+} & Pick<PaginationProps, 'siblings' | 'boundaries' | 'aria-label'>) {
   const { t } = useTranslation();
   if (pages <= 1) return null;
   return (
     <Group justify="center">
       <Pagination
+        {...layout}
         total={pages}
         value={page}
         onChange={onChange}

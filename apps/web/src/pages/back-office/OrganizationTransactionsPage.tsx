@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, Pagination, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { PAY_TRANSACTIONS_LIMIT } from '@rayo/shared';
 import { IconDownload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -12,6 +12,7 @@ import {
 } from '../../api/back-office-payments.ts';
 import { dateTimeFormatter, FALLBACK_TIME_ZONE } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
+import { LabelledPagination } from '../../components/LabelledPagination.tsx';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
 import { MarkPaidButton } from './MarkPaidButton.tsx';
 import { OrganizationPayoutsSection } from './OrganizationPayoutsSection.tsx';
@@ -184,11 +185,7 @@ export function OrganizationTransactionsPage() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {pages > 1 && (
-            <Group justify="center">
-              <Pagination total={pages} value={shownPage} onChange={setPage} size="sm" />
-            </Group>
-          )}
+          <LabelledPagination pages={pages} page={shownPage} onChange={setPage} />
           {!unpaid.isPending && rows.length === 0 && (
             <Text c="dimmed" ta="center" py="md">
               {t('backOffice.payments.noneUnpaid')}

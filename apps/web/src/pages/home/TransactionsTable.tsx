@@ -1,10 +1,11 @@
-import { Group, Pagination, Paper, Select, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { Group, Paper, Select, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, type TableSort, useTransactionPage } from '../../api/dashboard.ts';
 import { dateTimeFormatter } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
+import { LabelledPagination } from '../../components/LabelledPagination.tsx';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { isSortable, loadColumns, nextSort, saveColumns, type TransactionColumn } from './columns.ts';
 import { type CellContext, numericColumns, TransactionCell } from './TransactionCell.tsx';
@@ -143,11 +144,10 @@ export function TransactionsTable({
               })}
             </Text>
           </Group>
-          <Pagination
-            total={pages}
-            value={page}
+          <LabelledPagination
+            pages={pages}
+            page={page}
             onChange={setPage}
-            size="sm"
             siblings={1}
             boundaries={1}
             aria-label={t('home.table.pagination')}

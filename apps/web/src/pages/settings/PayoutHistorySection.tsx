@@ -1,10 +1,11 @@
-import { Badge, Code, Group, Pagination, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Code, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { Payout } from '@rayo/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePayouts } from '../../api/payouts.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
+import { LabelledPagination } from '../../components/LabelledPagination.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { formatMoney, formatMsatAsSats } from '../../components/money-format.ts';
 
@@ -128,11 +129,7 @@ export function PayoutHistorySection() {
             </Table>
           </Table.ScrollContainer>
         )}
-        {pages > 1 && (
-          <Group justify="center">
-            <Pagination total={pages} value={page} onChange={setPage} size="sm" />
-          </Group>
-        )}
+        <LabelledPagination pages={pages} page={page} onChange={setPage} />
       </Stack>
     </Paper>
   );

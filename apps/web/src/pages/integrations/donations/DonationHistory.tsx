@@ -1,9 +1,10 @@
-import { Group, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDonationHistory } from '../../../api/donations.ts';
 import { useDateTimeFormat } from '../../../components/date-time.ts';
 import { useFormatLocale } from '../../../components/format-locale.ts';
+import { LabelledPagination } from '../../../components/LabelledPagination.tsx';
 import { LoadError } from '../../../components/LoadError.tsx';
 import { formatDecimalMoney, formatMsatAsSats } from '../../../components/money-format.ts';
 
@@ -66,11 +67,7 @@ export function DonationHistory() {
           </Table.Tbody>
         </Table>
       )}
-      {pages > 1 && (
-        <Group justify="center">
-          <Pagination total={pages} value={page} onChange={setPage} size="sm" />
-        </Group>
-      )}
+      <LabelledPagination pages={pages} page={page} onChange={setPage} />
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { WebhookDelivery } from '@rayo/shared';
 import { useState } from 'react';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-messages.ts';
 import { useRedeliverWebhook, useWebhookDeliveries } from '../../../api/webhooks.ts';
 import { useDateTimeFormat } from '../../../components/date-time.ts';
+import { LabelledPagination } from '../../../components/LabelledPagination.tsx';
 import { LoadError } from '../../../components/LoadError.tsx';
 
 const PAGE_SIZE = 10;
@@ -125,11 +126,7 @@ export function WebhookDeliveryLog({ admin }: { admin: boolean }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      {pages > 1 && (
-        <Group justify="center">
-          <Pagination total={pages} value={page} onChange={setPage} size="sm" />
-        </Group>
-      )}
+      <LabelledPagination pages={pages} page={page} onChange={setPage} />
     </Stack>
   );
 }
