@@ -65,8 +65,14 @@ describe('two server processes on one database', () => {
         .execute();
       return left.length === 0 ? true : undefined;
     }, 60_000);
-    // Time for a duplicate, were there one, to arrive.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A duplicate would need a job still queued or running; wait until none is left.
+    await waitFor(async () => {
+      const { rows } = await sql<{ left: string }>`
+        select count(*)::text as left from graphile_worker._private_jobs where payload->>'deliveryId' = any(${ids})`.execute(
+        db,
+      );
+      return rows[0]?.left === '0' ? true : undefined;
+    }, 60_000);
     const counts = new Map<string, number>();
     for (const arrival of receiver.received) counts.set(arrival.deliveryId, (counts.get(arrival.deliveryId) ?? 0) + 1);
     expect(ids.map((id) => counts.get(id) ?? 0)).toEqual(ids.map(() => 1));

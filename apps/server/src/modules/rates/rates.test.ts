@@ -178,7 +178,7 @@ describe('startRateRefresh', () => {
     );
     // The first refresh starts without waiting an interval.
     await expect.poll(() => calls, { interval: 5, timeout: 40 }).toBe(1);
-    await sleep(400);
+    await expect.poll(() => calls, { interval: 5, timeout: 10_000 }).toBeGreaterThanOrEqual(3);
     await stop();
     const callsAtStop = calls;
     expect(callsAtStop).toBeGreaterThanOrEqual(3);

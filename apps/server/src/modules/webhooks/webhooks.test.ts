@@ -198,9 +198,8 @@ describe('webhook delivery', () => {
       return r.delivered_at ? r : undefined;
     });
     expect(row).toMatchObject({ attempts: 1, last_status: 200, last_error: null, next_attempt_at: null });
-    // No job is left to send it again.
+    // No job is left to send it again, so what arrived is all that ever will.
     expect(await pendingJob(t.db, id)).toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received.slice(before).filter((r) => r.deliveryId === id)).toHaveLength(1);
   });
 
@@ -242,7 +241,8 @@ describe('webhook delivery', () => {
       return r.delivered_at ? r : undefined;
     });
     expect(delivered).toMatchObject({ attempts: 3, last_status: 200, last_error: null });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Once its job has left the queue nothing can send it again.
+    await waitFor(async () => ((await pendingJob(t.db, id)) === undefined ? true : undefined));
     const arrivals = receiver.received.filter((r) => r.deliveryId === id);
     expect(arrivals).toHaveLength(1);
     expect(arrivals[0]?.valid).toBe(true);
