@@ -72,6 +72,14 @@ describe('theme contrast (WCAG AA)', () => {
     for (const background of pageBackgrounds) expect(contrast(text, background)).toBeGreaterThanOrEqual(AA_TEXT);
   });
 
+  it.each(colors)('outline %s badges and buttons, and text in that colour, read at 4.5:1 on the page', (color) => {
+    const outline = defaultVariantColorsResolver({ color, theme: full, variant: 'outline' });
+    for (const background of pageBackgrounds) {
+      expect(contrast(resolve(outline.color), background)).toBeGreaterThanOrEqual(AA_TEXT);
+      expect(contrast(resolve(`var(--mantine-color-${color}-text)`), background)).toBeGreaterThanOrEqual(AA_TEXT);
+    }
+  });
+
   it.each(pageBackgrounds)('links, dimmed captions, placeholders and error texts read at 4.5:1 on %s', (background) => {
     const names = [
       '--mantine-color-anchor',

@@ -41,6 +41,10 @@ export const theme = createTheme({
   autoContrast: true,
   luminanceThreshold: 0.179,
   defaultRadius: 'md',
+  components: {
+    // A link inside a sentence is told apart by more than its colour (WCAG 1.4.1).
+    Anchor: { defaultProps: { underline: 'always' } },
+  },
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   // `sm` is the mobile breakpoint of SPEC §9: below it the sidebar becomes a top menu.
   breakpoints: { xs: px(576), sm: px(MOBILE_MAX_WIDTH_PX), md: px(1100), lg: px(1280), xl: px(1440) },
@@ -49,7 +53,13 @@ export const theme = createTheme({
 /** Captions and placeholders: still a step quieter than the text, but legible (6:1 on white). */
 const DIMMED_TEXT = '#5c636a';
 
-/** Links, dimmed text and field errors, which Mantine draws in shades too pale to read on white. */
+/** The colours whose filled shade (7) is too light for text on white: their text is shade 9. */
+const BRIGHT_COLORS = ['yellow', 'orange', 'teal', 'green'] as const;
+
+/**
+ * Links, dimmed text and field errors, which Mantine draws in shades too pale to read on white;
+ * and the text (`c="teal"`) and outline badges and buttons of the bright colours.
+ */
 export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
   light: {
@@ -57,6 +67,12 @@ export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
     '--mantine-color-dimmed': DIMMED_TEXT,
     '--mantine-color-placeholder': DIMMED_TEXT,
     '--mantine-color-error': 'var(--mantine-color-red-8)',
+    ...Object.fromEntries(
+      BRIGHT_COLORS.flatMap((color) => [
+        [`--mantine-color-${color}-text`, `var(--mantine-color-${color}-9)`],
+        [`--mantine-color-${color}-outline`, `var(--mantine-color-${color}-9)`],
+      ]),
+    ),
   },
   dark: {},
 });
