@@ -10,7 +10,7 @@
  *   npm run bench                              (writes the tables to stdout)
  *   BENCH_CPU_PROF=/tmp/prof npm run bench     (also writes the Rayo process's V8 CPU profile there)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Account, Bpt, Invoice, SignInResponse } from '@rayo/shared';
@@ -111,6 +111,32 @@ async function countStatements<T>(url: string, per: number, run: () => Promise<T
   }
 }
 
+/**
+ * CPU time (user + system, ms) used so far by the processes given and by PostgreSQL's (the
+ * postmaster in `clusterDir` and its children), from /proc: on a shared machine, CPU spent per
+ * invoice says more than invoices per second. Undefined where /proc is missing.
+ */
+async function cpuMs(pid: number, clusterDir: string): Promise<{ rayo: number; postgres: number } | undefined> {
+  const ticksOf = async (id: number) => {
+    const stat = await readFile(`/proc/${id}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  };
+  const postmaster = Number(
+    (await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0],
+  );
+  const rayo = await ticksOf(pid);
+  if (!postmaster || Number.isNaN(rayo.ticks)) return undefined;
+  let postgres = (await ticksOf(postmaster)).ticks;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const child = await ticksOf(Number(entry));
+    if (child.ppid === postmaster) postgres += child.ticks;
+  }
+  // Linux reports CPU time in clock ticks of 10 ms.
+  return { rayo: rayo.ticks * 10, postgres: postgres * 10 };
+}
+
 /** Time from the payment call to the `settled` event arriving at an SSE watcher. */
 async function settleToSse(url: string, shop: { token: string; bpt: Bpt }) {
   const latencies: number[] = [];
@@ -161,7 +187,12 @@ try {
     );
     const createInvoice = () =>
       call<void>(`${rayo.url}/api/bpts/${shop.bpt.id}/invoices`, 'POST', { amount: '4.20' }, shop.token);
+    const clusterDir = path.join(dataDir, 'postgres');
+    const cpuBefore = await cpuMs(rayo.child.pid as number, clusterDir);
+    const benchCpuBefore = process.cpuUsage();
     const counted = await countStatements(cluster.url, INVOICES, () => runLoad(INVOICES, CONCURRENCY, createInvoice));
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    const cpuAfter = await cpuMs(rayo.child.pid as number, clusterDir);
     const invoices = counted.result;
     const fixedRate = await runFixedRate(FIXED_RATE, FIXED_RATE_SECONDS, createInvoice);
     const settle = await settleToSse(rayo.url, shop);
@@ -182,6 +213,12 @@ try {
     );
     console.log(formatResult('settle → SSE `settled` (sequential)', settle));
     console.log(`\nSQL statements per invoice (closed loop; background jobs included): ${counted.total.toFixed(2)}\n`);
+    if (cpuBefore && cpuAfter) {
+      const per = (ms: number) => (ms / INVOICES).toFixed(2);
+      console.log(
+        `CPU per invoice (closed loop): Rayo ${per(cpuAfter.rayo - cpuBefore.rayo)} ms, PostgreSQL ${per(cpuAfter.postgres - cpuBefore.postgres)} ms, load generator ${per((benchCpu.user + benchCpu.system) / 1000)} ms\n`,
+      );
+    }
     for (const row of counted.statements.filter((statement) => statement.perCall >= 0.01)) {
       console.log(`  ${row.perCall.toFixed(2)}  ${row.query.replace(/\s+/g, ' ').slice(0, 150)}`);
     }

@@ -1,7 +1,9 @@
-import type { Account, Bpt, ErrorResponse, Invoice } from '@rayo/shared';
+import type { Account, Bpt, ErrorResponse, Invoice, Manager } from '@rayo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, openTestShop, type TestApp } from '../../../test/test-app.ts';
-import { poolOf } from '../../db/database.ts';
+import { bearer, createTestApp, openTestShop, signIn, type TestApp } from '../../../test/test-app.ts';
+import { buildApp } from '../../app.ts';
+import { createDatabase, poolOf } from '../../db/database.ts';
+import { startRuntime } from '../../runtime.ts';
 
 /**
  * Round trips to PostgreSQL are most of what an invoice costs (docs/benchmarks.md, Payments): a
@@ -51,7 +53,7 @@ describe('a terminal charge', () => {
         headers: admin,
         payload: { amount: '4.20' },
       });
-    return { organization, charge };
+    return { organization, admin, account, bpt, charge };
   }
 
   it('costs the caller check, one read and one write, and the devnet node can still be paid', async () => {
@@ -77,6 +79,48 @@ describe('a terminal charge', () => {
     const stale = new Date(Date.now() - (t.config.rates.maxAgeSeconds + 5) * 1000);
     await t.db.updateTable('rates').set({ fetched_at: stale }).where('currency', '=', 'EUR').execute();
     expect((await charge()).json<ErrorResponse>().code).toBe('RateUnavailable');
+  });
+
+  it('is refused at once by a second server process once the first blocks the organization or deletes the user', async () => {
+    const { organization, admin, account, bpt } = await openTill('USD');
+    const url = t.config.databaseUrl as string;
+    const otherDb = createDatabase(url, 2);
+    const otherRuntime = await startRuntime(t.config, { db: otherDb, url }, { jobs: false });
+    const other = await buildApp(otherRuntime.deps);
+    try {
+      const chargeThere = () =>
+        other.inject({
+          method: 'POST',
+          url: `/api/bpts/${bpt.id}/invoices`,
+          headers: admin,
+          payload: { amount: '4.20' },
+        });
+      // The second process has verified the token and charged before the change.
+      expect((await chargeThere()).statusCode).toBe(201);
+      await t.db.updateTable('organizations').set({ blocked: true }).where('id', '=', organization.id).execute();
+      expect((await chargeThere()).json<ErrorResponse>().code).toBe('OrganizationDisabled');
+      await t.db.updateTable('organizations').set({ blocked: false }).where('id', '=', organization.id).execute();
+      expect((await chargeThere()).statusCode).toBe(201);
+
+      const manager = { name: 'Gone', email: `gone-${bpt.id.slice(0, 8)}@example.com`, password: 'Manager-pass-1' };
+      const created = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/managers',
+          headers: admin,
+          payload: { ...manager, accountIds: [account.id] },
+        })
+      ).json<Manager>();
+      const session = bearer((await signIn(t.app, manager.email, manager.password)).accessToken);
+      expect((await other.inject({ method: 'GET', url: '/api/bpts', headers: session })).statusCode).toBe(200);
+      const removed = await t.app.inject({ method: 'DELETE', url: `/api/managers/${created.id}`, headers: admin });
+      expect(removed.statusCode).toBe(204);
+      expect((await other.inject({ method: 'GET', url: '/api/bpts', headers: session })).statusCode).toBe(401);
+    } finally {
+      await other.close();
+      await otherRuntime.stop();
+      await otherDb.destroy();
+    }
   });
 
   it('still refuses a blocked organization at once', async () => {
