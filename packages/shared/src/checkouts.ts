@@ -49,6 +49,11 @@ export const PublicCheckoutSchema = z.object({
   expiresAt: z.iso.datetime().nullable(),
   /** The store's page to return to, only once paid. */
   redirectUrl: z.string().nullable(),
+  /**
+   * For a Shopify or Ecwid order: whether the shop has been told it is paid, so the way back
+   * does not land on an order still waiting for payment. Null for every other checkout.
+   */
+  storeNotified: z.boolean().nullable(),
   paidVia: PaidViaSchema.nullable(),
   paidAt: z.iso.datetime().nullable(),
   /** Paid after it expired: recorded, and flagged for the merchant. */

@@ -17,6 +17,7 @@ import { getCheckoutOnchain } from '../onchain/onchain.service.ts';
 import { findCurrentOrganization } from '../organizations/organizations.repo.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
+import { findShopOrderNotified } from '../shops/shops.repo.ts';
 import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
 import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
 import {
@@ -207,6 +208,7 @@ export async function getPublicCheckout(deps: InvoiceDeps, id: string, now = new
         : null,
     expiresAt: shown.expires_at?.toISOString() ?? null,
     redirectUrl: shown.status === 'paid' ? shown.redirect_url : null,
+    storeNotified: await findShopOrderNotified(deps.db, shown.id),
     paidVia: shown.paid_via,
     paidAt: shown.paid_at?.toISOString() ?? null,
     latePayment: shown.late_payment,

@@ -203,6 +203,8 @@ describe('payment links', () => {
       amountSats: 10_000,
       expiresAt: null,
       redirectUrl: null,
+      // Not a shop's order: no store to tell.
+      storeNotified: null,
     });
     const oldInvoice = first.invoice;
     if (!oldInvoice) throw new Error('no invoice issued');

@@ -184,3 +184,13 @@ export async function recordMarkAttempt(
     .where('id', '=', id)
     .execute();
 }
+
+/** Whether the shop order paid by a checkout has been marked paid at its shop; null when the checkout is no shop order. */
+export async function findShopOrderNotified(db: Db, checkoutId: string): Promise<boolean | null> {
+  const row = await db
+    .selectFrom('shop_orders')
+    .select('marked_paid_at')
+    .where('checkout_id', '=', checkoutId)
+    .executeTakeFirst();
+  return row ? row.marked_paid_at !== null : null;
+}

@@ -276,7 +276,7 @@ describe("a Shopify order's 'Complete payment' link", () => {
     expect(shopify.marks.filter((mark) => mark.id === `gid://shopify/Order/${order}`)).toHaveLength(1);
     // The shopper returns to the order status page; the link now shows the paid checkout.
     const shown = (await call<PublicCheckout>('GET', `/api/public/checkouts/${id}`)).body;
-    expect(shown).toMatchObject({ status: 'paid', redirectUrl: `https://${shop}/orders/1003` });
+    expect(shown).toMatchObject({ status: 'paid', storeNotified: true, redirectUrl: `https://${shop}/orders/1003` });
     expect(checkoutIdOf((await openPayLink(`shop=${shop}&order=${order}`)).headers.location)).toBe(id);
   });
 
@@ -405,6 +405,11 @@ describe('Ecwid', () => {
       return current.attempts >= 1 ? current : undefined;
     });
     expect(row.last_error).toBe('Ecwid answered HTTP 500');
+    // Paid, but Ecwid does not know yet: the page holds the way back until it does.
+    expect((await call<PublicCheckout>('GET', `/api/public/checkouts/${id}`)).body).toMatchObject({
+      status: 'paid',
+      storeNotified: false,
+    });
     await makeRetryDue(row.id);
     await waitFor(async () => (await shopOrderOf(id)).marked_paid_at ?? undefined);
     await markShopOrderPaid(shopDeps(), row.id);
@@ -414,6 +419,7 @@ describe('Ecwid', () => {
     const shown = (await call<PublicCheckout>('GET', `/api/public/checkouts/${id}`)).body;
     expect(shown).toMatchObject({
       status: 'paid',
+      storeNotified: true,
       redirectUrl: `https://app.ecwid.com/custompaymentapps/${storeId}?orderId=${reference}&clientId=rayo`,
     });
   });

@@ -57,7 +57,7 @@ function Checkout({ checkout, onChanged }: { checkout: PublicCheckout; onChanged
     <BrandedPanel accent={accent} data-testid="checkout-panel">
       <Stack gap="lg">
         <OrderSummary checkout={checkout} />
-        {checkout.status === 'paid' && <CheckoutPaid checkout={checkout} accent={accent} />}
+        {checkout.status === 'paid' && <CheckoutPaid checkout={checkout} accent={accent} onRecheck={onChanged} />}
         {checkout.status === 'paid' && checkout.paidVia === 'onchain' && checkout.onchain && (
           <OnchainState onchain={checkout.onchain} />
         )}

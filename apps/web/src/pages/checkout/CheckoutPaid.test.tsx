@@ -1,0 +1,82 @@
+import { MantineProvider } from '@mantine/core';
+import type { PublicCheckout } from '@rayo/shared';
+import { act, render, screen } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { initI18n } from '../../i18n/index.ts';
+import { CheckoutPaid, STORE_POLL_MS, STORE_WAIT_MS } from './CheckoutPaid.tsx';
+
+const paid: PublicCheckout = {
+  id: 'c-1',
+  kind: 'store',
+  status: 'paid',
+  description: 'Order 1001',
+  orderId: '1001',
+  merchant: { name: 'Librería Aurora', logoUrl: null, accentColor: null },
+  countryCode: 'MX',
+  amount: { currency: 'MXN', value: '250.00' },
+  fiatAmount: { currency: 'MXN', value: '250.00' },
+  amountSats: 12_000,
+  invoice: null,
+  expiresAt: null,
+  redirectUrl: 'https://shop.example/orders/1001',
+  storeNotified: false,
+  paidVia: 'lightning',
+  paidAt: '2026-11-24T08:00:00.000Z',
+  latePayment: false,
+  extraPayment: false,
+  onchain: null,
+};
+
+afterEach(() => vi.useRealTimers());
+
+async function show(checkout: PublicCheckout, onRecheck = () => {}) {
+  const i18n = initI18n();
+  await i18n.changeLanguage('en');
+  return render(
+    <MantineProvider>
+      <I18nextProvider i18n={i18n}>
+        <CheckoutPaid checkout={checkout} accent={null} onRecheck={onRecheck} />
+      </I18nextProvider>
+    </MantineProvider>,
+  );
+}
+
+describe('the way back to a shop', () => {
+  it('waits until the shop knows the order is paid, asking again meanwhile', async () => {
+    vi.useFakeTimers();
+    const onRecheck = vi.fn();
+    const view = await show(paid, onRecheck);
+    expect(screen.queryByRole('link', { name: 'Return to the store' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Return to the store' })).toBeDisabled();
+    expect(screen.getByText('Letting the store know your order is paid…')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(STORE_POLL_MS * 2));
+    expect(onRecheck).toHaveBeenCalledTimes(2);
+
+    view.rerender(
+      <MantineProvider>
+        <I18nextProvider i18n={initI18n()}>
+          <CheckoutPaid checkout={{ ...paid, storeNotified: true }} accent={null} onRecheck={onRecheck} />
+        </I18nextProvider>
+      </MantineProvider>,
+    );
+    expect(screen.getByRole('link', { name: 'Return to the store' })).toHaveAttribute(
+      'href',
+      'https://shop.example/orders/1001',
+    );
+    await act(() => vi.advanceTimersByTimeAsync(STORE_POLL_MS * 3));
+    expect(onRecheck).toHaveBeenCalledTimes(2);
+  });
+
+  it('opens the way back anyway once the shop has been slow for too long', async () => {
+    vi.useFakeTimers();
+    await show(paid);
+    await act(() => vi.advanceTimersByTimeAsync(STORE_WAIT_MS));
+    expect(screen.getByRole('link', { name: 'Return to the store' })).toBeInTheDocument();
+  });
+
+  it('shows the link at once for a checkout that is no shop order', async () => {
+    await show({ ...paid, storeNotified: null });
+    expect(screen.getByRole('link', { name: 'Return to the store' })).toBeInTheDocument();
+  });
+});
