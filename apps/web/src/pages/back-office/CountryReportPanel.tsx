@@ -127,7 +127,10 @@ export function CountryReportPanel({ countryId }: { countryId: number }) {
             transactionIds={transactionIds}
             confirmMessage={t('backOffice.reports.confirmMessage', {
               count: transactionIds.length,
-              organizations: number.format(selected.length),
+              organizations: t('backOffice.reports.organizationCount', {
+                count: selected.length,
+                formatted: number.format(selected.length),
+              }),
             })}
             onPaid={() => setIds([])}
           />
