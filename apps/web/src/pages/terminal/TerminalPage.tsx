@@ -84,6 +84,7 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
   const money = (minor: bigint) => formatMoney(minor, bpt.currency, locale);
   // The keypad refuses digits past the limit, but a tip chosen afterwards can still cross it.
   const overLimit = figures.totalMinor > maxSaleMinor(terms.rateMinorPerBtc, bpt.currency);
+  const typedAmount = formatTyped(bill, bpt.currency, locale);
   const limitMessage = t('terminal.maxSale', { amount: money(maxSaleMinor(terms.rateMinorPerBtc, bpt.currency)) });
 
   const typeKey = (key: KeypadKey) => {
@@ -207,12 +208,13 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
         <Text
           component="output"
           aria-labelledby="amount-label"
-          fz={40}
+          // A long amount steps down a size on a phone instead of breaking inside its figure.
+          fz={{ base: typedAmount.length > 12 ? 30 : 40, xs: 40 }}
           fw={700}
           lh={1.2}
           style={{ overflowWrap: 'anywhere' }}
         >
-          {formatTyped(bill, bpt.currency, locale)}
+          {typedAmount}
         </Text>
       </Box>
       {(refused || overLimit) && (
