@@ -72,7 +72,7 @@ export function CardPayment({
         </Group>
       </form>
       {withdraw.isSuccess && !message && (
-        <Text size="sm" c="teal.8" role="status">
+        <Text size="sm" c="teal.9" role="status">
           {t('terminal.withdrawSent')}
         </Text>
       )}

@@ -11,7 +11,7 @@ export function PaidScreen({ invoice, onNewSale }: { invoice: Invoice; onNewSale
     <Box
       pos="fixed"
       inset={0}
-      bg="green.7"
+      bg="green.9"
       c="white"
       style={{ zIndex: 1000, display: 'grid', placeItems: 'center' }}
       role="dialog"
@@ -20,14 +20,14 @@ export function PaidScreen({ invoice, onNewSale }: { invoice: Invoice; onNewSale
       p="md"
     >
       <Stack align="center" gap="lg">
-        <ThemeIcon size={112} radius={112} color="white" c="green.7" variant="filled">
+        <ThemeIcon size={112} radius={112} color="white" c="green.9" variant="filled">
           <IconCheck size={72} stroke={3} />
         </ThemeIcon>
         <Title id="paid-title" order={2} fz={48} c="white">
           {t('terminal.paid')}
         </Title>
         <InvoiceAmount invoice={invoice} size={36} />
-        <Button size="xl" variant="white" color="green.8" onClick={onNewSale} autoFocus miw={220}>
+        <Button size="xl" variant="white" color="green.9" onClick={onNewSale} autoFocus miw={220}>
           {t('terminal.newSale')}
         </Button>
       </Stack>
