@@ -1,9 +1,9 @@
 import { Alert, Group, Select, Skeleton, Stack } from '@mantine/core';
 import { type CustomDays, type PeriodPreset, periodRange } from '@rayo/shared';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
-import { type DashboardFilter, useCurrentOrganization } from '../../api/dashboard.ts';
+import { type DashboardFilter, useCurrentOrganization, useTransactionSums } from '../../api/dashboard.ts';
 import { useDemoDataPreparing } from '../../api/readiness.ts';
 import { ScreenTitle } from '../../components/ScreenTitle.tsx';
 import { CsvDownload } from './CsvDownload.tsx';
@@ -11,8 +11,8 @@ import { MetricCards } from './MetricCards.tsx';
 import { PeriodFilter } from './PeriodFilter.tsx';
 import { TransactionsTable } from './TransactionsTable.tsx';
 
-// The charts' code (recharts and d3) is most of the page's weight: the figures and the table show
-// first, and the charts when their chunk arrives.
+// The charts' code (recharts and d3) is most of the page's weight: it is fetched once the metric
+// cards have their figures, so it does not compete with them, and the charts show when it arrives.
 const SalesCharts = lazy(() => import('./SalesCharts.tsx').then((m) => ({ default: m.SalesCharts })));
 
 const ALL = 'all';
@@ -45,6 +45,13 @@ export function HomePage() {
     [accounts.data],
   );
   const currency = organization.data?.currency ?? '';
+  // The same query as the metric cards', answered once for both; once the first figures are in,
+  // the charts stay, whatever period is chosen next.
+  const sumsLoading = useTransactionSums(filter).isPending;
+  const [chartsWanted, setChartsWanted] = useState(false);
+  useEffect(() => {
+    if (!sumsLoading) setChartsWanted(true);
+  }, [sumsLoading]);
 
   return (
     <Stack gap="lg">
@@ -69,9 +76,13 @@ export function HomePage() {
         />
       </Stack>
       <MetricCards filter={filter} currency={currency} />
-      <Suspense fallback={<Skeleton h={320} radius="md" />}>
-        <SalesCharts filter={filter} timeZone={timeZone} />
-      </Suspense>
+      {!chartsWanted ? (
+        <Skeleton h={320} radius="md" />
+      ) : (
+        <Suspense fallback={<Skeleton h={320} radius="md" />}>
+          <SalesCharts filter={filter} timeZone={timeZone} />
+        </Suspense>
+      )}
       <TransactionsTable filter={filter} timeZone={timeZone ?? browserTimeZone} accountNames={accountNames} />
     </Stack>
   );
