@@ -92,7 +92,10 @@ export function PayoutHistorySection() {
                         </Text>
                       </Table.Td>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                        <Text size="sm">{payout.destination}</Text>
+                        {/* A Bitcoin address is as long as a txid: shortened alike, so the txid stays in view. */}
+                        <Text size="sm" title={payout.destination}>
+                          {payout.kind === 'onchain' ? shorten(payout.destination) : payout.destination}
+                        </Text>
                       </Table.Td>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>
                         {formatMsatAsSats(payout.amountMsat, locale)}
