@@ -25,7 +25,7 @@ const bpt: Bpt = {
 afterEach(() => vi.unstubAllGlobals());
 
 async function renderForm() {
-  const fetch = vi.fn(async (url: string) =>
+  const fetch = vi.fn(async (url: string, _init?: RequestInit) =>
     Response.json(url.endsWith('/currencies') ? [{ code: 'GTQ' }] : [{ id: 'account-1', name: 'Counter' }]),
   );
   vi.stubGlobal('fetch', fetch);

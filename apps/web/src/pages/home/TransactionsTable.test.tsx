@@ -11,7 +11,7 @@ import { TransactionsTable } from './TransactionsTable.tsx';
 afterEach(() => vi.unstubAllGlobals());
 
 async function renderTable() {
-  const fetch = vi.fn(async () => Response.json({ transactions: [], total: 0 }));
+  const fetch = vi.fn(async (_url: string) => Response.json({ transactions: [], total: 0 }));
   vi.stubGlobal('fetch', fetch);
   const i18n = initI18n();
   await i18n.changeLanguage('en');
