@@ -19,7 +19,8 @@ export function InvoiceAmount({ invoice, size = 32 }: { invoice: Invoice; size?:
         {formatMoney(total, invoice.currency, locale)}
       </Text>
       {invoice.currency !== SATS && (
-        <Text c="inherit" opacity={0.75} ta="center">
+        {/* Quieter than the amount, yet 4.5:1 on the paid screen's green too (0.75 was 4.2:1 there). */}
+        <Text c="inherit" opacity={0.85} ta="center">
           {formatSats(msatToWholeSats(invoice.amountMsat), locale)}
         </Text>
       )}
