@@ -2,6 +2,8 @@ import {
   BackOfficeNotificationPageSchema,
   BackOfficeOrganizationPageSchema,
   type BackOfficeOrganizationsQuery,
+  OnchainPayoutBatchListSchema,
+  OnchainPayoutBatchSchema,
   OrganizationAdminRecordSchema,
   type Verification,
 } from '@rayo/shared';
@@ -113,4 +115,32 @@ export function useDeleteNotification() {
 export async function downloadAuditCsv(start: number, end: number): Promise<void> {
   const response = await apiResponse(`/back-office/audit/csv?start=${start}&end=${end}`);
   saveBlob(await response.blob(), `audit-${start}-${end}.csv`);
+}
+
+const onchainBatchesKey = [...backOfficeKey, 'onchain-payouts'] as const;
+
+export function useOnchainPayoutBatches() {
+  return useQuery({
+    queryKey: onchainBatchesKey,
+    queryFn: () => apiRequest('/back-office/onchain-payouts', OnchainPayoutBatchListSchema),
+  });
+}
+
+/** The unsigned batch as a BIP 174 file, for the operator's wallet to sign. */
+export async function downloadBatchPsbt(batch: { id: string; txid: string }): Promise<void> {
+  const response = await apiResponse(`/back-office/onchain-payouts/${encodeURIComponent(batch.id)}/psbt`);
+  saveBlob(await response.blob(), `payout-batch-${batch.txid.slice(0, 12)}.psbt`);
+}
+
+/** The signed PSBT (base64) or raw transaction (hex): stored and broadcast by the server. */
+export function useSubmitSignedBatch() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, transaction }: { id: string; transaction: string }) =>
+      apiRequest(`/back-office/onchain-payouts/${encodeURIComponent(id)}/signed`, OnchainPayoutBatchSchema, {
+        method: 'POST',
+        body: { transaction },
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: onchainBatchesKey }),
+  });
 }

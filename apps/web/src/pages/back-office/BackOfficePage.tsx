@@ -9,9 +9,10 @@ import { useSession } from '../../session/use-session.ts';
 import { AuditPanel } from './AuditPanel.tsx';
 import { CountryReportPanel } from './CountryReportPanel.tsx';
 import { NotificationsPanel } from './NotificationsPanel.tsx';
+import { OnchainBatchesPanel } from './OnchainBatchesPanel.tsx';
 import { OrganizationsPanel } from './OrganizationsPanel.tsx';
 
-type Section = 'organizations' | 'reports' | 'notifications' | 'audit';
+type Section = 'organizations' | 'reports' | 'notifications' | 'audit' | 'onchain';
 
 export function BackOfficePage() {
   const { t } = useTranslation();
@@ -39,6 +40,7 @@ export function BackOfficePage() {
           <Tabs.Tab value="reports">{t('backOffice.sections.reports')}</Tabs.Tab>
           <Tabs.Tab value="notifications">{t('backOffice.sections.notifications')}</Tabs.Tab>
           <Tabs.Tab value="audit">{t('backOffice.sections.audit')}</Tabs.Tab>
+          <Tabs.Tab value="onchain">{t('backOffice.sections.onchain')}</Tabs.Tab>
         </Tabs.List>
         <Stack gap="md">
           {byCountry && (
@@ -63,6 +65,9 @@ export function BackOfficePage() {
           </Tabs.Panel>
           <Tabs.Panel value="audit">
             <AuditPanel />
+          </Tabs.Panel>
+          <Tabs.Panel value="onchain">
+            <OnchainBatchesPanel />
           </Tabs.Panel>
         </Stack>
       </Tabs>

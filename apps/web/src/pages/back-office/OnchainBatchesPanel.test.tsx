@@ -1,0 +1,119 @@
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { initI18n } from '../../i18n/index.ts';
+import { sessionStore } from '../../session/session-store.ts';
+import { OnchainBatchesPanel } from './OnchainBatchesPanel.tsx';
+
+const batch = (id: string, state: string) => ({
+  id,
+  createdAt: '2026-11-24T08:00:00.000Z',
+  state,
+  txid: `${id}`.padEnd(64, '0'),
+  outputs: 2,
+  amountSats: 2_602_690,
+  feeSats: 282,
+  vsize: 141,
+  confirmations: state === 'confirmed' ? 6 : 0,
+  attempts: 0,
+  lastError: null,
+});
+
+type Call = { route: string; body: unknown };
+
+function stubServer(list: unknown[][], signed: { status: number; body: unknown }) {
+  const calls: Call[] = [];
+  const lists = [...list];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const route = `${init.method ?? 'GET'} ${url}`;
+      calls.push({ route, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      if (route === 'GET /api/back-office/onchain-payouts') {
+        return Response.json(lists.length > 1 ? lists.shift() : lists[0]);
+      }
+      if (route.endsWith('/psbt')) return new Response(new Uint8Array([0x70, 0x73, 0x62, 0x74, 0xff]));
+      if (route.endsWith('/signed')) return Response.json(signed.body, { status: signed.status });
+      return Response.json({ code: 'NotFound', message: route }, { status: 404 });
+    }),
+  );
+  return calls;
+}
+
+async function renderPanel() {
+  sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'back_office', language: 'en' }, true);
+  const i18n = initI18n();
+  await i18n.changeLanguage('en');
+  render(
+    <MantineProvider>
+      <Notifications />
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <I18nextProvider i18n={i18n}>
+          <OnchainBatchesPanel />
+        </I18nextProvider>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+describe('OnchainBatchesPanel', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    sessionStore.logout();
+  });
+
+  it('downloads the PSBT of a batch awaiting its signature and broadcasts the signed one', async () => {
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:psbt'), revokeObjectURL: vi.fn() }));
+    const waiting = batch('a1', 'awaiting_signature');
+    const calls = stubServer(
+      [
+        [waiting, batch('b2', 'confirmed')],
+        [{ ...waiting, state: 'broadcast' }, batch('b2', 'confirmed')],
+      ],
+      { status: 200, body: { ...waiting, state: 'broadcast' } },
+    );
+    await renderPanel();
+    const table = await screen.findByTestId('onchain-batches');
+    expect(within(table).getByText('Awaiting signature')).toBeInTheDocument();
+    expect(within(table).getByText('6 confirmations')).toBeInTheDocument();
+    // Only the waiting batch offers the PSBT.
+    expect(within(table).getAllByRole('button', { name: 'Download PSBT' })).toHaveLength(1);
+
+    await userEvent.click(within(table).getByRole('button', { name: 'Download PSBT' }));
+    await waitFor(() =>
+      expect(calls.map((call) => call.route)).toContain('GET /api/back-office/onchain-payouts/a1/psbt'),
+    );
+
+    await userEvent.click(within(table).getByRole('button', { name: 'Send signed' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send the signed batch' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Signed PSBT or transaction/ }), '  cHNidP8B  ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Broadcast' }));
+    await waitFor(() =>
+      expect(calls).toContainEqual({
+        route: 'POST /api/back-office/onchain-payouts/a1/signed',
+        body: { transaction: 'cHNidP8B' },
+      }),
+    );
+    expect(await within(screen.getByTestId('onchain-batches')).findByText('Broadcast')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it("keeps the dialog open with the server's reason when the signed batch is refused", async () => {
+    stubServer([[batch('c1', 'awaiting_signature')]], {
+      status: 409,
+      body: { code: 'BatchNotAwaitingSignature', message: 'not waiting' },
+    });
+    await renderPanel();
+    await userEvent.click(await screen.findByRole('button', { name: 'Send signed' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send the signed batch' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Signed PSBT or transaction/ }), '0200');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Broadcast' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'This payout batch is not waiting for a signature.',
+    );
+  });
+});
