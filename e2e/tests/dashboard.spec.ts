@@ -39,8 +39,9 @@ function sumsWaiter(page: Page, account: string) {
   );
 }
 
+/** Whole sats, rounded down, as every sats figure is shown. */
 function satsText(msat: number, locale: string) {
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(msat / 1000)} sats`;
+  return `${new Intl.NumberFormat(locale).format(Math.floor(msat / 1000))} sats`;
 }
 
 async function chooseAccount(page: Page, name: string) {
@@ -142,7 +143,7 @@ test('the dashboard reads in Spanish, with numbers as Guatemala writes them', as
   await expect(page.getByTestId('metric-receiveFiat')).toHaveText('Q\u00a034.60');
   const rows = page.getByRole('table').locator('tbody tr');
   await expect(rows.nth(0)).toContainText('Q\u00a020.00');
-  await expect(page.getByRole('columnheader', { name: 'Fecha de creación' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'Fecha de liquidación' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Descargar CSV' })).toBeVisible();
 });
 
