@@ -62,7 +62,7 @@ const texts = {
     saved: 'Payment split saved. It applies to the sales paid from now on.',
     home: 'Home',
     fiatIncome: 'GTQ\u00a049.00',
-    conversionFee: '67.81 sats',
+    conversionFee: '67 sats',
   },
   es: {
     section: 'División de pagos',
@@ -77,7 +77,7 @@ const texts = {
     home: 'Inicio',
     // Numbers follow the organization's country: Spanish in Guatemala writes Q 49.00.
     fiatIncome: /Q\s49\.00/,
-    conversionFee: '67.81 sats',
+    conversionFee: '67 sats',
   },
 } as const;
 
