@@ -102,7 +102,8 @@ async function waitForHistory(headers: Headers, count: number): Promise<Donation
   const deadline = Date.now() + 10_000;
   for (;;) {
     const page = await history(headers);
-    if (page.total >= count || Date.now() > deadline) return page;
+    // The page's rows and its total are two reads: wait until both show the donations.
+    if ((page.total >= count && page.items.length >= count) || Date.now() > deadline) return page;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
