@@ -71,7 +71,7 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
     throw new LightningBackendError(`Core Lightning runs on an unsupported network: ${String(info.network)}`);
   const waitTimeoutSeconds = options.waitTimeoutSeconds ?? 30;
 
-  return {
+  const backend: LightningBackend = {
     name: 'cln',
     network,
 
@@ -113,6 +113,13 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
             `Core Lightning answered an unknown invoice status: ${String(invoice.status)}`,
           );
       }
+    },
+
+    async lookupInvoices(paymentHashes): Promise<InvoiceLookup[]> {
+      // The node looks invoices up by one hash only.
+      const lookups: InvoiceLookup[] = [];
+      for (const paymentHash of paymentHashes) lookups.push(await backend.lookupInvoice(paymentHash));
+      return lookups;
     },
 
     async subscribeSettlements(afterIndex, onSettlement, signal): Promise<void> {
@@ -238,6 +245,7 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
       };
     },
   };
+  return backend;
 }
 
 type Caller = (method: string, params: Json, call?: { signal?: AbortSignal; timeoutMs?: number }) => Promise<Json>;

@@ -77,6 +77,13 @@ export async function findDevnetInvoice(db: Db, paymentHash: string): Promise<De
   return row && toInvoice(row);
 }
 
+/** Those of `paymentHashes` the node has, in one statement: the reconcile pass asks about hundreds at once. */
+export async function findDevnetInvoices(db: Db, paymentHashes: readonly string[]): Promise<DevnetInvoiceRow[]> {
+  if (paymentHashes.length === 0) return [];
+  const rows = await db.selectFrom('devnet_invoices').selectAll().where('payment_hash', 'in', paymentHashes).execute();
+  return rows.map(toInvoice);
+}
+
 /**
  * Settles an unpaid, unexpired invoice and notifies the settlement listeners on commit; undefined
  * when it was already paid or has expired. Settlements are serialized so that they commit in

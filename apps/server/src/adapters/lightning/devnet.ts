@@ -8,6 +8,7 @@ import { decodeBolt11, encodeBolt11 } from '../../domain/bolt11.ts';
 import {
   type DevnetInvoiceRow,
   findDevnetInvoice,
+  findDevnetInvoices,
   insertDevnetInvoice,
   listDevnetSettlementsAfter,
   listenForDevnetSettlements,
@@ -75,6 +76,12 @@ function toSettlement(row: SettledDevnetInvoice): Settlement {
 
 function isSettled(row: DevnetInvoiceRow): row is SettledDevnetInvoice {
   return row.settleIndex !== null && row.settledAt !== null;
+}
+
+function toLookup(paymentHash: string, row: DevnetInvoiceRow | undefined, now: number): InvoiceLookup {
+  if (!row) throw new LightningBackendError(`The devnet node has no invoice with payment hash ${paymentHash}`);
+  if (isSettled(row)) return { paymentHash, state: 'settled', settlement: toSettlement(row) };
+  return { paymentHash, state: row.expiresAt.getTime() < now ? 'expired' : 'open', settlement: null };
 }
 
 /**
@@ -164,10 +171,13 @@ export function createDevnetBackend(db: Db, options: DevnetBackendOptions): Ligh
     },
 
     async lookupInvoice(paymentHash): Promise<InvoiceLookup> {
-      const row = await findDevnetInvoice(db, paymentHash);
-      if (!row) throw new LightningBackendError(`The devnet node has no invoice with payment hash ${paymentHash}`);
-      if (isSettled(row)) return { paymentHash, state: 'settled', settlement: toSettlement(row) };
-      return { paymentHash, state: row.expiresAt.getTime() < Date.now() ? 'expired' : 'open', settlement: null };
+      return toLookup(paymentHash, await findDevnetInvoice(db, paymentHash), Date.now());
+    },
+
+    async lookupInvoices(paymentHashes): Promise<InvoiceLookup[]> {
+      const rows = new Map((await findDevnetInvoices(db, paymentHashes)).map((row) => [row.paymentHash, row]));
+      const now = Date.now();
+      return paymentHashes.map((paymentHash) => toLookup(paymentHash, rows.get(paymentHash), now));
     },
 
     async subscribeSettlements(afterIndex, onSettlement, signal) {

@@ -84,7 +84,7 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
   const network = chainNetwork === undefined ? undefined : NETWORKS[chainNetwork];
   if (!network) throw new LightningBackendError(`lnd runs on an unsupported network: ${String(chainNetwork)}`);
 
-  return {
+  const backend: LightningBackend = {
     name: 'lnd',
     network,
 
@@ -116,6 +116,13 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
       const query = encodeURIComponent(Buffer.from(checkHash(paymentHash), 'hex').toString('base64'));
       const invoice = await client.json('GET', `/v2/invoices/lookup?payment_hash=${query}`);
       return toLookup(invoice, Date.now());
+    },
+
+    async lookupInvoices(paymentHashes): Promise<InvoiceLookup[]> {
+      // The node looks invoices up by one hash only.
+      const lookups: InvoiceLookup[] = [];
+      for (const paymentHash of paymentHashes) lookups.push(await backend.lookupInvoice(paymentHash));
+      return lookups;
     },
 
     async subscribeSettlements(afterIndex, onSettlement, signal): Promise<void> {
@@ -252,6 +259,7 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
       };
     },
   };
+  return backend;
 }
 
 type LndClient = {

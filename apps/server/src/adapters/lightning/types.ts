@@ -80,6 +80,9 @@ export interface LightningBackend {
 
   lookupInvoice(paymentHash: string): Promise<InvoiceLookup>;
 
+  /** `lookupInvoice` for many, in their order; a node that can answer them in one request does. */
+  lookupInvoices(paymentHashes: readonly string[]): Promise<InvoiceLookup[]>;
+
   /**
    * Delivers every settlement with a settle index greater than `afterIndex`, first those that
    * happened while nobody listened, then new ones as they happen, until `signal` aborts.

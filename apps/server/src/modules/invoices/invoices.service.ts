@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import {
   AppError,
   assertInvoiceWithinLimit,
@@ -273,16 +274,16 @@ export async function expireDueInvoices(db: Db, now = new Date()): Promise<numbe
 /**
  * Asks the node about every invoice that may still be paid and records the settlements the
  * stream missed (a restart, a dropped connection). Returns how many it recorded. It reads the open
- * invoices `batch` at a time but goes through all of them, so that a backlog of unpaid ones cannot
- * hide a newer paid one run after run.
+ * invoices `batch` at a time, and asks the node about a page in one request where the node can,
+ * but goes through all of them, so that a backlog of unpaid ones cannot hide a newer paid one run
+ * after run.
  */
 export async function reconcileOpenInvoices(deps: InvoiceDeps, now = new Date(), batch = 200): Promise<number> {
   let recorded = 0;
   let afterId: string | undefined;
   for (;;) {
     const page = await listOpenInvoices(deps.db, now, batch, afterId);
-    for (const invoice of page) {
-      const lookup = await deps.lightning.lookupInvoice(invoice.payment_hash);
+    for (const lookup of await deps.lightning.lookupInvoices(page.map((invoice) => invoice.payment_hash))) {
       if (lookup.state === 'settled' && lookup.settlement) {
         // The stream owns the cursor; a reconciled settlement must not move it past unseen ones.
         if (await settleInvoice(deps, deps.lightning.name, { ...lookup.settlement, settleIndex: 0n })) recorded += 1;
@@ -290,6 +291,8 @@ export async function reconcileOpenInvoices(deps: InvoiceDeps, now = new Date(),
     }
     if (page.length < batch) return recorded;
     afterId = page[page.length - 1]?.id;
+    // Thousands of open invoices are many pages: requests in between wait one page, not the pass.
+    await setImmediate();
   }
 }
 

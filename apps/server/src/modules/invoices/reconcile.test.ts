@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, createTestApp, createTestOrganization, type TestApp } from '../../../test/test-app.ts';
 import { payDevnetInvoice } from '../../adapters/lightning/devnet.ts';
 import type { CreatedInvoice } from '../../adapters/lightning/types.ts';
+import { poolOf } from '../../db/database.ts';
 import { countTransactionsForPayment } from '../transactions/transactions.repo.ts';
 import { insertPastInvoices } from './invoices.repo.ts';
 import { reconcileOpenInvoices } from './invoices.service.ts';
@@ -18,7 +19,7 @@ describe('reconcile with more open invoices than one batch', () => {
   });
   afterAll(() => t?.close());
 
-  it('goes through every open invoice, so the newest one paid is recorded, once', async () => {
+  it('goes through every open invoice a page at a time, so the newest one paid is recorded, once', async () => {
     const organization = await createTestOrganization(t.db);
     const account = await createTestAccount(t.db, organization.id, 'Counter');
     const { lightning } = t.runtime.deps;
@@ -59,7 +60,19 @@ describe('reconcile with more open invoices than one batch', () => {
     const paid = [created[BACKLOG - 1], created[BATCH - 1], created[BATCH]] as CreatedInvoice[];
     for (const invoice of paid) await payDevnetInvoice(t.db, invoice.paymentRequest);
 
-    expect(await reconcileOpenInvoices(t.runtime.deps, new Date(), BATCH)).toBe(paid.length);
+    // Kysely takes a pooled connection for every statement or transaction.
+    let statements = 0;
+    const count = () => {
+      statements += 1;
+    };
+    poolOf(t.db).on('acquire', count);
+    try {
+      expect(await reconcileOpenInvoices(t.runtime.deps, new Date(), BATCH)).toBe(paid.length);
+    } finally {
+      poolOf(t.db).off('acquire', count);
+    }
+    // A page of open invoices and the node's answer for all of them, then one transaction per settlement.
+    expect(statements).toBeLessThanOrEqual(2 * Math.ceil(BACKLOG / BATCH) + paid.length);
     expect(await reconcileOpenInvoices(t.runtime.deps, new Date(), BATCH)).toBe(0);
     for (const invoice of paid) expect(await countTransactionsForPayment(t.db, invoice.paymentHash)).toBe(1);
   });
