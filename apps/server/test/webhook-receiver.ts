@@ -73,7 +73,7 @@ export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undef
   }
 }
 
-/** Makes a delivery's pending retry due now, as if its backoff had passed. */
-export async function makeRetryDue(db: Db, deliveryId: string): Promise<void> {
-  await sql`update graphile_worker._private_jobs set run_at = now() where key = ${deliveryId}`.execute(db);
+/** Makes the queued job keyed `key` due now, as if its wait (a retry's backoff, a pass's interval) had passed. */
+export async function makeJobDue(db: Db, key: string): Promise<void> {
+  await sql`update graphile_worker._private_jobs set run_at = now() where key = ${key}`.execute(db);
 }

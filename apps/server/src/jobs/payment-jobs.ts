@@ -49,7 +49,9 @@ async function followSettlements(deps: PaymentJobDeps, signal: AbortSignal, log:
       await deps.lightning.subscribeSettlements(
         after,
         async (settlement) => {
-          await settleInvoice(deps, deps.lightning.name, settlement);
+          const recorded = await settleInvoice(deps, deps.lightning.name, settlement);
+          // Which process recorded a payment, and that the others' reports of it changed nothing.
+          log.debug({ paymentHash: settlement.paymentHash, recorded }, 'settlement followed');
         },
         signal,
       );

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServerProcess } from '../../test/server-process.ts';
 import { createTestDatabase, createTestOrganization, createTestUser, type TestDatabase } from '../../test/test-app.ts';
-import { startReceiver, waitFor } from '../../test/webhook-receiver.ts';
+import { makeJobDue, startReceiver, waitFor } from '../../test/webhook-receiver.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { enqueueWebhookEvent } from '../modules/webhooks/webhooks.service.ts';
 import { startJobWorker } from './worker.ts';
@@ -126,7 +126,8 @@ describe('periodic passes on two runners', () => {
     let overlapped = false;
     const pass = {
       task: 'test-pass',
-      intervalMs: 400,
+      // An hour: each next interval comes when the test makes the queued run due, not by the clock.
+      intervalMs: 3_600_000,
       run: async () => {
         running += 1;
         if (running > 1) overlapped = true;
@@ -135,16 +136,30 @@ describe('periodic passes on two runners', () => {
         running -= 1;
       },
     };
+    // Quiet once no run of the pass is under way or due: what was queued has run, and only the
+    // next interval's run waits, so no further run can start until the test makes it due.
+    const quietQueue = async () => {
+      const { rows } = await sql<{ key: string | null; running: boolean; due: boolean; inAnInterval: boolean }>`
+        select j.key, j.locked_at is not null as running, j.run_at <= now() as due,
+          j.run_at > now() + ${pass.intervalMs / 2} * interval '1 millisecond' as "inAnInterval"
+        from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+        where t.identifier = ${pass.task}`.execute(db);
+      const quiet = running === 0 && rows.length > 0 && rows.every((row) => !row.running && !row.due);
+      return quiet ? rows : undefined;
+    };
     const options = { db, databaseUrl: database.url, log, tasks: {}, periodic: [pass], pollIntervalMs: 50 };
     const stops = await Promise.all([startJobWorker(options), startJobWorker(options)]);
-    const started = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 4000));
-    await Promise.all(stops.map((stop) => stop()));
-    const elapsed = Date.now() - started;
-    // One run at start, then one per interval (each run waits for the poll that finds it): two
-    // runners each running it would double this.
-    expect(runs).toBeGreaterThanOrEqual(5);
-    expect(runs).toBeLessThanOrEqual(Math.ceil(elapsed / pass.intervalMs) + 1);
+    try {
+      for (let interval = 1; interval <= 3; interval++) {
+        // Both runners scheduled the first run and every run schedules its successor: one run
+        // per interval all the same, and one queued run for the next.
+        expect(await waitFor(quietQueue)).toEqual([{ key: pass.task, running: false, due: false, inAnInterval: true }]);
+        expect(runs).toBe(interval);
+        await makeJobDue(db, pass.task);
+      }
+    } finally {
+      await Promise.all(stops.map((stop) => stop()));
+    }
     expect(overlapped).toBe(false);
   });
 });

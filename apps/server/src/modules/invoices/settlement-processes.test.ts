@@ -12,8 +12,11 @@ import { payDevnetInvoice } from '../../adapters/lightning/devnet.ts';
 import { createDatabase, type Db } from '../../db/database.ts';
 import { countTransactionsForPayment } from '../transactions/transactions.repo.ts';
 
-/** Reconcile far away, so that only the settlement stream can record what these tests pay. */
-const STREAM_ONLY = { RECONCILE_SECONDS: '3600' };
+/**
+ * Reconcile far away, so that only the settlement stream can record what these tests pay; debug
+ * logs say what each process's stream made of each payment.
+ */
+const STREAM_ONLY = { RECONCILE_SECONDS: '3600', LOG_LEVEL: 'debug' };
 
 async function json<T>(response: Response): Promise<T> {
   if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
@@ -39,6 +42,21 @@ async function openShop(server: ServerProcess, db: Db) {
   return {
     charge: async () => json<Invoice>(await post(`/api/bpts/${bpt.id}/invoices`, { amount: '3.75' }, accessToken)),
   };
+}
+
+/**
+ * What `server`'s settlement stream made of the payment: whether it recorded it, or 'failed'
+ * once the stream logged a failure; undefined while it has not come to it.
+ */
+function followed(server: ServerProcess, paymentHash: string): boolean | 'failed' | undefined {
+  // The last piece may be a line still being written.
+  for (const line of server.output().split('\n').slice(0, -1)) {
+    if (!line.startsWith('{')) continue;
+    const entry = JSON.parse(line) as { msg?: string; paymentHash?: string; recorded?: boolean };
+    if (entry.msg?.includes('settlement stream')) return 'failed';
+    if (entry.msg === 'settlement followed' && entry.paymentHash === paymentHash) return entry.recorded;
+  }
+  return undefined;
 }
 
 async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -83,8 +101,14 @@ describe('two server processes on one database', () => {
     expect(paid.status).toBe(200);
     expect((await events.next(10_000)).data).toEqual({ id: invoice.id, status: 'settled' });
     events.close();
-    // Both processes follow the same settlement stream; the ledger still has one row.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Both processes follow the same settlement stream: one records the sale, the other's report
+    // of it changes nothing, and the ledger has one row.
+    let outcomes: (boolean | 'failed' | undefined)[] = [];
+    await eventually(async () => {
+      outcomes = [a, b].map((server) => followed(server, invoice.paymentHash));
+      return outcomes.every((outcome) => outcome !== undefined);
+    });
+    expect(outcomes.sort()).toEqual([false, true]);
     expect(await countTransactionsForPayment(db, invoice.paymentHash)).toBe(1);
   });
 });
@@ -121,10 +145,15 @@ describe('a server killed between the settlement and the ledger write', () => {
     const status = await json<Invoice>(await fetch(`${server.url}/api/invoices/${invoice.id}`));
     expect(status.status).toBe('settled');
 
-    // A second restart replays nothing twice.
+    // A second restart replays nothing twice: its stream follows settlements in order, so once it
+    // has recorded a later sale it is past this one.
     await server.stop();
-    server = await startServerProcess(database.url, STREAM_ONLY);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const restarted = await startServerProcess(database.url, STREAM_ONLY);
+    server = restarted;
+    const later = await (await openShop(restarted, db)).charge();
+    await payDevnetInvoice(db, later.paymentRequest);
+    await eventually(async () => followed(restarted, later.paymentHash) !== undefined);
+    expect(followed(restarted, later.paymentHash)).toBe(true);
     expect(await countTransactionsForPayment(db, invoice.paymentHash)).toBe(1);
   });
 });

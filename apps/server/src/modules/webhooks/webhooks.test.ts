@@ -19,7 +19,7 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
-import { makeRetryDue, startReceiver, waitFor } from '../../../test/webhook-receiver.ts';
+import { makeJobDue, startReceiver, waitFor } from '../../../test/webhook-receiver.ts';
 import type { Db } from '../../db/database.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { enqueueWebhookEvent } from './webhooks.service.ts';
@@ -222,7 +222,7 @@ describe('webhook delivery', () => {
 
     // Then it is not there at all: the connection is refused.
     await receiver.stop();
-    await makeRetryDue(t.db, id);
+    await makeJobDue(t.db, id);
     const second = await waitFor(async () => {
       const r = await deliveryRow(t.db, id);
       return r.attempts === 2 ? r : undefined;
@@ -235,7 +235,7 @@ describe('webhook delivery', () => {
     receiver.answerWith(200);
     await receiver.start();
     await waitFor(() => pendingJob(t.db, id));
-    await makeRetryDue(t.db, id);
+    await makeJobDue(t.db, id);
     const delivered = await waitFor(async () => {
       const r = await deliveryRow(t.db, id);
       return r.delivered_at ? r : undefined;
@@ -320,7 +320,7 @@ describe('webhook delivery', () => {
     await waitFor(async () => ((await deliveryRow(t.db, id)).attempts === 1 ? true : undefined));
     receiver.answerWith(200);
     await t.app.inject({ method: 'DELETE', url: `/api/webhooks/${endpoint.id}`, headers: admin });
-    await makeRetryDue(t.db, id);
+    await makeJobDue(t.db, id);
     await waitFor(async () => ((await pendingJob(t.db, id)) === undefined ? true : undefined));
     expect(receiver.received.filter((r) => r.deliveryId === id)).toHaveLength(0);
   });
