@@ -4,9 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useDonationHistory } from '../../../api/donations.ts';
 import { useDateTimeFormat } from '../../../components/date-time.ts';
 import { useFormatLocale } from '../../../components/format-locale.ts';
-import { LabelledPagination } from '../../../components/LabelledPagination.tsx';
-import { LoadError } from '../../../components/LoadError.tsx';
 import { formatDecimalMoney, formatMsatAsSats } from '../../../components/money-format.ts';
+import { PagedList } from '../../../components/PagedList.tsx';
 
 const PAGE_SIZE = 10;
 
@@ -17,57 +16,50 @@ export function DonationHistory() {
   const [page, setPage] = useState(1);
   const history = useDonationHistory(page, PAGE_SIZE);
   const date = useDateTimeFormat();
-  const pages = Math.max(1, Math.ceil((history.data?.total ?? 0) / PAGE_SIZE));
 
   return (
     <Stack gap="sm" component="section" aria-labelledby="donation-history">
       <Title order={3} size="h5" id="donation-history">
         {t('donations.history.title')}
       </Title>
-      {history.isError && <LoadError error={history.error} onRetry={() => history.refetch()} />}
-      {history.isPending && <Text size="sm">{t('common.loading')}</Text>}
-      {history.data && history.data.total === 0 && (
-        <Text size="sm" c="dimmed">
-          {t('donations.history.empty')}
-        </Text>
-      )}
-      {history.data && history.data.items.length > 0 && (
-        <Table verticalSpacing="xs" data-testid="donation-history">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('donations.history.date')}</Table.Th>
-              <Table.Th>{t('donations.history.amount')}</Table.Th>
-              <Table.Th>{t('donations.history.comment')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {history.data.items.map((donation) => (
-              <Table.Tr key={donation.id}>
-                <Table.Td>
-                  <Text size="sm">{date(donation.receivedAt)}</Text>
-                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {donation.title}
-                  </Text>
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <Text size="sm">{formatMsatAsSats(donation.amountMsat, locale)}</Text>
-                  <Text size="xs" c="dimmed">
-                    {formatDecimalMoney(donation.fiatAmount, donation.currency, locale)}
-                  </Text>
-                </Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                  {donation.comment ?? (
-                    <Text size="sm" c="dimmed" span>
-                      {t('donations.history.noComment')}
-                    </Text>
-                  )}
-                </Table.Td>
+      <PagedList query={history} pageSize={PAGE_SIZE} page={page} onPage={setPage} empty={t('donations.history.empty')}>
+        {(data) => (
+          <Table verticalSpacing="xs" data-testid="donation-history">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('donations.history.date')}</Table.Th>
+                <Table.Th>{t('donations.history.amount')}</Table.Th>
+                <Table.Th>{t('donations.history.comment')}</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
-      <LabelledPagination pages={pages} page={page} onChange={setPage} />
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((donation) => (
+                <Table.Tr key={donation.id}>
+                  <Table.Td>
+                    <Text size="sm">{date(donation.receivedAt)}</Text>
+                    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                      {donation.title}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Text size="sm">{formatMsatAsSats(donation.amountMsat, locale)}</Text>
+                    <Text size="xs" c="dimmed">
+                      {formatDecimalMoney(donation.fiatAmount, donation.currency, locale)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                    {donation.comment ?? (
+                      <Text size="sm" c="dimmed" span>
+                        {t('donations.history.noComment')}
+                      </Text>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </PagedList>
     </Stack>
   );
 }

@@ -6,8 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-messages.ts';
 import { useRedeliverWebhook, useWebhookDeliveries } from '../../../api/webhooks.ts';
 import { useDateTimeFormat } from '../../../components/date-time.ts';
-import { LabelledPagination } from '../../../components/LabelledPagination.tsx';
-import { LoadError } from '../../../components/LoadError.tsx';
+import { PagedList } from '../../../components/PagedList.tsx';
 
 const PAGE_SIZE = 10;
 
@@ -33,7 +32,6 @@ export function WebhookDeliveryLog({ admin }: { admin: boolean }) {
   const log = useWebhookDeliveries(page, PAGE_SIZE);
   const redeliver = useRedeliverWebhook();
   const date = useDateTimeFormat('dateTimeSeconds');
-  const pages = Math.max(1, Math.ceil((log.data?.total ?? 0) / PAGE_SIZE));
 
   const send = (delivery: WebhookDelivery) =>
     redeliver.mutate(delivery.id, {
@@ -49,84 +47,78 @@ export function WebhookDeliveryLog({ admin }: { admin: boolean }) {
       <Title order={3} size="h5" id="webhook-log">
         {t('webhooks.log.title')}
       </Title>
-      {log.isError && <LoadError error={log.error} onRetry={() => log.refetch()} />}
-      {log.isPending && <Text size="sm">{t('common.loading')}</Text>}
-      {log.data && log.data.total === 0 && (
-        <Text size="sm" c="dimmed">
-          {t('webhooks.log.empty')}
-        </Text>
-      )}
-      {log.data && log.data.deliveries.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="xs" data-testid="webhook-deliveries">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('webhooks.log.time')}</Table.Th>
-                <Table.Th>{t('webhooks.log.event')}</Table.Th>
-                <Table.Th>{t('webhooks.log.status')}</Table.Th>
-                <Table.Th>{t('webhooks.log.attempts')}</Table.Th>
-                <Table.Th>{t('webhooks.log.lastError')}</Table.Th>
-                {admin && <Table.Th />}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {log.data.deliveries.map((delivery) => {
-                const state = stateOf(delivery);
-                return (
-                  <Table.Tr key={delivery.id}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      <Text size="sm">{date(delivery.createdAt)}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{delivery.type}</Text>
-                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {delivery.url}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color={stateColor[state]} variant="light">
-                        {t(`webhooks.log.states.${state}`)}
-                      </Badge>
-                      {delivery.lastStatus !== null && (
-                        <Text size="xs" c="dimmed">
-                          HTTP {delivery.lastStatus}
-                        </Text>
-                      )}
-                      {state === 'retrying' && delivery.nextAttemptAt && (
-                        <Text size="xs" c="dimmed">
-                          {t('webhooks.log.nextAttempt', { time: date(delivery.nextAttemptAt) })}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>{delivery.attempts}</Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                      <Text size="sm" c={delivery.lastError ? undefined : 'dimmed'}>
-                        {/* An HTTP answer is put in words here; a network failure is shown as the server logged it. */}
-                        {delivery.lastError && delivery.lastStatus !== null
-                          ? t('webhooks.log.answered', { status: delivery.lastStatus })
-                          : (delivery.lastError ?? '—')}
-                      </Text>
-                    </Table.Td>
-                    {admin && (
-                      <Table.Td ta="right">
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          loading={redeliver.isPending && redeliver.variables === delivery.id}
-                          onClick={() => send(delivery)}
-                        >
-                          {t('webhooks.log.redeliver')}
-                        </Button>
+      <PagedList query={log} pageSize={PAGE_SIZE} page={page} onPage={setPage} empty={t('webhooks.log.empty')}>
+        {(data) => (
+          <Table.ScrollContainer minWidth={560}>
+            <Table verticalSpacing="xs" data-testid="webhook-deliveries">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('webhooks.log.time')}</Table.Th>
+                  <Table.Th>{t('webhooks.log.event')}</Table.Th>
+                  <Table.Th>{t('webhooks.log.status')}</Table.Th>
+                  <Table.Th>{t('webhooks.log.attempts')}</Table.Th>
+                  <Table.Th>{t('webhooks.log.lastError')}</Table.Th>
+                  {admin && <Table.Th />}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.deliveries.map((delivery) => {
+                  const state = stateOf(delivery);
+                  return (
+                    <Table.Tr key={delivery.id}>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        <Text size="sm">{date(delivery.createdAt)}</Text>
                       </Table.Td>
-                    )}
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      <LabelledPagination pages={pages} page={page} onChange={setPage} />
+                      <Table.Td>
+                        <Text size="sm">{delivery.type}</Text>
+                        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                          {delivery.url}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge color={stateColor[state]} variant="light">
+                          {t(`webhooks.log.states.${state}`)}
+                        </Badge>
+                        {delivery.lastStatus !== null && (
+                          <Text size="xs" c="dimmed">
+                            HTTP {delivery.lastStatus}
+                          </Text>
+                        )}
+                        {state === 'retrying' && delivery.nextAttemptAt && (
+                          <Text size="xs" c="dimmed">
+                            {t('webhooks.log.nextAttempt', { time: date(delivery.nextAttemptAt) })}
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td>{delivery.attempts}</Table.Td>
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                        <Text size="sm" c={delivery.lastError ? undefined : 'dimmed'}>
+                          {/* An HTTP answer is put in words here; a network failure is shown as the server logged it. */}
+                          {delivery.lastError && delivery.lastStatus !== null
+                            ? t('webhooks.log.answered', { status: delivery.lastStatus })
+                            : (delivery.lastError ?? '—')}
+                        </Text>
+                      </Table.Td>
+                      {admin && (
+                        <Table.Td ta="right">
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            loading={redeliver.isPending && redeliver.variables === delivery.id}
+                            onClick={() => send(delivery)}
+                          >
+                            {t('webhooks.log.redeliver')}
+                          </Button>
+                        </Table.Td>
+                      )}
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </PagedList>
     </Stack>
   );
 }
