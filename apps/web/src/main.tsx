@@ -10,11 +10,8 @@ import { RouterProvider } from 'react-router';
 import { isNetworkError } from './api/client.ts';
 import { ThemeProvider } from './components/ThemeProvider.tsx';
 import { followSessionLanguage, i18nReady } from './i18n/index.ts';
+import { prefetchHome } from './pages/home/home-prefetch.ts';
 import { createRouter } from './router.tsx';
-
-// The session's language is loaded before the first render, so no screen shows in the other.
-await i18nReady();
-followSessionLanguage();
 
 const queryClient = new QueryClient({
   // SPEC §8: most failed loads are only logged; screens that say more do so themselves.
@@ -23,6 +20,11 @@ const queryClient = new QueryClient({
     queries: { retry: (failures, error) => isNetworkError(error) && failures < 1, refetchOnWindowFocus: false },
   },
 });
+
+prefetchHome(queryClient);
+// The session's language is loaded before the first render, so no screen shows in the other.
+await i18nReady();
+followSessionLanguage();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');

@@ -10,7 +10,7 @@ import {
   type TransactionSums,
   TransactionSumsSchema,
 } from '@rayo/shared';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
 import { apiRequest, apiResponse } from './client.ts';
 
@@ -26,13 +26,14 @@ export function dashboardQuery(filter: DashboardFilter, extra: Record<string, st
   return params.toString();
 }
 
+export const currentOrganizationQuery = queryOptions({
+  queryKey: ['organization', 'current'],
+  queryFn: () => apiRequest('/organization/current', CurrentOrganizationSchema),
+  staleTime: 5 * 60_000,
+});
+
 export function useCurrentOrganization(options: { enabled?: boolean } = {}) {
-  return useQuery({
-    queryKey: ['organization', 'current'],
-    queryFn: () => apiRequest('/organization/current', CurrentOrganizationSchema),
-    staleTime: 5 * 60_000,
-    enabled: options.enabled ?? true,
-  });
+  return useQuery({ ...currentOrganizationQuery, enabled: options.enabled ?? true });
 }
 
 /** Dashboard figures are only asked for once the organization's time zone has placed the period. */
