@@ -1,8 +1,42 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Account, Bpt, Invoice } from '@rayo/shared';
 import { expect } from 'vitest';
 import { updateLightningAddress } from '../src/modules/settings/payout-addresses.repo.ts';
 import { countTransactionsForPayment } from '../src/modules/transactions/transactions.repo.ts';
-import { openTestShop, type TestApp } from './test-app.ts';
+import { startFakeLnd } from './fakes/lnd-server.ts';
+import { startFakeLnurlPay } from './fakes/lnurl-pay-server.ts';
+import { createTestApp, openTestShop, type TestApp } from './test-app.ts';
+
+/**
+ * An app that pays out through a stand-in LND, with a stand-in Lightning-address service in
+ * front of it; `env` adds to its configuration. `close` stops all three.
+ */
+export async function startLndPayoutApp(env: Record<string, string>) {
+  const lnd = await startFakeLnd({ network: 'regtest' });
+  const lnurl = await startFakeLnurlPay(lnd);
+  const certDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-payouts-'));
+  const certPath = path.join(certDir, 'tls.cert');
+  await writeFile(certPath, lnd.certPem);
+  const t = await createTestApp({
+    LIGHTNING_BACKEND: 'lnd',
+    LND_REST_URL: lnd.url,
+    LND_MACAROON_HEX: lnd.macaroonHex,
+    LND_TLS_CERT_PATH: certPath,
+    LNURL_ALLOW_PRIVATE_HOSTS: 'true',
+    // The job's own runs stay out of the way: the tests call the pass's steps themselves.
+    PAYOUT_INTERVAL_SECONDS: '86400',
+    ...env,
+  });
+  const close = async () => {
+    await t.close();
+    await lnurl.close();
+    await lnd.close();
+    await rm(certDir, { recursive: true, force: true });
+  };
+  return { lnd, lnurl, t, close };
+}
 
 export type PayoutShop = Awaited<ReturnType<typeof openPayoutShop>>;
 

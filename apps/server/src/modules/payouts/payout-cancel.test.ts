@@ -1,11 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Payout, PayoutPage } from '@rayo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeLnd, startFakeLnd } from '../../../test/fakes/lnd-server.ts';
-import { type FakeLnurlPay, startFakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
-import { openPayoutShop, type PayoutShop, sellAndSettle } from '../../../test/payout-shop.ts';
+import type { FakeLnd } from '../../../test/fakes/lnd-server.ts';
+import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
+import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
 import { bearer, createTestApp, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
 import { findPayout } from './payouts.repo.ts';
 import {
@@ -17,36 +14,18 @@ import {
 
 let lnd: FakeLnd;
 let lnurl: FakeLnurlPay;
-let certDir: string;
 let t: TestApp;
+let close: () => Promise<void>;
 let backOffice: { authorization: string };
 const log = { debug: () => {}, warn: () => {} };
 
 beforeAll(async () => {
-  lnd = await startFakeLnd({ network: 'regtest' });
-  lnurl = await startFakeLnurlPay(lnd);
-  certDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-payout-cancel-'));
-  const certPath = path.join(certDir, 'tls.cert');
-  await writeFile(certPath, lnd.certPem);
-  t = await createTestApp({
-    LIGHTNING_BACKEND: 'lnd',
-    LND_REST_URL: lnd.url,
-    LND_MACAROON_HEX: lnd.macaroonHex,
-    LND_TLS_CERT_PATH: certPath,
-    LNURL_ALLOW_PRIVATE_HOSTS: 'true',
-    PAYOUT_INTERVAL_SECONDS: '86400',
-    PAYOUT_MIN_SATS: '1000',
-  });
+  ({ lnd, lnurl, t, close } = await startLndPayoutApp({ PAYOUT_MIN_SATS: '1000' }));
   const staff = await createTestUser(t.db, { role: 'back_office', organizationId: null });
   backOffice = bearer((await signIn(t.app, staff.email, staff.password)).accessToken);
 });
 
-afterAll(async () => {
-  await t?.close();
-  await lnurl?.close();
-  await lnd?.close();
-  await rm(certDir, { recursive: true, force: true });
-});
+afterAll(() => close?.());
 
 function deps(): PayoutDeps {
   return { db: t.db, config: t.config, lightning: t.runtime.deps.lightning };

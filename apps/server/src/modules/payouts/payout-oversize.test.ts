@@ -1,43 +1,22 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeLnd, startFakeLnd } from '../../../test/fakes/lnd-server.ts';
-import { type FakeLnurlPay, startFakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
-import { openPayoutShop, sellAndSettle } from '../../../test/payout-shop.ts';
+import type { FakeLnd } from '../../../test/fakes/lnd-server.ts';
+import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
+import { openPayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { findPayout } from './payouts.repo.ts';
 import { attemptLightningPayout, batchLightningPayouts } from './payouts.service.ts';
 
 let lnd: FakeLnd;
 let lnurl: FakeLnurlPay;
-let certDir: string;
 let t: TestApp;
+let close: () => Promise<void>;
 const log = { debug: () => {}, warn: () => {} };
 
 beforeAll(async () => {
-  lnd = await startFakeLnd({ network: 'regtest' });
-  lnurl = await startFakeLnurlPay(lnd);
-  certDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-payout-oversize-'));
-  const certPath = path.join(certDir, 'tls.cert');
-  await writeFile(certPath, lnd.certPem);
-  t = await createTestApp({
-    LIGHTNING_BACKEND: 'lnd',
-    LND_REST_URL: lnd.url,
-    LND_MACAROON_HEX: lnd.macaroonHex,
-    LND_TLS_CERT_PATH: certPath,
-    LNURL_ALLOW_PRIVATE_HOSTS: 'true',
-    PAYOUT_INTERVAL_SECONDS: '86400',
-    PAYOUT_MIN_SATS: '1000',
-  });
+  ({ lnd, lnurl, t, close } = await startLndPayoutApp({ PAYOUT_MIN_SATS: '1000' }));
 });
 
-afterAll(async () => {
-  await t?.close();
-  await lnurl?.close();
-  await lnd?.close();
-  await rm(certDir, { recursive: true, force: true });
-});
+afterAll(() => close?.());
 
 describe('a batch above the address maxSendable', () => {
   it('is split into payouts of whole shares, each within the range, that pay every msat once', async () => {

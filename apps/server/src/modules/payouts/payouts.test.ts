@@ -1,55 +1,25 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import type { Account, Bpt, Invoice, PayoutPage, TransactionSums } from '@rayo/shared';
+import type { PayoutPage, TransactionSums } from '@rayo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeLnd, startFakeLnd } from '../../../test/fakes/lnd-server.ts';
-import { type FakeLnurlPay, startFakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
-import {
-  bearer,
-  createTestApp,
-  createTestOrganization,
-  createTestUser,
-  signIn,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import type { FakeLnd } from '../../../test/fakes/lnd-server.ts';
+import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
+import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
+import type { TestApp } from '../../../test/test-app.ts';
 import type { Config } from '../../config.ts';
-import { updateLightningAddress } from '../settings/payout-addresses.repo.ts';
-import { countTransactionsForPayment } from '../transactions/transactions.repo.ts';
 import { findPayout } from './payouts.repo.ts';
 import { attemptLightningPayout, batchLightningPayouts, type PayoutDeps } from './payouts.service.ts';
 
 let lnd: FakeLnd;
 let lnurl: FakeLnurlPay;
-let certDir: string;
 let t: TestApp;
+let close: () => Promise<void>;
 const log = { debug: () => {}, warn: () => {} };
 
 beforeAll(async () => {
-  lnd = await startFakeLnd({ network: 'regtest' });
-  lnurl = await startFakeLnurlPay(lnd);
-  certDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-payouts-'));
-  const certPath = path.join(certDir, 'tls.cert');
-  await writeFile(certPath, lnd.certPem);
-  t = await createTestApp({
-    LIGHTNING_BACKEND: 'lnd',
-    LND_REST_URL: lnd.url,
-    LND_MACAROON_HEX: lnd.macaroonHex,
-    LND_TLS_CERT_PATH: certPath,
-    LNURL_ALLOW_PRIVATE_HOSTS: 'true',
-    // The job's own runs stay out of the way: these tests call the pass's steps themselves.
-    PAYOUT_INTERVAL_SECONDS: '86400',
-    PAYOUT_MIN_SATS: '5000',
-  });
+  ({ lnd, lnurl, t, close } = await startLndPayoutApp({ PAYOUT_MIN_SATS: '5000' }));
 });
 
-afterAll(async () => {
-  await t?.close();
-  await lnurl?.close();
-  await lnd?.close();
-  await rm(certDir, { recursive: true, force: true });
-});
+afterAll(() => close?.());
 
 function deps(payouts: Partial<Config['payouts']> = {}): PayoutDeps {
   return {
@@ -60,48 +30,10 @@ function deps(payouts: Partial<Config['payouts']> = {}): PayoutDeps {
 }
 
 /** An organization with a till, its admin, and its Lightning address at the stand-in service. */
-async function openShop(name: string) {
-  const organization = await createTestOrganization(t.db);
-  const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
-  const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
-  const account = (
-    await t.app.inject({ method: 'POST', url: '/api/accounts', headers: admin, payload: { name: 'Counter' } })
-  ).json<Account>();
-  const bpt = (
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/bpts',
-      headers: admin,
-      payload: { name: 'Till', accountId: account.id, currency: 'USD' },
-    })
-  ).json<Bpt>();
-  await updateLightningAddress(t.db, organization.id, lnurl.address(name));
-  return { organization, admin, bpt };
-}
+const openShop = (name: string) => openPayoutShop(t, lnurl.address(name));
 
-/** A sale paid at the node and recorded from its settle stream: its Lightning share is what is paid out. */
-async function sell(shop: Awaited<ReturnType<typeof openShop>>, amount: string): Promise<bigint> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/bpts/${shop.bpt.id}/invoices`,
-    headers: shop.admin,
-    payload: { amount },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  const invoice = response.json<Invoice>();
-  lnd.settle(invoice.paymentHash);
-  const deadline = Date.now() + 10_000;
-  while ((await countTransactionsForPayment(t.db, invoice.paymentHash)) === 0) {
-    if (Date.now() > deadline) throw new Error('sale not recorded');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const row = await t.db
-    .selectFrom('transactions')
-    .select('lightning_msat')
-    .where('payment_hash', '=', invoice.paymentHash)
-    .executeTakeFirstOrThrow();
-  return BigInt(row.lightning_msat);
-}
+/** A sale paid at the node: its Lightning share is what is paid out. */
+const sell = (shop: PayoutShop, amount: string) => sellAndSettle(t, shop, amount, (hash) => lnd.settle(hash));
 
 function payoutOf(organizationId: string) {
   return t.db.selectFrom('payouts').selectAll().where('organization_id', '=', organizationId).execute();
