@@ -2,12 +2,14 @@ import { AppError } from '@rayo/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { AccessClaims, TokenIssuer } from '../modules/auth/tokens.ts';
-import { findUserById } from '../modules/users/users.repo.ts';
+import { requireCallerUser } from '../modules/users/users.service.ts';
 import { permissionOf } from './permissions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     caller: AccessClaims | null;
+    /** The claims of a valid token whose user the route itself must check (`userCheckedOnWrite`). */
+    callerToRecheck: AccessClaims | null;
   }
 }
 
@@ -23,6 +25,12 @@ export function callerOf(request: FastifyRequest): AccessClaims {
   return request.caller;
 }
 
+/** The caller of a `userCheckedOnWrite` route, whose user may have been deleted since the token was issued. */
+export function callerToRecheckOf(request: FastifyRequest): AccessClaims {
+  if (!request.callerToRecheck) throw new AppError('Unauthorized');
+  return request.callerToRecheck;
+}
+
 /** The web app's files and the API documentation are public without a line in the table. */
 function isPublicByPath(url: string): boolean {
   return !url.startsWith('/api/') || url === '/api/docs' || url.startsWith('/api/docs/');
@@ -35,22 +43,13 @@ function isPublic(method: string, url: string): boolean {
 export type AccessDeps = { tokens: TokenIssuer; db: Db };
 
 /**
- * The claims of a valid token whose user still exists. Access tokens are not stored, so without
- * this read a deleted manager's token would keep opening the API until it expired.
- */
-async function verifiedCaller(deps: AccessDeps, token: string | undefined): Promise<AccessClaims | null> {
-  const claims = token ? await deps.tokens.verifyAccessToken(token) : null;
-  if (!claims || !(await findUserById(deps.db, claims.userId))) return null;
-  return claims;
-}
-
-/**
  * Enforces `permissions.ts` on every request. An API route without a line there is refused, so
  * a forgotten line fails closed. Must be registered before any route, so that every route
  * passes through `onRoute`.
  */
 export function registerAccessControl(app: FastifyInstance, deps: AccessDeps): void {
   app.decorateRequest('caller', null);
+  app.decorateRequest('callerToRecheck', null);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     // The OpenAPI document says which calls need no token.
@@ -66,11 +65,14 @@ export function registerAccessControl(app: FastifyInstance, deps: AccessDeps): v
     const permission = permissionOf(request.method, url);
     if (permission === undefined) throw new AppError('Forbidden', 'This route has no line in the permission table');
     if (permission.who === 'public') return;
-    const caller = await verifiedCaller(deps, bearerToken(request));
+    const token = bearerToken(request);
+    const caller = token ? await deps.tokens.verifyAccessToken(token) : null;
     if (!caller) throw new AppError('Unauthorized', 'A valid access token is required');
-    if (permission.who !== 'signed-in' && !permission.who.includes(caller.role)) {
-      throw new AppError('Forbidden', 'Your role may not do this');
-    }
-    request.caller = caller;
+    const permitted = permission.who === 'signed-in' || permission.who.includes(caller.role);
+    // A deleted user's token is refused as such on every route, before its role is.
+    if (!permitted || !permission.userCheckedOnWrite) await requireCallerUser(deps.db, caller.userId);
+    if (!permitted) throw new AppError('Forbidden', 'Your role may not do this');
+    if (permission.userCheckedOnWrite) request.callerToRecheck = caller;
+    else request.caller = caller;
   });
 }

@@ -20,7 +20,16 @@ import { adminRoles, backOfficeRoles, organizationRoles, type Role } from '@rayo
  *   do. Outside its scope a resource answers 404, as if it did not exist, so other
  *   organizations' ids cannot be probed; `outside` names the routes that answer otherwise.
  */
-export type Permission = { who: 'public' | 'signed-in' | readonly Role[]; scope?: Scope };
+export type Permission = {
+  who: 'public' | 'signed-in' | readonly Role[];
+  scope?: Scope;
+  /**
+   * The route checks that the caller's user still exists in its own write (docs/decisions.md,
+   * "Issuing an invoice reads once and writes once"), so the hook does not read it first; the
+   * route takes its caller with `callerToRecheckOf`, never `callerOf`.
+   */
+  userCheckedOnWrite?: true;
+};
 
 export type Scope =
   | {
@@ -123,7 +132,11 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'DELETE /api/bpts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
   'POST /api/bpts/:id/share-token': { who: admins, scope: { param: 'id', within: 'organization' } },
   'GET /api/bpts/:id/terminal': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
-  'POST /api/bpts/:id/invoices': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'POST /api/bpts/:id/invoices': {
+    who: admins,
+    scope: { param: 'id', within: 'organization' },
+    userCheckedOnWrite: true,
+  },
   'GET /api/bpts/:id/transactions': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
 
   'GET /api/virtual-bpts': { who: members },

@@ -11,15 +11,14 @@ import {
 } from '@rayo/shared';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { callerOf } from '../../http/access.ts';
+import { callerOf, callerToRecheckOf } from '../../http/access.ts';
 import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
-import { createInvoiceForBpt, type InvoiceDeps } from '../invoices/invoices.service.ts';
+import { createInvoiceForBpt, createInvoiceForCallerBpt, type InvoiceDeps } from '../invoices/invoices.service.ts';
 import { listLatestTransactionsOfBpt } from '../transactions/transactions.service.ts';
 import {
   createBpt,
   deleteBpt,
   findCallerBpt,
-  findCallerBptForSale,
   findSharedBpt,
   getTerminalInfo,
   listBpts,
@@ -97,10 +96,10 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps & RateLimitDeps): 
         response: { 201: InvoiceSchema },
       },
     },
-    async (request, reply) => {
-      const { bpt, seller } = await findCallerBptForSale(db, callerOf(request), request.params.id);
-      return reply.status(201).send(await createInvoiceForBpt(deps, bpt, request.body, seller));
-    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await createInvoiceForCallerBpt(deps, callerToRecheckOf(request), request.params.id, request.body)),
   );
 
   app.get(

@@ -7,8 +7,9 @@ import { startRuntime } from '../../runtime.ts';
 
 /**
  * Round trips to PostgreSQL are most of what an invoice costs (docs/benchmarks.md, Payments): a
- * terminal's charge is the caller check, one read (terminal, organization, rate) and one write
- * (Rayo's invoice and the devnet node's record of it). The checks that read stays the same.
+ * terminal's charge is one statement, which writes Rayo's invoice and the devnet node's record of
+ * it only if the caller's user, the terminal, its organization and the rate are still as the last
+ * charge read them. The checks stay the same, and what they see is never older than that statement.
  */
 describe('a terminal charge', () => {
   let t: TestApp;
@@ -34,7 +35,7 @@ describe('a terminal charge', () => {
   }
 
   async function openTill(currency: string) {
-    const { admin, organization } = await openTestShop(t);
+    const { admin, organization, user } = await openTestShop(t);
     const account = (
       await t.app.inject({ method: 'POST', url: '/api/accounts', headers: admin, payload: { name: 'Counter' } })
     ).json<Account>();
@@ -53,16 +54,31 @@ describe('a terminal charge', () => {
         headers: admin,
         payload: { amount: '4.20' },
       });
-    return { organization, admin, account, bpt, charge };
+    return { organization, user, admin, account, bpt, charge };
   }
 
-  it('costs the caller check, one read and one write, and the devnet node can still be paid', async () => {
+  /** A second server process on the same database, as another machine behind the balancer runs. */
+  async function withSecondProcess(run: (other: Awaited<ReturnType<typeof buildApp>>) => Promise<void>) {
+    const url = t.config.databaseUrl as string;
+    const otherDb = createDatabase(url, 2);
+    const otherRuntime = await startRuntime(t.config, { db: otherDb, url }, { jobs: false });
+    const other = await buildApp(otherRuntime.deps);
+    try {
+      await run(other);
+    } finally {
+      await other.close();
+      await otherRuntime.stop();
+      await otherDb.destroy();
+    }
+  }
+
+  it('costs one statement, and the devnet node can still be paid', async () => {
     const { charge } = await openTill('USD');
-    // The first invoice also loads the devnet node's key, once per process.
+    // The first charge reads the terminal (and loads the devnet node's key, once per process).
     expect((await charge()).statusCode).toBe(201);
     const { result, queries } = await countQueries(charge);
     expect(result.statusCode, result.body).toBe(201);
-    expect(queries).toBeLessThanOrEqual(3);
+    expect(queries).toBe(1);
 
     const invoice = result.json<Invoice>();
     const paid = await t.app.inject({
@@ -82,12 +98,8 @@ describe('a terminal charge', () => {
   });
 
   it('is refused at once by a second server process once the first blocks the organization or deletes the user', async () => {
-    const { organization, admin, account, bpt } = await openTill('USD');
-    const url = t.config.databaseUrl as string;
-    const otherDb = createDatabase(url, 2);
-    const otherRuntime = await startRuntime(t.config, { db: otherDb, url }, { jobs: false });
-    const other = await buildApp(otherRuntime.deps);
-    try {
+    const { organization, user, admin, account, bpt } = await openTill('USD');
+    await withSecondProcess(async (other) => {
       const chargeThere = () =>
         other.inject({
           method: 'POST',
@@ -116,11 +128,51 @@ describe('a terminal charge', () => {
       const removed = await t.app.inject({ method: 'DELETE', url: `/api/managers/${created.id}`, headers: admin });
       expect(removed.statusCode).toBe(204);
       expect((await other.inject({ method: 'GET', url: '/api/bpts', headers: session })).statusCode).toBe(401);
-    } finally {
-      await other.close();
-      await otherRuntime.stop();
-      await otherDb.destroy();
-    }
+
+      expect((await chargeThere()).statusCode).toBe(201);
+      await t.db.deleteFrom('users').where('id', '=', user.id).execute();
+      expect((await chargeThere()).statusCode).toBe(401);
+    });
+  });
+
+  it('in a second server process, prices the next charge from what the first changed', async () => {
+    const { organization, admin, bpt } = await openTill('USD');
+    await withSecondProcess(async (other) => {
+      const chargeThere = async () => {
+        const answer = await other.inject({
+          method: 'POST',
+          url: `/api/bpts/${bpt.id}/invoices`,
+          headers: admin,
+          payload: { amount: '4.20' },
+        });
+        expect(answer.statusCode, answer.body).toBe(201);
+        const invoice = answer.json<Invoice>();
+        const row = await t.db
+          .selectFrom('invoices')
+          .select(['description', 'rate_minor_per_btc'])
+          .where('id', '=', invoice.id)
+          .executeTakeFirstOrThrow();
+        return { ...invoice, ...row };
+      };
+      const before = await chargeThere();
+      expect(before.tax).toBe('0.00');
+
+      const taxed = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/bpts/${bpt.id}`,
+        headers: admin,
+        payload: { taxPercentage: '10' },
+      });
+      expect(taxed.statusCode, taxed.body).toBe(200);
+      expect((await chargeThere()).tax).toBe('0.42');
+
+      const rate = BigInt(before.rate_minor_per_btc) + 100n;
+      await t.db.updateTable('rates').set({ rate_minor_per_btc: rate }).where('currency', '=', 'USD').execute();
+      expect((await chargeThere()).rate_minor_per_btc).toBe(rate.toString());
+
+      await t.db.updateTable('organizations').set({ name: 'Renamed' }).where('id', '=', organization.id).execute();
+      expect((await chargeThere()).description).toBe('Renamed · Till');
+    });
   });
 
   it('still refuses a blocked organization at once', async () => {

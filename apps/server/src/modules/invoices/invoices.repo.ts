@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { NodeInvoiceRecord } from '../../adapters/lightning/types.ts';
 import type { Db } from '../../db/database.ts';
 import type { InvoicesTable } from '../../db/schema.ts';
+import type { BptRow } from '../bpts/bpts.repo.ts';
 
 export type InvoiceRow = Selectable<InvoicesTable>;
 
@@ -50,6 +51,66 @@ export async function insertInvoice(db: Db, invoice: NewInvoice, nodeRecord?: No
     .values(invoice)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * What a terminal charge was priced, described and allowed from, when it was read by an earlier
+ * charge: `insertInvoiceIfSaleHolds` writes only if all of it is still so.
+ */
+export type AssumedSale = {
+  userId: string;
+  role: string;
+  bpt: Pick<BptRow, 'id' | 'organization_id' | 'account_id' | 'currency' | 'tax_bps' | 'tip_enabled' | 'name'>;
+  organizationName: string;
+  /** The rate priced at and the fetch time a rate must be newer than to be fresh; none for sats. */
+  rate?: { rateMinorPerBtc: bigint; fetchedAfter: Date };
+};
+
+/**
+ * `insertInvoice`, in the same statement as the checks a charge's read makes: the caller's user
+ * still exists with its role, the terminal is live and unchanged in what the sale used, its
+ * organization may sell under the same name, and the rate is still the current one and fresh.
+ * Writes nothing and returns undefined when any of it is no longer so.
+ */
+export async function insertInvoiceIfSaleHolds(
+  db: Db,
+  invoice: NewInvoice,
+  nodeRecord: NodeInvoiceRecord | undefined,
+  assumed: AssumedSale,
+): Promise<InvoiceRow | undefined> {
+  const { bpt, rate } = assumed;
+  const rateHolds = rate
+    ? sql`exists (select 1 from rates where rates.currency = ${bpt.currency} and rates.rate_minor_per_btc = ${rate.rateMinorPerBtc} and rates.fetched_at > ${rate.fetchedAfter})`
+    : sql`true`;
+  const nodeInvoice = nodeRecord
+    ? sql`, node_invoice as (
+        insert into devnet_invoices (payment_hash, preimage, payment_request, amount_msat, expires_at)
+        select ${nodeRecord.paymentHash}, ${nodeRecord.preimage}, ${nodeRecord.paymentRequest}, ${nodeRecord.amountMsat}, ${nodeRecord.expiresAt}
+        from holds
+        returning payment_hash
+      )`
+    : sql``;
+  const { rows } = await sql<InvoiceRow>`
+    with holds as (
+      select 1 from bpts join organizations on organizations.id = bpts.organization_id
+      where bpts.id = ${bpt.id} and bpts.organization_id = ${bpt.organization_id} and bpts.deleted_at is null
+        and bpts.account_id = ${bpt.account_id} and bpts.currency = ${bpt.currency}
+        and bpts.tax_bps = ${bpt.tax_bps} and bpts.tip_enabled = ${bpt.tip_enabled} and bpts.name = ${bpt.name}
+        and organizations.name = ${assumed.organizationName} and not organizations.blocked
+        and exists (select 1 from users where users.id = ${assumed.userId} and users.role = ${assumed.role})
+        and ${rateHolds}
+    )${nodeInvoice}
+    insert into invoices (organization_id, account_id, bpt_id, payment_hash, payment_request, description,
+      amount_msat, currency, bill_minor, tip_minor, tax_minor, total_minor, rate_minor_per_btc, expires_at,
+      source, source_id, virtual_bpt_id)
+    select ${invoice.organization_id}, ${invoice.account_id}, ${invoice.bpt_id}, ${invoice.payment_hash},
+      ${invoice.payment_request}, ${invoice.description}, ${invoice.amount_msat}, ${invoice.currency},
+      ${invoice.bill_minor}, ${invoice.tip_minor}, ${invoice.tax_minor}, ${invoice.total_minor},
+      ${invoice.rate_minor_per_btc}, ${invoice.expires_at}, ${invoice.source ?? 'terminal'},
+      ${invoice.source_id ?? null}, ${invoice.virtual_bpt_id ?? null}
+    from ${nodeRecord ? sql`node_invoice` : sql`holds`}
+    returning *`.execute(db);
+  return rows[0];
 }
 
 /** What issuing an invoice reads of the seller: whether it may sell, its name, and the cached price of `currency`. */

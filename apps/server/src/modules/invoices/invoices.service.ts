@@ -11,21 +11,30 @@ import {
   type Invoice,
   msatToFiatMinor,
   parseAmount,
+  SATS,
   type Sale,
   type SaleSource,
   satsPerUnit,
   splitForSale,
 } from '@rayo/shared';
-import { type LightningBackend, LightningBackendError, type Settlement } from '../../adapters/lightning/types.ts';
+import {
+  type LightningBackend,
+  LightningBackendError,
+  type NodeInvoiceRecord,
+  type Settlement,
+} from '../../adapters/lightning/types.ts';
 import { type LnurlLog, redeemLnurlWithdraw } from '../../adapters/lnurl/withdraw-client.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
 import { addTransactionToDisbursementTotals } from '../back-office/back-office-payments.repo.ts';
 import type { BptRow } from '../bpts/bpts.repo.ts';
+import { findCallerBptForSale } from '../bpts/bpts.service.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
-import { freshRateForInvoice } from '../rates/rates.service.ts';
+import { freshRateForInvoice, staleRateCutoff } from '../rates/rates.service.ts';
 import { findOrganizationPayoutSplit } from '../settings/payout-split.repo.ts';
 import { addTransactionToDailyRollup, insertTransaction } from '../transactions/transactions.repo.ts';
+import { requireCallerUser } from '../users/users.service.ts';
 import {
   advanceSettleCursor,
   expireInvoices,
@@ -33,8 +42,10 @@ import {
   findSeller,
   type InvoiceRow,
   insertInvoice,
+  insertInvoiceIfSaleHolds,
   listOpenInvoices,
   markInvoiceSettled,
+  type NewInvoice,
   notifyInvoiceStatus,
   readSettleCursor,
   type SellerRow,
@@ -105,6 +116,9 @@ export async function assertOrganizationMaySell(db: Db, organizationId: string):
   }
 }
 
+/** An invoice the node has issued, priced at `rateMinorPerBtc`, ready to record. */
+type SignedInvoice = { invoice: NewInvoice; nodeRecord?: NodeInvoiceRecord; rateMinorPerBtc: bigint };
+
 /**
  * Every way of selling ends here: the organization must be allowed to sell, the amount is priced
  * at the current rate (locked for the invoice's life), the Lightning node issues the invoice, and
@@ -115,6 +129,17 @@ export async function issueInvoice(deps: InvoiceDeps, order: InvoiceOrder, now =
   // One read for the organization and the rate, and one write below: round trips to PostgreSQL
   // are most of an invoice's cost (docs/benchmarks.md).
   const seller = order.seller ?? (await findSeller(deps.db, bpt.organization_id, bpt.currency));
+  const { invoice, nodeRecord } = await signInvoice(deps, order, seller, now);
+  return insertInvoice(deps.db, invoice, nodeRecord);
+}
+
+async function signInvoice(
+  deps: InvoiceDeps,
+  order: InvoiceOrder,
+  seller: SellerRow | undefined,
+  now: Date,
+): Promise<SignedInvoice> {
+  const { bpt } = order;
   if (!seller || seller.blocked) {
     throw new AppError('OrganizationDisabled', 'Your organization is disabled, missing info in Settings');
   }
@@ -140,9 +165,8 @@ export async function issueInvoice(deps: InvoiceDeps, order: InvoiceOrder, now =
     throw new AppError('InvoiceFailed', 'Error creating invoice.');
   }
 
-  return insertInvoice(
-    deps.db,
-    {
+  return {
+    invoice: {
       organization_id: bpt.organization_id,
       account_id: bpt.account_id,
       bpt_id: bpt.id,
@@ -161,11 +185,33 @@ export async function issueInvoice(deps: InvoiceDeps, order: InvoiceOrder, now =
       source_id: order.sourceId ?? null,
       virtual_bpt_id: order.virtualBptId ?? null,
     },
-    created.nodeRecord,
-  );
+    nodeRecord: created.nodeRecord,
+    rateMinorPerBtc,
+  };
 }
 
 /** A terminal sale: the cashier's bill and tip, taxed at the terminal's rate. */
+function terminalOrder(
+  deps: InvoiceDeps,
+  bpt: BptRow,
+  request: CreateInvoiceRequest,
+  seller?: SellerRow,
+): InvoiceOrder {
+  const billMinor = parseAmount(request.amount, bpt.currency);
+  if (billMinor <= 0n) throw new AppError('InvalidAmount', 'The amount must be more than zero');
+  const tipMinor = request.tip === undefined ? 0n : parseAmount(request.tip, bpt.currency, 'InvalidTip');
+  if (tipMinor > 0n && !bpt.tip_enabled) throw new AppError('InvalidTip', 'This terminal does not take tips');
+  assertTipWithinLimit(billMinor, tipMinor, bpt.currency);
+  return {
+    bpt,
+    price: { kind: 'fiat', billMinor, tipMinor, taxBps: bpt.tax_bps },
+    description: request.description || ((organizationName) => `${organizationName} · ${bpt.name}`),
+    expirySeconds: deps.config.invoiceExpirySeconds,
+    source: 'terminal',
+    seller,
+  };
+}
+
 export async function createInvoiceForBpt(
   deps: InvoiceDeps,
   bpt: BptRow,
@@ -173,24 +219,69 @@ export async function createInvoiceForBpt(
   seller?: SellerRow,
   now = new Date(),
 ): Promise<Invoice> {
-  const billMinor = parseAmount(request.amount, bpt.currency);
-  if (billMinor <= 0n) throw new AppError('InvalidAmount', 'The amount must be more than zero');
-  const tipMinor = request.tip === undefined ? 0n : parseAmount(request.tip, bpt.currency, 'InvalidTip');
-  if (tipMinor > 0n && !bpt.tip_enabled) throw new AppError('InvalidTip', 'This terminal does not take tips');
-  assertTipWithinLimit(billMinor, tipMinor, bpt.currency);
-  const row = await issueInvoice(
-    deps,
-    {
-      bpt,
-      price: { kind: 'fiat', billMinor, tipMinor, taxBps: bpt.tax_bps },
-      description: request.description || ((organizationName) => `${organizationName} · ${bpt.name}`),
-      expirySeconds: deps.config.invoiceExpirySeconds,
-      source: 'terminal',
-      seller,
-    },
-    now,
-  );
-  return toInvoice(row);
+  return toInvoice(await issueInvoice(deps, terminalOrder(deps, bpt, request, seller), now));
+}
+
+/**
+ * The last read of each terminal a signed-in caller charged at in this process, by caller and
+ * terminal. Only a guess: a charge priced from it is written by a statement that first checks
+ * all of it is still so (`insertInvoiceIfSaleHolds`), so a change made through any process is
+ * seen by the next charge.
+ */
+const lastSaleReads = new Map<string, { bpt: BptRow; seller: SellerRow }>();
+const MAX_SALE_READS = 10_000;
+
+/**
+ * A charge at a signed-in caller's terminal in one statement where it can be: signed from the
+ * last read of the terminal, written only if that read still holds, together with the checks
+ * of the caller's user. When it does not hold (or priced from it the charge fails), the charge
+ * is made as before, from fresh reads, so that what it answers is what they say.
+ */
+export async function createInvoiceForCallerBpt(
+  deps: InvoiceDeps,
+  caller: AccessClaims,
+  bptId: string,
+  request: CreateInvoiceRequest,
+  now = new Date(),
+): Promise<Invoice> {
+  const key = `${caller.userId}:${bptId}`;
+  const last = lastSaleReads.get(key);
+  if (last) {
+    const written = await createInvoiceFromLastRead(deps, caller, last, request, now).catch((error: unknown) => {
+      if (error instanceof AppError) return undefined;
+      throw error;
+    });
+    if (written) return toInvoice(written);
+  }
+  lastSaleReads.delete(key);
+  await requireCallerUser(deps.db, caller.userId);
+  const { bpt, seller } = await findCallerBptForSale(deps.db, caller, bptId);
+  if (caller.role !== 'manager') {
+    if (lastSaleReads.size >= MAX_SALE_READS) lastSaleReads.delete(lastSaleReads.keys().next().value as string);
+    lastSaleReads.set(key, { bpt, seller });
+  }
+  return createInvoiceForBpt(deps, bpt, request, seller, now);
+}
+
+async function createInvoiceFromLastRead(
+  deps: InvoiceDeps,
+  caller: AccessClaims,
+  last: { bpt: BptRow; seller: SellerRow },
+  request: CreateInvoiceRequest,
+  now: Date,
+): Promise<InvoiceRow | undefined> {
+  const { bpt, seller } = last;
+  const signed = await signInvoice(deps, terminalOrder(deps, bpt, request, seller), seller, now);
+  return insertInvoiceIfSaleHolds(deps.db, signed.invoice, signed.nodeRecord, {
+    userId: caller.userId,
+    role: caller.role,
+    bpt,
+    organizationName: seller.name,
+    rate:
+      bpt.currency === SATS
+        ? undefined
+        : { rateMinorPerBtc: signed.rateMinorPerBtc, fetchedAfter: staleRateCutoff(deps.config) },
+  });
 }
 
 export async function getInvoice(db: Db, id: string): Promise<Invoice> {

@@ -90,6 +90,11 @@ export function freshRateForInvoice(
   return rate.rateMinorPerBtc;
 }
 
+/** A rate fetched at or before this is too old to price an invoice now (`freshRateForInvoice`). */
+export function staleRateCutoff(config: Pick<Config, 'rates'>): Date {
+  return new Date(Date.now() - config.rates.maxAgeSeconds * 1000);
+}
+
 /** The currencies a BPT can be priced in: satoshis, then every fiat currency with a cached rate. */
 export async function listCurrencies(db: Db): Promise<Currency[]> {
   const fiat = (await listRates(db)).map((rate) => rate.currency).sort();

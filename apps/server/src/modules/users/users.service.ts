@@ -1,7 +1,7 @@
 import { AppError, type Language, type Role } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { insertUser, type UserProfile } from './users.repo.ts';
+import { findUserById, insertUser, type UserProfile } from './users.repo.ts';
 
 export type NewUserInput = {
   organizationId: string | null;
@@ -43,4 +43,12 @@ export async function createUser(db: Db, input: NewUserInput): Promise<UserProfi
     if (isUniqueViolation(error)) throw new AppError('UserAlreadyExist', 'User already exist');
     throw error;
   }
+}
+
+/**
+ * Access tokens are not stored, so a valid token is refused here once its user is gone: without
+ * this read a deleted manager's token would keep opening the API until it expired.
+ */
+export async function requireCallerUser(db: Db, userId: string): Promise<void> {
+  if (!(await findUserById(db, userId))) throw new AppError('Unauthorized', 'A valid access token is required');
 }
