@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { OnchainBatchState, OnchainPayoutBatchesTable } from '../../db/schema.ts';
 import type { WalletUtxo } from '../../domain/onchain-batch.ts';
 import { OPEN_PAYOUT_STATES, statesBefore } from '../../domain/payout-state.ts';
+import { unpaidShares } from './payouts.repo.ts';
 
 export type BatchRow = Selectable<OnchainPayoutBatchesTable>;
 
@@ -18,23 +19,6 @@ export async function lockBatchBuilding(trx: Db): Promise<void> {
   await sql`select pg_advisory_xact_lock(${BUILD_LOCK_KEY})`.execute(trx);
 }
 
-/** A sale's on-chain share no payout carries yet. */
-function unpaidOnchainShares(db: Db) {
-  return db
-    .selectFrom('transactions as t')
-    .where('t.onchain_msat', '>', '0')
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('payout_transactions as pt')
-            .select('pt.transaction_id')
-            .whereRef('pt.transaction_id', '=', 't.id')
-            .where('pt.kind', '=', 'onchain'),
-        ),
-      ),
-    );
-}
-
 export type UnpaidOnchainShare = { organizationId: string; destination: string; id: string; onchainMsat: bigint };
 
 /**
@@ -42,7 +26,7 @@ export type UnpaidOnchainShare = { organizationId: string; destination: string; 
  * blocked (like Lightning payouts, the verification flags do not hold payouts back), locked.
  */
 export async function listUnpaidOnchainShares(trx: Db): Promise<UnpaidOnchainShare[]> {
-  const rows = await unpaidOnchainShares(trx)
+  const rows = await unpaidShares(trx, 'onchain')
     .innerJoin('organizations as o', 'o.id', 't.organization_id')
     .where('o.onchain_address', 'is not', null)
     .where('o.blocked', '=', false)

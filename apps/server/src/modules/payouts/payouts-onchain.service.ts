@@ -25,12 +25,11 @@ import {
   parseExtendedPublicKey,
   walletId,
 } from '../../domain/onchain-wallet.ts';
-import { retryDelaySeconds, shouldAlert } from '../../domain/payout-state.ts';
+import { retryDelaySeconds } from '../../domain/payout-state.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
 import { allocateWalletIndex } from '../onchain/onchain.repo.ts';
-import { recordPayoutFailure } from './payouts.repo.ts';
+import { recordFailedPayoutAttempt, retryPolicy } from './payouts.service.ts';
 import {
   type BatchRow,
   countUnsentBatches,
@@ -58,7 +57,6 @@ type Log = {
 const FEE_TARGET_BLOCKS = 6;
 /** A batch this deep is final: the job stops following it. */
 export const FINAL_CONFIRMATIONS = 6;
-const MAX_RETRY_DELAY_SECONDS = 6 * 3600;
 const DEVNET_SEED_SECRET = 'devnet_chain_seed';
 const HARDENED = 0x80000000;
 
@@ -233,33 +231,11 @@ export async function advanceBatch(deps: OnchainPayoutDeps, batch: BatchRow, log
  * for Lightning).
  */
 async function recordBroadcastFailure(deps: OnchainPayoutDeps, batch: BatchRow, message: string, log: Log) {
-  const policy = {
-    baseDelaySeconds: deps.config.payouts.retryBaseSeconds,
-    maxDelaySeconds: MAX_RETRY_DELAY_SECONDS,
-    attemptsBeforeAlert: deps.config.payouts.alertAfterAttempts,
-  };
   const error = message.slice(0, 500);
-  await recordBatchFailure(deps.db, batch.id, error, retryDelaySeconds(batch.attempts + 1, policy));
+  const retryInSeconds = retryDelaySeconds(batch.attempts + 1, retryPolicy(deps.config));
+  await recordBatchFailure(deps.db, batch.id, error, retryInSeconds);
   log.warn({ txid: batch.txid, attempts: batch.attempts + 1, error }, 'on-chain payout batch broadcast failed');
-  for (const payout of await listBatchPayouts(deps.db, batch.id)) {
-    const attempts = await recordPayoutFailure(deps.db, payout.id, {
-      error,
-      retryInSeconds: (n) => retryDelaySeconds(n, policy),
-    });
-    if (attempts !== null && shouldAlert(attempts, policy)) {
-      await insertNotification(deps.db, {
-        organizationId: payout.organizationId,
-        kind: 'payout.failed',
-        payload: {
-          payoutId: payout.id,
-          destination: payout.destination,
-          amountMsat: payout.amountMsat.toString(),
-          attempts,
-          lastError: error,
-        },
-      });
-    }
-  }
+  for (const payout of await listBatchPayouts(deps.db, batch.id)) await recordFailedPayoutAttempt(deps, payout, error);
 }
 
 /** The on-chain payout pass: open batches first (each checked against the chain), then this run's batch. */

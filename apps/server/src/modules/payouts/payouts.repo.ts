@@ -89,18 +89,18 @@ function toPayout(row: Selected): PayoutRow {
   };
 }
 
-/** A sale's Lightning share no payout carries yet. */
-function unpaidLightningShares(db: Db) {
+/** A sale's share of `kind` that no payout carries yet. */
+export function unpaidShares(db: Db, kind: PayoutKind) {
   return db
     .selectFrom('transactions as t')
-    .where('t.lightning_msat', '>', '0')
+    .where(`t.${kind}_msat`, '>', '0')
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
           selectFrom('payout_transactions as pt')
             .select('pt.transaction_id')
             .whereRef('pt.transaction_id', '=', 't.id')
-            .where('pt.kind', '=', 'lightning'),
+            .where('pt.kind', '=', kind),
         ),
       ),
     );
@@ -108,7 +108,7 @@ function unpaidLightningShares(db: Db) {
 
 /** Organizations whose unpaid Lightning shares reach `minMsat` and that have somewhere to send them. */
 export async function listOrganizationsDueLightningPayout(db: Db, minMsat: bigint): Promise<string[]> {
-  const rows = await unpaidLightningShares(db)
+  const rows = await unpaidShares(db, 'lightning')
     .innerJoin('organizations as o', 'o.id', 't.organization_id')
     .where('o.lightning_address', 'is not', null)
     .where('o.blocked', '=', false)
@@ -137,7 +137,7 @@ export async function createLightningPayout(
       .forUpdate()
       .executeTakeFirst();
     if (!organization?.lightning_address || organization.blocked) return null;
-    const shares = await unpaidLightningShares(trx)
+    const shares = await unpaidShares(trx, 'lightning')
       .where('t.organization_id', '=', input.organizationId)
       .select(['t.id', 't.lightning_msat'])
       .forUpdate()

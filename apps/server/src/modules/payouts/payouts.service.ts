@@ -46,7 +46,8 @@ const MIN_INVOICE_LIFE_SECONDS = 30;
 const DUE_BATCH = 50;
 const LNURL_TIMEOUT_MS = 10_000;
 
-function retryPolicy(config: Config): RetryPolicy {
+/** The backoff and alert count of every failing payout, Lightning or on-chain. */
+export function retryPolicy(config: Config): RetryPolicy {
   return {
     baseDelaySeconds: config.payouts.retryBaseSeconds,
     maxDelaySeconds: MAX_RETRY_DELAY_SECONDS,
@@ -151,13 +152,22 @@ async function fetchInvoice(
   };
 }
 
-async function recordFailure(deps: PayoutDeps, payout: PayoutRow, message: string, log: Log): Promise<void> {
+/**
+ * Counts a failed attempt at an open payout and schedules its retry with the backoff; at the
+ * policy's count back office hears of it (payout.failed). Returns the attempts so far, null when
+ * the payout was no longer open.
+ */
+export async function recordFailedPayoutAttempt(
+  deps: { db: Db; config: Config },
+  payout: Pick<PayoutRow, 'id' | 'organizationId' | 'destination' | 'amountMsat'>,
+  message: string,
+): Promise<number | null> {
   const policy = retryPolicy(deps.config);
+  const error = message.slice(0, 500);
   const attempts = await recordPayoutFailure(deps.db, payout.id, {
-    error: message.slice(0, 500),
+    error,
     retryInSeconds: (n) => retryDelaySeconds(n, policy),
   });
-  log.warn({ payoutId: payout.id, attempts, error: message }, 'payout attempt failed; it will be retried');
   if (attempts !== null && shouldAlert(attempts, policy)) {
     await insertNotification(deps.db, {
       organizationId: payout.organizationId,
@@ -167,10 +177,16 @@ async function recordFailure(deps: PayoutDeps, payout: PayoutRow, message: strin
         destination: payout.destination,
         amountMsat: payout.amountMsat.toString(),
         attempts,
-        lastError: message.slice(0, 500),
+        lastError: error,
       },
     });
   }
+  return attempts;
+}
+
+async function recordFailure(deps: PayoutDeps, payout: PayoutRow, message: string, log: Log): Promise<void> {
+  const attempts = await recordFailedPayoutAttempt(deps, payout, message);
+  log.warn({ payoutId: payout.id, attempts, error: message }, 'payout attempt failed; it will be retried');
 }
 
 async function paySent(deps: PayoutDeps, payout: PayoutRow, paymentHash: string, log: Log): Promise<void> {
