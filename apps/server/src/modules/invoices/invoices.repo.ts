@@ -2,7 +2,7 @@ import type { InvoiceStatus, SaleSource } from '@rayo/shared';
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { NodeInvoiceRecord } from '../../adapters/lightning/types.ts';
-import type { Db } from '../../db/database.ts';
+import { type Db, poolOf } from '../../db/database.ts';
 import type { InvoicesTable } from '../../db/schema.ts';
 import type { BptRow } from '../bpts/bpts.repo.ts';
 
@@ -70,7 +70,8 @@ export type AssumedSale = {
  * `insertInvoice`, in the same statement as the checks a charge's read makes: the caller's user
  * still exists with its role, the terminal is live and unchanged in what the sale used, its
  * organization may sell under the same name, and the rate is still the current one and fresh.
- * Writes nothing and returns undefined when any of it is no longer so.
+ * Writes nothing and returns undefined when any of it is no longer so. Outside a transaction
+ * only: it runs on `db`'s pool.
  */
 export async function insertInvoiceIfSaleHolds(
   db: Db,
@@ -90,7 +91,7 @@ export async function insertInvoiceIfSaleHolds(
         returning payment_hash
       )`
     : sql``;
-  const { rows } = await sql<InvoiceRow>`
+  const statement = sql<InvoiceRow>`
     with holds as (
       select 1 from bpts join organizations on organizations.id = bpts.organization_id
       where bpts.id = ${bpt.id} and bpts.organization_id = ${bpt.organization_id} and bpts.deleted_at is null
@@ -109,7 +110,14 @@ export async function insertInvoiceIfSaleHolds(
       ${invoice.rate_minor_per_btc}, ${invoice.expires_at}, ${invoice.source ?? 'terminal'},
       ${invoice.source_id ?? null}, ${invoice.virtual_bpt_id ?? null}
     from ${nodeRecord ? sql`node_invoice` : sql`holds`}
-    returning *`.execute(db);
+    returning *`.compile(db);
+  // A named statement is parsed and planned once per connection, not on every charge; its text
+  // differs only by which checks and writes it makes, and so does its name.
+  const { rows } = await poolOf(db).query<InvoiceRow>({
+    name: `insert-invoice-if-sale-holds${nodeRecord ? '-with-node-record' : ''}${rate ? '-at-rate' : ''}`,
+    text: statement.sql,
+    values: [...statement.parameters],
+  });
   return rows[0];
 }
 
