@@ -11,7 +11,7 @@ import { isNetworkError } from './api/client.ts';
 import { ThemeProvider } from './components/ThemeProvider.tsx';
 import { followSessionLanguage, i18nReady } from './i18n/index.ts';
 import { prefetchHome } from './pages/home/home-prefetch.ts';
-import { createRouter } from './router.tsx';
+import { createRouter, preloadHomePage } from './router.tsx';
 
 const queryClient = new QueryClient({
   // SPEC §8: most failed loads are only logged; screens that say more do so themselves.
@@ -21,9 +21,8 @@ const queryClient = new QueryClient({
   },
 });
 
-prefetchHome(queryClient);
 // The session's language is loaded before the first render, so no screen shows in the other.
-await i18nReady();
+await Promise.all([i18nReady(), prefetchHome(queryClient, preloadHomePage)]);
 followSessionLanguage();
 
 const root = document.getElementById('root');

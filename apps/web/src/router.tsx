@@ -1,5 +1,5 @@
 import type { NavEntry } from '@rayo/shared';
-import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense, useState } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { DocumentTitle } from './components/DocumentTitle.tsx';
 import { PageOutlet } from './components/PageOutlet.tsx';
@@ -13,12 +13,32 @@ import { LoginPage } from './pages/login/LoginPage.tsx';
 import { NotFoundPage } from './pages/not-found/NotFoundPage.tsx';
 import { RedirectIfSignedIn, RequireSession } from './session/guards.tsx';
 
-/** A page whose code loads on its first visit, so the first screen downloads only what it shows. */
+/**
+ * A page whose code loads on its first visit, so the first screen downloads only what it shows.
+ * `preload` asks for it ahead; a page whose code is already there renders at once, without a
+ * round through its Suspense fallback (each mount keeps the form it started with).
+ */
 function lazyPage(load: () => Promise<ComponentType>) {
-  return lazy(async () => ({ default: await load() }));
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const preload = () => {
+    loading ??= load().then((page) => {
+      loaded = page;
+      return page;
+    });
+    return loading;
+  };
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per page at module level, so each page's component is the same on every render.
+  function Page() {
+    const [Loaded] = useState(() => loaded);
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
+  return Object.assign(Page, { preload });
 }
 
 const HomePage = lazyPage(() => import('./pages/home/HomePage.tsx').then((page) => page.HomePage));
+export const preloadHomePage = HomePage.preload;
 const AccountsPage = lazyPage(() => import('./pages/accounts/AccountsPage.tsx').then((page) => page.AccountsPage));
 const BptsPage = lazyPage(() => import('./pages/bpts/BptsPage.tsx').then((page) => page.BptsPage));
 const ManagersPage = lazyPage(() => import('./pages/managers/ManagersPage.tsx').then((page) => page.ManagersPage));

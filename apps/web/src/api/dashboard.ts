@@ -1,6 +1,9 @@
 import {
   CurrentOrganizationSchema,
+  type CustomDays,
+  type PeriodPreset,
   type PeriodRange,
+  periodRange,
   type SeriesBucket,
   type SortOrder,
   TransactionPageSchema,
@@ -24,6 +27,16 @@ export function dashboardQuery(filter: DashboardFilter, extra: Record<string, st
   params.set('account', filter.account);
   for (const [key, value] of Object.entries(extra)) params.set(key, String(value));
   return params.toString();
+}
+
+/** A period placed in the organization's zone, for one account or `all`. */
+export function dashboardFilter(
+  timeZone: string,
+  preset: PeriodPreset,
+  custom: CustomDays | null,
+  account: string,
+): DashboardFilter {
+  return { ...periodRange(preset, new Date(), timeZone, custom), account };
 }
 
 export const currentOrganizationQuery = queryOptions({
@@ -58,14 +71,19 @@ export function useTransactionPage(
   });
 }
 
-export function useTransactionSums(filter: DashboardFilter | null) {
-  return useQuery({
+export function transactionSumsQuery(filter: DashboardFilter | null) {
+  return queryOptions({
     queryKey: ['dashboard', 'sums', filter],
     queryFn: () =>
       apiRequest(`/dashboard/transactions/sum?${dashboardQuery(filter as DashboardFilter)}`, TransactionSumsSchema),
-    enabled: filter !== null,
-    placeholderData: keepPreviousData,
+    // Figures just asked for (home's first ones are asked for before the page renders) are not
+    // asked for again when the page mounts; anything older is.
+    staleTime: 2000,
   });
+}
+
+export function useTransactionSums(filter: DashboardFilter | null) {
+  return useQuery({ ...transactionSumsQuery(filter), enabled: filter !== null, placeholderData: keepPreviousData });
 }
 
 export function useTransactionSeries(filter: DashboardFilter | null, bucket: SeriesBucket) {

@@ -1,12 +1,18 @@
 import { Alert, Group, Select, Skeleton, Stack } from '@mantine/core';
-import { type CustomDays, type PeriodPreset, periodRange } from '@rayo/shared';
+import type { CustomDays, PeriodPreset } from '@rayo/shared';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
-import { type DashboardFilter, useCurrentOrganization, useTransactionSums } from '../../api/dashboard.ts';
+import {
+  type DashboardFilter,
+  dashboardFilter,
+  useCurrentOrganization,
+  useTransactionSums,
+} from '../../api/dashboard.ts';
 import { useDemoDataPreparing } from '../../api/readiness.ts';
 import { ScreenTitle } from '../../components/ScreenTitle.tsx';
 import { CsvDownload } from './CsvDownload.tsx';
+import { FIRST_VIEW } from './home-prefetch.ts';
 import { MetricCards } from './MetricCards.tsx';
 import { PeriodFilter } from './PeriodFilter.tsx';
 import { TransactionsTable } from './TransactionsTable.tsx';
@@ -25,15 +31,15 @@ export function HomePage() {
   const accounts = useAccounts();
   const organization = useCurrentOrganization();
   const demoDataPreparing = useDemoDataPreparing();
-  const [account, setAccount] = useState(ALL);
-  const [preset, setPreset] = useState<PeriodPreset>('today');
-  const [custom, setCustom] = useState<CustomDays | null>(null);
+  const [account, setAccount] = useState<string>(FIRST_VIEW.account);
+  const [preset, setPreset] = useState<PeriodPreset>(FIRST_VIEW.preset);
+  const [custom, setCustom] = useState<CustomDays | null>(FIRST_VIEW.custom);
   const timeZone = organization.data?.timeZone ?? (organization.isError ? browserTimeZone : null);
 
   // The range is fixed when the filter changes, so every call of one view asks for the same period.
   const filter = useMemo<DashboardFilter | null>(() => {
     if (!timeZone) return null;
-    return { ...periodRange(preset, new Date(), timeZone, custom), account };
+    return dashboardFilter(timeZone, preset, custom, account);
   }, [preset, custom, account, timeZone]);
 
   const options = [
