@@ -57,6 +57,12 @@ export function civilDateAt(epochMs: number, timeZone: string): CivilDate {
   return { year: wall.getUTCFullYear(), month: wall.getUTCMonth() + 1, day: wall.getUTCDate() };
 }
 
+/** The calendar day an instant falls on in a zone, as `YYYY-MM-DD`. */
+export function dayAt(epochMs: number, timeZone: string): string {
+  const { year, month, day } = civilDateAt(epochMs, timeZone);
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
 /**
  * The first instant of a calendar day in a zone, in unix seconds. Day, month and year may
  * overflow (day 0, month 13) and are normalized like `Date.UTC` does. Where a daylight-saving

@@ -2,6 +2,7 @@ import {
   BACK_OFFICE_EXPORT_PAGE_SIZE,
   CountryReportSchema,
   csvLine,
+  dayAt,
   OrganizationTransactionsPageSchema,
   PAY_TRANSACTIONS_LIMIT,
   PayTransactionsResponseSchema,
@@ -105,6 +106,26 @@ function exportLine(transaction: Transaction): string {
 
 export type ExportProgress = { pages: number; rows: number; total: number };
 
+/** A name as part of a file name: lowercase letters and digits joined by hyphens, accents dropped. */
+function fileNamePart(name: string): string {
+  const part = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+  return part || 'organization';
+}
+
+/**
+ * The ledger export's file, named like the merchant's own whole-history CSV
+ * (`transactions_all_<day>.csv`) with the organization's name in front, so back office can tell
+ * organizations' files apart; the day is the organization's.
+ */
+export function organizationExportFile(organization: { name: string; timeZone: string }, now: Date): string {
+  return `transactions_${fileNamePart(organization.name)}_all_${dayAt(now.getTime(), organization.timeZone)}.csv`;
+}
+
 /**
  * SPEC §7: reads the organization's ledger page by page (BACK_OFFICE_EXPORT_PAGE_SIZE) until an
  * empty page, then saves the pages together as one CSV. `total` (the X-Total-Count header) tells
@@ -112,6 +133,7 @@ export type ExportProgress = { pages: number; rows: number; total: number };
  */
 export async function exportOrganizationTransactions(
   organizationId: string,
+  file: string,
   onProgress: (progress: ExportProgress) => void,
 ): Promise<{ rows: number; file: string }> {
   const parts: string[] = [csvLine(EXPORT_HEADER)];
@@ -128,7 +150,6 @@ export async function exportOrganizationTransactions(
     rows += transactions.length;
     onProgress({ pages: page, rows, total });
   }
-  const file = `transactions-${organizationId}.csv`;
   saveBlob(new Blob(parts, { type: 'text/csv;charset=utf-8' }), file);
   return { rows, file };
 }
@@ -136,6 +157,6 @@ export async function exportOrganizationTransactions(
 /** The server's CSV of a country report, saved under the name it gives. */
 export async function downloadCountryReportCsv(countryId: number): Promise<void> {
   const response = await apiResponse(`/back-office/country/${countryId}/report/csv`);
-  const file = filenameFromDisposition(response.headers.get('content-disposition'), 'country-report.csv');
+  const file = filenameFromDisposition(response.headers.get('content-disposition'), 'country_report.csv');
   saveBlob(await response.blob(), file);
 }

@@ -61,9 +61,9 @@ export async function organizationExists(db: Db, organizationId: string): Promis
   return row !== undefined;
 }
 
-export async function countryExists(db: Db, countryId: number): Promise<boolean> {
-  const row = await db.selectFrom('countries').select('id').where('id', '=', countryId).executeTakeFirst();
-  return row !== undefined;
+export async function findCountryCode(db: Db, countryId: number): Promise<string | undefined> {
+  const row = await db.selectFrom('countries').select('code').where('id', '=', countryId).executeTakeFirst();
+  return row?.code;
 }
 
 /** The organization's sales whose fiat part is not paid, oldest first (the partial index of 0022). */

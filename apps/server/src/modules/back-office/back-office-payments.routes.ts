@@ -7,6 +7,7 @@ import {
   PayTransactionsResponseSchema,
   UnpaidTransactionListSchema,
 } from '@rayo/shared';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
@@ -23,8 +24,12 @@ const OrganizationParamsSchema = z.object({ id: z.uuid() });
 /** A country's id, or SPEC §3's -1 for all of them. */
 const CountryParamsSchema = z.object({ id: z.coerce.number().int().min(ALL_COUNTRIES_ID).max(2_147_483_647) });
 
-function csvName(countryId: number): string {
-  return countryId === ALL_COUNTRIES_ID ? 'country-report-all.csv' : `country-report-${countryId}.csv`;
+async function sendCountryReportCsv(reply: FastifyReply, db: Db, countryId: number) {
+  const { filename, csv } = await exportCountryReportCsv(db, countryId);
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .send(csv);
 }
 
 /** Back office's money calls (SPEC §7): unpaid fiat, mark as paid, the ledger export, country reports. */
@@ -99,11 +104,7 @@ export function registerBackOfficePaymentRoutes(app: App, deps: { db: Db }): voi
   app.get(
     '/api/back-office/country/report/csv',
     { schema: { tags, summary: 'The report of all countries as CSV', produces: ['text/csv'] } },
-    async (_request, reply) =>
-      reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${csvName(ALL_COUNTRIES_ID)}"`)
-        .send(await exportCountryReportCsv(db, ALL_COUNTRIES_ID)),
+    async (_request, reply) => sendCountryReportCsv(reply, db, ALL_COUNTRIES_ID),
   );
 
   app.get(
@@ -116,10 +117,6 @@ export function registerBackOfficePaymentRoutes(app: App, deps: { db: Db }): voi
         produces: ['text/csv'],
       },
     },
-    async (request, reply) =>
-      reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${csvName(request.params.id)}"`)
-        .send(await exportCountryReportCsv(db, request.params.id)),
+    async (request, reply) => sendCountryReportCsv(reply, db, request.params.id),
   );
 }

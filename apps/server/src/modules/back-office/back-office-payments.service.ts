@@ -15,7 +15,7 @@ import { toTransaction } from '../transactions/transactions.service.ts';
 import { findUserById } from '../users/users.repo.ts';
 import {
   countOrganizationTransactions,
-  countryExists,
+  findCountryCode,
   listOrganizationTransactionsPage,
   listReportTotals,
   listUnpaidIdsByOrganization,
@@ -90,14 +90,17 @@ export async function payTransactions(
   });
 }
 
-/**
- * SPEC §3 country report; ALL_COUNTRIES_ID (or no id) for every country. The CSV leaves the
- * unpaid ids out, so it does not read them.
- */
-export async function getCountryReport(db: Db, countryId: number, withIds = true): Promise<CountryReport> {
-  const allCountries = countryId === ALL_COUNTRIES_ID;
-  if (!allCountries && !(await countryExists(db, countryId))) throw new AppError('NotFound', 'Country not found');
-  const totals = await listReportTotals(db, allCountries ? null : countryId);
+/** What a country report covers: the country's code (lowercase), or 'all' for SPEC §3's -1. */
+async function countryScope(db: Db, countryId: number): Promise<string> {
+  if (countryId === ALL_COUNTRIES_ID) return 'all';
+  const code = await findCountryCode(db, countryId);
+  if (code === undefined) throw new AppError('NotFound', 'Country not found');
+  return code.toLowerCase();
+}
+
+/** SPEC §3 country report; ALL_COUNTRIES_ID for every country. The CSV leaves the unpaid ids out, so it does not read them. */
+async function buildReport(db: Db, countryId: number, withIds: boolean): Promise<CountryReport> {
+  const totals = await listReportTotals(db, countryId === ALL_COUNTRIES_ID ? null : countryId);
   const withPending = [...new Set(totals.filter((t) => t.pendingCount !== '0').map((t) => t.organizationId))];
   const unpaidIds = withIds
     ? await listUnpaidIdsByOrganization(db, withPending, PAY_TRANSACTIONS_LIMIT)
@@ -117,6 +120,22 @@ export async function getCountryReport(db: Db, countryId: number, withIds = true
   );
 }
 
-export async function exportCountryReportCsv(db: Db, countryId: number): Promise<string> {
-  return countryReportCsv(await getCountryReport(db, countryId, false));
+/** SPEC §3 country report; ALL_COUNTRIES_ID (or no id) for every country. */
+export async function getCountryReport(db: Db, countryId: number): Promise<CountryReport> {
+  await countryScope(db, countryId);
+  return buildReport(db, countryId, true);
+}
+
+/**
+ * The report as CSV, named like the merchant's whole-history export (`transactions_all_<day>`):
+ * what it covers, then the UTC day it was taken, as a report holds everything up to then.
+ */
+export async function exportCountryReportCsv(
+  db: Db,
+  countryId: number,
+  now = new Date(),
+): Promise<{ filename: string; csv: string }> {
+  const scope = await countryScope(db, countryId);
+  const csv = countryReportCsv(await buildReport(db, countryId, false));
+  return { filename: `country_report_${scope}_${now.toISOString().slice(0, 10)}.csv`, csv };
 }

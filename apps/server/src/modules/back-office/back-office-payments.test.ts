@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  ALL_COUNTRIES_ID,
   type CountryReport,
   computeSale,
   type ErrorResponse,
@@ -24,6 +25,7 @@ import { settleInvoice } from '../invoices/invoices.service.ts';
 import { createOrganization } from '../organizations/organizations.service.ts';
 import { DAILY_ROLLUP_REBUILD_SQL } from '../transactions/transactions.repo.ts';
 import { DISBURSEMENT_TOTALS_REBUILD_SQL } from './back-office-payments.repo.ts';
+import { exportCountryReportCsv } from './back-office-payments.service.ts';
 
 type Headers = { authorization: string };
 
@@ -404,7 +406,9 @@ describe('back office payments', () => {
     const response = await call('GET', `/api/back-office/country/${guatemala}/report/csv`, backOffice);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/csv/);
-    expect(response.headers['content-disposition']).toBe(`attachment; filename="country-report-${guatemala}.csv"`);
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="country_report_gt_\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     const [header, ...lines] = csvRows(response.body);
     expect(header?.[0]).toBe('Organization id');
     const rows = lines.slice(0, json.rows.length);
@@ -432,6 +436,14 @@ describe('back office payments', () => {
       'Paid fiat': json.totals.paidFiat.map((amount) => `${amount.amount} ${amount.currency}`).join('; '),
       'Fee USD': json.totals.feeUsd,
     });
+  });
+
+  it('names the CSV after the country, or all of them, and the day it was taken', async () => {
+    const now = new Date('2026-11-27T23:30:00Z');
+    expect((await exportCountryReportCsv(t.db, guatemala, now)).filename).toBe('country_report_gt_2026-11-27.csv');
+    expect((await exportCountryReportCsv(t.db, ALL_COUNTRIES_ID, now)).filename).toBe(
+      'country_report_all_2026-11-27.csv',
+    );
   });
 
   it('pays two overlapping selections at once without a deadlock', async () => {

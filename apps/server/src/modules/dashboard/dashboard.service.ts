@@ -2,6 +2,7 @@ import { pipeline, type Readable } from 'node:stream';
 import {
   AppError,
   type CurrentOrganization,
+  dayAt,
   formatMinor,
   type PeriodQuery,
   type SeriesQuery,
@@ -168,10 +169,6 @@ export async function chartTransactions(db: Db, caller: AccessClaims, query: Ser
   };
 }
 
-function localDate(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
-}
-
 export type TransactionsCsv = { filename: string; stream: Readable };
 
 export async function exportTransactionsCsv(
@@ -186,8 +183,8 @@ export async function exportTransactionsCsv(
   const accountNames = new Map((await listAccounts(db, id)).map((account) => [account.id, account.name]));
   // The file is named after the local days it covers (`end` is exclusive, so its last second);
   // the whole history, after the day it was taken.
-  const last = localDate(period.to ? new Date(period.to.getTime() - 1000) : now, timeZone);
-  const days = period.from ? `${localDate(period.from, timeZone)}_${last}` : `all_${last}`;
+  const last = dayAt(period.to ? period.to.getTime() - 1000 : now.getTime(), timeZone);
+  const days = period.from ? `${dayAt(period.from.getTime(), timeZone)}_${last}` : `all_${last}`;
   const ledger = await streamLedgerCsv(db, { organizationId: id, accountIds: scope.accountIds, ...period });
   // PostgreSQL streams the bare ledger columns and this process formats them, so the two
   // share the work on two cores instead of PostgreSQL doing both on one.

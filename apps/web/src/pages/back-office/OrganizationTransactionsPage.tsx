@@ -8,6 +8,7 @@ import { useOrganizationAdminRecord } from '../../api/back-office.ts';
 import {
   type ExportProgress,
   exportOrganizationTransactions,
+  organizationExportFile,
   useUnpaidTransactions,
 } from '../../api/back-office-payments.ts';
 import { dateTimeFormatter, FALLBACK_TIME_ZONE } from '../../components/date-time.ts';
@@ -38,7 +39,8 @@ export function OrganizationTransactionsPage() {
   const [exporting, setExporting] = useState<ExportState>({ kind: 'idle' });
   const [page, setPage] = useState(1);
   // The organization's own clock, as on its dashboard; UTC (and said so) until its record is in.
-  const timeZone = useOrganizationAdminRecord(id).data?.organization.timeZone;
+  const organization = useOrganizationAdminRecord(id).data?.organization;
+  const timeZone = organization?.timeZone;
   const dateTime = useMemo(
     () => dateTimeFormatter(locale, timeZone ?? FALLBACK_TIME_ZONE, 'dateTime', timeZone === undefined),
     [locale, timeZone],
@@ -66,7 +68,11 @@ export function OrganizationTransactionsPage() {
   const runExport = async () => {
     setExporting({ kind: 'running', progress: { pages: 0, rows: 0, total: 0 } });
     try {
-      await exportOrganizationTransactions(id, (progress) => setExporting({ kind: 'running', progress }));
+      const file = organizationExportFile(
+        { name: organization?.name ?? id, timeZone: timeZone ?? FALLBACK_TIME_ZONE },
+        new Date(),
+      );
+      await exportOrganizationTransactions(id, file, (progress) => setExporting({ kind: 'running', progress }));
       setExporting({ kind: 'idle' });
     } catch (error) {
       console.error(error);
