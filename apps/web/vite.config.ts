@@ -56,22 +56,24 @@ function precompressAssets(): Plugin {
 }
 
 const HOME_PAGE = /src[\\/]pages[\\/]home[\\/]HomePage\.tsx$/;
+const SPANISH = /src[\\/]i18n[\\/]es\.json$/;
 
 /**
- * A signed-in visitor opening `/` needs the home page's chunks, which the app would only ask for
- * once the framework has loaded and run. A tiny script in the page's head asks for them at once,
- * beside the framework: `modulepreload` for the code, `preload` for the style sheets (the app
- * applies them in its own order when the page loads). The access token is SPEC §3's key.
+ * What a visitor needs beyond the entry would only be asked for once the framework has loaded and
+ * run: the Spanish texts for a Spanish reader (the language is stored under SPEC §3's key), and
+ * for a signed-in visitor on `/` (an access token is stored) the home page's chunks. A small
+ * script in the page's head asks for them at once, beside the framework: `modulepreload` for
+ * code, `preload` for style sheets (the app applies them in its own order). It is a file, written
+ * from the bundle at build time, because the Content-Security-Policy allows only `'self'` scripts.
  */
-function preloadHomeWhenSignedIn(): Plugin {
+function preloadWhatTheVisitorNeeds(): Plugin {
   return {
-    name: 'rayo:preload-home-when-signed-in',
+    name: 'rayo:preload-what-the-visitor-needs',
     apply: 'build',
     enforce: 'post',
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
       const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-      const loaded = new Set<string>();
       const collect = (fileName: string, into: Set<string>) => {
         const chunk = byName.get(fileName);
         if (!chunk || into.has(fileName)) return;
@@ -79,32 +81,40 @@ function preloadHomeWhenSignedIn(): Plugin {
         for (const css of chunk.viteMetadata?.importedCss ?? []) into.add(css);
         for (const imported of chunk.imports) collect(imported, into);
       };
+      const loaded = new Set<string>();
       for (const chunk of chunks) if (chunk.isEntry) collect(chunk.fileName, loaded);
-      const page = chunks.find((chunk) => chunk.facadeModuleId && HOME_PAGE.test(chunk.facadeModuleId));
+      const filesOf = (module: RegExp) => {
+        const root = chunks.find((chunk) => chunk.facadeModuleId && module.test(chunk.facadeModuleId));
+        const files = new Set<string>();
+        if (root) collect(root.fileName, files);
+        return [...files].filter((file) => !loaded.has(file)).map((file) => `/${file}`);
+      };
       const html = bundle['index.html'];
-      if (!page || html?.type !== 'asset') return;
-      const home = new Set<string>();
-      collect(page.fileName, home);
-      const files = [...home].filter((file) => !loaded.has(file)).map((file) => `/${file}`);
-      const source = `if (location.pathname === '/' && localStorage.getItem('accessToken')) {
-  for (const href of ${JSON.stringify(files)}) {
-    const link = document.createElement('link');
-    if (href.endsWith('.css')) Object.assign(link, { rel: 'preload', as: 'style' });
-    else link.rel = 'modulepreload';
-    link.crossOrigin = '';
-    link.href = href;
-    document.head.append(link);
-  }
+      if (html?.type !== 'asset') return;
+      // A block, so that its names stay out of the page's global scope.
+      const source = `{
+  const preload = (files) => {
+    for (const href of files) {
+      const link = document.createElement('link');
+      if (href.endsWith('.css')) Object.assign(link, { rel: 'preload', as: 'style' });
+      else link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.append(link);
+    }
+  };
+  if (localStorage.getItem('language') === 'es') preload(${JSON.stringify(filesOf(SPANISH))});
+  if (location.pathname === '/' && localStorage.getItem('accessToken')) preload(${JSON.stringify(filesOf(HOME_PAGE))});
 }
 `;
-      const script = this.getFileName(this.emitFile({ type: 'asset', name: 'preload-home.js', source }));
+      const script = this.getFileName(this.emitFile({ type: 'asset', name: 'preload.js', source }));
       html.source = String(html.source).replace('</title>', `</title>\n    <script src="/${script}"></script>`);
     },
   };
 }
 
 export default defineConfig({
-  plugins: [react(), mantineStylesWithComponents(), preloadHomeWhenSignedIn(), precompressAssets()],
+  plugins: [react(), mantineStylesWithComponents(), preloadWhatTheVisitorNeeds(), precompressAssets()],
   // The manifest lets the build-size test follow each route's chunks and style sheets.
   build: {
     outDir: 'dist',
