@@ -175,6 +175,35 @@ describe('a terminal charge', () => {
     });
   });
 
+  it('writes charges made at once together, each only if what it was priced from still holds', async () => {
+    const fresh = await openTill('USD');
+    const changed = await openTill('USD');
+    expect((await fresh.charge()).statusCode).toBe(201);
+    expect((await changed.charge()).statusCode).toBe(201);
+    await t.db.updateTable('bpts').set({ tax_bps: 1000 }).where('id', '=', changed.bpt.id).execute();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => (n % 2 === 0 ? fresh.charge() : changed.charge())),
+    );
+    const invoices = answers.map((answer) => {
+      expect(answer.statusCode, answer.body).toBe(201);
+      return answer.json<Invoice>();
+    });
+    expect(invoices.map((invoice) => invoice.tax)).toEqual(
+      Array.from({ length: 8 }, (_, n) => (n % 2 ? '0.42' : '0.00')),
+    );
+    expect(new Set(invoices.map((invoice) => invoice.paymentHash)).size).toBe(8);
+    const stored = await t.db
+      .selectFrom('devnet_invoices')
+      .select('payment_hash')
+      .where(
+        'payment_hash',
+        'in',
+        invoices.map((invoice) => invoice.paymentHash),
+      )
+      .execute();
+    expect(stored).toHaveLength(8);
+  });
+
   it('still refuses a blocked organization at once', async () => {
     const { organization, charge } = await openTill('GTQ');
     expect((await charge()).statusCode).toBe(201);

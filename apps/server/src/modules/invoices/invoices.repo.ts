@@ -55,7 +55,7 @@ export async function insertInvoice(db: Db, invoice: NewInvoice, nodeRecord?: No
 
 /**
  * What a terminal charge was priced, described and allowed from, when it was read by an earlier
- * charge: `insertInvoiceIfSaleHolds` writes only if all of it is still so.
+ * charge: `insertInvoicesIfSalesHold` writes only if all of it is still so.
  */
 export type AssumedSale = {
   userId: string;
@@ -66,59 +66,71 @@ export type AssumedSale = {
   rate?: { rateMinorPerBtc: bigint; fetchedAfter: Date };
 };
 
+/** A terminal charge to record if what it was priced from still holds (`insertInvoicesIfSalesHold`). */
+export type HeldSale = { invoice: NewInvoice; nodeRecord: NodeInvoiceRecord | undefined; assumed: AssumedSale };
+
 /**
- * `insertInvoice`, in the same statement as the checks a charge's read makes: the caller's user
- * still exists with its role, the terminal is live and unchanged in what the sale used, its
- * organization may sell under the same name, and the rate is still the current one and fresh.
- * Writes nothing and returns undefined when any of it is no longer so. Outside a transaction
- * only: it runs on `db`'s pool.
+ * `insertInvoice` for many charges in one statement, with the checks each charge's read makes:
+ * the caller's user still exists with its role, the terminal is live and unchanged in what the
+ * sale used, its organization may sell under the same name, and the rate is still the current one
+ * and fresh. A charge for which any of it is no longer so is not written, and its place in the
+ * answer is undefined. Outside a transaction only: it runs on `db`'s pool.
  */
-export async function insertInvoiceIfSaleHolds(
+export async function insertInvoicesIfSalesHold(
   db: Db,
-  invoice: NewInvoice,
-  nodeRecord: NodeInvoiceRecord | undefined,
-  assumed: AssumedSale,
-): Promise<InvoiceRow | undefined> {
-  const { bpt, rate } = assumed;
-  const rateHolds = rate
-    ? sql`exists (select 1 from rates where rates.currency = ${bpt.currency} and rates.rate_minor_per_btc = ${rate.rateMinorPerBtc} and rates.fetched_at > ${rate.fetchedAfter})`
-    : sql`true`;
-  const nodeInvoice = nodeRecord
-    ? sql`, node_invoice as (
-        insert into devnet_invoices (payment_hash, preimage, payment_request, amount_msat, expires_at)
-        select ${nodeRecord.paymentHash}, ${nodeRecord.preimage}, ${nodeRecord.paymentRequest}, ${nodeRecord.amountMsat}, ${nodeRecord.expiresAt}
-        from holds
-        returning payment_hash
-      )`
-    : sql``;
+  sales: readonly HeldSale[],
+): Promise<(InvoiceRow | undefined)[]> {
+  const rows = sales.map(({ invoice, nodeRecord, assumed }) => {
+    const { bpt, rate } = assumed;
+    return sql`(${assumed.userId}::uuid, ${assumed.role}::text, ${bpt.id}::uuid, ${bpt.organization_id}::uuid,
+      ${bpt.account_id}::uuid, ${bpt.currency}::text, ${bpt.tax_bps}::integer, ${bpt.tip_enabled}::boolean,
+      ${bpt.name}::text, ${assumed.organizationName}::text, ${rate?.rateMinorPerBtc ?? null}::bigint,
+      ${rate?.fetchedAfter ?? null}::timestamptz, ${invoice.payment_hash}::text, ${invoice.payment_request}::text,
+      ${invoice.description}::text, ${invoice.amount_msat}::bigint, ${invoice.bill_minor}::bigint,
+      ${invoice.tip_minor}::bigint, ${invoice.tax_minor}::bigint, ${invoice.total_minor}::bigint,
+      ${invoice.rate_minor_per_btc}::bigint, ${invoice.expires_at}::timestamptz, ${invoice.source ?? 'terminal'}::text,
+      ${nodeRecord?.preimage ?? null}::text, ${nodeRecord?.paymentRequest ?? null}::text,
+      ${nodeRecord?.amountMsat ?? null}::bigint, ${nodeRecord?.expiresAt ?? null}::timestamptz)`;
+  });
   const statement = sql<InvoiceRow>`
     with holds as (
-      select 1 from bpts join organizations on organizations.id = bpts.organization_id
-      where bpts.id = ${bpt.id} and bpts.organization_id = ${bpt.organization_id} and bpts.deleted_at is null
-        and bpts.account_id = ${bpt.account_id} and bpts.currency = ${bpt.currency}
-        and bpts.tax_bps = ${bpt.tax_bps} and bpts.tip_enabled = ${bpt.tip_enabled} and bpts.name = ${bpt.name}
-        and organizations.name = ${assumed.organizationName} and not organizations.blocked
-        and exists (select 1 from users where users.id = ${assumed.userId} and users.role = ${assumed.role})
-        and ${rateHolds}
-    )${nodeInvoice}
+      select sale.* from (values ${sql.join(rows)}) as sale (user_id, role, bpt_id, organization_id, account_id,
+        currency, tax_bps, tip_enabled, bpt_name, organization_name, rate, fetched_after, payment_hash,
+        payment_request, description, amount_msat, bill_minor, tip_minor, tax_minor, total_minor,
+        rate_minor_per_btc, expires_at, source, preimage, node_payment_request, node_amount_msat, node_expires_at)
+      where exists (
+          select 1 from bpts join organizations on organizations.id = bpts.organization_id
+          where bpts.id = sale.bpt_id and bpts.organization_id = sale.organization_id and bpts.deleted_at is null
+            and bpts.account_id = sale.account_id and bpts.currency = sale.currency
+            and bpts.tax_bps = sale.tax_bps and bpts.tip_enabled = sale.tip_enabled and bpts.name = sale.bpt_name
+            and organizations.name = sale.organization_name and not organizations.blocked
+        )
+        and exists (select 1 from users where users.id = sale.user_id and users.role = sale.role)
+        and (sale.rate is null or exists (
+          select 1 from rates where rates.currency = sale.currency and rates.rate_minor_per_btc = sale.rate
+            and rates.fetched_at > sale.fetched_after
+        ))
+    ), node_invoice as (
+      insert into devnet_invoices (payment_hash, preimage, payment_request, amount_msat, expires_at)
+      select payment_hash, preimage, node_payment_request, node_amount_msat, node_expires_at
+      from holds where preimage is not null
+      returning payment_hash
+    )
     insert into invoices (organization_id, account_id, bpt_id, payment_hash, payment_request, description,
-      amount_msat, currency, bill_minor, tip_minor, tax_minor, total_minor, rate_minor_per_btc, expires_at,
-      source, source_id, virtual_bpt_id)
-    select ${invoice.organization_id}, ${invoice.account_id}, ${invoice.bpt_id}, ${invoice.payment_hash},
-      ${invoice.payment_request}, ${invoice.description}, ${invoice.amount_msat}, ${invoice.currency},
-      ${invoice.bill_minor}, ${invoice.tip_minor}, ${invoice.tax_minor}, ${invoice.total_minor},
-      ${invoice.rate_minor_per_btc}, ${invoice.expires_at}, ${invoice.source ?? 'terminal'},
-      ${invoice.source_id ?? null}, ${invoice.virtual_bpt_id ?? null}
-    from ${nodeRecord ? sql`node_invoice` : sql`holds`}
+      amount_msat, currency, bill_minor, tip_minor, tax_minor, total_minor, rate_minor_per_btc, expires_at, source)
+    select organization_id, account_id, bpt_id, payment_hash, payment_request, description, amount_msat, currency,
+      bill_minor, tip_minor, tax_minor, total_minor, rate_minor_per_btc, expires_at, source
+    from holds where preimage is null or payment_hash in (select payment_hash from node_invoice)
     returning *`.compile(db);
   // A named statement is parsed and planned once per connection, not on every charge; its text
-  // differs only by which checks and writes it makes, and so does its name.
-  const { rows } = await poolOf(db).query<InvoiceRow>({
-    name: `insert-invoice-if-sale-holds${nodeRecord ? '-with-node-record' : ''}${rate ? '-at-rate' : ''}`,
+  // differs only by how many charges it carries, and so does its name.
+  const { rows: written } = await poolOf(db).query<InvoiceRow>({
+    name: `insert-invoices-if-sales-hold-${sales.length}`,
     text: statement.sql,
     values: [...statement.parameters],
   });
-  return rows[0];
+  const byHash = new Map(written.map((row) => [row.payment_hash, row]));
+  return sales.map((sale) => byHash.get(sale.invoice.payment_hash));
 }
 
 /** What issuing an invoice reads of the seller: whether it may sell, its name, and the cached price of `currency`. */

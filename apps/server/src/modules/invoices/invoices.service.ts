@@ -25,6 +25,7 @@ import {
 } from '../../adapters/lightning/types.ts';
 import { type LnurlLog, redeemLnurlWithdraw } from '../../adapters/lnurl/withdraw-client.ts';
 import type { Config } from '../../config.ts';
+import { batchWrites } from '../../db/batch-writes.ts';
 import type { Db } from '../../db/database.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { addTransactionToDisbursementTotals } from '../back-office/back-office-payments.repo.ts';
@@ -40,9 +41,10 @@ import {
   expireInvoices,
   findInvoice,
   findSeller,
+  type HeldSale,
   type InvoiceRow,
   insertInvoice,
-  insertInvoiceIfSaleHolds,
+  insertInvoicesIfSalesHold,
   listOpenInvoices,
   markInvoiceSettled,
   type NewInvoice,
@@ -225,7 +227,7 @@ export async function createInvoiceForBpt(
 /**
  * The last read of each terminal a signed-in caller charged at in this process, by caller and
  * terminal. Only a guess: a charge priced from it is written by a statement that first checks
- * all of it is still so (`insertInvoiceIfSaleHolds`), so a change made through any process is
+ * all of it is still so (`insertInvoicesIfSalesHold`), so a change made through any process is
  * seen by the next charge.
  */
 const lastSaleReads = new Map<string, { bpt: BptRow; seller: SellerRow }>();
@@ -272,16 +274,38 @@ async function createInvoiceFromLastRead(
 ): Promise<InvoiceRow | undefined> {
   const { bpt, seller } = last;
   const signed = await signInvoice(deps, terminalOrder(deps, bpt, request, seller), seller, now);
-  return insertInvoiceIfSaleHolds(deps.db, signed.invoice, signed.nodeRecord, {
-    userId: caller.userId,
-    role: caller.role,
-    bpt,
-    organizationName: seller.name,
-    rate:
-      bpt.currency === SATS
-        ? undefined
-        : { rateMinorPerBtc: signed.rateMinorPerBtc, fetchedAfter: staleRateCutoff(deps.config) },
+  return heldSaleWriterOf(deps.db)({
+    invoice: signed.invoice,
+    nodeRecord: signed.nodeRecord,
+    assumed: {
+      userId: caller.userId,
+      role: caller.role,
+      bpt,
+      organizationName: seller.name,
+      rate:
+        bpt.currency === SATS
+          ? undefined
+          : { rateMinorPerBtc: signed.rateMinorPerBtc, fetchedAfter: staleRateCutoff(deps.config) },
+    },
   });
+}
+
+const heldSaleWriters = new WeakMap<Db, (sale: HeldSale) => Promise<InvoiceRow | undefined>>();
+
+/**
+ * Charges that arrive together are written by one statement and one commit (docs/decisions.md):
+ * the round trip and the commit were most of what a charge cost PostgreSQL and the server.
+ */
+function heldSaleWriterOf(db: Db): (sale: HeldSale) => Promise<InvoiceRow | undefined> {
+  let writer = heldSaleWriters.get(db);
+  if (!writer) {
+    writer = batchWrites((sales: HeldSale[]) => insertInvoicesIfSalesHold(db, sales), {
+      maxBatch: 16,
+      maxInFlight: 2,
+    });
+    heldSaleWriters.set(db, writer);
+  }
+  return writer;
 }
 
 export async function getInvoice(db: Db, id: string): Promise<Invoice> {
