@@ -125,9 +125,6 @@ export default defineConfig({
     chunkSizeWarningLimit: 1000,
     rolldownOptions: {
       output: {
-        // Chunks shared by many pages are named after all of them; the hash tells them apart.
-        chunkFileNames: (chunk) => `assets/${chunk.name.startsWith('lazy~') ? 'lazy' : '[name]'}-[hash].js`,
-        assetFileNames: (asset) => `assets/${asset.names[0]?.startsWith('lazy~') ? 'lazy' : '[name]'}-[hash][extname]`,
         codeSplitting: {
           groups: [
             // Everything the entry needs, in one file beside the entry: the login page is three
@@ -137,16 +134,6 @@ export default defineConfig({
               test: (id) => !/index\.html|src[\\/]main\.tsx$/.test(id),
               tags: ['$initial'],
               priority: 2,
-            },
-            // What the lazy pages share, grouped by the pages that use it, with small groups merged
-            // into a neighbour: home fetches ten files after the framework instead of thirty
-            // (HTTP/1.1 asks six at a time), for a few KiB that it does not use.
-            {
-              name: 'lazy',
-              test: /node_modules|src[\\/](components|api)[\\/]/,
-              entriesAware: true,
-              entriesAwareMergeThreshold: 30000,
-              priority: 1,
             },
           ],
         },
