@@ -108,7 +108,8 @@ function preloadWhatTheVisitorNeeds(): Plugin {
 }
 `;
       const script = this.getFileName(this.emitFile({ type: 'asset', name: 'preload.js', source }));
-      html.source = String(html.source).replace('</title>', `</title>\n    <script src="/${script}"></script>`);
+      // Async: it must not hold up the parser, and nothing waits for it.
+      html.source = String(html.source).replace('</title>', `</title>\n    <script async src="/${script}"></script>`);
     },
   };
 }
