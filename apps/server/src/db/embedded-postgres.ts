@@ -133,6 +133,8 @@ export async function startEmbeddedPostgres(options: {
   log?: (message: string) => void;
   /** More server settings (`-c name=value` pairs), e.g. the benchmark's pg_stat_statements. */
   settings?: Record<string, string>;
+  /** Called as PostgreSQL starts, for work that can run meanwhile on the other core. */
+  whileStarting?: () => void;
 }): Promise<EmbeddedCluster> {
   const log = options.log ?? (() => {});
   const clusterDir = path.join(options.dataDir, 'postgres');
@@ -170,7 +172,9 @@ export async function startEmbeddedPostgres(options: {
     onError: record,
   });
   try {
-    if (isNew) await cluster.initialise();
+    const initialising = isNew ? cluster.initialise() : undefined;
+    options.whileStarting?.();
+    await initialising;
     await cluster.start();
   } catch (cause) {
     await releaseDataDir(options.dataDir);

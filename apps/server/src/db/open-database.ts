@@ -10,10 +10,15 @@ export type OpenDatabase = { db: Db; url: string; embedded: boolean; close: () =
  * Connects to `DATABASE_URL`, or starts the embedded PostgreSQL under the data directory when it
  * is unset, then applies pending migrations.
  */
-export async function openDatabase(config: Config, log: (message: string) => void): Promise<OpenDatabase> {
+export async function openDatabase(
+  config: Config,
+  log: (message: string) => void,
+  whileStarting?: () => void,
+): Promise<OpenDatabase> {
+  if (config.databaseUrl) whileStarting?.();
   const cluster = config.databaseUrl
     ? undefined
-    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+    : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort, log, whileStarting });
   if (cluster) log(`Embedded PostgreSQL on 127.0.0.1:${cluster.port}, data in ${config.dataDir}`);
   const url = cluster?.url ?? (config.databaseUrl as string);
   const db = createDatabase(url);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Role } from '@rayo/shared';
 import { insertAccount } from '../modules/accounts/accounts.repo.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
 import {
   listUnpaidTransactionIdsBefore,
   markTransactionsPaid,
@@ -12,8 +13,7 @@ import { createOrganization } from '../modules/organizations/organizations.servi
 import { insertKybDocument } from '../modules/settings/kyb.repo.ts';
 import { updateLightningAddress, updateOnchainAddress } from '../modules/settings/payout-addresses.repo.ts';
 import { updatePayoutSplit } from '../modules/settings/payout-split.repo.ts';
-import { linkManagerToAccounts } from '../modules/users/users.repo.ts';
-import { createUser } from '../modules/users/users.service.ts';
+import { insertUser, linkManagerToAccounts } from '../modules/users/users.repo.ts';
 import type { Db } from './database.ts';
 import { type DemoSalesOptions, MEXICO_MARKET, seedDemoSales } from './seed-demo-sales.ts';
 
@@ -62,8 +62,11 @@ export async function seedDemo(db: Db, sales: DemoSalesOptions = {}): Promise<bo
 export async function seedDemoOrganizations(db: Db): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     if ((await countOrganizations(trx)) > 0) return false;
-    await seedDemoCafe(trx);
-    await seedDemoBookshop(trx);
+    // One hash for every demo user: they share a password the log prints anyway, and each scrypt
+    // costs tens of milliseconds of the first start.
+    const passwordHash = await hashPassword(DEMO_PASSWORD);
+    await seedDemoCafe(trx, passwordHash);
+    await seedDemoBookshop(trx, passwordHash);
     return true;
   });
 }
@@ -89,7 +92,7 @@ export async function completeDemoSeed(db: Db, sales: DemoSalesOptions = {}): Pr
   });
 }
 
-async function seedDemoCafe(trx: Db) {
+async function seedDemoCafe(trx: Db, passwordHash: string) {
   const organization = await createOrganization(trx, {
     name: DEMO_ORGANIZATION,
     countryCode: 'GT',
@@ -113,11 +116,12 @@ async function seedDemoCafe(trx: Db) {
     });
   }
   for (const user of demoUsers) {
-    const created = await createUser(trx, {
+    const created = await insertUser(trx, {
       ...user,
-      organizationId: user.role === 'back_office' ? null : organization.id,
-      password: DEMO_PASSWORD,
+      organization_id: user.role === 'back_office' ? null : organization.id,
+      password_hash: passwordHash,
       language: 'en',
+      email_confirmed_at: new Date(),
     });
     // The demo manager sees one account only, to show how linking narrows a manager's view.
     if (user.role === 'manager' && accounts[0]) await linkManagerToAccounts(trx, created.id, [accounts[0].id]);
@@ -135,7 +139,7 @@ async function markFiatPaidUpTo(db: Db, organizationId: string, before: Date) {
   });
 }
 
-async function seedDemoBookshop(trx: Db) {
+async function seedDemoBookshop(trx: Db, passwordHash: string) {
   const organization = await createOrganization(trx, {
     name: DEMO_BOOKSHOP.name,
     countryCode: 'MX',
@@ -156,12 +160,13 @@ async function seedDemoBookshop(trx: Db) {
     tip_enabled: false,
     tax_bps: 1600,
   });
-  const admin = await createUser(trx, {
+  const admin = await insertUser(trx, {
     ...DEMO_BOOKSHOP.admin,
     role: 'admin',
-    organizationId: organization.id,
-    password: DEMO_PASSWORD,
+    organization_id: organization.id,
+    password_hash: passwordHash,
     language: 'es',
+    email_confirmed_at: new Date(),
   });
   // A regtest address, since the devnet node's wallet is on regtest.
   await updateOnchainAddress(trx, organization.id, 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');
