@@ -1,6 +1,7 @@
-import { Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Payout } from '@rayo/shared';
+import { IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCancelPayout, useOrganizationPayouts } from '../../api/back-office-payouts.ts';
@@ -60,21 +61,23 @@ export function OrganizationPayoutsSection({ organizationId }: { organizationId:
               payouts={data.payouts}
               actions={(payout) =>
                 mayCancel(payout) && (
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="red"
-                    aria-label={t('backOffice.payouts.cancelOne', {
-                      amount: formatMsatAsSats(payout.amountMsat, locale),
-                      date: date(payout.createdAt),
-                    })}
-                    onClick={() => {
-                      cancel.reset();
-                      setConfirming(payout);
-                    }}
-                  >
-                    {t('backOffice.payouts.cancel')}
-                  </Button>
+                  // An icon keeps the row within the panel; the tooltip and the label name it.
+                  <Tooltip label={t('backOffice.payouts.cancel')} withArrow>
+                    <ActionIcon
+                      variant="light"
+                      color="red"
+                      aria-label={t('backOffice.payouts.cancelOne', {
+                        amount: formatMsatAsSats(payout.amountMsat, locale),
+                        date: date(payout.createdAt),
+                      })}
+                      onClick={() => {
+                        cancel.reset();
+                        setConfirming(payout);
+                      }}
+                    >
+                      <IconX size={16} />
+                    </ActionIcon>
+                  </Tooltip>
                 )
               }
             />
