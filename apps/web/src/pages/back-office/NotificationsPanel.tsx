@@ -1,4 +1,4 @@
-import { ActionIcon, Stack, Table, Text } from '@mantine/core';
+import { ActionIcon, Stack, Table } from '@mantine/core';
 import { notifications as toasts } from '@mantine/notifications';
 import { NOTIFICATION_KINDS } from '@rayo/shared';
 import { IconTrash } from '@tabler/icons-react';
@@ -8,8 +8,7 @@ import { Link } from 'react-router';
 import { useBackOfficeNotifications, useDeleteNotification } from '../../api/back-office.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
-import { LabelledPagination } from '../../components/LabelledPagination.tsx';
-import { LoadError } from '../../components/LoadError.tsx';
+import { PagedList } from '../../components/PagedList.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -27,58 +26,57 @@ export function NotificationsPanel() {
   const list = useBackOfficeNotifications(page, PAGE_SIZE);
   const remove = useDeleteNotification();
   const date = useDateTimeFormat();
-  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
 
-  if (list.isError) return <LoadError error={list.error} onRetry={() => list.refetch()} />;
-  if (list.isPending) return <Text size="sm">{t('common.loading')}</Text>;
-  if (list.data.total === 0) {
-    return (
-      <Text c="dimmed" size="sm">
-        {t('backOffice.notifications.empty')}
-      </Text>
-    );
-  }
   return (
     <Stack gap="sm">
-      <Table.ScrollContainer minWidth={480}>
-        <Table verticalSpacing="xs" data-testid="back-office-notifications">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('backOffice.notifications.time')}</Table.Th>
-              <Table.Th>{t('backOffice.notifications.organization')}</Table.Th>
-              <Table.Th>{t('backOffice.notifications.kind')}</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data.notifications.map((notice) => (
-              <Table.Tr key={notice.id}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(notice.createdAt)}</Table.Td>
-                <Table.Td>
-                  <Link to={`/back-office/${notice.organizationId}/infos`}>{notice.organizationName}</Link>
-                </Table.Td>
-                <Table.Td>{t(notificationKindKey(notice.kind))}</Table.Td>
-                <Table.Td>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={t('backOffice.notifications.delete')}
-                    loading={remove.isPending && remove.variables === notice.id}
-                    onClick={() =>
-                      remove.mutate(notice.id, {
-                        onError: (error) => toasts.show({ color: 'red', message: errorMessage(t, error) }),
-                      })
-                    }
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <LabelledPagination pages={pages} page={page} onChange={setPage} />
+      <PagedList
+        query={list}
+        pageSize={PAGE_SIZE}
+        page={page}
+        onPage={setPage}
+        empty={t('backOffice.notifications.empty')}
+      >
+        {(data) => (
+          <Table.ScrollContainer minWidth={480}>
+            <Table verticalSpacing="xs" data-testid="back-office-notifications">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('backOffice.notifications.time')}</Table.Th>
+                  <Table.Th>{t('backOffice.notifications.organization')}</Table.Th>
+                  <Table.Th>{t('backOffice.notifications.kind')}</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.notifications.map((notice) => (
+                  <Table.Tr key={notice.id}>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(notice.createdAt)}</Table.Td>
+                    <Table.Td>
+                      <Link to={`/back-office/${notice.organizationId}/infos`}>{notice.organizationName}</Link>
+                    </Table.Td>
+                    <Table.Td>{t(notificationKindKey(notice.kind))}</Table.Td>
+                    <Table.Td>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('backOffice.notifications.delete')}
+                        loading={remove.isPending && remove.variables === notice.id}
+                        onClick={() =>
+                          remove.mutate(notice.id, {
+                            onError: (error) => toasts.show({ color: 'red', message: errorMessage(t, error) }),
+                          })
+                        }
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </PagedList>
     </Stack>
   );
 }
