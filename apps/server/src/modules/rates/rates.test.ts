@@ -176,8 +176,6 @@ describe('startRateRefresh', () => {
       { db, config: fast, rateSource: slow },
       { warn: (_details, message) => warnings.push(message) },
     );
-    // The first refresh starts without waiting an interval.
-    await expect.poll(() => calls, { interval: 5, timeout: 40 }).toBe(1);
     await expect.poll(() => calls, { interval: 5, timeout: 10_000 }).toBeGreaterThanOrEqual(3);
     await stop();
     const callsAtStop = calls;
@@ -188,6 +186,21 @@ describe('startRateRefresh', () => {
     expect((await findRate(db, 'USD'))?.rateMinorPerBtc).toBe(BigInt(9_500_000 + callsAtStop));
     await sleep(100);
     expect(calls).toBe(callsAtStop);
+  });
+
+  it('refreshes at once, without waiting an interval first', async () => {
+    let calls = 0;
+    const counted: RateSource = {
+      name: 'counted',
+      async fetchRates() {
+        calls += 1;
+        return [{ currency: 'USD', rateMinorPerBtc: 9_500_000n }];
+      },
+    };
+    const hourly = { ...config, rates: { ...config.rates, refreshSeconds: 3600 } };
+    const stop = startRateRefresh({ db, config: hourly, rateSource: counted }, { warn: () => {} });
+    await expect.poll(() => calls, { interval: 5, timeout: 10_000 }).toBe(1);
+    await stop();
   });
 
   it('logs failures and keeps refreshing', async () => {
