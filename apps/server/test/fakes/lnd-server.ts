@@ -48,6 +48,10 @@ export type RemoteInvoice = {
   inFlight: boolean;
   /** How long a payment stays IN_FLIGHT before its final state. */
   payDelayMs: number;
+  /** A payment stays IN_FLIGHT until `releasePayment`, however long that takes. */
+  held: boolean;
+  /** Ends the held payment under way. */
+  release: (() => void) | null;
   /** Every payment lnd ended with SUCCEEDED; more than one would be a double payment. */
   successes: number;
   /** The last payment's final message, for tracking. */
@@ -78,10 +82,13 @@ export type FakeLnd = {
     /** A real invoice someone else signed, with its preimage, instead of a made-up one. */
     signed?: { paymentRequest: string; paymentHash: string; preimage: string; destination: string };
     payDelayMs?: number;
+    held?: boolean;
     /** Cuts the payer's stream after IN_FLIGHT, as a dropped connection would; the payment still ends. */
     cutStream?: boolean;
   }): RemoteInvoice;
   remoteInvoices(): readonly RemoteInvoice[];
+  /** Ends the held payment of a remote invoice (`held` above) with its final state. */
+  releasePayment(paymentHashHex: string): void;
   /** Cuts every open subscription without a clean end, as a crashed node or network would. */
   dropSubscriptions(): number;
   /** Resolves once `count` subscriptions have been opened in total. */
@@ -219,7 +226,7 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
     response.writeHead(200, { 'content-type': 'application/json' });
     response.write(`${JSON.stringify({ result: paymentJson(target, 'IN_FLIGHT', {}) })}\n`);
     if (target.cutStream) setTimeout(() => response.socket?.destroy(), 5);
-    setTimeout(() => {
+    const end = () => {
       target.inFlight = false;
       let final: Record<string, unknown>;
       if (target.failWith !== null) {
@@ -239,7 +246,9 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
       target.final = final;
       // The payment ends whether or not the payer is still connected, as at a real node.
       if (!response.destroyed) response.end(`${JSON.stringify({ result: final })}\n`);
-    }, target.payDelayMs);
+    };
+    if (target.held) target.release = end;
+    else setTimeout(end, target.payDelayMs);
   }
 
   /** TrackPaymentV2: the payment's state now, as the first message of a stream. */
@@ -485,6 +494,8 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
         paid: false,
         inFlight: false,
         payDelayMs: input.payDelayMs ?? 10,
+        held: input.held ?? false,
+        release: null,
         successes: 0,
         final: null,
         cutStream: input.cutStream ?? false,
@@ -493,6 +504,13 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
       return invoice;
     },
     remoteInvoices: () => remote,
+    releasePayment(paymentHashHex) {
+      const target = remote.find((invoice) => invoice.paymentHash === paymentHashHex);
+      const release = target?.release;
+      if (!target || !release) throw new Error(`no held payment of ${paymentHashHex}`);
+      target.release = null;
+      release();
+    },
     dropSubscriptions() {
       const count = subscribers.size;
       for (const subscriber of subscribers) subscriber.socket?.destroy();

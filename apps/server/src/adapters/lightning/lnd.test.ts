@@ -347,11 +347,13 @@ describe('lnd backend', () => {
   });
 
   it('tracks a payment: never started, in flight, then succeeded with the preimage and fee', async () => {
-    const target = lnd.addRemoteInvoice({ amountMsat: 60_000n, routeFeeMsat: 900n, payDelayMs: 300 });
+    const target = lnd.addRemoteInvoice({ amountMsat: 60_000n, routeFeeMsat: 900n, held: true });
     expect(await backend.lookupPayment(target.paymentHash)).toEqual({ state: 'unknown' });
     const paying = backend.payInvoice(target.paymentRequest, { maxFeeMsat: 1_000n, timeoutSeconds: 30 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The node holds the payment in flight until the test lets it end.
+    await expect.poll(() => target.inFlight).toBe(true);
     expect(await backend.lookupPayment(target.paymentHash)).toEqual({ state: 'in_flight' });
+    lnd.releasePayment(target.paymentHash);
     await paying;
     expect(await backend.lookupPayment(target.paymentHash)).toEqual({
       state: 'succeeded',
