@@ -368,13 +368,17 @@ describe('subscribeSettlements', () => {
   });
 
   it('stops when aborted, also while it waits to retry', async () => {
+    let failures = 0;
     const unreachable = createDevnetBackend(db, {
       databaseUrl: 'postgres://nobody:wrong@127.0.0.1:1/none',
       retryDelayMs: 60_000,
-      onStreamError: () => {},
+      onStreamError: () => {
+        failures += 1;
+      },
     });
     const stream = subscribe(unreachable, 0n);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Its first attempt has failed: it now waits a minute to retry.
+    await eventually(() => failures === 1);
     await stream.stop();
     expect(stream.delivered).toEqual([]);
   });
