@@ -19,9 +19,8 @@ import { Link } from 'react-router';
 import { useBackOfficeOrganizations } from '../../api/back-office.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
-import { LabelledPagination } from '../../components/LabelledPagination.tsx';
-import { LoadError } from '../../components/LoadError.tsx';
 import { formatDecimalMoney } from '../../components/money-format.ts';
+import { PagedList } from '../../components/PagedList.tsx';
 
 const PAGE_SIZE = 10;
 
@@ -69,7 +68,6 @@ export function OrganizationsPanel({
   const [page, setPage] = useState(1);
   const list = useBackOfficeOrganizations({ search: debounced, country: countryId, page, limit: PAGE_SIZE });
   const date = useDateTimeFormat('date');
-  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
   const money = (organization: BackOfficeOrganizationRow) =>
     formatDecimalMoney(organization.pendingFiat, organization.currency, locale);
 
@@ -97,86 +95,81 @@ export function OrganizationsPanel({
           ]}
         />
       </Group>
-      {list.isError && <LoadError error={list.error} onRetry={() => list.refetch()} />}
-      {list.isPending && <Text size="sm">{t('common.loading')}</Text>}
-      {list.data?.total === 0 && (
-        <Text c="dimmed" size="sm">
-          {t('backOffice.noOrganizations')}
-        </Text>
-      )}
-      {list.data && list.data.organizations.length > 0 && view === 'table' && (
-        <Table.ScrollContainer minWidth={760}>
-          <Table verticalSpacing="xs" highlightOnHover data-testid="back-office-organizations">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('backOffice.columns.name')}</Table.Th>
-                <Table.Th>{t('backOffice.columns.country')}</Table.Th>
-                <Table.Th>{t('backOffice.columns.created')}</Table.Th>
-                <Table.Th>{t('backOffice.columns.verification')}</Table.Th>
-                <Table.Th ta="right">{t('backOffice.columns.transactions')}</Table.Th>
-                <Table.Th ta="right">{t('backOffice.columns.unpaidFiat')}</Table.Th>
-                <Table.Th ta="right">{t('backOffice.columns.pendingFiat')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.organizations.map((organization) => (
-                <Table.Tr key={organization.id}>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Link to={infosPath(organization)}>{organization.name}</Link>
-                      <BlockedBadge organization={organization} />
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>{countryName(organization.countryId)}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(organization.createdAt)}</Table.Td>
-                  <Table.Td>
-                    <VerificationBadge organization={organization} />
-                  </Table.Td>
-                  <Table.Td ta="right">{organization.transactionsCount.toLocaleString(locale)}</Table.Td>
-                  <Table.Td ta="right">{organization.unpaidFiatCount.toLocaleString(locale)}</Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                    {money(organization)}
-                  </Table.Td>
-                </Table.Tr>
+      <PagedList query={list} pageSize={PAGE_SIZE} page={page} onPage={setPage} empty={t('backOffice.noOrganizations')}>
+        {(data) =>
+          view === 'table' ? (
+            <Table.ScrollContainer minWidth={760}>
+              <Table verticalSpacing="xs" highlightOnHover data-testid="back-office-organizations">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('backOffice.columns.name')}</Table.Th>
+                    <Table.Th>{t('backOffice.columns.country')}</Table.Th>
+                    <Table.Th>{t('backOffice.columns.created')}</Table.Th>
+                    <Table.Th>{t('backOffice.columns.verification')}</Table.Th>
+                    <Table.Th ta="right">{t('backOffice.columns.transactions')}</Table.Th>
+                    <Table.Th ta="right">{t('backOffice.columns.unpaidFiat')}</Table.Th>
+                    <Table.Th ta="right">{t('backOffice.columns.pendingFiat')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.organizations.map((organization) => (
+                    <Table.Tr key={organization.id}>
+                      <Table.Td>
+                        <Group gap="xs" wrap="nowrap">
+                          <Link to={infosPath(organization)}>{organization.name}</Link>
+                          <BlockedBadge organization={organization} />
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>{countryName(organization.countryId)}</Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(organization.createdAt)}</Table.Td>
+                      <Table.Td>
+                        <VerificationBadge organization={organization} />
+                      </Table.Td>
+                      <Table.Td ta="right">{organization.transactionsCount.toLocaleString(locale)}</Table.Td>
+                      <Table.Td ta="right">{organization.unpaidFiatCount.toLocaleString(locale)}</Table.Td>
+                      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                        {money(organization)}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          ) : (
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} data-testid="back-office-organization-cards">
+              {data.organizations.map((organization) => (
+                <UnstyledButton key={organization.id} component={Link} to={infosPath(organization)}>
+                  <Card withBorder padding="md" h="100%">
+                    <Stack gap="xs">
+                      <Group justify="space-between" wrap="nowrap" align="flex-start">
+                        <Text fw={600} lineClamp={2}>
+                          {organization.name}
+                        </Text>
+                        <BlockedBadge organization={organization} />
+                      </Group>
+                      <Text size="xs" c="dimmed">
+                        {countryName(organization.countryId)} · {date(organization.createdAt)}
+                      </Text>
+                      <VerificationBadge organization={organization} />
+                      <SimpleGrid cols={2} spacing="xs">
+                        <Stat
+                          label={t('backOffice.columns.transactions')}
+                          value={organization.transactionsCount.toLocaleString(locale)}
+                        />
+                        <Stat
+                          label={t('backOffice.columns.unpaidFiat')}
+                          value={organization.unpaidFiatCount.toLocaleString(locale)}
+                        />
+                      </SimpleGrid>
+                      <Stat label={t('backOffice.columns.pendingFiat')} value={money(organization)} />
+                    </Stack>
+                  </Card>
+                </UnstyledButton>
               ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {list.data && list.data.organizations.length > 0 && view === 'dashboard' && (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} data-testid="back-office-organization-cards">
-          {list.data.organizations.map((organization) => (
-            <UnstyledButton key={organization.id} component={Link} to={infosPath(organization)}>
-              <Card withBorder padding="md" h="100%">
-                <Stack gap="xs">
-                  <Group justify="space-between" wrap="nowrap" align="flex-start">
-                    <Text fw={600} lineClamp={2}>
-                      {organization.name}
-                    </Text>
-                    <BlockedBadge organization={organization} />
-                  </Group>
-                  <Text size="xs" c="dimmed">
-                    {countryName(organization.countryId)} · {date(organization.createdAt)}
-                  </Text>
-                  <VerificationBadge organization={organization} />
-                  <SimpleGrid cols={2} spacing="xs">
-                    <Stat
-                      label={t('backOffice.columns.transactions')}
-                      value={organization.transactionsCount.toLocaleString(locale)}
-                    />
-                    <Stat
-                      label={t('backOffice.columns.unpaidFiat')}
-                      value={organization.unpaidFiatCount.toLocaleString(locale)}
-                    />
-                  </SimpleGrid>
-                  <Stat label={t('backOffice.columns.pendingFiat')} value={money(organization)} />
-                </Stack>
-              </Card>
-            </UnstyledButton>
-          ))}
-        </SimpleGrid>
-      )}
-      <LabelledPagination pages={pages} page={page} onChange={setPage} />
+            </SimpleGrid>
+          )
+        }
+      </PagedList>
     </Stack>
   );
 }
