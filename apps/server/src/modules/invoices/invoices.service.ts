@@ -225,10 +225,10 @@ export async function createInvoiceForBpt(
 }
 
 /**
- * The last read of each terminal a signed-in caller charged at in this process, by caller and
- * terminal. Only a guess: a charge priced from it is written by a statement that first checks
- * all of it is still so (`insertInvoicesIfSalesHold`), so a change made through any process is
- * seen by the next charge.
+ * The last read of each terminal a signed-in caller charged at in this process, by the token's
+ * organization (which the fresh read is made within), its user and the terminal. Only a guess:
+ * a charge priced from it is written by a statement that first checks all of it is still so
+ * (`insertInvoicesIfSalesHold`), so a change made through any process is seen by the next charge.
  */
 const lastSaleReads = new Map<string, { bpt: BptRow; seller: SellerRow }>();
 const MAX_SALE_READS = 10_000;
@@ -246,7 +246,7 @@ export async function createInvoiceForCallerBpt(
   request: CreateInvoiceRequest,
   now = new Date(),
 ): Promise<Invoice> {
-  const key = `${caller.userId}:${bptId}`;
+  const key = `${caller.organizationId}:${caller.userId}:${bptId}`;
   const last = lastSaleReads.get(key);
   if (last) {
     const written = await createInvoiceFromLastRead(deps, caller, last, request, now).catch((error: unknown) => {
