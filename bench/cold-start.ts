@@ -9,19 +9,22 @@ import { repoRoot } from '../apps/server/src/config.ts';
  * Times Rayo's cold start: the data directory is deleted, `main.ts` is started with the demo seed
  * on, and the clock runs from the spawn until `/api/ready` answers 200. Every line the server
  * prints is shown with its time since the spawn, which splits the start into its steps.
+ * `COLD_START_SERVER` times another checkout's `apps/server/src/main.ts` instead, for a before and
+ * after on the same machine at the same time.
  */
 const RUNS = Number(process.env.COLD_START_RUNS ?? 5);
 const PORT = Number(process.env.COLD_START_PORT ?? 18_950);
 const PG_PORT = Number(process.env.COLD_START_PG_PORT ?? 15_950);
 const DATA_DIR = path.resolve(process.env.COLD_START_DATA_DIR ?? path.join(repoRoot, '.data/bench-cold-start'));
+const SERVER = path.resolve(process.env.COLD_START_SERVER ?? path.join(repoRoot, 'apps/server/src/main.ts'));
 const POLL_MS = 10;
 
 async function coldStart(): Promise<number> {
   await rm(DATA_DIR, { recursive: true, force: true });
   const started = performance.now();
   const since = () => `${((performance.now() - started) / 1000).toFixed(2).padStart(6)} s`;
-  const child = spawn(process.execPath, [path.join(repoRoot, 'apps/server/src/main.ts')], {
-    cwd: repoRoot,
+  const child = spawn(process.execPath, [SERVER], {
+    cwd: path.resolve(SERVER, '../../../..'),
     env: {
       ...process.env,
       HOST: '127.0.0.1',

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
 import { computeSale, fiatToMsat, percentOf } from '@rayo/shared';
 import type { Transaction } from 'kysely';
 import { type Config, loadConfig } from '../config.ts';
@@ -164,6 +165,9 @@ export async function seedDemoSales(db: Db, organizationId: string, options: Dem
 
   const sales: (NewPastInvoice & { settledAt: Date })[] = [];
   for (let d = days - 1; d >= 0; d -= 1) {
+    // A year of sales takes a few hundred milliseconds to draw; main.ts draws them as Rayo starts
+    // serving, and its first requests must not wait behind them.
+    await setImmediate();
     const midnight = today - d * DAY_MS;
     const dayIndex = days - 1 - d;
     const rate = rateOn(market, dayIndex, days, random);
