@@ -15,7 +15,7 @@ const manifestPath = `${dist}.vite/manifest.json`;
 type Chunk = { file: string; isEntry?: boolean; imports?: string[]; css?: string[] };
 
 /** KiB, gzipped. */
-const BUDGET = { login: 265, home: 307 };
+const BUDGET = { login: 266, home: 307 };
 
 function routeFiles(manifest: Record<string, Chunk>, roots: string[]): Set<string> {
   const files = new Set<string>();
