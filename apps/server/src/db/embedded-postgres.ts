@@ -133,7 +133,7 @@ export async function startEmbeddedPostgres(options: {
   log?: (message: string) => void;
   /** More server settings (`-c name=value` pairs), e.g. the benchmark's pg_stat_statements. */
   settings?: Record<string, string>;
-  /** Called as PostgreSQL starts, for work that can run meanwhile on the other core. */
+  /** Called once initdb or PostgreSQL runs, for work that can run meanwhile on the other core. */
   whileStarting?: () => void;
 }): Promise<EmbeddedCluster> {
   const log = options.log ?? (() => {});
@@ -152,7 +152,16 @@ export async function startEmbeddedPostgres(options: {
   // The package rejects a failed start without a reason; PostgreSQL's own words say why.
   const output: string[] = [];
   let starting = true;
+  // Called on initdb's or PostgreSQL's first output, that is once its process runs: the package
+  // runs a few commands before it, which work started any earlier would hold up.
+  let spawned = false;
+  const onSpawn = () => {
+    if (spawned) return;
+    spawned = true;
+    options.whileStarting?.();
+  };
   const record = (message: unknown) => {
+    onSpawn();
     if (starting) output.push(String(message));
   };
   const cluster = new EmbeddedPostgres({
@@ -172,9 +181,7 @@ export async function startEmbeddedPostgres(options: {
     onError: record,
   });
   try {
-    const initialising = isNew ? cluster.initialise() : undefined;
-    options.whileStarting?.();
-    await initialising;
+    if (isNew) await cluster.initialise();
     await cluster.start();
   } catch (cause) {
     await releaseDataDir(options.dataDir);
