@@ -7,6 +7,7 @@ import {
   type InvoiceLookup,
   type LightningBackend,
   LightningBackendError,
+  lookupInvoicesOneByOne,
   type PaymentLookup,
   type PaymentResult,
   type Settlement,
@@ -115,12 +116,7 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
       }
     },
 
-    async lookupInvoices(paymentHashes): Promise<InvoiceLookup[]> {
-      // The node looks invoices up by one hash only.
-      const lookups: InvoiceLookup[] = [];
-      for (const paymentHash of paymentHashes) lookups.push(await backend.lookupInvoice(paymentHash));
-      return lookups;
-    },
+    lookupInvoices: (paymentHashes) => lookupInvoicesOneByOne(backend, paymentHashes),
 
     async subscribeSettlements(afterIndex, onSettlement, signal): Promise<void> {
       let last = afterIndex;

@@ -50,6 +50,16 @@ export type PaymentResult = { paymentHash: string; preimage: string; feeMsat: bi
 export type PaymentLookup = PaymentStatus;
 
 /** Raised by adapters when the node cannot be reached or answers with an error. */
+/** `lookupInvoices` of a node that looks invoices up by one hash only. */
+export async function lookupInvoicesOneByOne(
+  backend: Pick<LightningBackend, 'lookupInvoice'>,
+  paymentHashes: readonly string[],
+): Promise<InvoiceLookup[]> {
+  const lookups: InvoiceLookup[] = [];
+  for (const paymentHash of paymentHashes) lookups.push(await backend.lookupInvoice(paymentHash));
+  return lookups;
+}
+
 export class LightningBackendError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -258,10 +258,8 @@ export async function createInvoiceForCallerBpt(
   lastSaleReads.delete(key);
   await requireCallerUser(deps.db, caller.userId);
   const { bpt, seller } = await findCallerBptForSale(deps.db, caller, bptId);
-  if (caller.role !== 'manager') {
-    if (lastSaleReads.size >= MAX_SALE_READS) lastSaleReads.delete(lastSaleReads.keys().next().value as string);
-    lastSaleReads.set(key, { bpt, seller });
-  }
+  if (lastSaleReads.size >= MAX_SALE_READS) lastSaleReads.delete(lastSaleReads.keys().next().value as string);
+  lastSaleReads.set(key, { bpt, seller });
   return createInvoiceForBpt(deps, bpt, request, seller, now);
 }
 

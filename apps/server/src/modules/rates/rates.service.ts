@@ -83,8 +83,8 @@ export function freshRateForInvoice(
   if (currency === SATS) return satRateMinorPerBtc;
   currencyExponent(currency); // rejects unknown codes
   if (!rate) throw new AppError('RateUnavailable', `No exchange rate for ${currency} is available`);
-  const ageSeconds = Math.floor((Date.now() - rate.fetchedAt.getTime()) / 1000);
-  if (ageSeconds >= config.rates.maxAgeSeconds) {
+  if (rate.fetchedAt <= staleRateCutoff(config)) {
+    const ageSeconds = Math.floor((Date.now() - rate.fetchedAt.getTime()) / 1000);
     throw new AppError('RateUnavailable', `The ${currency} exchange rate is ${ageSeconds} seconds old`);
   }
   return rate.rateMinorPerBtc;
