@@ -12,7 +12,7 @@ import {
 import { useDemoDataPreparing } from '../../api/readiness.ts';
 import { ScreenTitle } from '../../components/ScreenTitle.tsx';
 import { CsvDownload } from './CsvDownload.tsx';
-import { FIRST_VIEW } from './home-prefetch.ts';
+import { ALL_ACCOUNTS, FIRST_VIEW } from './home-prefetch.ts';
 import { MetricCards } from './MetricCards.tsx';
 import { PeriodFilter } from './PeriodFilter.tsx';
 import { TransactionsTable } from './TransactionsTable.tsx';
@@ -20,8 +20,6 @@ import { TransactionsTable } from './TransactionsTable.tsx';
 // The charts' code (recharts and d3) is most of the page's weight: it is fetched once the metric
 // cards have their figures, so it does not compete with them, and the charts show when it arrives.
 const SalesCharts = lazy(() => import('./SalesCharts.tsx').then((m) => ({ default: m.SalesCharts })));
-
-const ALL = 'all';
 
 /** The browser's zone, used only when the organization could not be loaded (the failure is logged). */
 const browserTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -43,7 +41,7 @@ export function HomePage() {
   }, [preset, custom, account, timeZone]);
 
   const options = [
-    { value: ALL, label: t('home.all') },
+    { value: ALL_ACCOUNTS, label: t('home.all') },
     ...(accounts.data ?? []).map((a) => ({ value: a.id, label: a.name })),
   ];
   const accountNames = useMemo(
@@ -76,7 +74,7 @@ export function HomePage() {
           label={t('home.account')}
           data={options}
           value={account}
-          onChange={(value) => setAccount(value ?? ALL)}
+          onChange={(value) => setAccount(value ?? ALL_ACCOUNTS)}
           allowDeselect={false}
           maw={320}
         />

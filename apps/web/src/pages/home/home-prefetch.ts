@@ -3,8 +3,11 @@ import { currentOrganizationQuery, dashboardFilter, transactionSumsQuery } from 
 import { homePathOf } from '../../session/routes.ts';
 import { sessionStore } from '../../session/session-store.ts';
 
+/** The account filter's value for every account, as the dashboard API takes it. */
+export const ALL_ACCOUNTS = 'all';
+
 /** What the home page shows first: today, every account. */
-export const FIRST_VIEW = { preset: 'today', custom: null, account: 'all' } as const;
+export const FIRST_VIEW = { preset: 'today', custom: null, account: ALL_ACCOUNTS } as const;
 
 /**
  * Opening home signed in would wait for the page's code, then for the organization (its time
