@@ -63,6 +63,18 @@ export async function createCheckout(
   input: NewCheckoutInput,
   now = new Date(),
 ): Promise<CheckoutRow> {
+  return (await recordCheckout(deps, input, now)).checkout;
+}
+
+/**
+ * `createCheckout`, also saying whether this call made the checkout: a concurrent request with the
+ * same order id may have made it first, and the store API answers that one 200, not 201.
+ */
+export async function recordCheckout(
+  deps: Pick<InvoiceDeps, 'db' | 'config'>,
+  input: NewCheckoutInput,
+  now = new Date(),
+): Promise<{ checkout: CheckoutRow; created: boolean }> {
   const found = await findVirtualBpt(deps.db, input.organizationId, input.virtualBptId);
   if (!found) throw new AppError('NotFound', 'Virtual BPT not found');
   // A checkout exists to be paid; one of a blocked organization could only fail its payer.
@@ -82,7 +94,7 @@ export async function createCheckout(
       ? (input.expiresAt ?? new Date(now.getTime() + deps.config.invoiceExpirySeconds * 1000))
       : null;
   try {
-    return await insertCheckout(deps.db, {
+    const checkout = await insertCheckout(deps.db, {
       organization_id: input.organizationId,
       virtual_bpt_id: input.virtualBptId,
       kind: input.kind,
@@ -94,6 +106,7 @@ export async function createCheckout(
       redirect_url: input.redirectUrl ?? null,
       metadata: input.metadata ?? null,
     });
+    return { checkout, created: true };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     if (input.kind === 'payment_link') throw new AppError('LinkAlreadyExists', 'Link already exists');
@@ -101,7 +114,7 @@ export async function createCheckout(
       ? await findStoreCheckoutByOrderId(deps.db, input.organizationId, input.orderId)
       : undefined;
     if (!existing) throw error;
-    return existing;
+    return { checkout: existing, created: false };
   }
 }
 

@@ -13,7 +13,7 @@ import type { Db } from '../../db/database.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { type CheckoutRow, findOrganizationCheckout, findStoreCheckoutByOrderId } from '../checkouts/checkouts.repo.ts';
-import { createCheckout } from '../checkouts/checkouts.service.ts';
+import { recordCheckout } from '../checkouts/checkouts.service.ts';
 import { findCheckoutProtection } from '../settings/checkout-protection.repo.ts';
 import { findVirtualBpt, listVirtualBpts } from '../virtual-bpts/virtual-bpts.repo.ts';
 import { findVirtualBptOrganization } from './store-checkouts.repo.ts';
@@ -128,7 +128,7 @@ async function createForOrganization(
     if (!same(existing)) throw conflict();
     return { checkout: toStoreCheckout(deps.config, existing), created: false };
   }
-  const row = await createCheckout(deps, {
+  const { checkout: row, created } = await recordCheckout(deps, {
     organizationId,
     virtualBptId,
     kind: 'store',
@@ -144,7 +144,7 @@ async function createForOrganization(
   });
   // A concurrent request with the same order id may have won the insert.
   if (!same(row)) throw conflict();
-  return { checkout: toStoreCheckout(deps.config, row), created: true };
+  return { checkout: toStoreCheckout(deps.config, row), created };
 }
 
 /**
