@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { EARLY_REQUESTS_KEY, HOME_EARLY_PATHS } from './src/api/early-requests.ts';
 
 const MANTINE_STYLES = /@mantine\/(core|dates|charts|notifications)\/esm\/(?:.*\/)?([A-Za-z]+)\.module\.mjs$/;
 
@@ -63,7 +64,8 @@ const SPANISH = /src[\\/]i18n[\\/]es\.json$/;
  * run: the Spanish texts for a Spanish reader (the language is stored under SPEC §3's key), and
  * for a signed-in visitor on `/` (an access token is stored) the home page's chunks. A small
  * script in the page's head asks for them at once, beside the framework: `modulepreload` for
- * code, `preload` for style sheets (the app applies them in its own order). It is a file, written
+ * code, `preload` for style sheets (the app applies them in its own order); and it starts the
+ * calls home's first figures wait on (src/api/early-requests.ts). It is a file, written
  * from the bundle at build time, because the Content-Security-Policy allows only `'self'` scripts.
  */
 function preloadWhatTheVisitorNeeds(): Plugin {
@@ -104,7 +106,15 @@ function preloadWhatTheVisitorNeeds(): Plugin {
     }
   };
   if (localStorage.getItem('language') === 'es') preload(${JSON.stringify(filesOf(SPANISH))});
-  if (location.pathname === '/' && localStorage.getItem('accessToken')) preload(${JSON.stringify(filesOf(HOME_PAGE))});
+  const token = localStorage.getItem('accessToken');
+  if (location.pathname === '/' && token) {
+    preload(${JSON.stringify(filesOf(HOME_PAGE))});
+    const requests = {};
+    for (const path of ${JSON.stringify(HOME_EARLY_PATHS)}) {
+      requests[path] = { token, response: fetch('/api' + path, { headers: { authorization: 'Bearer ' + token } }) };
+    }
+    window[${JSON.stringify(EARLY_REQUESTS_KEY)}] = requests;
+  }
 }
 `;
       const script = this.getFileName(this.emitFile({ type: 'asset', name: 'preload.js', source }));

@@ -246,3 +246,18 @@ test.describe('from a browser in Tokyo', () => {
     }
   });
 });
+
+test('opening home signed in asks for the organization from the page’s head, once', async ({ page }) => {
+  await signInViaUi(page, demo.admin);
+  const organizationCalls: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/organization/current') organizationCalls.push(request.url());
+  });
+  await page.reload();
+  await expect(page.getByTestId('metric-receiveMsat')).toBeVisible();
+  // The head's script left its request for the app, which took it instead of asking again.
+  expect(await page.evaluate(() => Object.keys(Reflect.get(window, 'rayoEarlyRequests') ?? { missing: true }))).toEqual(
+    [],
+  );
+  expect(organizationCalls).toHaveLength(1);
+});

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { sessionStore, storageKeys } from '../session/session-store.ts';
 import { apiRequest } from './client.ts';
+import { EARLY_REQUESTS_KEY } from './early-requests.ts';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -54,5 +55,46 @@ describe('refreshing the access token', () => {
     expect(await getData()).toEqual({ ok: true });
     expect(calls.map((call) => call.path)).toEqual(['/api/data', '/api/data']);
     expect(sessionStore.get()).toMatchObject({ accessToken: 'fresh', refreshToken: 'rotated' });
+  });
+});
+
+describe('a call the page’s head started early', () => {
+  const early = (token: string, response: Promise<Response>) => {
+    Object.assign(window, { [EARLY_REQUESTS_KEY]: { '/data': { token, response } } });
+  };
+  beforeEach(() => {
+    sessionStore.signIn({ accessToken: 'fresh', refreshToken: 'first', role: 'admin', language: 'en' }, true);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    Reflect.deleteProperty(window, EARLY_REQUESTS_KEY);
+    localStorage.clear();
+    sessionStore.reload();
+  });
+
+  it('is answered from the head’s request once, then asked again', async () => {
+    const calls = fakeServer();
+    early('fresh', Promise.resolve(json(200, { ok: false })));
+    expect(await getData()).toEqual({ ok: false });
+    expect(calls).toEqual([]);
+    expect(await getData()).toEqual({ ok: true });
+    expect(calls.map((call) => call.path)).toEqual(['/api/data']);
+  });
+
+  it('is asked again when the head’s request failed or went with another token', async () => {
+    const calls = fakeServer();
+    early('fresh', Promise.reject(new TypeError('Failed to fetch')));
+    expect(await getData()).toEqual({ ok: true });
+    early('expired', Promise.resolve(json(200, { ok: false })));
+    expect(await getData()).toEqual({ ok: true });
+    expect(calls.map((call) => call.path)).toEqual(['/api/data', '/api/data']);
+  });
+
+  it('goes through the same refresh as any call when it was answered 401', async () => {
+    sessionStore.signIn({ accessToken: 'expired', refreshToken: 'first', role: 'admin', language: 'en' }, true);
+    const calls = fakeServer();
+    early('expired', Promise.resolve(json(401, { code: 'Unauthorized' })));
+    expect(await getData()).toEqual({ ok: true });
+    expect(calls.map((call) => call.path)).toEqual(['/api/auth/refresh-access-token', '/api/data']);
   });
 });

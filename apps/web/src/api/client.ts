@@ -1,6 +1,7 @@
 import { type ErrorCode, isErrorCode, RefreshAccessTokenResponseSchema } from '@rayo/shared';
 import type { z } from 'zod';
 import { sessionStore } from '../session/session-store.ts';
+import { takeEarlyResponse } from './early-requests.ts';
 
 /** A failed call: the server's error code, or `Network` when no answer arrived. */
 export class ApiError extends Error {
@@ -30,6 +31,10 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   };
   const token = sessionStore.get().accessToken;
   if (token && options.auth !== false) headers.authorization = `Bearer ${token}`;
+  const early = token && !options.method && options.auth !== false ? takeEarlyResponse(path, token) : undefined;
+  // A failed early request is simply asked again.
+  const earlyResponse = await early?.catch(() => undefined);
+  if (earlyResponse) return earlyResponse;
   try {
     return await fetch(`/api${path}`, {
       method: options.method ?? 'GET',

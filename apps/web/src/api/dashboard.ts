@@ -16,6 +16,7 @@ import {
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
 import { apiRequest, apiResponse } from './client.ts';
+import { CURRENT_ORGANIZATION_PATH } from './early-requests.ts';
 
 /** What every dashboard call is filtered by: a period and `all` or one account id. */
 export type DashboardFilter = PeriodRange & { account: string };
@@ -41,7 +42,7 @@ export function dashboardFilter(
 
 export const currentOrganizationQuery = queryOptions({
   queryKey: ['organization', 'current'],
-  queryFn: () => apiRequest('/organization/current', CurrentOrganizationSchema),
+  queryFn: () => apiRequest(CURRENT_ORGANIZATION_PATH, CurrentOrganizationSchema),
   staleTime: 5 * 60_000,
 });
 

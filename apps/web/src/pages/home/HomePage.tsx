@@ -1,6 +1,6 @@
 import { Alert, Group, Select, Skeleton, Stack } from '@mantine/core';
 import type { CustomDays, PeriodPreset } from '@rayo/shared';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
 import {
@@ -53,6 +53,9 @@ export function HomePage() {
   // the charts stay, whatever period is chosen next.
   const sumsLoading = useTransactionSums(filter).isPending;
   const [chartsWanted, setChartsWanted] = useState(false);
+  // The cards are what home is opened for: the first render is them, and the table, which costs
+  // as much again to render, follows in a render of its own once they are on screen.
+  const tableShown = useDeferredValue(true, false);
   useEffect(() => {
     if (!sumsLoading) setChartsWanted(true);
   }, [sumsLoading]);
@@ -87,7 +90,11 @@ export function HomePage() {
           <SalesCharts filter={filter} timeZone={timeZone} />
         </Suspense>
       )}
-      <TransactionsTable filter={filter} timeZone={timeZone ?? browserTimeZone} accountNames={accountNames} />
+      {tableShown ? (
+        <TransactionsTable filter={filter} timeZone={timeZone ?? browserTimeZone} accountNames={accountNames} />
+      ) : (
+        <Skeleton h={320} radius="md" />
+      )}
     </Stack>
   );
 }
