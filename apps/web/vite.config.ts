@@ -56,13 +56,13 @@ function precompressAssets(): Plugin {
   };
 }
 
-const HOME_PAGE = /src[\\/]pages[\\/]home[\\/]HomePage\.tsx$/;
+const HOME = /src[\\/](pages[\\/]home[\\/]HomePage|layouts[\\/]MainLayout)\.tsx$/;
 const SPANISH = /src[\\/]i18n[\\/]es\.json$/;
 
 /**
  * What a visitor needs beyond the entry would only be asked for once the framework has loaded and
  * run: the Spanish texts for a Spanish reader (the language is stored under SPEC §3's key), and
- * for a signed-in visitor on `/` (an access token is stored) the home page's chunks. A small
+ * for a signed-in visitor on `/` (an access token is stored) the chunks of home and its layout. A small
  * script in the page's head asks for them at once, beside the framework: `modulepreload` for
  * code, `preload` for style sheets (the app applies them in its own order); and it starts the
  * calls home's first figures wait on (src/api/early-requests.ts). It is a file, written
@@ -85,10 +85,11 @@ function preloadWhatTheVisitorNeeds(): Plugin {
       };
       const loaded = new Set<string>();
       for (const chunk of chunks) if (chunk.isEntry) collect(chunk.fileName, loaded);
-      const filesOf = (module: RegExp) => {
-        const root = chunks.find((chunk) => chunk.facadeModuleId && module.test(chunk.facadeModuleId));
+      const filesOf = (modules: RegExp) => {
         const files = new Set<string>();
-        if (root) collect(root.fileName, files);
+        for (const chunk of chunks) {
+          if (chunk.facadeModuleId && modules.test(chunk.facadeModuleId)) collect(chunk.fileName, files);
+        }
         return [...files].filter((file) => !loaded.has(file)).map((file) => `/${file}`);
       };
       const html = bundle['index.html'];
@@ -108,7 +109,7 @@ function preloadWhatTheVisitorNeeds(): Plugin {
   if (localStorage.getItem('language') === 'es') preload(${JSON.stringify(filesOf(SPANISH))});
   const token = localStorage.getItem('accessToken');
   if (location.pathname === '/' && token) {
-    preload(${JSON.stringify(filesOf(HOME_PAGE))});
+    preload(${JSON.stringify(filesOf(HOME))});
     const requests = {};
     for (const path of ${JSON.stringify(HOME_EARLY_PATHS)}) {
       requests[path] = { token, response: fetch('/api' + path, { headers: { authorization: 'Bearer ' + token } }) };

@@ -38,8 +38,7 @@ test('an admin creates a manager who sees only the linked account and can change
   await signInViaUi(page, email, { password });
   await expect(page).toHaveURL('/');
   expect(await sidebarEntries(page)).toEqual(['index', 'settings', 'accounts', 'bpts', 'integrations']);
-  await page.getByRole('combobox', { name: 'Account' }).click();
-  await expect(page.getByRole('option')).toHaveText(['All', 'Terrace']);
+  await expect(page.getByRole('combobox', { name: 'Account' }).getByRole('option')).toHaveText(['All', 'Terrace']);
 
   const token = await page.evaluate(() => localStorage.getItem('accessToken'));
   const write = await page.request.post('/api/accounts', {

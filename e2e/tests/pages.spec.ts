@@ -48,7 +48,7 @@ test('the main layout reads in Spanish', async ({ page }) => {
     await expect(nav.getByRole('link', { name: label })).toBeVisible();
   }
   await expect(page.getByRole('button', { name: 'Cerrar sesión' })).toBeVisible();
-  await expect(page.getByRole('combobox', { name: 'Cuenta' })).toHaveValue('Todas');
+  await expect(page.getByRole('combobox', { name: 'Cuenta' }).locator('option:checked')).toHaveText('Todas');
 });
 
 test('a network error loading countries shows the red snackbar at the top', async ({ page }) => {

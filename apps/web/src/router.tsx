@@ -4,10 +4,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { DocumentTitle } from './components/DocumentTitle.tsx';
 import { PageOutlet } from './components/PageOutlet.tsx';
 import { AuthLayout } from './layouts/AuthLayout.tsx';
-import { EcwidLayout } from './layouts/EcwidLayout.tsx';
 import { EmptyLayout } from './layouts/EmptyLayout.tsx';
-import { MainLayout } from './layouts/MainLayout.tsx';
-import { PlainLayout } from './layouts/PlainLayout.tsx';
 import { HomeSkeleton } from './pages/home/HomeSkeleton.tsx';
 import { LoginPage } from './pages/login/LoginPage.tsx';
 import { NotFoundPage } from './pages/not-found/NotFoundPage.tsx';
@@ -37,8 +34,13 @@ function lazyPage(load: () => Promise<ComponentType>) {
   return Object.assign(Page, { preload });
 }
 
+// The signed-in layout and the others a signed-out visitor on the login page does not see.
+const MainLayout = lazyPage(() => import('./layouts/MainLayout.tsx').then((layout) => layout.MainLayout));
+const PlainLayout = lazyPage(() => import('./layouts/PlainLayout.tsx').then((layout) => layout.PlainLayout));
+const EcwidLayout = lazyPage(() => import('./layouts/EcwidLayout.tsx').then((layout) => layout.EcwidLayout));
 const HomePage = lazyPage(() => import('./pages/home/HomePage.tsx').then((page) => page.HomePage));
-export const preloadHomePage = HomePage.preload;
+/** Home's code with the layout around it, which the first render of `/` waits for. */
+export const preloadHomePage = () => Promise.all([MainLayout.preload(), HomePage.preload()]);
 const AccountsPage = lazyPage(() => import('./pages/accounts/AccountsPage.tsx').then((page) => page.AccountsPage));
 const BptsPage = lazyPage(() => import('./pages/bpts/BptsPage.tsx').then((page) => page.BptsPage));
 const ManagersPage = lazyPage(() => import('./pages/managers/ManagersPage.tsx').then((page) => page.ManagersPage));

@@ -1,6 +1,6 @@
-import { Alert, Group, Select, Skeleton, Stack } from '@mantine/core';
+import { Alert, Group, NativeSelect, Skeleton, Stack } from '@mantine/core';
 import type { CustomDays, PeriodPreset } from '@rayo/shared';
-import { lazy, Suspense, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
 import {
@@ -15,11 +15,12 @@ import { CsvDownload } from './CsvDownload.tsx';
 import { ALL_ACCOUNTS, FIRST_VIEW } from './home-prefetch.ts';
 import { MetricCards } from './MetricCards.tsx';
 import { PeriodFilter } from './PeriodFilter.tsx';
-import { TransactionsTable } from './TransactionsTable.tsx';
 
-// The charts' code (recharts and d3) is most of the page's weight: it is fetched once the metric
-// cards have their figures, so it does not compete with them, and the charts show when it arrives.
+// The charts' code (recharts and d3) is most of the page's weight, and the table's (Mantine's
+// table, pagination, tooltips and popover) a tenth of it: both are fetched once the metric cards
+// have their figures, so they do not compete with them, and show when they arrive.
 const SalesCharts = lazy(() => import('./SalesCharts.tsx').then((m) => ({ default: m.SalesCharts })));
+const TransactionsTable = lazy(() => import('./TransactionsTable.tsx').then((m) => ({ default: m.TransactionsTable })));
 
 /** The browser's zone, used only when the organization could not be loaded (the failure is logged). */
 const browserTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -50,14 +51,11 @@ export function HomePage() {
   );
   const currency = organization.data?.currency ?? '';
   // The same query as the metric cards', answered once for both; once the first figures are in,
-  // the charts stay, whatever period is chosen next.
+  // the charts and the table stay, whatever period is chosen next.
   const sumsLoading = useTransactionSums(filter).isPending;
-  const [chartsWanted, setChartsWanted] = useState(false);
-  // The cards are what home is opened for: the first render is them, and the table, which costs
-  // as much again to render, follows in a render of its own once they are on screen.
-  const tableShown = useDeferredValue(true, false);
+  const [restWanted, setRestWanted] = useState(false);
   useEffect(() => {
-    if (!sumsLoading) setChartsWanted(true);
+    if (!sumsLoading) setRestWanted(true);
   }, [sumsLoading]);
 
   return (
@@ -73,27 +71,29 @@ export function HomePage() {
       )}
       <Stack gap="sm">
         <PeriodFilter preset={preset} custom={custom} onPreset={setPreset} onCustom={setCustom} />
-        <Select
+        <NativeSelect
           label={t('home.account')}
           data={options}
           value={account}
-          onChange={(value) => setAccount(value ?? ALL_ACCOUNTS)}
-          allowDeselect={false}
+          onChange={(event) => setAccount(event.currentTarget.value)}
           maw={320}
         />
       </Stack>
       <MetricCards filter={filter} currency={currency} />
-      {!chartsWanted ? (
-        <Skeleton h={320} radius="md" />
+      {!restWanted ? (
+        <>
+          <Skeleton h={320} radius="md" />
+          <Skeleton h={320} radius="md" />
+        </>
       ) : (
-        <Suspense fallback={<Skeleton h={320} radius="md" />}>
-          <SalesCharts filter={filter} timeZone={timeZone} />
-        </Suspense>
-      )}
-      {tableShown ? (
-        <TransactionsTable filter={filter} timeZone={timeZone ?? browserTimeZone} accountNames={accountNames} />
-      ) : (
-        <Skeleton h={320} radius="md" />
+        <>
+          <Suspense fallback={<Skeleton h={320} radius="md" />}>
+            <SalesCharts filter={filter} timeZone={timeZone} />
+          </Suspense>
+          <Suspense fallback={<Skeleton h={320} radius="md" />}>
+            <TransactionsTable filter={filter} timeZone={timeZone ?? browserTimeZone} accountNames={accountNames} />
+          </Suspense>
+        </>
       )}
     </Stack>
   );
