@@ -101,6 +101,7 @@ export async function startRuntime(
     },
     stop: async () => {
       for (const stop of stops) await stop();
+      await lightning.close?.();
       await events.close();
       await checkoutEvents.close();
       mailer.close();

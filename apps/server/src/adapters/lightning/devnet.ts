@@ -1,10 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, hexToBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { AppError } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
-import { decodeBolt11, encodeBolt11 } from '../../domain/bolt11.ts';
+import { decodeBolt11 } from '../../domain/bolt11.ts';
 import {
   type DevnetInvoiceRow,
   findDevnetInvoice,
@@ -16,6 +15,8 @@ import {
   settleDevnetInvoice,
   storeSecretOnce,
 } from './devnet.repo.ts';
+import { DEVNET_CURRENCY } from './devnet-invoice.ts';
+import { createDevnetSigner, type DevnetSigner } from './devnet-signer.ts';
 import {
   type DecodedInvoice,
   type InvoiceLookup,
@@ -37,13 +38,11 @@ export type DevnetBackendOptions = {
   retryDelayMs?: number;
   /** Hears of every failure the stream recovers from, so the caller can log it. Default: console.warn. */
   onStreamError?: (error: LightningBackendError, retryInMs: number) => void;
+  /** Hears why the signing thread was lost, after which invoices are signed on the event loop. Default: console.warn. */
+  onSignerLost?: (error: Error) => void;
 };
 
 const NODE_KEY_SECRET = 'devnet_node_key';
-const CURRENCY = 'bcrt';
-const MIN_FINAL_CLTV_EXPIRY = 80;
-/** A `d` field holds at most 1023 five-bit words; longer descriptions are committed to by hash. */
-const MAX_DESCRIPTION_BYTES = 639;
 const SETTLEMENT_BATCH = 100;
 const MAX_RETRY_DELAY_MS = 30_000;
 
@@ -90,8 +89,8 @@ function toLookup(paymentHash: string, row: DevnetInvoiceRow | undefined, now: n
  */
 export async function payDevnetInvoice(db: Db, paymentRequest: string): Promise<DevnetPayment> {
   const invoice = decodeBolt11(paymentRequest);
-  if (invoice.currency !== CURRENCY) {
-    throw new AppError('InvalidInput', `This is not a devnet invoice: those start with ln${CURRENCY}`);
+  if (invoice.currency !== DEVNET_CURRENCY) {
+    throw new AppError('InvalidInput', `This is not a devnet invoice: those start with ln${DEVNET_CURRENCY}`);
   }
   if (invoice.payee !== (await getDevnetNodePublicKey(db))) {
     throw new AppError('InvalidInput', 'This invoice was issued by another node, not by this devnet');
@@ -120,7 +119,8 @@ function asBackendError(error: unknown): LightningBackendError {
 
 /**
  * The in-process devnet Lightning node (DESIGN §5): it signs real regtest BOLT11 invoices with its
- * own key, keeps them in PostgreSQL, and settles them when the devnet wallet pays.
+ * own key (on a thread of their own, devnet-signer.ts), keeps them in PostgreSQL, and settles them
+ * when the devnet wallet pays.
  */
 export function createDevnetBackend(db: Db, options: DevnetBackendOptions): LightningBackend {
   const pollIntervalMs = options.pollIntervalMs ?? 3000;
@@ -129,13 +129,19 @@ export function createDevnetBackend(db: Db, options: DevnetBackendOptions): Ligh
     options.onStreamError ??
     ((error: LightningBackendError, retryInMs: number) =>
       console.warn(`${error.message}; retrying in ${retryInMs} ms`));
-  let nodeKey: Promise<Uint8Array> | undefined;
-  const signingKey = () => {
-    nodeKey ??= loadNodeKey(db).catch((error: unknown) => {
-      nodeKey = undefined;
-      throw error;
-    });
-    return nodeKey;
+  const onSignerLost =
+    options.onSignerLost ??
+    ((error: Error) => console.warn(`devnet invoices are signed on the event loop: ${error.message}`));
+  let signer: Promise<DevnetSigner> | undefined;
+  const signerOf = () => {
+    signer ??= loadNodeKey(db).then(
+      (nodeKey) => createDevnetSigner(nodeKey, onSignerLost),
+      (error: unknown) => {
+        signer = undefined;
+        throw error;
+      },
+    );
+    return signer;
   };
 
   return {
@@ -143,28 +149,10 @@ export function createDevnetBackend(db: Db, options: DevnetBackendOptions): Ligh
     network: 'devnet',
 
     async createInvoice({ amountMsat, description, expirySeconds, hashDescription, storeWithCaller }) {
-      const preimage = randomBytes(32);
-      const paymentHash = bytesToHex(sha256(preimage));
-      const timestamp = Math.floor(Date.now() / 1000);
-      const describe =
-        !hashDescription && utf8ToBytes(description).length <= MAX_DESCRIPTION_BYTES
-          ? { description }
-          : { descriptionHash: bytesToHex(sha256(utf8ToBytes(description))) };
-      const paymentRequest = encodeBolt11(
-        {
-          currency: CURRENCY,
-          amountMsat,
-          timestamp,
-          paymentHash,
-          paymentSecret: bytesToHex(randomBytes(32)),
-          ...describe,
-          expirySeconds,
-          minFinalCltvExpiry: MIN_FINAL_CLTV_EXPIRY,
-        },
-        await signingKey(),
-      );
-      const expiresAt = new Date((timestamp + expirySeconds) * 1000);
-      const record = { paymentHash, preimage: bytesToHex(preimage), paymentRequest, amountMsat, expiresAt };
+      const signed = await (await signerOf()).sign({ amountMsat, description, expirySeconds, hashDescription });
+      const { paymentHash, paymentRequest } = signed;
+      const expiresAt = new Date((signed.timestamp + expirySeconds) * 1000);
+      const record = { paymentHash, preimage: signed.preimage, paymentRequest, amountMsat, expiresAt };
       if (storeWithCaller) return { paymentHash, paymentRequest, expiresAt, nodeRecord: record };
       await insertDevnetInvoice(db, record);
       return { paymentHash, paymentRequest, expiresAt };
@@ -263,10 +251,14 @@ export function createDevnetBackend(db: Db, options: DevnetBackendOptions): Ligh
       return { state: 'unknown' };
     },
 
+    async close() {
+      await (await signer?.catch(() => undefined))?.close();
+    },
+
     async decodeInvoice(paymentRequest): Promise<DecodedInvoice> {
       const invoice = decodeBolt11(paymentRequest);
-      if (invoice.currency !== CURRENCY) {
-        throw new AppError('InvalidInput', `This is not a devnet invoice: those start with ln${CURRENCY}`);
+      if (invoice.currency !== DEVNET_CURRENCY) {
+        throw new AppError('InvalidInput', `This is not a devnet invoice: those start with ln${DEVNET_CURRENCY}`);
       }
       return {
         paymentHash: invoice.paymentHash,

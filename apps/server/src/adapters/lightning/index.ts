@@ -23,7 +23,11 @@ export async function createLightningBackend(
     log.warn({ err: error, retryInMs }, 'Lightning settlement stream interrupted; retrying');
   switch (config.lightning.backend) {
     case 'devnet':
-      return createDevnetBackend(database.db, { databaseUrl: database.url, onStreamError });
+      return createDevnetBackend(database.db, {
+        databaseUrl: database.url,
+        onStreamError,
+        onSignerLost: (error) => log.warn({ err: error }, 'devnet signing thread lost; signing on the event loop'),
+      });
     case 'lnd':
       return createLndBackend({ ...(await lndOptions(config.lightning)), onStreamError });
     case 'cln':

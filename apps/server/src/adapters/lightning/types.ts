@@ -123,4 +123,7 @@ export interface LightningBackend {
   lookupPayment(paymentHash: string): Promise<PaymentLookup>;
 
   decodeInvoice(paymentRequest: string): Promise<DecodedInvoice>;
+
+  /** Lets go of what the backend runs in this process (devnet: its signing thread), at shutdown. */
+  close?(): Promise<void>;
 }
