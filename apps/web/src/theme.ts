@@ -8,7 +8,7 @@ import {
   mergeThemeOverrides,
 } from '@mantine/core';
 import { MOBILE_MAX_WIDTH_PX } from '@rayo/shared';
-import type { TFunction } from 'i18next';
+import type { TFunction } from './i18n/index.ts';
 
 const px = (value: number) => `${value / 16}em`;
 

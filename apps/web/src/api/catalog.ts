@@ -1,7 +1,7 @@
 import { AccountSummaryListSchema, CountryListSchema, PublicConfigSchema } from '@rayo/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 import { showNetworkError } from '../components/network-error.ts';
 import { apiRequest, isNetworkError } from './client.ts';
 

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@rayo/shared';
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../i18n/index.ts';
 import { ApiError } from './client.ts';
 
 /**

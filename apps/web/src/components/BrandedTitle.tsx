@@ -1,6 +1,6 @@
 import { Group, Image, Title } from '@mantine/core';
 import type { PublicBranding } from '@rayo/shared';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 
 /**
  * A public page's heading (a terminal's, a checkout's or a donation's), after the organization's

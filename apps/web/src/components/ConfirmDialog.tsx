@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 
 /** Asks before an action that cannot be undone, and shows why it failed if it does. */
 export function ConfirmDialog(props: {

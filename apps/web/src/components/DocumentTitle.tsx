@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Outlet, useMatches } from 'react-router';
+import { useTranslation } from '../i18n/index.ts';
 
 /** The name of the deepest route matched: SPEC's route name, kept in each route's `handle`. */
 function routeName(matches: ReturnType<typeof useMatches>): string | undefined {

@@ -1,6 +1,6 @@
 import { Alert, Button, Group } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../api/error-messages.ts';
+import { useTranslation } from '../i18n/index.ts';
 
 /** The end of a create-or-edit form: why the last save failed, then Cancel and Create (or Save). */
 export function FormFooter({

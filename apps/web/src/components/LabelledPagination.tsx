@@ -1,5 +1,5 @@
 import { Group, Pagination, type PaginationProps } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 
 /** Page buttons that screen readers can name ('Next page', 'Page 3'), shown only when there is more than one page. */
 export function LabelledPagination({

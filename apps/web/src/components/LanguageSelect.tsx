@@ -1,6 +1,6 @@
 import { SegmentedControl } from '@mantine/core';
 import type { Language } from '@rayo/shared';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 import { sessionStore } from '../session/session-store.ts';
 import { useSession } from '../session/use-session.ts';
 

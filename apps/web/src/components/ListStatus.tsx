@@ -1,7 +1,7 @@
 import { EmptyState, Loader } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 import { LoadError } from './LoadError.tsx';
 
 /** A list page's states before its table: loading, failed with a retry, or empty with what to do first. */

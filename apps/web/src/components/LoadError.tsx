@@ -1,6 +1,6 @@
 import { Alert, Button, Group } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../api/error-messages.ts';
+import { useTranslation } from '../i18n/index.ts';
 
 /** A list that failed to load: what went wrong, and a retry. */
 export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {

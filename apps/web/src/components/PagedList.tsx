@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 import { LabelledPagination } from './LabelledPagination.tsx';
 import { LoadError } from './LoadError.tsx';
 

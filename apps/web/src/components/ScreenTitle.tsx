@@ -1,5 +1,5 @@
 import { Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 
 /** The heading of a screen; a screen whose content is still to come shows only this. */
 export function ScreenTitle({ titleKey }: { titleKey: string }) {

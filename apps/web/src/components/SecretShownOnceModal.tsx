@@ -1,5 +1,5 @@
 import { Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 
 /**
  * A secret the server keeps only as a hash, or never lists again: this dialog is the one time

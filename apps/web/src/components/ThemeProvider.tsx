@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { type ReactNode, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n/index.ts';
 import { cssVariablesResolver, localizedTheme } from '../theme.ts';
 
 /** Mantine with Rayo's theme, its icon buttons named in the language shown. */

@@ -1,6 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../i18n/index.ts';
 import { FormatCountryContext, useFormatLocale } from './format-locale.ts';
@@ -21,12 +20,10 @@ describe('useFormatLocale on a screen that names its country', () => {
     await i18n.changeLanguage('es');
     render(
       <QueryClientProvider client={new QueryClient()}>
-        <I18nextProvider i18n={i18n}>
-          <FormatCountryContext.Provider value="GT">
-            <Amount />
-          </FormatCountryContext.Provider>
+        <FormatCountryContext.Provider value="GT">
           <Amount />
-        </I18nextProvider>
+        </FormatCountryContext.Provider>
+        <Amount />
       </QueryClientProvider>,
     );
     const [named, plain] = screen.getAllByTestId('amount');

@@ -1,8 +1,8 @@
 import type { Language } from '@rayo/shared';
 import { isOrganizationMember } from '@rayo/shared';
 import { createContext, useContext } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useCurrentOrganization } from '../api/dashboard.ts';
+import { useTranslation } from '../i18n/index.ts';
 import { useSession } from '../session/use-session.ts';
 
 /**

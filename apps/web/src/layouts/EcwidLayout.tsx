@@ -1,9 +1,9 @@
 import { Box, Button, Container, List, Paper, Stack, Title } from '@mantine/core';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { usePublicConfig } from '../api/catalog.ts';
 import { Logo } from '../components/Logo.tsx';
 import { PageOutlet } from '../components/PageOutlet.tsx';
+import { useTranslation } from '../i18n/index.ts';
 
 type EcwidAppSdk = { init: (options: { app_id: string; autoloadedflag: boolean; autoheight: boolean }) => void };
 

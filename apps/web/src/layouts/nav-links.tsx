@@ -9,8 +9,8 @@ import {
   IconShieldCheck,
   IconUsers,
 } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link, useMatches } from 'react-router';
+import { useTranslation } from '../i18n/index.ts';
 import { navPaths } from '../session/routes.ts';
 
 const icons: Record<NavEntry, typeof IconHome> = {

@@ -2,9 +2,9 @@ import { Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Account } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useCreateAccount, useUpdateAccount } from '../../api/accounts.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 
 /** Creates an account, or renames one and changes its internal code (SPEC §5: the code is optional). */
 export function AccountFormModal({ account, onClose }: { account: Account | null; onClose: () => void }) {

@@ -1,9 +1,9 @@
 import { Alert, Loader, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useAccountList } from '../../api/accounts.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useAccountPaymentLinks } from '../../api/payment-links.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { PaymentLinkList } from '../integrations/PaymentLinkList.tsx';
 import { PaymentLinksHeading } from '../integrations/PaymentLinksHeading.tsx';
 

@@ -3,13 +3,13 @@ import type { Account } from '@rayo/shared';
 import { canChangeOrganization } from '@rayo/shared';
 import { IconBuildingBank, IconLink, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccountList, useDeleteAccount } from '../../api/accounts.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
 import { ListStatus } from '../../components/ListStatus.tsx';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { AccountFormModal } from './AccountFormModal.tsx';
 

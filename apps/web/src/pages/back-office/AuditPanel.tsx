@@ -3,9 +3,9 @@ import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import 'dayjs/locale/es';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { downloadAuditCsv } from '../../api/back-office.ts';
 import { errorMessage } from '../../api/error-messages.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { auditPeriod } from './audit-period.ts';
 
 function day(value: string | Date | null): string | null {

@@ -4,7 +4,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
@@ -38,14 +37,12 @@ async function renderAt(path: string, element: ReactNode, language: 'en' | 'es' 
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <I18nextProvider i18n={i18n}>
-          <MemoryRouter initialEntries={[path]}>
-            <Routes>
-              <Route path="/back-office/:id/infos" element={element} />
-              <Route path="/back-office" element={element} />
-            </Routes>
-          </MemoryRouter>
-        </I18nextProvider>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path="/back-office/:id/infos" element={element} />
+            <Route path="/back-office" element={element} />
+          </Routes>
+        </MemoryRouter>
       </QueryClientProvider>
     </MantineProvider>,
   );

@@ -1,10 +1,10 @@
 import { Select, Stack, Tabs } from '@mantine/core';
 import { ALL_COUNTRIES_ID } from '@rayo/shared';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useCountries } from '../../api/catalog.ts';
 import { localizedCountries } from '../../components/country-names.ts';
 import { ScreenTitle } from '../../components/ScreenTitle.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { AuditPanel } from './AuditPanel.tsx';
 import { CountryReportPanel } from './CountryReportPanel.tsx';

@@ -2,10 +2,10 @@ import { Alert, Button, Checkbox, Group, Paper, SimpleGrid, Stack, Table, Text, 
 import type { CountryReport, CurrencyAmount } from '@rayo/shared';
 import { IconDownload, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { downloadCountryReportCsv, useCountryReport } from '../../api/back-office-payments.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatDecimalMoney } from '../../components/money-format.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { MarkPaidButton } from './MarkPaidButton.tsx';
 import { idsOfCheckedRows } from './payment-selection.ts';
 

@@ -2,10 +2,10 @@ import { Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { usePayTransactions } from '../../api/back-office-payments.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 
 /**
  * SPEC §4 mark as paid, from an organization's unpaid list or a country report: the button,

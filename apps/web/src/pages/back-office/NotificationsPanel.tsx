@@ -3,12 +3,12 @@ import { notifications as toasts } from '@mantine/notifications';
 import { NOTIFICATION_KINDS } from '@rayo/shared';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBackOfficeNotifications, useDeleteNotification } from '../../api/back-office.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { PagedList } from '../../components/PagedList.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 
 const PAGE_SIZE = 20;
 

@@ -3,7 +3,6 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
@@ -52,9 +51,7 @@ async function renderPanel() {
     <MantineProvider>
       <Notifications />
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <I18nextProvider i18n={i18n}>
-          <OnchainBatchesPanel />
-        </I18nextProvider>
+        <OnchainBatchesPanel />
       </QueryClientProvider>
     </MantineProvider>,
   );

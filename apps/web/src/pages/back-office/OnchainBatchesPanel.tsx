@@ -3,12 +3,12 @@ import { notifications as toasts } from '@mantine/notifications';
 import type { OnchainPayoutBatch } from '@rayo/shared';
 import { IconDownload, IconUpload } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { downloadBatchPsbt, useOnchainPayoutBatches, useSubmitSignedBatch } from '../../api/back-office.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 
 const stateColor: Record<OnchainPayoutBatch['state'], string> = {
   awaiting_signature: 'yellow',

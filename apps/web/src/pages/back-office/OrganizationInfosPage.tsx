@@ -3,7 +3,6 @@ import { notifications } from '@mantine/notifications';
 import { BANKING_FIELDS, type OrganizationAdminRecord, VERIFICATIONS, type Verification } from '@rayo/shared';
 import { IconBan, IconLock, IconLockOpen } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import {
   downloadOrganizationKybDocument,
@@ -18,6 +17,7 @@ import { localizedCountries } from '../../components/country-names.ts';
 import { dateTimeFormatter } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { OrganizationTabs } from './OrganizationTabs.tsx';
 

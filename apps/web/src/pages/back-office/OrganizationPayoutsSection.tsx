@@ -3,7 +3,6 @@ import { notifications } from '@mantine/notifications';
 import type { Payout } from '@rayo/shared';
 import { IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useCancelPayout, useOrganizationPayouts } from '../../api/back-office-payouts.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -11,6 +10,7 @@ import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMsatAsSats } from '../../components/money-format.ts';
 import { PagedList } from '../../components/PagedList.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { PayoutsTable } from '../settings/PayoutsTable.tsx';
 
 const PAGE_SIZE = 10;

@@ -1,7 +1,7 @@
 import { Tabs, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useOrganizationAdminRecord } from '../../api/back-office.ts';
+import { useTranslation } from '../../i18n/index.ts';
 
 type OrganizationTab = 'infos' | 'transactions';
 

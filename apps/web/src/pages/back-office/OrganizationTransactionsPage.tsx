@@ -2,7 +2,6 @@ import { Alert, Button, Checkbox, Group, Paper, Progress, Stack, Table, Text, Ti
 import { PAY_TRANSACTIONS_LIMIT } from '@rayo/shared';
 import { IconDownload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useOrganizationAdminRecord } from '../../api/back-office.ts';
 import {
@@ -15,6 +14,7 @@ import { dateTimeFormatter, FALLBACK_TIME_ZONE } from '../../components/date-tim
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LabelledPagination } from '../../components/LabelledPagination.tsx';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { MarkPaidButton } from './MarkPaidButton.tsx';
 import { OrganizationPayoutsSection } from './OrganizationPayoutsSection.tsx';
 import { OrganizationTabs } from './OrganizationTabs.tsx';

@@ -14,13 +14,13 @@ import { useDebouncedValue } from '@mantine/hooks';
 import type { BackOfficeOrganizationRow } from '@rayo/shared';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBackOfficeOrganizations } from '../../api/back-office.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatDecimalMoney } from '../../components/money-format.ts';
 import { PagedList } from '../../components/PagedList.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 
 const PAGE_SIZE = 10;
 

@@ -1,9 +1,9 @@
 import { ActionIcon, Button, CopyButton, Group, Tooltip } from '@mantine/core';
 import type { Bpt } from '@rayo/shared';
 import { IconCheck, IconDeviceMobile, IconLink, IconPencil, IconRefresh, IconTrash } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { shareLinkOf } from '../../api/bpts.ts';
+import { useTranslation } from '../../i18n/index.ts';
 
 /** Copy and rotate the public link of a shareable BPT's terminal. */
 export function ShareLinkActions({

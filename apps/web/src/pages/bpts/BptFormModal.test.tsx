@@ -3,7 +3,6 @@ import type { Bpt } from '@rayo/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
@@ -34,11 +33,9 @@ async function renderForm() {
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient()}>
-        <I18nextProvider i18n={i18n}>
-          <MemoryRouter>
-            <BptFormModal bpt={bpt} onClose={() => {}} />
-          </MemoryRouter>
-        </I18nextProvider>
+        <MemoryRouter>
+          <BptFormModal bpt={bpt} onClose={() => {}} />
+        </MemoryRouter>
       </QueryClientProvider>
     </MantineProvider>,
   );

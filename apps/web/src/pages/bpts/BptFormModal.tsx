@@ -2,12 +2,12 @@ import { Alert, Anchor, Autocomplete, Modal, Select, Stack, Switch, Text, TextIn
 import { notifications } from '@mantine/notifications';
 import { type Bpt, parsePercentToBps, SATS } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCreateBpt, useCurrencies, useUpdateBpt } from '../../api/bpts.ts';
 import { useAccounts } from '../../api/catalog.ts';
 import { ApiError } from '../../api/client.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { channelLabel, channelValue, suggestedChannels } from './channels.ts';
 
 type Form = {

@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../i18n/index.ts';
 
 /** The suggested sales channels (DESIGN §9), stored by these names; any other text is a channel too. */
 export const suggestedChannels = ['store', 'online', 'event'] as const;

@@ -1,7 +1,6 @@
 import { Alert, Loader, Stack, Tabs, Text } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
 import { IconBolt, IconClockX, IconCurrencyBitcoin } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useCheckoutStatus, usePublicCheckout } from '../../api/checkouts.ts';
 import { ApiError } from '../../api/client.ts';
@@ -9,6 +8,7 @@ import { errorMessage } from '../../api/error-messages.ts';
 import { BrandedPanel } from '../../components/BrandedPanel.tsx';
 import { BrandedTitle } from '../../components/BrandedTitle.tsx';
 import { FormatCountryContext } from '../../components/format-locale.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { CheckoutPaid } from './CheckoutPaid.tsx';
 import { LightningPayment } from './LightningPayment.tsx';
 import { OnchainPayment, OnchainState } from './OnchainPayment.tsx';

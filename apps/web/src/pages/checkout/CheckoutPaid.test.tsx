@@ -1,7 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
 import { act, render, screen } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
 import { CheckoutPaid, STORE_POLL_MS, STORE_WAIT_MS } from './CheckoutPaid.tsx';
@@ -35,9 +34,7 @@ async function show(checkout: PublicCheckout, onRecheck = () => {}) {
   await i18n.changeLanguage('en');
   return render(
     <MantineProvider>
-      <I18nextProvider i18n={i18n}>
-        <CheckoutPaid checkout={checkout} accent={null} onRecheck={onRecheck} />
-      </I18nextProvider>
+      <CheckoutPaid checkout={checkout} accent={null} onRecheck={onRecheck} />
     </MantineProvider>,
   );
 }
@@ -55,9 +52,7 @@ describe('the way back to a shop', () => {
 
     view.rerender(
       <MantineProvider>
-        <I18nextProvider i18n={initI18n()}>
-          <CheckoutPaid checkout={{ ...paid, storeNotified: true }} accent={null} onRecheck={onRecheck} />
-        </I18nextProvider>
+        <CheckoutPaid checkout={{ ...paid, storeNotified: true }} accent={null} onRecheck={onRecheck} />
       </MantineProvider>,
     );
     expect(screen.getByRole('link', { name: 'Return to the store' })).toHaveAttribute(

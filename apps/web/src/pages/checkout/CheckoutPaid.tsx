@@ -2,7 +2,7 @@ import { Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
 import { IconCheck } from '@tabler/icons-react';
 import { useEffect, useEffectEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 
 /** How often the page asks whether the shop has been told, while the shopper waits. */
 export const STORE_POLL_MS = 2_000;

@@ -1,11 +1,11 @@
 import { Button, Stack, Text } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
 import { IconBolt } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { AwaitingPayment } from '../../components/AwaitingPayment.tsx';
 import { mmss, useInvoiceCountdown, useSecondsLeft } from '../../components/countdown.ts';
 import { LightningQr } from '../../components/LightningQr.tsx';
 import { PaymentRequestActions } from '../../components/PaymentRequestActions.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 
 type Invoice = NonNullable<PublicCheckout['invoice']>;
 

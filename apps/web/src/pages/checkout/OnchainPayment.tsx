@@ -1,11 +1,11 @@
 import { Button, Code, Group, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { PublicCheckoutOnchain } from '@rayo/shared';
 import { IconAlertTriangle, IconCheck, IconCurrencyBitcoin } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatSats } from '../../components/money-format.ts';
 import { PaymentRequestActions } from '../../components/PaymentRequestActions.tsx';
 import { QrCode } from '../../components/QrCode.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 
 /** Satoshis as BTC with all eight decimals, exactly (no float). */
 function satsToBtc(sats: number, locale: string): string {

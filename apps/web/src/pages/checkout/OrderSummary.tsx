@@ -1,8 +1,8 @@
 import { Divider, Group, Stack, Text } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
-import { useTranslation } from 'react-i18next';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney } from '../../components/money-format.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { checkoutAmounts } from './checkout-amount.ts';
 
 /** The order: what is paid for, the store's order id, and the amount in fiat and in sats. */

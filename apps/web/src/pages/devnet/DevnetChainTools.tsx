@@ -1,12 +1,12 @@
 import { Alert, Button, Code, Group, NumberInput, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconCube, IconSend } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { useDevnetChainTip, useDevnetMine, useDevnetSendOnchain } from '../../api/devnet.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatSats } from '../../components/money-format.ts';
+import { useTranslation } from '../../i18n/index.ts';
 
 function chainError(t: Parameters<typeof errorMessage>[0], error: unknown): string {
   if (error instanceof ApiError && error.code !== 'Network' && error.message) return error.message;

@@ -15,7 +15,6 @@ import {
 import { msatToWholeSats } from '@rayo/shared';
 import { IconCheck, IconCopy, IconFlask } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { usePublicConfig } from '../../api/catalog.ts';
 import { ApiError } from '../../api/client.ts';
@@ -23,6 +22,7 @@ import { useDevnetPay, useDevnetWithdrawLink } from '../../api/devnet.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatSats } from '../../components/money-format.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { NotFoundPage } from '../not-found/NotFoundPage.tsx';
 import { DevnetChainTools } from './DevnetChainTools.tsx';
 

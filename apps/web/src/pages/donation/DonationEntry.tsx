@@ -1,12 +1,12 @@
 import { Alert, Button, Divider, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import type { DonationInvoice, PublicDonationLink } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useCreateDonationInvoice } from '../../api/donations.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatSats } from '../../components/money-format.ts';
 import { QrCode } from '../../components/QrCode.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 
 /**
  * The two ways to give: scan the link's LNURL with any wallet, which asks the amount itself, or

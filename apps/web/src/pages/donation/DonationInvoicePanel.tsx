@@ -1,7 +1,6 @@
 import { Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { DonationInvoice } from '@rayo/shared';
 import { IconCheck } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { useInvoiceStatus } from '../../api/invoices.ts';
 import { AwaitingPayment } from '../../components/AwaitingPayment.tsx';
 import { mmss, useInvoiceCountdown } from '../../components/countdown.ts';
@@ -9,6 +8,7 @@ import { useFormatLocale } from '../../components/format-locale.ts';
 import { LightningQr } from '../../components/LightningQr.tsx';
 import { formatMsatAsSats } from '../../components/money-format.ts';
 import { PaymentRequestActions } from '../../components/PaymentRequestActions.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 
 /** The donation's invoice to pay, followed live until it is paid or runs out. */
 export function DonationInvoicePanel({

@@ -1,13 +1,13 @@
 import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
 import type { DonationInvoice, PublicDonationLink } from '@rayo/shared';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { usePublicDonationLink } from '../../api/donations.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { BrandedPanel } from '../../components/BrandedPanel.tsx';
 import { BrandedTitle } from '../../components/BrandedTitle.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { DonationEntry } from './DonationEntry.tsx';
 import { DonationInvoicePanel, DonationThanks } from './DonationInvoicePanel.tsx';
 

@@ -1,6 +1,6 @@
 import { Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { useConnectEcwid } from '../../api/shops.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { ShopConnectionPanel } from './ShopConnectionPanel.tsx';
 
 /**

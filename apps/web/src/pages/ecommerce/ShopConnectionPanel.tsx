@@ -16,13 +16,13 @@ import { notifications } from '@mantine/notifications';
 import type { ShopConnection, ShopPlatform } from '@rayo/shared';
 import { canChangeOrganization } from '@rayo/shared';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useMfaStatus } from '../../api/mfa.ts';
 import { useDisconnectShop, useShopConnection } from '../../api/shops.ts';
 import { useVirtualBpts } from '../../api/virtual-bpts.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from '../settings/MfaCodeModal.tsx';
 

@@ -1,7 +1,7 @@
 import { Code, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { SHOPIFY_PAYMENT_METHOD_NAME, type ShopConnection } from '@rayo/shared';
-import { useTranslation } from 'react-i18next';
 import { useConnectShopify } from '../../api/shops.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { ShopConnectionPanel } from './ShopConnectionPanel.tsx';
 
 /** The Liquid the order status page runs: the link carries the order's id, never its amount. */

@@ -1,6 +1,6 @@
 import { Button, Checkbox, Popover, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconColumns } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import { type TransactionColumn, toggleColumn, transactionColumns } from './columns.ts';
 
 /**

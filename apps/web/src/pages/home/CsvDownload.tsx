@@ -1,9 +1,9 @@
 import { Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, downloadTransactionsCsv, useTransactionPage } from '../../api/dashboard.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
+import { useTranslation } from '../../i18n/index.ts';
 
 type State =
   | { kind: 'idle' }

@@ -1,6 +1,6 @@
 import 'dayjs/locale/es';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 
 type Props = { value: DatesRangeValue; onChange: (next: DatesRangeValue) => void };
 

@@ -1,7 +1,6 @@
 import { Alert, Group, NativeSelect, Skeleton, Stack } from '@mantine/core';
 import type { CustomDays, PeriodPreset } from '@rayo/shared';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
 import {
   type DashboardFilter,
@@ -11,6 +10,7 @@ import {
 } from '../../api/dashboard.ts';
 import { useDemoDataPreparing } from '../../api/readiness.ts';
 import { ScreenTitle } from '../../components/ScreenTitle.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { CsvDownload } from './CsvDownload.tsx';
 import { ALL_ACCOUNTS, FIRST_VIEW } from './home-prefetch.ts';
 import { MetricCards } from './MetricCards.tsx';

@@ -1,7 +1,7 @@
 import { Paper, SimpleGrid, Skeleton, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, useTransactionSums, zeroSums } from '../../api/dashboard.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { formatMetrics } from './dashboard-format.ts';
 
 /** SPEC §3 transaction metrics; SPEC §8: when they fail to load they read zero (the failure is logged). */

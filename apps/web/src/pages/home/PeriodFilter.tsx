@@ -2,7 +2,7 @@ import { Chip, Group, Skeleton, Stack, Text } from '@mantine/core';
 import type { DatesRangeValue } from '@mantine/dates';
 import { type CustomDays, type PeriodPreset, periodPresets } from '@rayo/shared';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 
 const CustomRangeInput = lazy(() => import('./CustomRangeInput.tsx').then((m) => ({ default: m.CustomRangeInput })));
 

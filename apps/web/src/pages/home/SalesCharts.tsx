@@ -3,10 +3,10 @@ import { Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantin
 import { useMediaQuery } from '@mantine/hooks';
 import { bucketFor, type TransactionSeries } from '@rayo/shared';
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, useTransactionSeries } from '../../api/dashboard.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { chartNumber, chartPoints, fillBuckets } from './dashboard-format.ts';
 
 const ACCOUNT_COLORS = ['teal.6', 'indigo.6', 'orange.6', 'grape.6', 'cyan.6', 'lime.7', 'pink.6', 'yellow.7'];

@@ -1,8 +1,8 @@
 import { ActionIcon, Badge, CopyButton, Group, Text, Tooltip } from '@mantine/core';
 import type { Transaction } from '@rayo/shared';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
-import type { TFunction } from 'i18next';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
+import type { TFunction } from '../../i18n/index.ts';
 import { shortenId, type TransactionColumn } from './columns.ts';
 
 export type CellContext = {

@@ -2,7 +2,6 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
 import { saveColumns } from './columns.ts';
@@ -18,9 +17,7 @@ async function renderTable() {
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient()}>
-        <I18nextProvider i18n={i18n}>
-          <TransactionsTable filter={{ account: 'all' }} timeZone="America/Guatemala" accountNames={new Map()} />
-        </I18nextProvider>
+        <TransactionsTable filter={{ account: 'all' }} timeZone="America/Guatemala" accountNames={new Map()} />
       </QueryClientProvider>
     </MantineProvider>,
   );

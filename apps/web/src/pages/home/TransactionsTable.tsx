@@ -1,11 +1,11 @@
 import { Group, Paper, Select, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { type DashboardFilter, type TableSort, useTransactionPage } from '../../api/dashboard.ts';
 import { dateTimeFormatter } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LabelledPagination } from '../../components/LabelledPagination.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { isSortable, loadColumns, nextSort, saveColumns, type TransactionColumn } from './columns.ts';
 import { type CellContext, numericColumns, TransactionCell } from './TransactionCell.tsx';

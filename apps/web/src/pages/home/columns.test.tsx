@@ -2,7 +2,6 @@ import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
@@ -69,9 +68,7 @@ async function renderChooser(language: 'en' | 'es') {
   await i18n.changeLanguage(language);
   return render(
     <MantineProvider env="test">
-      <I18nextProvider i18n={i18n}>
-        <PersistedChooser />
-      </I18nextProvider>
+      <PersistedChooser />
     </MantineProvider>,
   );
 }

@@ -1,5 +1,5 @@
 import { Stack, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import { DonationsSection } from './donations/DonationsSection.tsx';
 import { ShopsSection } from './ShopsSection.tsx';
 import { VirtualBptSection } from './VirtualBptSection.tsx';

@@ -4,7 +4,6 @@ import { type PaymentLink, parseAmount } from '@rayo/shared';
 import { IconCopy, IconExternalLink, IconLink, IconQrcode, IconTrash } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { paymentLinkUrl, useDeletePaymentLink } from '../../api/payment-links.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useFormatLocale } from '../../components/format-locale.ts';
@@ -12,6 +11,7 @@ import { ListStatus } from '../../components/ListStatus.tsx';
 import { formatMoney } from '../../components/money-format.ts';
 import { QrCode } from '../../components/QrCode.tsx';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { statusLabel } from './payment-link-status.ts';
 
 /** The payment links, or while they load, or when there are none, what to know instead. */

@@ -1,7 +1,7 @@
 import { Anchor, Group, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../i18n/index.ts';
 
 /** A payment-link screen's way back and its title, naming whose links they are once that is known. */
 export function PaymentLinksHeading({ back, name }: { back: { to: string; label: string }; name: string | undefined }) {

@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '../../i18n/index.ts';
 
 /** Integrations → the Shopify link and Ecwid (SPEC §2): each store platform has its own screen. */
 export function ShopsSection() {

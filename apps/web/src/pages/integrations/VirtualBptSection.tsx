@@ -4,7 +4,6 @@ import type { VirtualBpt } from '@rayo/shared';
 import { canChangeOrganization } from '@rayo/shared';
 import { IconDeviceDesktop, IconLink, IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBpts } from '../../api/bpts.ts';
 import { errorMessage } from '../../api/error-messages.ts';
@@ -12,6 +11,7 @@ import { useCreateVirtualBpt, useDeleteVirtualBpt, useVirtualBpts } from '../../
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListStatus } from '../../components/ListStatus.tsx';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 
 /**

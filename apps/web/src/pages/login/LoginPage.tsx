@@ -1,12 +1,12 @@
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { signIn } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
 import { emailErrorKey } from '../../components/credentials.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
 import { MfaStep } from './MfaStep.tsx';
 

@@ -1,7 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
@@ -15,11 +14,9 @@ async function renderLogin() {
   await i18n.changeLanguage('en');
   render(
     <MantineProvider>
-      <I18nextProvider i18n={i18n}>
-        <MemoryRouter>
-          <LoginPage />
-        </MemoryRouter>
-      </I18nextProvider>
+      <MemoryRouter>
+        <LoginPage />
+      </MemoryRouter>
     </MantineProvider>,
   );
 }

@@ -1,11 +1,11 @@
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { isMfaCodeShaped } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
 import { signInWithMfaCode, signInWithRecoveryCode } from '../../api/mfa.ts';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
 
 type Mode = 'code' | 'recovery';

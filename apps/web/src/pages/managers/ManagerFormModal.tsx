@@ -2,12 +2,12 @@ import { Modal, MultiSelect, PasswordInput, Select, Stack, TextInput } from '@ma
 import { notifications } from '@mantine/notifications';
 import { type Language, languages, type Manager } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
 import { ApiError } from '../../api/client.ts';
 import { useCreateManager, useUpdateManager } from '../../api/managers.ts';
 import { emailErrorKey, newPasswordErrorKeys } from '../../components/credentials.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 
 type FieldErrors = Partial<Record<'name' | 'email' | 'password' | 'confirmation', string>>;

@@ -2,13 +2,13 @@ import { Badge, Button, Group, Table, Text, Title } from '@mantine/core';
 import type { Manager } from '@rayo/shared';
 import { IconPlus, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useAccounts } from '../../api/catalog.ts';
 import { useDeleteManager, useManagerList } from '../../api/managers.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
 import { ListStatus } from '../../components/ListStatus.tsx';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { ManagerFormModal } from './ManagerFormModal.tsx';
 
 /** The form is open for a new manager (`null`) or for an existing one. */

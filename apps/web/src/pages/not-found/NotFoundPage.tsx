@@ -1,7 +1,7 @@
 import { Button, Center, Stack, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 
 export function NotFoundPage() {
   const { t } = useTranslation();

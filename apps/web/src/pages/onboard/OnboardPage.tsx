@@ -2,7 +2,6 @@ import { Alert, Anchor, Button, Center, Loader, Select, Stack, Text, TextInput }
 import type { Language } from '@rayo/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useCurrencies } from '../../api/bpts.ts';
 import { useCountries } from '../../api/catalog.ts';
@@ -12,6 +11,7 @@ import { errorMessage } from '../../api/error-messages.ts';
 import { confirmEmail, onboard } from '../../api/onboarding.ts';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
 import { localizedCountries } from '../../components/country-names.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
 import { useSession } from '../../session/use-session.ts';
 import { defaultCurrencyOf } from './default-currency.ts';

@@ -2,7 +2,6 @@ import { Anchor, Button, Input, PasswordInput, PinInput, Stack, TextInput } from
 import { notifications } from '@mantine/notifications';
 import { RESET_CODE_LENGTH } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
@@ -10,6 +9,7 @@ import { resetPassword } from '../../api/onboarding.ts';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
 import { emailErrorKey, newPasswordErrorKeys } from '../../components/credentials.ts';
 import { useFormFields } from '../../components/use-form-fields.ts';
+import { useTranslation } from '../../i18n/index.ts';
 
 const codePattern = new RegExp(`^\\d{${RESET_CODE_LENGTH}}$`);
 

@@ -1,6 +1,5 @@
 import { Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
@@ -8,6 +7,7 @@ import { requestPasswordReset } from '../../api/onboarding.ts';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
 import { emailErrorKey } from '../../components/credentials.ts';
 import { useFormFields } from '../../components/use-form-fields.ts';
+import { useTranslation } from '../../i18n/index.ts';
 
 export function ForgotPasswordPage() {
   const { t } = useTranslation();

@@ -3,7 +3,6 @@ import { notifications } from '@mantine/notifications';
 import type { BankingFieldTemplate, BankingInfo, BankingInfoMetadata, BankingInfoTemplate } from '@rayo/shared';
 import { canChangeOrganization } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useMfaStatus } from '../../api/mfa.ts';
 import {
@@ -13,6 +12,7 @@ import {
   useSaveBankingInfo,
 } from '../../api/payout-destinations.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import {
   type BankAccountErrors,

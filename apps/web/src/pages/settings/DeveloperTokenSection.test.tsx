@@ -3,7 +3,6 @@ import type { Role } from '@rayo/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
@@ -39,9 +38,7 @@ async function renderSection(role: Role, language: 'en' | 'es' = 'en') {
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <I18nextProvider i18n={i18n}>
-          <DeveloperTokenSection />
-        </I18nextProvider>
+        <DeveloperTokenSection />
       </QueryClientProvider>
     </MantineProvider>,
   );

@@ -7,7 +7,6 @@ import {
   type DeveloperToken,
 } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useCreateDeveloperToken, useDeveloperTokens, useRevokeDeveloperToken } from '../../api/developer-tokens.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useMfaStatus } from '../../api/mfa.ts';
@@ -15,6 +14,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { SecretShownOnceModal } from '../../components/SecretShownOnceModal.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from './MfaCodeModal.tsx';
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import { MfaCodeModal } from './MfaCodeModal.tsx';
 
 /** Asks for the code that turning MFA off needs (SPEC §7 `mfa-code`); a recovery code works too. */

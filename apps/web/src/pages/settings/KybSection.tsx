@@ -14,11 +14,11 @@ import {
 } from '@mantine/core';
 import { canChangeOrganization, KYB_MAX_BYTES, KYB_MAX_FILES, KYB_TYPES, type KybDocument } from '@rayo/shared';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-messages.ts';
 import { downloadKybDocument, useDeleteKybDocument, useKybDocuments, useUploadKybDocument } from '../../api/kyb.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { checkUpload, formatBytes } from './upload-check.ts';
 

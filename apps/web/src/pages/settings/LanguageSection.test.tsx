@@ -2,7 +2,6 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { followSessionLanguage, initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
@@ -16,9 +15,7 @@ async function renderSection() {
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient({ defaultOptions: { mutations: { retry: false } } })}>
-        <I18nextProvider i18n={i18n}>
-          <LanguageSection />
-        </I18nextProvider>
+        <LanguageSection />
       </QueryClientProvider>
     </MantineProvider>,
   );

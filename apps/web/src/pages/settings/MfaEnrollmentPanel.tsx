@@ -2,12 +2,12 @@ import { Alert, Button, Code, CopyButton, Group, SimpleGrid, Stack, Text, TextIn
 import { notifications } from '@mantine/notifications';
 import { isMfaCodeShaped, type MfaEnrollment } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.ts';
 import { errorMessage, errorMessageKey } from '../../api/error-messages.ts';
 import { useValidateMfa } from '../../api/mfa.ts';
 import { QrCode } from '../../components/QrCode.tsx';
 import { saveBlob } from '../../components/save-blob.ts';
+import { useTranslation } from '../../i18n/index.ts';
 
 /** Groups of four characters are easier to read out and type into an authenticator. */
 function grouped(secret: string): string {

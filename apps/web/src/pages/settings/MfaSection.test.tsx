@@ -2,7 +2,6 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
 import { MfaSection } from './MfaSection.tsx';
@@ -32,9 +31,7 @@ async function renderSection(language: 'en' | 'es' = 'en') {
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <I18nextProvider i18n={i18n}>
-          <MfaSection />
-        </I18nextProvider>
+        <MfaSection />
       </QueryClientProvider>
     </MantineProvider>,
   );

@@ -2,10 +2,10 @@ import { Alert, Group, Paper, Skeleton, Stack, Switch, Text, Title } from '@mant
 import { notifications } from '@mantine/notifications';
 import type { MfaEnrollment } from '@rayo/shared';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useDisableMfa, useEnableMfa, useMfaStatus } from '../../api/mfa.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { DisableMfaModal } from './DisableMfaModal.tsx';
 import { MfaEnrollmentPanel } from './MfaEnrollmentPanel.tsx';
 

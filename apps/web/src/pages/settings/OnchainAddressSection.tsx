@@ -1,7 +1,7 @@
 import { Skeleton } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { usePayoutAddresses, useSetOnchainAddress } from '../../api/payout-destinations.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { PayoutAddressForm } from './PayoutAddressForm.tsx';
 import { PayoutDestinationCard, verificationOf } from './PayoutDestinationCard.tsx';
 

@@ -22,11 +22,11 @@ import {
   VERIFICATIONS,
 } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useMfaStatus } from '../../api/mfa.ts';
 import { usePayoutSplit, useSetPayoutSplit } from '../../api/payout-split.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from './MfaCodeModal.tsx';
 import { checkSplitForm, SPLIT_FIELDS, type SplitForm } from './payout-split-form.ts';

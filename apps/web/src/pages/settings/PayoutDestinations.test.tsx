@@ -4,7 +4,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
@@ -92,7 +91,7 @@ async function renderWith(role: Role, children: ReactNode, language: 'en' | 'es'
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <I18nextProvider i18n={i18n}>{children}</I18nextProvider>
+        {children}
       </QueryClientProvider>
     </MantineProvider>,
   );

@@ -1,10 +1,10 @@
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { usePayouts } from '../../api/payouts.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney } from '../../components/money-format.ts';
 import { PagedList } from '../../components/PagedList.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { PayoutsTable } from './PayoutsTable.tsx';
 
 const PAGE_SIZE = 10;

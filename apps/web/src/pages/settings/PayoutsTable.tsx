@@ -1,10 +1,10 @@
 import { Badge, Code, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { Payout } from '@rayo/shared';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMsatAsSats } from '../../components/money-format.ts';
+import { useTranslation } from '../../i18n/index.ts';
 
 const STATE_COLORS: Record<Payout['state'], string> = {
   pending: 'blue',

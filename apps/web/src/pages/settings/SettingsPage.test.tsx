@@ -2,7 +2,6 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
@@ -35,9 +34,7 @@ async function renderSettings(language: 'en' | 'es') {
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient()}>
-        <I18nextProvider i18n={i18n}>
-          <SettingsPage />
-        </I18nextProvider>
+        <SettingsPage />
       </QueryClientProvider>
     </MantineProvider>,
   );

@@ -1,5 +1,5 @@
 import { Stack, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import { BankAccountSection } from './BankAccountSection.tsx';
 import { BrandingSection } from './BrandingSection.tsx';
 import { CheckoutProtectionSection } from './CheckoutProtectionSection.tsx';

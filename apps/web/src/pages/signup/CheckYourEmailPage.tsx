@@ -1,8 +1,8 @@
 import { Anchor, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 
 export function CheckYourEmailPage() {
   const { t } = useTranslation();

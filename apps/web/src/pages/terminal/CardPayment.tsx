@@ -2,9 +2,9 @@ import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import type { InvoiceStatus } from '@rayo/shared';
 import { IconNfc } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useLnurlWithdraw } from '../../api/invoices.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { type NfcRead, useNfc } from './nfc.ts';
 
 /**

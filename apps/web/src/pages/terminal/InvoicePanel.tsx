@@ -1,12 +1,12 @@
 import { Button, Divider, Stack, Text } from '@mantine/core';
 import { type Invoice, type InvoiceStatus, msatToWholeSats, parseAmount, SATS } from '@rayo/shared';
-import { useTranslation } from 'react-i18next';
 import { AwaitingPayment } from '../../components/AwaitingPayment.tsx';
 import { mmss, useInvoiceCountdown } from '../../components/countdown.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LightningQr } from '../../components/LightningQr.tsx';
 import { formatMoney, formatSats } from '../../components/money-format.ts';
 import { PaymentRequestActions } from '../../components/PaymentRequestActions.tsx';
+import { useTranslation } from '../../i18n/index.ts';
 import { CardPayment } from './CardPayment.tsx';
 
 /** The amount of an invoice in its currency, and in sats when that is not the same thing. */

@@ -1,8 +1,8 @@
 import { Button, SimpleGrid } from '@mantine/core';
 import { IconBackspace } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useFormatLocale } from '../../components/format-locale.ts';
+import { useTranslation } from '../../i18n/index.ts';
 import { decimalSeparator, type KeypadKey } from './keypad.ts';
 
 const DIGITS: KeypadKey[] = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];

@@ -1,10 +1,10 @@
 import { Loader, Table, Text, Title } from '@mantine/core';
 import { msatToWholeSats, parseAmount, type Transaction } from '@rayo/shared';
-import { useTranslation } from 'react-i18next';
 import { type TerminalSource, useLatestTransactions } from '../../api/terminal.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney, formatSats } from '../../components/money-format.ts';
+import { useTranslation } from '../../i18n/index.ts';
 
 function Row({ transaction }: { transaction: Transaction }) {
   const locale = useFormatLocale();

@@ -1,7 +1,7 @@
 import { Box, Button, Stack, ThemeIcon, Title } from '@mantine/core';
 import type { Invoice } from '@rayo/shared';
 import { IconCheck } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/index.ts';
 import { InvoiceAmount } from './InvoicePanel.tsx';
 
 /** Covers the whole screen in green, so a customer across the counter sees at once that it is paid. */

@@ -1,9 +1,9 @@
 import { Divider, Group, Stack, Text } from '@mantine/core';
 import { msatToWholeSats, SATS, type SaleQuote } from '@rayo/shared';
-import { useTranslation } from 'react-i18next';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatPercent } from '../../components/format-percent.ts';
 import { formatMoney, formatSats } from '../../components/money-format.ts';
+import { useTranslation } from '../../i18n/index.ts';
 
 function Line({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
   return (

@@ -3,7 +3,6 @@ import type { TerminalInfo, Transaction } from '@rayo/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
@@ -67,13 +66,11 @@ async function renderTerminal() {
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <I18nextProvider i18n={i18n}>
-          <MemoryRouter initialEntries={['/t/token']}>
-            <Routes>
-              <Route path="/t/:bptToken" element={<SharedTerminalPage />} />
-            </Routes>
-          </MemoryRouter>
-        </I18nextProvider>
+        <MemoryRouter initialEntries={['/t/token']}>
+          <Routes>
+            <Route path="/t/:bptToken" element={<SharedTerminalPage />} />
+          </Routes>
+        </MemoryRouter>
       </QueryClientProvider>
     </MantineProvider>,
   );

@@ -1,8 +1,8 @@
 import { SegmentedControl, Stack, TextInput } from '@mantine/core';
 import { SATS, TIP_PRESETS, type TipChoice } from '@rayo/shared';
-import { useTranslation } from 'react-i18next';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatPercent } from '../../components/format-percent.ts';
+import { useTranslation } from '../../i18n/index.ts';
 
 const OTHER = 'other';
 

@@ -16,10 +16,10 @@ import { notifications } from '@mantine/notifications';
 import type { DonationLink } from '@rayo/shared';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useDonationAddress, useRemoveDonationAddress, useSetDonationAddress } from '../../../api/donations.ts';
 import { errorMessage } from '../../../api/error-messages.ts';
 import { LoadError } from '../../../components/LoadError.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 
 /** The organization's Lightning address (LUD-16), `name@host`, paying one donation link. */
 export function DonationAddressPanel({ links, canChange }: { links: DonationLink[]; canChange: boolean }) {

@@ -1,11 +1,11 @@
 import { Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useDonationHistory } from '../../../api/donations.ts';
 import { useDateTimeFormat } from '../../../components/date-time.ts';
 import { useFormatLocale } from '../../../components/format-locale.ts';
 import { formatDecimalMoney, formatMsatAsSats } from '../../../components/money-format.ts';
 import { PagedList } from '../../../components/PagedList.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 
 const PAGE_SIZE = 10;
 

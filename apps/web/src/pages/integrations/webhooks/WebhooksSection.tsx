@@ -8,7 +8,6 @@ import {
   type WebhookEventType,
 } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/error-messages.ts';
 import { useMfaStatus } from '../../../api/mfa.ts';
 import {
@@ -20,6 +19,7 @@ import {
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { LoadError } from '../../../components/LoadError.tsx';
 import { SecretShownOnceModal } from '../../../components/SecretShownOnceModal.tsx';
+import { useTranslation } from '../../../i18n/index.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { MfaCodeModal } from '../../settings/MfaCodeModal.tsx';
 import { WebhookDeliveryLog } from './WebhookDeliveryLog.tsx';
