@@ -81,7 +81,7 @@ export const i18n = {
   get language(): Language {
     return current;
   },
-  t: ((key, values) => translate(current, key, values)) satisfies TFunction,
+  t: (key: string, values?: TranslationValues): string => translate(current, key, values),
   changeLanguage,
 };
 
