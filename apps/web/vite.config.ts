@@ -56,7 +56,8 @@ function precompressAssets(): Plugin {
   };
 }
 
-const HOME = /src[\\/](pages[\\/]home[\\/]HomePage|layouts[\\/]MainLayout)\.tsx$/;
+const HOME =
+  /src[\\/](pages[\\/]home[\\/](HomePage\.tsx|home-prefetch\.ts)|layouts[\\/]MainLayout\.tsx|components[\\/]QueryRoutes\.tsx)$/;
 const SPANISH = /src[\\/]i18n[\\/]es\.json$/;
 
 /**

@@ -2,27 +2,35 @@
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
-import { Notifications } from '@mantine/notifications';
-import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { isNetworkError } from './api/client.ts';
+import { BrowserRouter } from 'react-router';
 import { ThemeProvider } from './components/ThemeProvider.tsx';
 import { followSessionLanguage, i18nReady } from './i18n/index.ts';
-import { prefetchHome } from './pages/home/home-prefetch.ts';
-import { createRouter, preloadHomePage } from './router.tsx';
+import { AppRoutes, preloadHomePage } from './router.tsx';
+import { homePathOf } from './session/routes.ts';
+import { sessionStore } from './session/session-store.ts';
 
-const queryClient = new QueryClient({
-  // SPEC §8: most failed loads are only logged; screens that say more do so themselves.
-  queryCache: new QueryCache({ onError: (error) => console.error(error) }),
-  defaultOptions: {
-    queries: { retry: (failures, error) => isNetworkError(error) && failures < 1, refetchOnWindowFocus: false },
-  },
-});
+// Notifications are shown after something happens, never on the first screen: their code follows
+// it. One shown before it arrives waits in the notifications' store.
+const Notifications = lazy(() =>
+  import('@mantine/notifications').then((module) => ({ default: module.Notifications })),
+);
 
-// The session's language is loaded before the first render, so no screen shows in the other.
-await Promise.all([i18nReady(), prefetchHome(queryClient, preloadHomePage)]);
+/** A signed-in visitor opening their home at `/`: the dashboard, whose figures are asked for first. */
+function opensHome(): boolean {
+  const { accessToken, role } = sessionStore.get();
+  return Boolean(accessToken && role && window.location.pathname === '/' && homePathOf(role) === '/');
+}
+
+// The session's language is loaded before the first render, so no screen shows in the other; and
+// for home, its code and first figures (pages/home/home-prefetch.ts).
+await Promise.all([
+  i18nReady(),
+  opensHome()
+    ? import('./pages/home/home-prefetch.ts').then((home) => home.prefetchHome(preloadHomePage)).catch(() => {})
+    : undefined,
+]);
 followSessionLanguage();
 
 const root = document.getElementById('root');
@@ -30,10 +38,12 @@ if (!root) throw new Error('The page has no #root element');
 createRoot(root).render(
   <StrictMode>
     <ThemeProvider>
-      <Notifications position="top-center" />
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={createRouter()} />
-      </QueryClientProvider>
+      <Suspense fallback={null}>
+        <Notifications position="top-center" />
+      </Suspense>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </ThemeProvider>
   </StrictMode>,
 );

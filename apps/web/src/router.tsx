@@ -1,7 +1,9 @@
 import type { NavEntry } from '@rayo/shared';
-import { type ComponentType, lazy, type ReactNode, Suspense, useState } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { type ReactNode, Suspense } from 'react';
+import type { RouteObject } from 'react-router';
 import { DocumentTitle } from './components/DocumentTitle.tsx';
+import { lazyPage } from './components/lazy-page.tsx';
+import { NamedRoutes } from './components/NamedRoutes.tsx';
 import { PageOutlet } from './components/PageOutlet.tsx';
 import { AuthLayout } from './layouts/AuthLayout.tsx';
 import { EmptyLayout } from './layouts/EmptyLayout.tsx';
@@ -10,37 +12,14 @@ import { LoginPage } from './pages/login/LoginPage.tsx';
 import { NotFoundPage } from './pages/not-found/NotFoundPage.tsx';
 import { RedirectIfSignedIn, RequireSession } from './session/guards.tsx';
 
-/**
- * A page whose code loads on its first visit, so the first screen downloads only what it shows.
- * `preload` asks for it ahead; a page whose code is already there renders at once, without a
- * round through its Suspense fallback (each mount keeps the form it started with).
- */
-function lazyPage(load: () => Promise<ComponentType>) {
-  let loaded: ComponentType | undefined;
-  let loading: Promise<ComponentType> | undefined;
-  const preload = () => {
-    loading ??= load().then((page) => {
-      loaded = page;
-      return page;
-    });
-    return loading;
-  };
-  const Lazy = lazy(async () => ({ default: await preload() }));
-  // biome-ignore lint/correctness/noComponentHookFactories: called once per page at module level, so each page's component is the same on every render.
-  function Page() {
-    const [Loaded] = useState(() => loaded);
-    return Loaded ? <Loaded /> : <Lazy />;
-  }
-  return Object.assign(Page, { preload });
-}
-
 // The signed-in layout and the others a signed-out visitor on the login page does not see.
 const MainLayout = lazyPage(() => import('./layouts/MainLayout.tsx').then((layout) => layout.MainLayout));
 const PlainLayout = lazyPage(() => import('./layouts/PlainLayout.tsx').then((layout) => layout.PlainLayout));
 const EcwidLayout = lazyPage(() => import('./layouts/EcwidLayout.tsx').then((layout) => layout.EcwidLayout));
 const HomePage = lazyPage(() => import('./pages/home/HomePage.tsx').then((page) => page.HomePage));
-/** Home's code with the layout around it, which the first render of `/` waits for. */
-export const preloadHomePage = () => Promise.all([MainLayout.preload(), HomePage.preload()]);
+const QueryRoutes = lazyPage(() => import('./components/QueryRoutes.tsx').then((routes) => routes.QueryRoutes));
+/** Home's code with what is around it, which the first render of `/` waits for. */
+export const preloadHomePage = () => Promise.all([QueryRoutes.preload(), MainLayout.preload(), HomePage.preload()]);
 const AccountsPage = lazyPage(() => import('./pages/accounts/AccountsPage.tsx').then((page) => page.AccountsPage));
 const BptsPage = lazyPage(() => import('./pages/bpts/BptsPage.tsx').then((page) => page.BptsPage));
 const ManagersPage = lazyPage(() => import('./pages/managers/ManagersPage.tsx').then((page) => page.ManagersPage));
@@ -124,82 +103,90 @@ export const routes: RouteObject[] = [
         element: <ConfirmForgotPasswordPage />,
       },
       { path: '/check-your-email', handle: { name: 'check-your-email' }, element: <CheckYourEmailPage /> },
-      { path: '/onboard', handle: { name: 'onboard' }, element: <OnboardPage /> },
-    ],
-  },
-  {
-    element: <PlainLayout />,
-    children: [
       {
-        path: '/ecommerce/shopify',
-        handle: { name: 'ecommerce-shopify' },
-        element: (
-          <RequireSession>
-            <ShopifyPage />
-          </RequireSession>
-        ),
+        element: <QueryRoutes />,
+        children: [{ path: '/onboard', handle: { name: 'onboard' }, element: <OnboardPage /> }],
       },
-      { path: '/ecommerce/checkout/:id', handle: { name: 'ecommerce-checkout-id' }, element: <CheckoutPage /> },
-      { path: '/donation/:id', handle: { name: 'donation-id' }, element: <DonationPage /> },
-      // The bpt route parameter (SPEC §2): a shareable terminal opens without signing in.
-      { path: '/bpts/:bptToken', handle: { name: 'bpt-terminal' }, element: <SharedTerminalPage /> },
     ],
   },
   {
-    // Public, and only on a devnet server; elsewhere the path is a 404.
-    element: <DevnetOnly />,
+    element: <QueryRoutes />,
     children: [
       {
         element: <PlainLayout />,
-        children: [{ path: '/devnet/wallet', handle: { name: 'devnet-wallet' }, element: <DevnetWalletPage /> }],
+        children: [
+          {
+            path: '/ecommerce/shopify',
+            handle: { name: 'ecommerce-shopify' },
+            element: (
+              <RequireSession>
+                <ShopifyPage />
+              </RequireSession>
+            ),
+          },
+          { path: '/ecommerce/checkout/:id', handle: { name: 'ecommerce-checkout-id' }, element: <CheckoutPage /> },
+          { path: '/donation/:id', handle: { name: 'donation-id' }, element: <DonationPage /> },
+          // The bpt route parameter (SPEC §2): a shareable terminal opens without signing in.
+          { path: '/bpts/:bptToken', handle: { name: 'bpt-terminal' }, element: <SharedTerminalPage /> },
+        ],
       },
-    ],
-  },
-  {
-    element: <EcwidLayout />,
-    children: [
       {
-        path: '/ecommerce/ecwid',
-        handle: { name: 'ecommerce-ecwid' },
+        // Public, and only on a devnet server; elsewhere the path is a 404.
+        element: <DevnetOnly />,
+        children: [
+          {
+            element: <PlainLayout />,
+            children: [{ path: '/devnet/wallet', handle: { name: 'devnet-wallet' }, element: <DevnetWalletPage /> }],
+          },
+        ],
+      },
+      {
+        element: <EcwidLayout />,
+        children: [
+          {
+            path: '/ecommerce/ecwid',
+            handle: { name: 'ecommerce-ecwid' },
+            element: (
+              <RequireSession>
+                <EcwidPage />
+              </RequireSession>
+            ),
+          },
+        ],
+      },
+      {
         element: (
           <RequireSession>
-            <EcwidPage />
+            <MainLayout />
           </RequireSession>
         ),
+        children: [
+          mainRoute(
+            '/',
+            'index',
+            'index',
+            <Suspense fallback={<HomeSkeleton />}>
+              <HomePage />
+            </Suspense>,
+          ),
+          mainRoute('/settings', 'settings', 'settings', <SettingsPage />),
+          mainRoute('/accounts', 'accounts', 'accounts', <AccountsPage />),
+          mainRoute('/accounts/:id/links', 'account-links', 'accounts', <AccountLinksPage />),
+          mainRoute('/bpts', 'bpts', 'bpts', <BptsPage />),
+          mainRoute('/bpts/:id/terminal', 'bpt-terminal-signed-in', 'bpts', <SignedInTerminalPage />),
+          mainRoute('/integrations', 'integrations', 'integrations', <IntegrationsPage />),
+          mainRoute('/integrations/payment-links/:vbpt', 'payment-link-vbpt', 'integrations', <PaymentLinksPage />),
+          mainRoute('/managers', 'managers', 'managers', <ManagersPage />),
+          mainRoute('/back-office', 'back-office', 'back-office', <BackOfficePage />),
+          mainRoute('/back-office/:id/infos', 'back-office-id-infos', 'back-office', <OrganizationInfosPage />),
+          mainRoute(
+            '/back-office/:id/transactions',
+            'back-office-id-transactions',
+            'back-office',
+            <OrganizationTransactionsPage />,
+          ),
+        ],
       },
-    ],
-  },
-  {
-    element: (
-      <RequireSession>
-        <MainLayout />
-      </RequireSession>
-    ),
-    children: [
-      mainRoute(
-        '/',
-        'index',
-        'index',
-        <Suspense fallback={<HomeSkeleton />}>
-          <HomePage />
-        </Suspense>,
-      ),
-      mainRoute('/settings', 'settings', 'settings', <SettingsPage />),
-      mainRoute('/accounts', 'accounts', 'accounts', <AccountsPage />),
-      mainRoute('/accounts/:id/links', 'account-links', 'accounts', <AccountLinksPage />),
-      mainRoute('/bpts', 'bpts', 'bpts', <BptsPage />),
-      mainRoute('/bpts/:id/terminal', 'bpt-terminal-signed-in', 'bpts', <SignedInTerminalPage />),
-      mainRoute('/integrations', 'integrations', 'integrations', <IntegrationsPage />),
-      mainRoute('/integrations/payment-links/:vbpt', 'payment-link-vbpt', 'integrations', <PaymentLinksPage />),
-      mainRoute('/managers', 'managers', 'managers', <ManagersPage />),
-      mainRoute('/back-office', 'back-office', 'back-office', <BackOfficePage />),
-      mainRoute('/back-office/:id/infos', 'back-office-id-infos', 'back-office', <OrganizationInfosPage />),
-      mainRoute(
-        '/back-office/:id/transactions',
-        'back-office-id-transactions',
-        'back-office',
-        <OrganizationTransactionsPage />,
-      ),
     ],
   },
   {
@@ -208,8 +195,11 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createRouter() {
-  return createBrowserRouter([
-    { element: <DocumentTitle />, children: [{ element: <PageOutlet />, children: routes }] },
-  ]);
+const appRoutes: RouteObject[] = [
+  { element: <DocumentTitle />, children: [{ element: <PageOutlet />, children: routes }] },
+];
+
+/** The app's screens for the browser's location (inside `BrowserRouter`). */
+export function AppRoutes() {
+  return <NamedRoutes routes={appRoutes} />;
 }

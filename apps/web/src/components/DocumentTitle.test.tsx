@@ -1,11 +1,12 @@
-import { render, waitFor } from '@testing-library/react';
-import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
+import { act, render, waitFor } from '@testing-library/react';
+import { MemoryRouter, type NavigateFunction, type RouteObject, useNavigate } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import en from '../i18n/en.json';
 import es from '../i18n/es.json';
 import { initI18n } from '../i18n/index.ts';
 import { routes } from '../router.tsx';
 import { DocumentTitle } from './DocumentTitle.tsx';
+import { NamedRoutes } from './NamedRoutes.tsx';
 
 /** Every route of the router with a path, as `path → name`, the name undefined when it has none. */
 function routeNames(tree: RouteObject[]): [string, string | undefined][] {
@@ -15,6 +16,12 @@ function routeNames(tree: RouteObject[]): [string, string | undefined][] {
       : []),
     ...routeNames(route.children ?? []),
   ]);
+}
+
+/** Hands the test the router's navigate, as a link inside the app would use it. */
+function Navigator({ onReady }: { onReady: (navigate: NavigateFunction) => void }) {
+  onReady(useNavigate());
+  return null;
 }
 
 describe('page titles', () => {
@@ -34,21 +41,35 @@ describe('page titles', () => {
       await initI18n().changeLanguage('en');
     });
 
-    function renderAt(path: string) {
-      const router = createMemoryRouter(
-        [
-          {
-            element: <DocumentTitle />,
-            children: [
-              { path: '/settings', handle: { name: 'settings' }, element: null },
-              { path: '/bpts/:id/terminal', handle: { name: 'bpt-terminal-signed-in' }, element: null },
-            ],
-          },
+    const titledRoutes: RouteObject[] = [
+      {
+        element: <DocumentTitle />,
+        children: [
+          { path: '/settings', handle: { name: 'settings' }, element: null },
+          { path: '/bpts/:id/terminal', handle: { name: 'bpt-terminal-signed-in' }, element: null },
         ],
-        { initialEntries: [path] },
+      },
+    ];
+
+    /** Renders the routes at a path, and gives back a way to navigate as a link would. */
+    function renderAt(path: string): { navigate: (to: string) => Promise<void> } {
+      let navigate: NavigateFunction | undefined;
+      render(
+        <MemoryRouter initialEntries={[path]}>
+          <NamedRoutes routes={titledRoutes} />
+          <Navigator
+            onReady={(ready) => {
+              navigate = ready;
+            }}
+          />
+        </MemoryRouter>,
       );
-      render(<RouterProvider router={router} />);
-      return router;
+      return {
+        navigate: (to) =>
+          act(async () => {
+            await navigate?.(to);
+          }),
+      };
     }
 
     it('names the screen shown, and follows navigation and the language', async () => {

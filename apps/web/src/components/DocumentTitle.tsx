@@ -1,15 +1,7 @@
 import { useEffect } from 'react';
-import { Outlet, useMatches } from 'react-router';
+import { Outlet } from 'react-router';
 import { useTranslation } from '../i18n/index.ts';
-
-/** The name of the deepest route matched: SPEC's route name, kept in each route's `handle`. */
-function routeName(matches: ReturnType<typeof useMatches>): string | undefined {
-  for (const match of [...matches].reverse()) {
-    const name = (match.handle as { name?: string } | undefined)?.name;
-    if (name) return name;
-  }
-  return undefined;
-}
+import { useRouteNames } from './NamedRoutes.tsx';
 
 /**
  * Names the screen in the browser's tab, history and screen readers ('Settings · Rayo'), in the
@@ -17,7 +9,8 @@ function routeName(matches: ReturnType<typeof useMatches>): string | undefined {
  */
 export function DocumentTitle() {
   const { t } = useTranslation();
-  const name = routeName(useMatches());
+  // The deepest route's name is the screen's.
+  const name = useRouteNames().at(-1);
   useEffect(() => {
     document.title = name ? `${t(`pageTitles.${name}`)} · Rayo` : 'Rayo';
   }, [name, t]);

@@ -8,7 +8,7 @@ import { usePublicConfig } from '../api/catalog.ts';
 import { Logo } from '../components/Logo.tsx';
 import { PageOutlet } from '../components/PageOutlet.tsx';
 import { useTranslation } from '../i18n/index.ts';
-import { OnboardingRedirect } from '../session/guards.tsx';
+import { OnboardingRedirect } from '../session/OnboardingRedirect.tsx';
 import { useSession } from '../session/use-session.ts';
 import { NavLinks } from './nav-links.tsx';
 

@@ -9,7 +9,8 @@ import {
   IconShieldCheck,
   IconUsers,
 } from '@tabler/icons-react';
-import { Link, useMatches } from 'react-router';
+import { Link } from 'react-router';
+import { useRouteNames } from '../components/NamedRoutes.tsx';
 import { useTranslation } from '../i18n/index.ts';
 import { navPaths } from '../session/routes.ts';
 
@@ -31,10 +32,8 @@ const highlightOf: Record<string, NavEntry> = { ...navHighlightOf, 'bpt-terminal
 
 /** The sidebar entry the current route belongs to, from the route's `handle.name` (SPEC §2). */
 function useActiveEntry(): NavEntry | undefined {
-  const matches = useMatches();
-  for (const match of [...matches].reverse()) {
-    const name = (match.handle as { name?: string } | undefined)?.name;
-    if (!name) continue;
+  const names = useRouteNames();
+  for (const name of [...names].reverse()) {
     if (name in navPaths) return name as NavEntry;
     if (highlightOf[name]) return highlightOf[name];
   }

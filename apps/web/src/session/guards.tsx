@@ -2,8 +2,6 @@ import type { NavEntry } from '@rayo/shared';
 import { navByRole } from '@rayo/shared';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
-import { ApiError } from '../api/client.ts';
-import { useCurrentOrganization } from '../api/dashboard.ts';
 import { homePathOf, loginPathAfterLogout, safeRedirect } from './routes.ts';
 import { useSession } from './use-session.ts';
 
@@ -33,16 +31,4 @@ export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
     return <Navigate to={safeRedirect(searchParams.get('redirect')) ?? homePathOf(role)} replace />;
   }
   return children;
-}
-
-/**
- * An admin who signed up but has not set up an organization has nothing to see yet; the main
- * layout sends them to onboarding. The organization query is the one the dashboard reads.
- */
-export function OnboardingRedirect() {
-  const organization = useCurrentOrganization();
-  if (organization.error instanceof ApiError && organization.error.code === 'OnboardingRequired') {
-    return <Navigate to="/onboard" replace />;
-  }
-  return null;
 }

@@ -12,7 +12,7 @@ import { useDemoDataPreparing } from '../../api/readiness.ts';
 import { ScreenTitle } from '../../components/ScreenTitle.tsx';
 import { useTranslation } from '../../i18n/index.ts';
 import { CsvDownload } from './CsvDownload.tsx';
-import { ALL_ACCOUNTS, FIRST_VIEW } from './home-prefetch.ts';
+import { ALL_ACCOUNTS, FIRST_VIEW } from './first-view.ts';
 import { MetricCards } from './MetricCards.tsx';
 import { PeriodFilter } from './PeriodFilter.tsx';
 

@@ -6,9 +6,12 @@ import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
 import { emailErrorKey } from '../../components/credentials.ts';
+import { lazyPage } from '../../components/lazy-page.tsx';
 import { useTranslation } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
-import { MfaStep } from './MfaStep.tsx';
+
+// Only users with MFA on see the second step: its code and calls load once the password is right.
+const MfaStep = lazyPage(() => import('./MfaStep.tsx').then((step) => step.MfaStep));
 
 type FieldErrors = { email?: string; password?: string };
 
@@ -42,6 +45,7 @@ export function LoginPage() {
     try {
       const result = await signIn({ email: email.trim(), password, remember });
       if ('mfaRequired' in result) {
+        await MfaStep.preload();
         setMfaToken(result.mfaToken);
         setSubmitting(false);
         return;

@@ -1,0 +1,25 @@
+import { type ComponentType, lazy, useState } from 'react';
+
+/**
+ * A screen whose code loads on its first use, so the first screen downloads only what it shows.
+ * `preload` asks for it ahead; a screen whose code is already there renders at once, without a
+ * round through its Suspense fallback (each mount keeps the form it started with).
+ */
+export function lazyPage<Props extends object = Record<string, never>>(load: () => Promise<ComponentType<Props>>) {
+  let loaded: ComponentType<Props> | undefined;
+  let loading: Promise<ComponentType<Props>> | undefined;
+  const preload = () => {
+    loading ??= load().then((page) => {
+      loaded = page;
+      return page;
+    });
+    return loading;
+  };
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per screen at module level, so each screen's component is the same on every render.
+  function Page(props: Props) {
+    const [Loaded] = useState(() => loaded);
+    return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
+  }
+  return Object.assign(Page, { preload });
+}
