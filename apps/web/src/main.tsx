@@ -2,20 +2,15 @@
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
-import { lazy, StrictMode, Suspense } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { DeferredNotifications } from './components/DeferredNotifications.tsx';
 import { ThemeProvider } from './components/ThemeProvider.tsx';
 import { followSessionLanguage, i18nReady } from './i18n/index.ts';
 import { AppRoutes, preloadHomePage } from './router.tsx';
 import { homePathOf } from './session/routes.ts';
 import { sessionStore } from './session/session-store.ts';
-
-// Notifications are shown after something happens, never on the first screen: their code follows
-// it. One shown before it arrives waits in the notifications' store.
-const Notifications = lazy(() =>
-  import('@mantine/notifications').then((module) => ({ default: module.Notifications })),
-);
 
 /** A signed-in visitor opening their home at `/`: the dashboard, whose figures are asked for first. */
 function opensHome(): boolean {
@@ -38,9 +33,7 @@ if (!root) throw new Error('The page has no #root element');
 createRoot(root).render(
   <StrictMode>
     <ThemeProvider>
-      <Suspense fallback={null}>
-        <Notifications position="top-center" />
-      </Suspense>
+      <DeferredNotifications />
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>
