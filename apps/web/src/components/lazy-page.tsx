@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, useState } from 'react';
+import { Children, type ComponentType, isValidElement, lazy, type ReactNode, useState } from 'react';
 
 /**
  * A screen whose code loads on its first use, so the first screen downloads only what it shows.
@@ -22,4 +22,16 @@ export function lazyPage<Props extends object = Record<string, never>>(load: () 
     return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
   }
   return Object.assign(Page, { preload });
+}
+
+/**
+ * Starts loading every lazily loaded screen in a route's element, however deep it is wrapped: a
+ * route whose layout and page both load on first use fetches them at once, instead of the page
+ * only once the layout has arrived and rendered. A failed load shows when the screen renders.
+ */
+export function preloadLazyScreens(node: ReactNode): void {
+  if (!isValidElement<{ children?: ReactNode }>(node)) return;
+  const { preload } = node.type as { preload?: () => Promise<unknown> };
+  preload?.().catch(() => {});
+  Children.forEach(node.props.children, preloadLazyScreens);
 }
