@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { languages } from './constants.ts';
-import { RoleSchema } from './roles.ts';
+import { roles } from './roles.ts';
 import { EmailSchema, StrongPasswordSchema } from './validation.ts';
 
 export const LanguageSchema = z.enum(languages);
+export const RoleSchema = z.enum(roles);
 
 /**
  * "Remember me" (SPEC §3), sent by every call that starts a session: with it on, the refresh

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { LanguageSchema } from './auth.ts';
+import { LanguageSchema, RoleSchema } from './auth.ts';
 import { ALL_COUNTRIES_ID, DEFAULT_PAGE_SIZE } from './constants.ts';
 import { KybDocumentListSchema } from './kyb.ts';
 import { BankingInfoListSchema } from './payout-destinations.ts';
 import { VERIFICATIONS, VerificationsSchema } from './payout-split.ts';
-import { RoleSchema } from './roles.ts';
 
 // Back office (SPEC §2 "Back office", §4 "Back-office verification", §7 `/back-office/*`): staff
 // who belong to no organization, see every organization, verify what merchants entered, block

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE } from './constants.ts';
+import { seriesBuckets, sortOrders, transactionSorts } from './dashboard-options.ts';
 import { MsatSchema, TransactionSchema } from './payments.ts';
 
 /** `all`, or no account, means every account the caller may see (SPEC §7). */
@@ -20,15 +21,6 @@ export const PeriodQuerySchema = z.object({
   account: AccountFilterSchema,
 });
 export type PeriodQuery = z.infer<typeof PeriodQuerySchema>;
-
-/**
- * The columns the transactions table sorts by: the two dates. Amounts are not on the list, since a
- * period of a large merchant would have to be sorted whole to show its first page.
- */
-export const transactionSorts = ['settledAt', 'createdAt'] as const;
-export type TransactionSort = (typeof transactionSorts)[number];
-export const sortOrders = ['desc', 'asc'] as const;
-export type SortOrder = (typeof sortOrders)[number];
 
 export const TransactionPageQuerySchema = PeriodQuerySchema.extend({
   page: z.coerce.number().int().min(1).default(1),
@@ -61,7 +53,6 @@ export const TransactionSumsSchema = z.object({
 });
 export type TransactionSums = z.infer<typeof TransactionSumsSchema>;
 
-export const seriesBuckets = ['hour', 'day', 'month'] as const;
 export const SeriesQuerySchema = PeriodQuerySchema.extend({ bucket: z.enum(seriesBuckets).default('day') });
 export type SeriesQuery = z.infer<typeof SeriesQuerySchema>;
 

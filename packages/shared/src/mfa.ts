@@ -2,12 +2,8 @@ import { z } from 'zod';
 import { RememberSchema } from './auth.ts';
 
 // Multi-factor authentication (SPEC §7 `/settings/mfa/*`, DESIGN §6): TOTP with single-use
-// recovery codes. The wire formats below are shared by the server's routes and the web app.
-
-/** The header that carries a code on sensitive changes when the caller has MFA on. */
-export const MFA_CODE_HEADER = 'mfa-code';
-export const MFA_CODE_DIGITS = 6;
-export const MFA_RECOVERY_CODE_COUNT = 10;
+// recovery codes. The wire formats below are shared by the server's routes and the web app; the
+// codes' header and shape are in mfa-code.ts.
 
 export const MfaStatusSchema = z.object({ hasMfa: z.boolean() });
 export type MfaStatus = z.infer<typeof MfaStatusSchema>;
@@ -42,8 +38,3 @@ export const RecoverMfaRequestSchema = z.object({
   remember: RememberSchema,
 });
 export type RecoverMfaRequest = z.infer<typeof RecoverMfaRequestSchema>;
-
-/** Six digits, as an authenticator app shows them; the web app checks this before sending. */
-export function isMfaCodeShaped(code: string): boolean {
-  return new RegExp(`^\\d{${MFA_CODE_DIGITS}}$`).test(code.trim());
-}

@@ -16,11 +16,11 @@ import {
   parseBtcPrice,
   parsePercentToBps,
   percentOf,
+  SATS,
   satRateMinorPerBtc,
   satsPerUnit,
   taxOf,
 } from './money.ts';
-import { SATS } from './payments.ts';
 
 const SAMPLE_CURRENCIES = ['USD', 'EUR', 'GTQ', 'JPY', 'KRW', 'CLP', 'BHD', 'KWD', 'CLF', SATS];
 

@@ -1,5 +1,7 @@
 import { AppError } from './errors.ts';
-import { SATS } from './payments.ts';
+
+/** `SAT` prices a BPT in satoshis; every other code is an ISO 4217 fiat currency. */
+export const SATS = 'SAT';
 
 /**
  * ISO 4217 minor-unit exponents of the active currency codes (List One), by exponent.

@@ -25,9 +25,12 @@ export type PublicCheckoutOnchain = z.infer<typeof PublicCheckoutOnchainSchema>;
 // The devnet wallet's chain tools.
 export const DevnetMineRequestSchema = z.object({ blocks: z.number().int().min(1).max(100).default(1) });
 export const DevnetMineResponseSchema = z.object({ height: z.number().int().nonnegative() });
+export type DevnetMineResponse = z.infer<typeof DevnetMineResponseSchema>;
 export const DevnetSendRequestSchema = z.object({
   address: z.string().trim().min(1).max(100),
   sats: z.number().int().min(1).max(2_100_000_000),
 });
 export const DevnetSendResponseSchema = z.object({ txid: z.string() });
+export type DevnetSendResponse = z.infer<typeof DevnetSendResponseSchema>;
 export const DevnetChainTipSchema = z.object({ height: z.number().int().nonnegative() });
+export type DevnetChainTip = z.infer<typeof DevnetChainTipSchema>;

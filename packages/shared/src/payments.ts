@@ -10,8 +10,6 @@ export const DecimalStringSchema = z
 /** msat travel as JSON numbers only while they are safe integers (DESIGN §4). */
 export const MsatSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
-/** `SAT` prices a BPT in satoshis; every other code is an ISO 4217 fiat currency. */
-export const SATS = 'SAT';
 export const CurrencyCodeSchema = z
   .string()
   .trim()
@@ -140,6 +138,7 @@ export type LnurlWithdrawRequest = z.infer<typeof LnurlWithdrawRequestSchema>;
 export const DevnetPayRequestSchema = z.object({ paymentRequest: z.string().trim().min(1).max(4096) });
 export type DevnetPayRequest = z.infer<typeof DevnetPayRequestSchema>;
 export const DevnetPayResponseSchema = z.object({ paymentHash: z.string(), amountMsat: MsatSchema });
+export type DevnetPayResponse = z.infer<typeof DevnetPayResponseSchema>;
 
 // Ledger (SPEC §3 "Transaction"), as stored at settlement (DESIGN §4)
 export const TransactionSchema = z.object({

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeSettlement, msatToFiatMinor, percentOf } from './money.ts';
-import { SATS } from './payments.ts';
+import { computeSettlement, msatToFiatMinor, percentOf, SATS } from './money.ts';
 import {
   missingVerifications,
   PayoutSplitRequestSchema,

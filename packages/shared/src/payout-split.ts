@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { PayoutSplit } from './money.ts';
-import { SATS } from './payments.ts';
+import { type PayoutSplit, SATS } from './money.ts';
 
 // The payout split (SPEC §2 "payment split percentages 1-3", "fiat conversion"; DESIGN §4):
 // how a sale's income is paid out, in whole percent to the bank (converted to fiat), to the

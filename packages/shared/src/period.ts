@@ -1,4 +1,4 @@
-import type { seriesBuckets } from './dashboard.ts';
+import type { seriesBuckets } from './dashboard-options.ts';
 
 /**
  * Period presets of the Home screen (SPEC §3 "Period presets", DESIGN §9), as unix seconds in

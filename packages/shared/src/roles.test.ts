@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { homeEntryOf, navByRole, navEntries, navHighlightOf, RoleSchema, roles } from './roles.ts';
+import { RoleSchema } from './auth.ts';
+import { homeEntryOf, isRole, navByRole, navEntries, navHighlightOf, roles } from './roles.ts';
 
 describe('navByRole (SPEC §6)', () => {
   it('gives each role exactly the sidebar entries of the SPEC table, in sidebar order', () => {
@@ -38,9 +39,15 @@ describe('navHighlightOf (SPEC §2)', () => {
   });
 });
 
-describe('RoleSchema', () => {
-  it('accepts the four roles only', () => {
-    for (const role of roles) expect(RoleSchema.parse(role)).toBe(role);
-    expect(RoleSchema.safeParse('owner').success).toBe(false);
+describe('isRole and RoleSchema', () => {
+  it('accept the four roles only, and agree', () => {
+    for (const role of roles) {
+      expect(isRole(role)).toBe(true);
+      expect(RoleSchema.parse(role)).toBe(role);
+    }
+    for (const value of ['owner', 'Admin', ' admin', '', null, undefined, 1, ['admin']]) {
+      expect(isRole(value)).toBe(false);
+      expect(RoleSchema.safeParse(value).success).toBe(false);
+    }
   });
 });

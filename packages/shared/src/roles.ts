@@ -1,8 +1,13 @@
-import { z } from 'zod';
+// Free of zod, as every module the web app runs before its first screen is: the role's schema
+// lives with the bodies that carry it (auth.ts).
 
 export const roles = ['super_admin', 'admin', 'manager', 'back_office'] as const;
-export const RoleSchema = z.enum(roles);
-export type Role = z.infer<typeof RoleSchema>;
+export type Role = (typeof roles)[number];
+
+/** Whether a stored or received value names a role. */
+export function isRole(value: unknown): value is Role {
+  return (roles as readonly unknown[]).includes(value);
+}
 
 /** The organization's people: everyone but back office, which belongs to no organization. */
 export const organizationRoles = ['super_admin', 'admin', 'manager'] as const satisfies readonly Role[];

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EmailSchema, isStrongPassword, StrongPasswordSchema } from './validation.ts';
+import { EMAIL_MAX_LENGTH, isEmail, isStrongPassword } from './credentials.ts';
+import { EmailSchema, StrongPasswordSchema } from './validation.ts';
 
 const upper = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ');
 const lower = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz');
@@ -72,5 +73,57 @@ describe('EmailSchema (SPEC §5)', () => {
     expect(EmailSchema.safeParse('admin@rayo.local').success).toBe(true);
     expect(EmailSchema.safeParse('not-an-email').success).toBe(false);
     expect(EmailSchema.safeParse('').success).toBe(false);
+  });
+});
+
+/** Local part and domain that the pattern accepts, padded to an address of `length` characters. */
+const addressOf = (length: number) => `${'a'.repeat(length - '@rayo.local'.length)}@rayo.local`;
+
+describe('isEmail, the login form’s check', () => {
+  it.each([
+    ['admin@rayo.local', true],
+    ['first.last+tag@mail.example.com', true],
+    ["o'neil_2@sub-domain.example.io", true],
+    ['UPPER@EXAMPLE.COM', true],
+    ['a@b.co', true],
+    [addressOf(EMAIL_MAX_LENGTH), true],
+    [addressOf(EMAIL_MAX_LENGTH + 1), false],
+    ['not-an-email', false],
+    ['', false],
+    ['@rayo.local', false],
+    ['admin@', false],
+    ['admin@rayo', false],
+    ['admin@rayo.l', false],
+    ['.admin@rayo.local', false],
+    ['ad..min@rayo.local', false],
+    ['admin.@rayo.local', false],
+    ['admin@-rayo.local', false],
+    ['admin@rayo..local', false],
+    ['admin@@rayo.local', false],
+    [' admin@rayo.local', false],
+    ['admin@rayo.local ', false],
+    ['ad min@rayo.local', false],
+    ['"admin"@rayo.local', false],
+    ['admin@[127.0.0.1]', false],
+    ['ñandú@rayo.local', false],
+    ['admin@rayo.local\n', false],
+  ])('says %j is an email: %s, as EmailSchema does', (email, expected) => {
+    expect(isEmail(email)).toBe(expected);
+    expect(EmailSchema.safeParse(email).success).toBe(expected);
+  });
+
+  it('agrees with EmailSchema on generated addresses and strings', () => {
+    const candidates = fc.oneof(
+      fc.emailAddress(),
+      fc.emailAddress().map((email) => email.toUpperCase()),
+      fc.string({ unit: fc.constantFrom(...'ab1.-_+@\'" ñ'), maxLength: 30 }),
+      fc.integer({ min: EMAIL_MAX_LENGTH - 2, max: EMAIL_MAX_LENGTH + 2 }).map(addressOf),
+    );
+    fc.assert(
+      fc.property(candidates, (email) => {
+        expect(isEmail(email)).toBe(EmailSchema.safeParse(email).success);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

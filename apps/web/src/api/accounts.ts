@@ -1,6 +1,5 @@
-import { AccountListSchema, AccountSchema, type CreateAccountRequest, type UpdateAccountRequest } from '@rayo/shared';
+import type { Account, CreateAccountRequest, UpdateAccountRequest } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from './client.ts';
 
 /**
@@ -11,7 +10,7 @@ const accountsKey = ['accounts'] as const;
 
 /** The organization's accounts with their internal codes, for the Accounts screen. */
 export function useAccountList() {
-  return useQuery({ queryKey: [...accountsKey, 'details'], queryFn: () => apiRequest('/accounts', AccountListSchema) });
+  return useQuery({ queryKey: [...accountsKey, 'details'], queryFn: () => apiRequest<Account[]>('/accounts') });
 }
 
 function useAccountMutation<Variables>(call: (variables: Variables) => Promise<unknown>) {
@@ -24,18 +23,18 @@ function useAccountMutation<Variables>(call: (variables: Variables) => Promise<u
 
 export function useCreateAccount() {
   return useAccountMutation((request: CreateAccountRequest) =>
-    apiRequest('/accounts', AccountSchema, { method: 'POST', body: request }),
+    apiRequest<Account>('/accounts', { method: 'POST', body: request }),
   );
 }
 
 export function useUpdateAccount() {
   return useAccountMutation(({ id, ...request }: UpdateAccountRequest & { id: string }) =>
-    apiRequest(`/accounts/${encodeURIComponent(id)}`, AccountSchema, { method: 'PATCH', body: request }),
+    apiRequest<Account>(`/accounts/${encodeURIComponent(id)}`, { method: 'PATCH', body: request }),
   );
 }
 
 export function useDeleteAccount() {
   return useAccountMutation((id: string) =>
-    apiRequest(`/accounts/${encodeURIComponent(id)}`, z.unknown(), { method: 'DELETE' }),
+    apiRequest<void>(`/accounts/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   );
 }

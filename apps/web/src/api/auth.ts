@@ -1,11 +1,10 @@
-import { type SignInRequest, type SignInResult, SignInResultSchema } from '@rayo/shared';
-import { z } from 'zod';
+import type { SignInRequest, SignInResult } from '@rayo/shared';
 import { sessionStore } from '../session/session-store.ts';
 import { apiRequest } from './client.ts';
 
 /** A session, or, for a user with MFA on, the challenge that sign-in's second step answers. */
 export function signIn(request: SignInRequest): Promise<SignInResult> {
-  return apiRequest('/auth/signin', SignInResultSchema, { method: 'POST', body: request, auth: false });
+  return apiRequest<SignInResult>('/auth/signin', { method: 'POST', body: request, auth: false });
 }
 
 /** Ends the session here at once, and asks the server to revoke the refresh token. */
@@ -13,8 +12,8 @@ export function logout(): void {
   const { refreshToken } = sessionStore.get();
   sessionStore.logout();
   if (refreshToken) {
-    apiRequest('/auth/logout', z.undefined(), { method: 'POST', body: { refreshToken }, auth: false }).catch(
-      (error: unknown) => console.warn('Could not revoke the refresh token', error),
+    apiRequest<void>('/auth/logout', { method: 'POST', body: { refreshToken }, auth: false }).catch((error: unknown) =>
+      console.warn('Could not revoke the refresh token', error),
     );
   }
 }

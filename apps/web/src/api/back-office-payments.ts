@@ -1,13 +1,12 @@
 import {
   BACK_OFFICE_EXPORT_PAGE_SIZE,
-  CountryReportSchema,
+  type CountryReport,
   csvLine,
   dayAt,
-  OrganizationTransactionsPageSchema,
   PAY_TRANSACTIONS_LIMIT,
-  PayTransactionsResponseSchema,
+  type PayTransactionsResponse,
   type Transaction,
-  UnpaidTransactionListSchema,
+  type UnpaidTransaction,
 } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
@@ -24,14 +23,14 @@ function organizationPath(organizationId: string): string {
 export function useUnpaidTransactions(organizationId: string) {
   return useQuery({
     queryKey: [...paymentsKey, 'unpaid', organizationId],
-    queryFn: () => apiRequest(`${organizationPath(organizationId)}/unpaid-transactions`, UnpaidTransactionListSchema),
+    queryFn: () => apiRequest<UnpaidTransaction[]>(`${organizationPath(organizationId)}/unpaid-transactions`),
   });
 }
 
 export function useCountryReport(countryId: number) {
   return useQuery({
     queryKey: [...paymentsKey, 'country-report', countryId],
-    queryFn: () => apiRequest(`/back-office/country/${countryId}/report`, CountryReportSchema),
+    queryFn: () => apiRequest<CountryReport>(`/back-office/country/${countryId}/report`),
   });
 }
 
@@ -47,7 +46,7 @@ export function usePayTransactions() {
       for (let start = 0; start < ids.length; start += PAY_TRANSACTIONS_LIMIT) {
         const transactionsIds = ids.slice(start, start + PAY_TRANSACTIONS_LIMIT);
         paid += (
-          await apiRequest('/back-office/pay-transactions', PayTransactionsResponseSchema, {
+          await apiRequest<PayTransactionsResponse>('/back-office/pay-transactions', {
             method: 'POST',
             body: { transactionsIds },
           })
@@ -144,7 +143,7 @@ export async function exportOrganizationTransactions(
       `${organizationPath(organizationId)}/transactions?page=${page}&limit=${BACK_OFFICE_EXPORT_PAGE_SIZE}`,
     );
     total = Number(response.headers.get('x-total-count') ?? total) || total;
-    const transactions = OrganizationTransactionsPageSchema.parse(await response.json());
+    const transactions = (await response.json()) as Transaction[];
     if (transactions.length === 0) break;
     parts.push(transactions.map(exportLine).join(''));
     rows += transactions.length;

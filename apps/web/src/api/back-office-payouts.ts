@@ -1,4 +1,4 @@
-import { PayoutPageSchema, PayoutSchema } from '@rayo/shared';
+import type { Payout, PayoutPage } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
 
@@ -9,9 +9,8 @@ export function useOrganizationPayouts(organizationId: string, page: number, pag
   return useQuery({
     queryKey: [...payoutsKey, organizationId, page, pageSize],
     queryFn: () =>
-      apiRequest(
+      apiRequest<PayoutPage>(
         `/back-office/organization/${encodeURIComponent(organizationId)}/payouts?page=${page}&pageSize=${pageSize}`,
-        PayoutPageSchema,
       ),
     placeholderData: keepPreviousData,
   });
@@ -22,7 +21,7 @@ export function useCancelPayout() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (payoutId: string) =>
-      apiRequest(`/back-office/payouts/${encodeURIComponent(payoutId)}/cancel`, PayoutSchema, { method: 'POST' }),
+      apiRequest<Payout>(`/back-office/payouts/${encodeURIComponent(payoutId)}/cancel`, { method: 'POST' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: payoutsKey }),
   });
 }

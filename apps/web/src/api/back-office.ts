@@ -1,14 +1,12 @@
-import {
-  BackOfficeNotificationPageSchema,
-  BackOfficeOrganizationPageSchema,
-  type BackOfficeOrganizationsQuery,
-  OnchainPayoutBatchListSchema,
-  OnchainPayoutBatchSchema,
-  OrganizationAdminRecordSchema,
-  type Verification,
+import type {
+  BackOfficeNotificationPage,
+  BackOfficeOrganizationPage,
+  BackOfficeOrganizationsQuery,
+  OnchainPayoutBatch,
+  OrganizationAdminRecord,
+  Verification,
 } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { saveBlob } from '../components/save-blob.ts';
 import { apiRequest, apiResponse } from './client.ts';
 
@@ -23,7 +21,7 @@ export function useBackOfficeOrganizations(query: BackOfficeOrganizationsQuery) 
   });
   return useQuery({
     queryKey: [...backOfficeKey, 'organizations', query],
-    queryFn: () => apiRequest(`/back-office/organizations?${params}`, BackOfficeOrganizationPageSchema),
+    queryFn: () => apiRequest<BackOfficeOrganizationPage>(`/back-office/organizations?${params}`),
     placeholderData: keepPreviousData,
   });
 }
@@ -37,10 +35,7 @@ export function useOrganizationAdminRecord(organizationId: string) {
   return useQuery({
     queryKey: adminRecordKey(organizationId),
     queryFn: () =>
-      apiRequest(
-        `/back-office/organization/${encodeURIComponent(organizationId)}/admin`,
-        OrganizationAdminRecordSchema,
-      ),
+      apiRequest<OrganizationAdminRecord>(`/back-office/organization/${encodeURIComponent(organizationId)}/admin`),
   });
 }
 
@@ -48,9 +43,8 @@ export function useSetVerification(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: { field: Verification; verified: boolean }) =>
-      apiRequest(
+      apiRequest<OrganizationAdminRecord>(
         `/back-office/organization/${encodeURIComponent(organizationId)}/verification`,
-        OrganizationAdminRecordSchema,
         { method: 'PUT', body: request },
       ),
     onSuccess: (record) => {
@@ -64,14 +58,10 @@ export function useSetBlocked(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (blocked: boolean) =>
-      apiRequest(
-        `/back-office/organization/${encodeURIComponent(organizationId)}/blocked`,
-        OrganizationAdminRecordSchema,
-        {
-          method: 'PUT',
-          body: { blocked },
-        },
-      ),
+      apiRequest<OrganizationAdminRecord>(`/back-office/organization/${encodeURIComponent(organizationId)}/blocked`, {
+        method: 'PUT',
+        body: { blocked },
+      }),
     onSuccess: (record) => {
       queryClient.setQueryData(adminRecordKey(organizationId), record);
       void queryClient.invalidateQueries({ queryKey: [...backOfficeKey, 'organizations'] });
@@ -95,8 +85,7 @@ const notificationsKey = [...backOfficeKey, 'notifications'] as const;
 export function useBackOfficeNotifications(page: number, limit: number) {
   return useQuery({
     queryKey: [...notificationsKey, page, limit],
-    queryFn: () =>
-      apiRequest(`/back-office/notification?page=${page}&limit=${limit}`, BackOfficeNotificationPageSchema),
+    queryFn: () => apiRequest<BackOfficeNotificationPage>(`/back-office/notification?page=${page}&limit=${limit}`),
     placeholderData: keepPreviousData,
   });
 }
@@ -106,7 +95,7 @@ export function useDeleteNotification() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      apiRequest(`/back-office/notification/${encodeURIComponent(id)}`, z.undefined(), { method: 'DELETE' }),
+      apiRequest<void>(`/back-office/notification/${encodeURIComponent(id)}`, { method: 'DELETE' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationsKey }),
   });
 }
@@ -122,7 +111,7 @@ const onchainBatchesKey = [...backOfficeKey, 'onchain-payouts'] as const;
 export function useOnchainPayoutBatches() {
   return useQuery({
     queryKey: onchainBatchesKey,
-    queryFn: () => apiRequest('/back-office/onchain-payouts', OnchainPayoutBatchListSchema),
+    queryFn: () => apiRequest<OnchainPayoutBatch[]>('/back-office/onchain-payouts'),
   });
 }
 
@@ -137,7 +126,7 @@ export function useSubmitSignedBatch() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, transaction }: { id: string; transaction: string }) =>
-      apiRequest(`/back-office/onchain-payouts/${encodeURIComponent(id)}/signed`, OnchainPayoutBatchSchema, {
+      apiRequest<OnchainPayoutBatch>(`/back-office/onchain-payouts/${encodeURIComponent(id)}/signed`, {
         method: 'POST',
         body: { transaction },
       }),

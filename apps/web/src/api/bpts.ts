@@ -1,19 +1,11 @@
-import {
-  BptListSchema,
-  BptSchema,
-  type CreateBptRequest,
-  CurrencyListSchema,
-  SATS,
-  type UpdateBptRequest,
-} from '@rayo/shared';
+import { type Bpt, type CreateBptRequest, type Currency, SATS, type UpdateBptRequest } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from './client.ts';
 
 const bptsKey = ['bpts'] as const;
 
 export function useBpts() {
-  return useQuery({ queryKey: bptsKey, queryFn: () => apiRequest('/bpts', BptListSchema) });
+  return useQuery({ queryKey: bptsKey, queryFn: () => apiRequest<Bpt[]>('/bpts') });
 }
 
 /** The currencies a BPT may price in, SAT first. */
@@ -21,7 +13,7 @@ export function useCurrencies() {
   return useQuery({
     queryKey: ['currencies'],
     queryFn: async () => {
-      const currencies = await apiRequest('/currencies', CurrencyListSchema);
+      const currencies = await apiRequest<Currency[]>('/currencies');
       return [...currencies].sort((a, b) => Number(b.code === SATS) - Number(a.code === SATS));
     },
     staleTime: Number.POSITIVE_INFINITY,
@@ -37,27 +29,23 @@ function useBptMutation<Variables>(call: (variables: Variables) => Promise<unkno
 }
 
 export function useCreateBpt() {
-  return useBptMutation((request: CreateBptRequest) =>
-    apiRequest('/bpts', BptSchema, { method: 'POST', body: request }),
-  );
+  return useBptMutation((request: CreateBptRequest) => apiRequest<Bpt>('/bpts', { method: 'POST', body: request }));
 }
 
 export function useUpdateBpt() {
   return useBptMutation(({ id, ...request }: UpdateBptRequest & { id: string }) =>
-    apiRequest(`/bpts/${encodeURIComponent(id)}`, BptSchema, { method: 'PATCH', body: request }),
+    apiRequest<Bpt>(`/bpts/${encodeURIComponent(id)}`, { method: 'PATCH', body: request }),
   );
 }
 
 export function useDeleteBpt() {
-  return useBptMutation((id: string) =>
-    apiRequest(`/bpts/${encodeURIComponent(id)}`, z.unknown(), { method: 'DELETE' }),
-  );
+  return useBptMutation((id: string) => apiRequest<void>(`/bpts/${encodeURIComponent(id)}`, { method: 'DELETE' }));
 }
 
 /** A new share token for a shareable BPT; the old link stops working. */
 export function useRotateShareToken() {
   return useBptMutation((id: string) =>
-    apiRequest(`/bpts/${encodeURIComponent(id)}/share-token`, BptSchema, { method: 'POST' }),
+    apiRequest<Bpt>(`/bpts/${encodeURIComponent(id)}/share-token`, { method: 'POST' }),
   );
 }
 

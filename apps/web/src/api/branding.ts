@@ -1,11 +1,11 @@
-import { type Branding, BrandingSchema } from '@rayo/shared';
+import type { Branding } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
 
 const brandingKey = ['settings', 'branding'] as const;
 
 export function useBranding() {
-  return useQuery({ queryKey: brandingKey, queryFn: () => apiRequest('/settings/branding', BrandingSchema) });
+  return useQuery({ queryKey: brandingKey, queryFn: () => apiRequest<Branding>('/settings/branding') });
 }
 
 function useBrandingChange<Input>(change: (input: Input) => Promise<Branding>) {
@@ -18,7 +18,7 @@ function useBrandingChange<Input>(change: (input: Input) => Promise<Branding>) {
 
 export function useSetAccentColor() {
   return useBrandingChange((accentColor: string | null) =>
-    apiRequest('/settings/branding', BrandingSchema, { method: 'PUT', body: { accentColor } }),
+    apiRequest<Branding>('/settings/branding', { method: 'PUT', body: { accentColor } }),
   );
 }
 
@@ -26,10 +26,10 @@ export function useUploadLogo() {
   return useBrandingChange((file: File) => {
     const form = new FormData();
     form.append('file', file);
-    return apiRequest('/settings/branding/logo', BrandingSchema, { method: 'PUT', body: form });
+    return apiRequest<Branding>('/settings/branding/logo', { method: 'PUT', body: form });
   });
 }
 
 export function useRemoveLogo() {
-  return useBrandingChange(() => apiRequest('/settings/branding/logo', BrandingSchema, { method: 'DELETE' }));
+  return useBrandingChange(() => apiRequest<Branding>('/settings/branding/logo', { method: 'DELETE' }));
 }

@@ -1,15 +1,15 @@
-import { AccountSummaryListSchema, CountryListSchema, PublicConfigSchema } from '@rayo/shared';
+import type { AccountSummary, Country, PublicConfig } from '@rayo/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useTranslation } from '../i18n/index.ts';
 import { showNetworkError } from '../components/network-error.ts';
+import { useTranslation } from '../i18n/index.ts';
 import { apiRequest, isNetworkError } from './client.ts';
 
 export function useCountries() {
   const { t } = useTranslation();
   const query = useQuery({
     queryKey: ['countries'],
-    queryFn: () => apiRequest('/countries', CountryListSchema, { auth: false }),
+    queryFn: () => apiRequest<Country[]>('/countries', { auth: false }),
     staleTime: Number.POSITIVE_INFINITY,
   });
   useEffect(() => {
@@ -19,13 +19,13 @@ export function useCountries() {
 }
 
 export function useAccounts() {
-  return useQuery({ queryKey: ['accounts'], queryFn: () => apiRequest('/account/all', AccountSummaryListSchema) });
+  return useQuery({ queryKey: ['accounts'], queryFn: () => apiRequest<AccountSummary[]>('/account/all') });
 }
 
 export function usePublicConfig() {
   return useQuery({
     queryKey: ['public-config'],
-    queryFn: () => apiRequest('/public-config', PublicConfigSchema, { auth: false }),
+    queryFn: () => apiRequest<PublicConfig>('/public-config', { auth: false }),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }

@@ -1,4 +1,4 @@
-import { type CheckoutProtection, CheckoutProtectionSchema, MFA_CODE_HEADER } from '@rayo/shared';
+import { type CheckoutProtection, MFA_CODE_HEADER } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
 
@@ -7,7 +7,7 @@ const checkoutProtectionKey = ['settings', 'checkout-protection'] as const;
 export function useCheckoutProtection() {
   return useQuery({
     queryKey: checkoutProtectionKey,
-    queryFn: () => apiRequest('/settings/checkout-protection', CheckoutProtectionSchema),
+    queryFn: () => apiRequest<CheckoutProtection>('/settings/checkout-protection'),
   });
 }
 
@@ -16,7 +16,7 @@ export function useSetCheckoutProtection() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ enabled, mfaCode }: { enabled: boolean; mfaCode?: string }) =>
-      apiRequest('/settings/checkout-protection', CheckoutProtectionSchema, {
+      apiRequest<CheckoutProtection>('/settings/checkout-protection', {
         method: 'PUT',
         body: { enabled },
         ...(mfaCode ? { headers: { [MFA_CODE_HEADER]: mfaCode } } : {}),

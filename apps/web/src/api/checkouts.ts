@@ -1,4 +1,4 @@
-import { type CheckoutStatus, CheckoutStatusEventSchema, PublicCheckoutSchema } from '@rayo/shared';
+import { type CheckoutStatus, CheckoutStatusEventSchema, type PublicCheckout } from '@rayo/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useEffectEvent } from 'react';
 import { apiRequest } from './client.ts';
@@ -11,7 +11,7 @@ export function checkoutQueryKey(id: string) {
 export function usePublicCheckout(id: string) {
   return useQuery({
     queryKey: checkoutQueryKey(id),
-    queryFn: () => apiRequest(`/public/checkouts/${encodeURIComponent(id)}`, PublicCheckoutSchema, { auth: false }),
+    queryFn: () => apiRequest<PublicCheckout>(`/public/checkouts/${encodeURIComponent(id)}`, { auth: false }),
     retry: false,
   });
 }

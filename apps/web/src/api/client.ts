@@ -1,5 +1,4 @@
-import { type ErrorCode, isErrorCode, RefreshAccessTokenResponseSchema } from '@rayo/shared';
-import type { z } from 'zod';
+import { type ErrorCode, isErrorCode, type RefreshAccessTokenResponse } from '@rayo/shared';
 import { sessionStore } from '../session/session-store.ts';
 import { takeEarlyResponse } from './early-requests.ts';
 
@@ -84,7 +83,7 @@ function refreshAccessToken(): Promise<boolean> {
         auth: false,
       });
       if (!response.ok) return false;
-      sessionStore.replaceTokens(RefreshAccessTokenResponseSchema.parse(await response.json()));
+      sessionStore.replaceTokens((await response.json()) as RefreshAccessTokenResponse);
       return true;
     } catch {
       return false;
@@ -98,11 +97,16 @@ function refreshAccessToken(): Promise<boolean> {
 /**
  * Calls the API with the stored access token. On a 401 the token is refreshed and the call
  * retried once; when that is not possible, or fails, the user is logged out.
+ *
+ * The body is the route's `T` as it is: the server checks every JSON body it answers against the
+ * route's response schema from '@rayo/shared' (a body that does not match is a 500, never sent),
+ * so parsing it again here would only put zod and its schemas on the app's first screen. Routes
+ * without a response schema answer 204, with no body: `T` is then `void`.
  */
-export async function apiRequest<T>(path: string, schema: z.ZodType<T>, options: RequestOptions = {}): Promise<T> {
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const response = await apiResponse(path, options);
-  if (response.status === 204) return schema.parse(undefined);
-  return schema.parse(await response.json());
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
 }
 
 /**

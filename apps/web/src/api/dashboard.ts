@@ -1,17 +1,15 @@
 import {
-  CurrentOrganizationSchema,
+  type CurrentOrganization,
   type CustomDays,
   type PeriodPreset,
   type PeriodRange,
   periodRange,
   type SeriesBucket,
   type SortOrder,
-  TransactionPageSchema,
+  type TransactionPage,
   type TransactionSeries,
-  TransactionSeriesSchema,
   type TransactionSort,
   type TransactionSums,
-  TransactionSumsSchema,
 } from '@rayo/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
@@ -42,7 +40,7 @@ export function dashboardFilter(
 
 export const currentOrganizationQuery = queryOptions({
   queryKey: ['organization', 'current'],
-  queryFn: () => apiRequest(CURRENT_ORGANIZATION_PATH, CurrentOrganizationSchema),
+  queryFn: () => apiRequest<CurrentOrganization>(CURRENT_ORGANIZATION_PATH),
   staleTime: 5 * 60_000,
 });
 
@@ -63,9 +61,8 @@ export function useTransactionPage(
   return useQuery({
     queryKey: ['dashboard', 'transactions', filter, page, limit, sort.column, sort.order],
     queryFn: () =>
-      apiRequest(
+      apiRequest<TransactionPage>(
         `/dashboard/transactions?${dashboardQuery(filter as DashboardFilter, { page, limit, sort: sort.column, order: sort.order })}`,
-        TransactionPageSchema,
       ),
     enabled: filter !== null,
     placeholderData: keepPreviousData,
@@ -76,7 +73,7 @@ export function transactionSumsQuery(filter: DashboardFilter | null) {
   return queryOptions({
     queryKey: ['dashboard', 'sums', filter],
     queryFn: () =>
-      apiRequest(`/dashboard/transactions/sum?${dashboardQuery(filter as DashboardFilter)}`, TransactionSumsSchema),
+      apiRequest<TransactionSums>(`/dashboard/transactions/sum?${dashboardQuery(filter as DashboardFilter)}`),
     // Figures just asked for (home's first ones are asked for before the page renders) are not
     // asked for again when the page mounts; anything older is.
     staleTime: 2000,
@@ -91,9 +88,8 @@ export function useTransactionSeries(filter: DashboardFilter | null, bucket: Ser
   return useQuery({
     queryKey: ['dashboard', 'series', filter, bucket],
     queryFn: (): Promise<TransactionSeries> =>
-      apiRequest(
+      apiRequest<TransactionSeries>(
         `/dashboard/transactions/series?${dashboardQuery(filter as DashboardFilter, { bucket })}`,
-        TransactionSeriesSchema,
       ),
     enabled: filter !== null,
     placeholderData: keepPreviousData,

@@ -1,11 +1,10 @@
 import {
   type CreateDeveloperTokenRequest,
-  CreatedDeveloperTokenSchema,
-  DeveloperTokenListSchema,
+  type CreatedDeveloperToken,
+  type DeveloperToken,
   MFA_CODE_HEADER,
 } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from './client.ts';
 
 const developerTokensKey = ['settings', 'developer-tokens'] as const;
@@ -14,7 +13,7 @@ const developerTokensKey = ['settings', 'developer-tokens'] as const;
 export function useDeveloperTokens(enabled: boolean) {
   return useQuery({
     queryKey: developerTokensKey,
-    queryFn: () => apiRequest('/settings/developer-tokens', DeveloperTokenListSchema),
+    queryFn: () => apiRequest<DeveloperToken[]>('/settings/developer-tokens'),
     enabled,
   });
 }
@@ -30,7 +29,7 @@ function useDeveloperTokenMutation<Variables, Result>(call: (variables: Variable
 /** The answer carries the token, this once; with MFA on the code goes in the `mfa-code` header. */
 export function useCreateDeveloperToken() {
   return useDeveloperTokenMutation(({ mfaCode, ...request }: CreateDeveloperTokenRequest & { mfaCode?: string }) =>
-    apiRequest('/settings/developer-tokens', CreatedDeveloperTokenSchema, {
+    apiRequest<CreatedDeveloperToken>('/settings/developer-tokens', {
       method: 'POST',
       body: request,
       headers: mfaCode ? { [MFA_CODE_HEADER]: mfaCode } : undefined,
@@ -40,6 +39,6 @@ export function useCreateDeveloperToken() {
 
 export function useRevokeDeveloperToken() {
   return useDeveloperTokenMutation((id: string) =>
-    apiRequest(`/settings/developer-tokens/${encodeURIComponent(id)}`, z.undefined(), { method: 'DELETE' }),
+    apiRequest<void>(`/settings/developer-tokens/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   );
 }

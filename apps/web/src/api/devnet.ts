@@ -1,11 +1,11 @@
 import {
-  DevnetChainTipSchema,
-  DevnetMineResponseSchema,
-  DevnetPayResponseSchema,
-  DevnetSendResponseSchema,
+  type DevnetChainTip,
+  type DevnetMineResponse,
+  type DevnetPayResponse,
+  type DevnetSendResponse,
+  type DevnetWithdrawLink,
   type DevnetWithdrawLinkRequest,
   DevnetWithdrawLinkRequestSchema,
-  DevnetWithdrawLinkSchema,
 } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
@@ -13,7 +13,7 @@ import { apiRequest } from './client.ts';
 export function useDevnetPay() {
   return useMutation({
     mutationFn: (paymentRequest: string) =>
-      apiRequest('/devnet/pay', DevnetPayResponseSchema, { method: 'POST', body: { paymentRequest }, auth: false }),
+      apiRequest<DevnetPayResponse>('/devnet/pay', { method: 'POST', body: { paymentRequest }, auth: false }),
   });
 }
 
@@ -21,7 +21,7 @@ export function useDevnetPay() {
 export function useDevnetWithdrawLink() {
   return useMutation({
     mutationFn: (request: DevnetWithdrawLinkRequest) =>
-      apiRequest('/devnet/lnurl-withdraw', DevnetWithdrawLinkSchema, {
+      apiRequest<DevnetWithdrawLink>('/devnet/lnurl-withdraw', {
         method: 'POST',
         body: DevnetWithdrawLinkRequestSchema.parse(request),
         auth: false,
@@ -33,7 +33,7 @@ export function useDevnetWithdrawLink() {
 export function useDevnetChainTip() {
   return useQuery({
     queryKey: ['devnet-chain'],
-    queryFn: () => apiRequest('/devnet/chain', DevnetChainTipSchema, { auth: false }),
+    queryFn: () => apiRequest<DevnetChainTip>('/devnet/chain', { auth: false }),
     retry: false,
   });
 }
@@ -42,7 +42,7 @@ export function useDevnetMine() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (blocks: number) =>
-      apiRequest('/devnet/mine', DevnetMineResponseSchema, { method: 'POST', body: { blocks }, auth: false }),
+      apiRequest<DevnetMineResponse>('/devnet/mine', { method: 'POST', body: { blocks }, auth: false }),
     onSuccess: (tip) => queryClient.setQueryData(['devnet-chain'], tip),
   });
 }
@@ -51,6 +51,6 @@ export function useDevnetMine() {
 export function useDevnetSendOnchain() {
   return useMutation({
     mutationFn: (payment: { address: string; sats: number }) =>
-      apiRequest('/devnet/send-onchain', DevnetSendResponseSchema, { method: 'POST', body: payment, auth: false }),
+      apiRequest<DevnetSendResponse>('/devnet/send-onchain', { method: 'POST', body: payment, auth: false }),
   });
 }

@@ -1,17 +1,15 @@
-import {
-  type CreateDonationInvoiceRequest,
-  type CreateDonationLinkRequest,
-  DonationAddressAnswerSchema,
-  DonationHistorySchema,
-  DonationInvoiceSchema,
-  DonationLinkListSchema,
-  DonationLinkSchema,
-  PublicDonationLinkSchema,
-  type SetDonationAddressRequest,
-  VirtualBptListSchema,
+import type {
+  CreateDonationInvoiceRequest,
+  CreateDonationLinkRequest,
+  DonationAddressAnswer,
+  DonationHistory,
+  DonationInvoice,
+  DonationLink,
+  PublicDonationLink,
+  SetDonationAddressRequest,
+  VirtualBpt,
 } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from './client.ts';
 
 const donationsKey = ['donations'] as const;
@@ -19,14 +17,14 @@ const linksKey = [...donationsKey, 'links'] as const;
 const addressKey = [...donationsKey, 'address'] as const;
 
 export function useDonationLinks() {
-  return useQuery({ queryKey: linksKey, queryFn: () => apiRequest('/donation-links', DonationLinkListSchema) });
+  return useQuery({ queryKey: linksKey, queryFn: () => apiRequest<DonationLink[]>('/donation-links') });
 }
 
 /** The virtual BPTs a donation link can sell through. */
 export function useVirtualBptChoices(enabled: boolean) {
   return useQuery({
     queryKey: ['virtual-bpts'],
-    queryFn: () => apiRequest('/virtual-bpts', VirtualBptListSchema),
+    queryFn: () => apiRequest<VirtualBpt[]>('/virtual-bpts'),
     enabled,
   });
 }
@@ -41,13 +39,13 @@ function useDonationMutation<Variables, Result>(call: (variables: Variables) => 
 
 export function useCreateDonationLink() {
   return useDonationMutation((request: CreateDonationLinkRequest) =>
-    apiRequest('/donation-links', DonationLinkSchema, { method: 'POST', body: request }),
+    apiRequest<DonationLink>('/donation-links', { method: 'POST', body: request }),
   );
 }
 
 export function useDeleteDonationLink() {
   return useDonationMutation((id: string) =>
-    apiRequest(`/donation-links/${encodeURIComponent(id)}`, z.undefined(), { method: 'DELETE' }),
+    apiRequest<void>(`/donation-links/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   );
 }
 
@@ -55,7 +53,7 @@ export function useDeleteDonationLink() {
 export function useDonationHistory(page: number, pageSize: number) {
   return useQuery({
     queryKey: [...donationsKey, 'history', page, pageSize],
-    queryFn: () => apiRequest(`/donations?page=${page}&pageSize=${pageSize}`, DonationHistorySchema),
+    queryFn: () => apiRequest<DonationHistory>(`/donations?page=${page}&pageSize=${pageSize}`),
     placeholderData: keepPreviousData,
   });
 }
@@ -63,26 +61,25 @@ export function useDonationHistory(page: number, pageSize: number) {
 export function useDonationAddress() {
   return useQuery({
     queryKey: addressKey,
-    queryFn: () => apiRequest('/donations/lightning-address', DonationAddressAnswerSchema),
+    queryFn: () => apiRequest<DonationAddressAnswer>('/donations/lightning-address'),
   });
 }
 
 export function useSetDonationAddress() {
   return useDonationMutation((request: SetDonationAddressRequest) =>
-    apiRequest('/donations/lightning-address', DonationAddressAnswerSchema, { method: 'PUT', body: request }),
+    apiRequest<DonationAddressAnswer>('/donations/lightning-address', { method: 'PUT', body: request }),
   );
 }
 
 export function useRemoveDonationAddress() {
-  return useDonationMutation(() => apiRequest('/donations/lightning-address', z.undefined(), { method: 'DELETE' }));
+  return useDonationMutation(() => apiRequest<void>('/donations/lightning-address', { method: 'DELETE' }));
 }
 
 /** The public donation page: no session. */
 export function usePublicDonationLink(id: string) {
   return useQuery({
     queryKey: ['public-donation-link', id],
-    queryFn: () =>
-      apiRequest(`/public/donation-links/${encodeURIComponent(id)}`, PublicDonationLinkSchema, { auth: false }),
+    queryFn: () => apiRequest<PublicDonationLink>(`/public/donation-links/${encodeURIComponent(id)}`, { auth: false }),
     retry: false,
   });
 }
@@ -90,7 +87,7 @@ export function usePublicDonationLink(id: string) {
 export function useCreateDonationInvoice(id: string) {
   return useMutation({
     mutationFn: (request: CreateDonationInvoiceRequest) =>
-      apiRequest(`/public/donation-links/${encodeURIComponent(id)}/invoices`, DonationInvoiceSchema, {
+      apiRequest<DonationInvoice>(`/public/donation-links/${encodeURIComponent(id)}/invoices`, {
         method: 'POST',
         body: request,
         auth: false,

@@ -1,18 +1,18 @@
-import { InvoiceSchema, type InvoiceStatus, InvoiceStatusEventSchema } from '@rayo/shared';
+import { type Invoice, type InvoiceStatus, InvoiceStatusEventSchema } from '@rayo/shared';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useEffectEvent } from 'react';
 import { apiRequest } from './client.ts';
 
 /** Invoice calls are public: whoever shows an invoice may follow it. */
 export function getInvoice(id: string) {
-  return apiRequest(`/invoices/${encodeURIComponent(id)}`, InvoiceSchema, { auth: false });
+  return apiRequest<Invoice>(`/invoices/${encodeURIComponent(id)}`, { auth: false });
 }
 
 /** Pays an invoice from an LNURL-withdraw link, e.g. the one a Bolt Card holds. */
 export function useLnurlWithdraw() {
   return useMutation({
     mutationFn: ({ invoiceId, lnurl }: { invoiceId: string; lnurl: string }) =>
-      apiRequest(`/invoices/${encodeURIComponent(invoiceId)}/lnurl-withdraw`, InvoiceSchema, {
+      apiRequest<Invoice>(`/invoices/${encodeURIComponent(invoiceId)}/lnurl-withdraw`, {
         method: 'POST',
         body: { lnurl },
         auth: false,

@@ -1,6 +1,5 @@
-import { type KybDocument, KybDocumentListSchema, KybDocumentSchema } from '@rayo/shared';
+import type { KybDocument } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { saveBlob } from '../components/save-blob.ts';
 import { apiRequest, apiResponse } from './client.ts';
 
@@ -9,7 +8,7 @@ const kybKey = ['settings', 'kyb-documents'] as const;
 export function useKybDocuments(enabled: boolean) {
   return useQuery({
     queryKey: kybKey,
-    queryFn: () => apiRequest('/settings/kyb-documents', KybDocumentListSchema),
+    queryFn: () => apiRequest<KybDocument[]>('/settings/kyb-documents'),
     enabled,
   });
 }
@@ -21,7 +20,7 @@ export function useUploadKybDocument() {
     mutationFn: (file: File) => {
       const form = new FormData();
       form.append('file', file);
-      return apiRequest('/settings/kyb-documents', KybDocumentSchema, { method: 'POST', body: form });
+      return apiRequest<KybDocument>('/settings/kyb-documents', { method: 'POST', body: form });
     },
     onSuccess: (document) =>
       queryClient.setQueryData<KybDocument[]>(kybKey, (documents = []) => [...documents, document]),
@@ -32,7 +31,7 @@ export function useDeleteKybDocument() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      apiRequest(`/settings/kyb-documents/${encodeURIComponent(id)}`, z.undefined(), { method: 'DELETE' }),
+      apiRequest<void>(`/settings/kyb-documents/${encodeURIComponent(id)}`, { method: 'DELETE' }),
     onSuccess: (_, id) =>
       queryClient.setQueryData<KybDocument[]>(kybKey, (documents = []) => documents.filter((d) => d.id !== id)),
   });

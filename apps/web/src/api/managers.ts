@@ -1,12 +1,11 @@
-import { type CreateManagerRequest, ManagerListSchema, ManagerSchema, type UpdateManagerRequest } from '@rayo/shared';
+import type { CreateManagerRequest, Manager, UpdateManagerRequest } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from './client.ts';
 
 const managersKey = ['managers'] as const;
 
 export function useManagerList() {
-  return useQuery({ queryKey: managersKey, queryFn: () => apiRequest('/managers', ManagerListSchema) });
+  return useQuery({ queryKey: managersKey, queryFn: () => apiRequest<Manager[]>('/managers') });
 }
 
 function useManagerMutation<Variables>(call: (variables: Variables) => Promise<unknown>) {
@@ -19,18 +18,18 @@ function useManagerMutation<Variables>(call: (variables: Variables) => Promise<u
 
 export function useCreateManager() {
   return useManagerMutation((request: CreateManagerRequest) =>
-    apiRequest('/managers', ManagerSchema, { method: 'POST', body: request }),
+    apiRequest<Manager>('/managers', { method: 'POST', body: request }),
   );
 }
 
 export function useUpdateManager() {
   return useManagerMutation(({ id, ...request }: UpdateManagerRequest & { id: string }) =>
-    apiRequest(`/managers/${encodeURIComponent(id)}`, ManagerSchema, { method: 'PATCH', body: request }),
+    apiRequest<Manager>(`/managers/${encodeURIComponent(id)}`, { method: 'PATCH', body: request }),
   );
 }
 
 export function useDeleteManager() {
   return useManagerMutation((id: string) =>
-    apiRequest(`/managers/${encodeURIComponent(id)}`, z.unknown(), { method: 'DELETE' }),
+    apiRequest<void>(`/managers/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   );
 }

@@ -1,28 +1,25 @@
 import {
   MFA_CODE_HEADER,
-  MfaEnrollmentSchema,
+  type MfaEnrollment,
   type MfaSignInRequest,
   type MfaStatus,
-  MfaStatusSchema,
   type RecoverMfaRequest,
   type SignInResponse,
-  SignInResponseSchema,
 } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from './client.ts';
 
 const mfaKey = ['settings', 'mfa'] as const;
 
 /** SPEC §4: the switch shows what the server says, never a flag kept here. */
 export function useMfaStatus() {
-  return useQuery({ queryKey: mfaKey, queryFn: () => apiRequest('/settings/mfa', MfaStatusSchema) });
+  return useQuery({ queryKey: mfaKey, queryFn: () => apiRequest<MfaStatus>('/settings/mfa') });
 }
 
 /** A new secret and recovery codes; MFA stays off until `useValidateMfa` succeeds. */
 export function useEnableMfa() {
   return useMutation({
-    mutationFn: () => apiRequest('/settings/mfa/enable', MfaEnrollmentSchema, { method: 'POST' }),
+    mutationFn: () => apiRequest<MfaEnrollment>('/settings/mfa/enable', { method: 'POST' }),
   });
 }
 
@@ -37,17 +34,13 @@ function useMfaChange(call: (code: string) => Promise<unknown>, hasMfa: boolean)
 }
 
 export function useValidateMfa() {
-  return useMfaChange(
-    (code) => apiRequest('/settings/mfa/validate', z.undefined(), { method: 'POST', body: { code } }),
-    true,
-  );
+  return useMfaChange((code) => apiRequest<void>('/settings/mfa/validate', { method: 'POST', body: { code } }), true);
 }
 
 /** SPEC §7: an empty body, and the code in the `mfa-code` header. */
 export function useDisableMfa() {
   return useMfaChange(
-    (code) =>
-      apiRequest('/settings/mfa/disable', z.undefined(), { method: 'POST', headers: { [MFA_CODE_HEADER]: code } }),
+    (code) => apiRequest<void>('/settings/mfa/disable', { method: 'POST', headers: { [MFA_CODE_HEADER]: code } }),
     false,
   );
 }
@@ -55,9 +48,9 @@ export function useDisableMfa() {
 // Sign-in's second step runs before there is a session, so it sends no token.
 
 export function signInWithMfaCode(request: MfaSignInRequest): Promise<SignInResponse> {
-  return apiRequest('/auth/signin/mfa', SignInResponseSchema, { method: 'POST', body: request, auth: false });
+  return apiRequest<SignInResponse>('/auth/signin/mfa', { method: 'POST', body: request, auth: false });
 }
 
 export function signInWithRecoveryCode(request: RecoverMfaRequest): Promise<SignInResponse> {
-  return apiRequest('/settings/mfa/recover', SignInResponseSchema, { method: 'POST', body: request, auth: false });
+  return apiRequest<SignInResponse>('/settings/mfa/recover', { method: 'POST', body: request, auth: false });
 }

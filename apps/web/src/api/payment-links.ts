@@ -1,6 +1,5 @@
-import { type CreatePaymentLinkRequest, checkoutPath, PaymentLinkListSchema, PaymentLinkSchema } from '@rayo/shared';
+import { type CreatePaymentLinkRequest, checkoutPath, type PaymentLink } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from './client.ts';
 
 const paymentLinksKey = ['payment-links'] as const;
@@ -9,7 +8,7 @@ const paymentLinksKey = ['payment-links'] as const;
 export function usePaymentLinks(virtualBptId: string) {
   return useQuery({
     queryKey: [...paymentLinksKey, 'virtual-bpt', virtualBptId],
-    queryFn: () => apiRequest(`/virtual-bpts/${encodeURIComponent(virtualBptId)}/payment-links`, PaymentLinkListSchema),
+    queryFn: () => apiRequest<PaymentLink[]>(`/virtual-bpts/${encodeURIComponent(virtualBptId)}/payment-links`),
   });
 }
 
@@ -17,7 +16,7 @@ export function usePaymentLinks(virtualBptId: string) {
 export function useAccountPaymentLinks(accountId: string) {
   return useQuery({
     queryKey: [...paymentLinksKey, 'account', accountId],
-    queryFn: () => apiRequest(`/accounts/${encodeURIComponent(accountId)}/payment-links`, PaymentLinkListSchema),
+    queryFn: () => apiRequest<PaymentLink[]>(`/accounts/${encodeURIComponent(accountId)}/payment-links`),
   });
 }
 
@@ -31,7 +30,7 @@ function usePaymentLinkMutation<Variables>(call: (variables: Variables) => Promi
 
 export function useCreatePaymentLink(virtualBptId: string) {
   return usePaymentLinkMutation((request: CreatePaymentLinkRequest) =>
-    apiRequest(`/virtual-bpts/${encodeURIComponent(virtualBptId)}/payment-links`, PaymentLinkSchema, {
+    apiRequest<PaymentLink>(`/virtual-bpts/${encodeURIComponent(virtualBptId)}/payment-links`, {
       method: 'POST',
       body: request,
     }),
@@ -40,7 +39,7 @@ export function useCreatePaymentLink(virtualBptId: string) {
 
 export function useDeletePaymentLink() {
   return usePaymentLinkMutation((id: string) =>
-    apiRequest(`/payment-links/${encodeURIComponent(id)}`, z.unknown(), { method: 'DELETE' }),
+    apiRequest<void>(`/payment-links/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   );
 }
 

@@ -1,11 +1,9 @@
 import {
-  BankingInfoListSchema,
+  type BankingInfo,
   type BankingInfoMetadata,
-  BankingInfoSchema,
-  BankingInfoTemplateSchema,
+  type BankingInfoTemplate,
   MFA_CODE_HEADER,
   type PayoutAddresses,
-  PayoutAddressesSchema,
 } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
@@ -21,21 +19,21 @@ function mfaHeaders(mfaCode: string | undefined) {
 export function useBankingInfo() {
   return useQuery({
     queryKey: bankingInfoKey,
-    queryFn: () => apiRequest('/settings/banking-info/all', BankingInfoListSchema),
+    queryFn: () => apiRequest<BankingInfo[]>('/settings/banking-info/all'),
   });
 }
 
 export function useBankingTemplate() {
   return useQuery({
     queryKey: ['settings', 'banking-info-template'],
-    queryFn: () => apiRequest('/settings/banking-info-template', BankingInfoTemplateSchema),
+    queryFn: () => apiRequest<BankingInfoTemplate>('/settings/banking-info-template'),
   });
 }
 
 export function usePayoutAddresses() {
   return useQuery({
     queryKey: payoutAddressesKey,
-    queryFn: () => apiRequest('/settings/payout-addresses', PayoutAddressesSchema),
+    queryFn: () => apiRequest<PayoutAddresses>('/settings/payout-addresses'),
   });
 }
 
@@ -62,7 +60,7 @@ export function useSaveBankingInfo(onSaved?: () => void) {
   const refresh = useRefreshVerifications();
   return useMutation({
     mutationFn: ({ id, metadata, mfaCode }: { id?: string; metadata: BankingInfoMetadata; mfaCode?: string }) =>
-      apiRequest(id ? `/settings/banking-info/${id}` : '/settings/banking-info', BankingInfoSchema, {
+      apiRequest<BankingInfo>(id ? `/settings/banking-info/${id}` : '/settings/banking-info', {
         method: id ? 'PUT' : 'POST',
         body: { bankingInfoMetadata: metadata },
         ...mfaHeaders(mfaCode),
@@ -78,7 +76,7 @@ function useSetAddress(path: string, field: 'onchainAddress' | 'lightningAddress
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ address, mfaCode }: { address: string; mfaCode?: string }) =>
-      apiRequest(path, PayoutAddressesSchema, { method: 'PUT', body: { [field]: address }, ...mfaHeaders(mfaCode) }),
+      apiRequest<PayoutAddresses>(path, { method: 'PUT', body: { [field]: address }, ...mfaHeaders(mfaCode) }),
     onSuccess: async (addresses) => {
       queryClient.setQueryData<PayoutAddresses>(payoutAddressesKey, addresses);
       await queryClient.invalidateQueries({ queryKey: ['settings', 'payout-split'] });

@@ -1,9 +1,4 @@
-import {
-  MFA_CODE_HEADER,
-  type PayoutSplitRequest,
-  type PayoutSplitSettings,
-  PayoutSplitSettingsSchema,
-} from '@rayo/shared';
+import { MFA_CODE_HEADER, type PayoutSplitRequest, type PayoutSplitSettings } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
 
@@ -12,7 +7,7 @@ const payoutSplitKey = ['settings', 'payout-split'] as const;
 export function usePayoutSplit() {
   return useQuery({
     queryKey: payoutSplitKey,
-    queryFn: () => apiRequest('/settings/payout-split', PayoutSplitSettingsSchema),
+    queryFn: () => apiRequest<PayoutSplitSettings>('/settings/payout-split'),
   });
 }
 
@@ -21,7 +16,7 @@ export function useSetPayoutSplit() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ split, mfaCode }: { split: PayoutSplitRequest; mfaCode?: string }) =>
-      apiRequest('/settings/payout-split', PayoutSplitSettingsSchema, {
+      apiRequest<PayoutSplitSettings>('/settings/payout-split', {
         method: 'PUT',
         body: split,
         ...(mfaCode ? { headers: { [MFA_CODE_HEADER]: mfaCode } } : {}),

@@ -1,4 +1,4 @@
-import { PayoutPageSchema } from '@rayo/shared';
+import type { PayoutPage } from '@rayo/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
 
@@ -6,7 +6,7 @@ import { apiRequest } from './client.ts';
 export function usePayouts(page: number, pageSize: number) {
   return useQuery({
     queryKey: ['settings', 'payouts', page, pageSize],
-    queryFn: () => apiRequest(`/settings/payouts?page=${page}&pageSize=${pageSize}`, PayoutPageSchema),
+    queryFn: () => apiRequest<PayoutPage>(`/settings/payouts?page=${page}&pageSize=${pageSize}`),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,4 +1,4 @@
-import { ReadinessSchema } from '@rayo/shared';
+import type { Readiness } from '@rayo/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { apiRequest } from './client.ts';
@@ -14,7 +14,7 @@ export function useDemoDataPreparing(): boolean {
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: ['ready'],
-    queryFn: () => apiRequest('/ready', ReadinessSchema, { auth: false }),
+    queryFn: () => apiRequest<Readiness>('/ready', { auth: false }),
     refetchInterval: (current) => (current.state.data?.demoData === 'preparing' ? DEMO_DATA_POLL_MS : false),
   });
   const preparing = query.data?.demoData === 'preparing';

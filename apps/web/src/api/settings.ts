@@ -1,6 +1,5 @@
 import type { ChangePasswordRequest } from '@rayo/shared';
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
 import { sessionStore } from '../session/session-store.ts';
 import { apiRequest } from './client.ts';
 
@@ -11,7 +10,7 @@ import { apiRequest } from './client.ts';
 export function useChangePassword() {
   return useMutation({
     mutationFn: (request: Omit<ChangePasswordRequest, 'refreshToken'>) =>
-      apiRequest('/settings/password', z.undefined(), {
+      apiRequest<void>('/settings/password', {
         method: 'POST',
         body: { ...request, refreshToken: sessionStore.get().refreshToken ?? undefined },
       }),

@@ -2,12 +2,11 @@ import {
   type ConnectEcwidRequest,
   type ConnectShopifyRequest,
   MFA_CODE_HEADER,
-  ShopConnectionSchema,
-  ShopConnectionStateSchema,
+  type ShopConnection,
+  type ShopConnectionState,
   type ShopPlatform,
 } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from './client.ts';
 
 const shopKey = (platform: ShopPlatform) => ['shops', platform] as const;
@@ -15,7 +14,7 @@ const shopKey = (platform: ShopPlatform) => ['shops', platform] as const;
 export function useShopConnection(platform: ShopPlatform) {
   return useQuery({
     queryKey: shopKey(platform),
-    queryFn: () => apiRequest(`/shops/${platform}`, ShopConnectionStateSchema),
+    queryFn: () => apiRequest<ShopConnectionState>(`/shops/${platform}`),
   });
 }
 
@@ -32,7 +31,7 @@ function useShopMutation<Variables>(platform: ShopPlatform, call: (variables: Va
 /** Shopify checks the token before Rayo saves it; with MFA on the code goes in the `mfa-code` header. */
 export function useConnectShopify() {
   return useShopMutation('shopify', ({ mfaCode, ...request }: WithMfa<ConnectShopifyRequest>) =>
-    apiRequest('/shops/shopify', ShopConnectionSchema, {
+    apiRequest<ShopConnection>('/shops/shopify', {
       method: 'PUT',
       body: request,
       headers: mfaCode ? { [MFA_CODE_HEADER]: mfaCode } : undefined,
@@ -42,7 +41,7 @@ export function useConnectShopify() {
 
 export function useConnectEcwid() {
   return useShopMutation('ecwid', ({ mfaCode, ...request }: WithMfa<ConnectEcwidRequest>) =>
-    apiRequest('/shops/ecwid', ShopConnectionSchema, {
+    apiRequest<ShopConnection>('/shops/ecwid', {
       method: 'PUT',
       body: request,
       headers: mfaCode ? { [MFA_CODE_HEADER]: mfaCode } : undefined,
@@ -51,5 +50,5 @@ export function useConnectEcwid() {
 }
 
 export function useDisconnectShop(platform: ShopPlatform) {
-  return useShopMutation(platform, () => apiRequest(`/shops/${platform}`, z.undefined(), { method: 'DELETE' }));
+  return useShopMutation(platform, () => apiRequest<void>(`/shops/${platform}`, { method: 'DELETE' }));
 }

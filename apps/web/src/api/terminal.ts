@@ -1,4 +1,4 @@
-import { type CreateInvoiceRequest, InvoiceSchema, TerminalInfoSchema, TransactionListSchema } from '@rayo/shared';
+import type { CreateInvoiceRequest, Invoice, TerminalInfo, Transaction } from '@rayo/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
 
@@ -26,7 +26,7 @@ export function useTerminalInfo(source: TerminalSource) {
   const { info, auth } = endpoints(source);
   return useQuery({
     queryKey: [...terminalKey(source), 'info'],
-    queryFn: () => apiRequest(info, TerminalInfoSchema, { auth }),
+    queryFn: () => apiRequest<TerminalInfo>(info, { auth }),
     refetchInterval: RATE_REFRESH_MS,
   });
 }
@@ -35,7 +35,7 @@ export function useLatestTransactions(source: TerminalSource) {
   const { transactions, auth } = endpoints(source);
   return useQuery({
     queryKey: [...terminalKey(source), 'transactions'],
-    queryFn: () => apiRequest(`${transactions}?limit=${LATEST_TRANSACTIONS}`, TransactionListSchema, { auth }),
+    queryFn: () => apiRequest<Transaction[]>(`${transactions}?limit=${LATEST_TRANSACTIONS}`, { auth }),
   });
 }
 
@@ -43,6 +43,6 @@ export function useCreateInvoice(source: TerminalSource) {
   const { invoices, auth } = endpoints(source);
   return useMutation({
     mutationFn: (request: CreateInvoiceRequest) =>
-      apiRequest(invoices, InvoiceSchema, { method: 'POST', body: request, auth }),
+      apiRequest<Invoice>(invoices, { method: 'POST', body: request, auth }),
   });
 }

@@ -1,12 +1,11 @@
-import { type CreateVirtualBptRequest, VirtualBptListSchema, VirtualBptSchema } from '@rayo/shared';
+import type { CreateVirtualBptRequest, VirtualBpt } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from './client.ts';
 
 const virtualBptsKey = ['virtual-bpts'] as const;
 
 export function useVirtualBpts() {
-  return useQuery({ queryKey: virtualBptsKey, queryFn: () => apiRequest('/virtual-bpts', VirtualBptListSchema) });
+  return useQuery({ queryKey: virtualBptsKey, queryFn: () => apiRequest<VirtualBpt[]>('/virtual-bpts') });
 }
 
 function useVirtualBptMutation<Variables>(call: (variables: Variables) => Promise<unknown>) {
@@ -19,12 +18,12 @@ function useVirtualBptMutation<Variables>(call: (variables: Variables) => Promis
 
 export function useCreateVirtualBpt() {
   return useVirtualBptMutation((request: CreateVirtualBptRequest) =>
-    apiRequest('/virtual-bpts', VirtualBptSchema, { method: 'POST', body: request }),
+    apiRequest<VirtualBpt>('/virtual-bpts', { method: 'POST', body: request }),
   );
 }
 
 export function useDeleteVirtualBpt() {
   return useVirtualBptMutation((id: string) =>
-    apiRequest(`/virtual-bpts/${encodeURIComponent(id)}`, z.unknown(), { method: 'DELETE' }),
+    apiRequest<void>(`/virtual-bpts/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   );
 }

@@ -1,13 +1,12 @@
 import {
-  CreatedWebhookEndpointSchema,
+  type CreatedWebhookEndpoint,
   type CreateWebhookEndpointRequest,
   MFA_CODE_HEADER,
-  WebhookDeliveryPageSchema,
-  WebhookDeliverySchema,
-  WebhookEndpointListSchema,
+  type WebhookDelivery,
+  type WebhookDeliveryPage,
+  type WebhookEndpoint,
 } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from './client.ts';
 
 const webhooksKey = ['webhooks'] as const;
@@ -16,7 +15,7 @@ const deliveriesKey = ['webhooks', 'deliveries'] as const;
 export function useWebhookEndpoints() {
   return useQuery({
     queryKey: webhooksKey,
-    queryFn: () => apiRequest('/webhooks', WebhookEndpointListSchema),
+    queryFn: () => apiRequest<WebhookEndpoint[]>('/webhooks'),
   });
 }
 
@@ -26,7 +25,7 @@ const LOG_REFRESH_MS = 5000;
 export function useWebhookDeliveries(page: number, limit: number) {
   return useQuery({
     queryKey: [...deliveriesKey, page, limit],
-    queryFn: () => apiRequest(`/webhooks/deliveries?page=${page}&limit=${limit}`, WebhookDeliveryPageSchema),
+    queryFn: () => apiRequest<WebhookDeliveryPage>(`/webhooks/deliveries?page=${page}&limit=${limit}`),
     placeholderData: keepPreviousData,
     refetchInterval: LOG_REFRESH_MS,
   });
@@ -43,7 +42,7 @@ function useWebhookMutation<Variables, Result>(call: (variables: Variables) => P
 /** The answer carries the signing secret, this once; with MFA on the code goes in the `mfa-code` header. */
 export function useCreateWebhookEndpoint() {
   return useWebhookMutation(({ mfaCode, ...request }: CreateWebhookEndpointRequest & { mfaCode?: string }) =>
-    apiRequest('/webhooks', CreatedWebhookEndpointSchema, {
+    apiRequest<CreatedWebhookEndpoint>('/webhooks', {
       method: 'POST',
       body: request,
       headers: mfaCode ? { [MFA_CODE_HEADER]: mfaCode } : undefined,
@@ -53,18 +52,18 @@ export function useCreateWebhookEndpoint() {
 
 export function useDeleteWebhookEndpoint() {
   return useWebhookMutation((id: string) =>
-    apiRequest(`/webhooks/${encodeURIComponent(id)}`, z.undefined(), { method: 'DELETE' }),
+    apiRequest<void>(`/webhooks/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   );
 }
 
 export function useSendTestWebhook() {
   return useWebhookMutation((id: string) =>
-    apiRequest(`/webhooks/${encodeURIComponent(id)}/test`, WebhookDeliverySchema, { method: 'POST' }),
+    apiRequest<WebhookDelivery>(`/webhooks/${encodeURIComponent(id)}/test`, { method: 'POST' }),
   );
 }
 
 export function useRedeliverWebhook() {
   return useWebhookMutation((id: string) =>
-    apiRequest(`/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`, WebhookDeliverySchema, { method: 'POST' }),
+    apiRequest<WebhookDelivery>(`/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`, { method: 'POST' }),
   );
 }

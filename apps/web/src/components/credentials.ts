@@ -1,9 +1,9 @@
-import { EmailSchema, isStrongPassword } from '@rayo/shared';
+import { isEmail, isStrongPassword } from '@rayo/shared';
 
 /** SPEC §5: the i18n key of what is wrong with an email, if anything. */
 export function emailErrorKey(email: string): string | undefined {
   if (email.trim() === '') return 'errors.missingEmail';
-  if (!EmailSchema.safeParse(email.trim()).success) return 'errors.invalidEmail';
+  if (!isEmail(email.trim())) return 'errors.invalidEmail';
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE, type Language, languages, type Role, RoleSchema } from '@rayo/shared';
+import { DEFAULT_LANGUAGE, isRole, type Language, languages, type Role } from '@rayo/shared';
 
 /** SPEC §3 "Auth session": every part is kept in localStorage under these keys. */
 export const storageKeys = {
@@ -21,12 +21,12 @@ const listeners = new Set<() => void>();
 let snapshot: Session = read();
 
 function read(): Session {
-  const role = RoleSchema.safeParse(localStorage.getItem(storageKeys.role));
+  const role = localStorage.getItem(storageKeys.role);
   const language = localStorage.getItem(storageKeys.language);
   return {
     accessToken: localStorage.getItem(storageKeys.accessToken),
     refreshToken: localStorage.getItem(storageKeys.refreshToken),
-    role: role.success ? role.data : null,
+    role: isRole(role) ? role : null,
     language: languages.includes(language as Language) ? (language as Language) : DEFAULT_LANGUAGE,
     remember: localStorage.getItem(storageKeys.remember) === 'true',
   };
