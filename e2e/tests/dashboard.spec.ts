@@ -247,6 +247,8 @@ test.describe('from a browser in Tokyo', () => {
 
 test('opening home signed in asks for the organization from the page’s head, once', async ({ page }) => {
   await signInViaUi(page, demo.admin);
+  // The signed-in page's own calls are over before counting starts.
+  await expect(page.getByTestId('metric-receiveMsat')).toBeVisible();
   const organizationCalls: string[] = [];
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/api/organization/current') organizationCalls.push(request.url());
