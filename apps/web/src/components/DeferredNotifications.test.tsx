@@ -1,25 +1,21 @@
 import { MantineProvider } from '@mantine/core';
-import { cleanNotifications, notifications } from '@mantine/notifications';
-import { act, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { DeferredNotifications } from './DeferredNotifications.tsx';
+import { notifications } from './notifications.ts';
 
 describe('DeferredNotifications', () => {
-  afterEach(() => {
-    act(() => cleanNotifications());
-  });
-
-  it('mounts nothing until a notification is shown, then shows that one', async () => {
+  it('mounts nothing until a notification is shown, then shows the ones shown, in order', async () => {
     render(
       <MantineProvider>
         <DeferredNotifications />
       </MantineProvider>,
     );
     expect(document.querySelector('[class*="Notifications-root"]')).toBeNull();
-    act(() => {
-      notifications.show({ message: 'Email copied to clipboard.' });
-    });
-    expect(await screen.findByText('Email copied to clipboard.')).toBeInTheDocument();
+    notifications.show({ message: 'Email copied to clipboard.' });
+    notifications.show({ message: 'Account deleted.' });
+    const shown = await screen.findAllByText(/Email copied to clipboard\.|Account deleted\./);
+    expect(shown.map((node) => node.textContent)).toEqual(['Email copied to clipboard.', 'Account deleted.']);
     expect(document.querySelector('[class*="Notifications-root"]')).not.toBeNull();
   });
 });

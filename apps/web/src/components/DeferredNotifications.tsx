@@ -1,19 +1,16 @@
-import { useNotifications } from '@mantine/notifications';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { notificationShown, subscribeToFirstNotification } from './notifications.ts';
 
 const Notifications = lazy(() =>
   import('@mantine/notifications').then((module) => ({ default: module.Notifications })),
 );
 
 /**
- * Notifications are shown after something happened, never on a first screen: the container's code
- * (with its portal and transitions) is fetched with the first one, which waits in the
- * notifications' store until the container shows it.
+ * The notifications' container (with its portal and transitions), mounted with the first
+ * notification shown (`notifications.ts`) rather than with the first screen.
  */
 export function DeferredNotifications() {
-  const { notifications, queue } = useNotifications();
-  const [wanted, setWanted] = useState(false);
-  if (!wanted && notifications.length + queue.length > 0) setWanted(true);
+  const wanted = useSyncExternalStore(subscribeToFirstNotification, notificationShown);
   if (!wanted) return null;
   return (
     <Suspense fallback={null}>

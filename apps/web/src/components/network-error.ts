@@ -1,5 +1,5 @@
-import { notifications } from '@mantine/notifications';
 import type { TFunction } from '../i18n/index.ts';
+import { notifications } from './notifications.ts';
 
 /** SPEC §8: a red snackbar at the top that stays until dismissed. */
 export function showNetworkError(t: TFunction): void {

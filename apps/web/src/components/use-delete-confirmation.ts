@@ -1,8 +1,8 @@
-import { notifications } from '@mantine/notifications';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../api/error-messages.ts';
 import { useTranslation } from '../i18n/index.ts';
+import { notifications } from './notifications.ts';
 
 /**
  * Deleting a row after a confirmation: `ask(row)` opens the dialog, `dialog` is what

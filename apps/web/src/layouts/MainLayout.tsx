@@ -1,11 +1,11 @@
 import { AppShell, Burger, Group, NavLink, ScrollArea } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { MOBILE_MAX_WIDTH_PX } from '@rayo/shared';
 import { IconExternalLink, IconFlask, IconHelp, IconLogout } from '@tabler/icons-react';
 import { logout } from '../api/auth.ts';
 import { usePublicConfig } from '../api/catalog.ts';
 import { Logo } from '../components/Logo.tsx';
+import { notifications } from '../components/notifications.ts';
 import { PageOutlet } from '../components/PageOutlet.tsx';
 import { useTranslation } from '../i18n/index.ts';
 import { OnboardingRedirect } from '../session/OnboardingRedirect.tsx';

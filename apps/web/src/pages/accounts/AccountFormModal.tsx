@@ -1,9 +1,9 @@
 import { Modal, Stack, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { Account } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useCreateAccount, useUpdateAccount } from '../../api/accounts.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 
 /** Creates an account, or renames one and changes its internal code (SPEC §5: the code is optional). */

@@ -1,10 +1,10 @@
 import { Button } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconCash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { usePayTransactions } from '../../api/back-office-payments.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 
 /**

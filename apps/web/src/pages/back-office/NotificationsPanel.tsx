@@ -1,5 +1,4 @@
 import { ActionIcon, Stack, Table } from '@mantine/core';
-import { notifications as toasts } from '@mantine/notifications';
 import { NOTIFICATION_KINDS } from '@rayo/shared';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -7,6 +6,7 @@ import { Link } from 'react-router';
 import { useBackOfficeNotifications, useDeleteNotification } from '../../api/back-office.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
+import { notifications as toasts } from '../../components/notifications.ts';
 import { PagedList } from '../../components/PagedList.tsx';
 import { useTranslation } from '../../i18n/index.ts';
 

@@ -1,5 +1,4 @@
 import { Alert, Badge, Button, Code, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
-import { notifications as toasts } from '@mantine/notifications';
 import type { OnchainPayoutBatch } from '@rayo/shared';
 import { IconDownload, IconUpload } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
@@ -8,6 +7,7 @@ import { errorMessage } from '../../api/error-messages.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { notifications as toasts } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 
 const stateColor: Record<OnchainPayoutBatch['state'], string> = {

@@ -1,5 +1,4 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { BANKING_FIELDS, type OrganizationAdminRecord, VERIFICATIONS, type Verification } from '@rayo/shared';
 import { IconBan, IconLock, IconLockOpen } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
@@ -17,6 +16,7 @@ import { localizedCountries } from '../../components/country-names.ts';
 import { dateTimeFormatter } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { OrganizationTabs } from './OrganizationTabs.tsx';

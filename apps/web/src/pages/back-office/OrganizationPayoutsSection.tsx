@@ -1,5 +1,4 @@
 import { ActionIcon, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { Payout } from '@rayo/shared';
 import { IconX } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -9,6 +8,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMsatAsSats } from '../../components/money-format.ts';
+import { notifications } from '../../components/notifications.ts';
 import { PagedList } from '../../components/PagedList.tsx';
 import { useTranslation } from '../../i18n/index.ts';
 import { PayoutsTable } from '../settings/PayoutsTable.tsx';

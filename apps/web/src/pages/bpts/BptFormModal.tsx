@@ -1,5 +1,4 @@
 import { Alert, Anchor, Autocomplete, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { type Bpt, parsePercentToBps, SATS } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
@@ -7,6 +6,7 @@ import { useCreateBpt, useCurrencies, useUpdateBpt } from '../../api/bpts.ts';
 import { useAccounts } from '../../api/catalog.ts';
 import { ApiError } from '../../api/client.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { channelLabel, channelValue, suggestedChannels } from './channels.ts';
 

@@ -1,6 +1,5 @@
 import { Badge, Button, Card, EmptyState, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { type Bpt, canChangeOrganization, MOBILE_MAX_WIDTH_PX, SATS } from '@rayo/shared';
 import { IconDeviceMobile, IconPlus } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -9,6 +8,7 @@ import { errorMessage } from '../../api/error-messages.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatPercent } from '../../components/format-percent.ts';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { BptActions, ShareLinkActions } from './BptActions.tsx';

@@ -12,7 +12,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { ShopConnection, ShopPlatform } from '@rayo/shared';
 import { canChangeOrganization } from '@rayo/shared';
 import { type FormEvent, type ReactNode, useState } from 'react';
@@ -22,6 +21,7 @@ import { useDisconnectShop, useShopConnection } from '../../api/shops.ts';
 import { useVirtualBpts } from '../../api/virtual-bpts.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from '../settings/MfaCodeModal.tsx';

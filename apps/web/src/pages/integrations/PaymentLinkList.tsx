@@ -1,5 +1,4 @@
 import { ActionIcon, Badge, Button, CopyButton, Group, Modal, Paper, Stack, Text, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { type PaymentLink, parseAmount } from '@rayo/shared';
 import { IconCopy, IconExternalLink, IconLink, IconQrcode, IconTrash } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
@@ -9,6 +8,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { ListStatus } from '../../components/ListStatus.tsx';
 import { formatMoney } from '../../components/money-format.ts';
+import { notifications } from '../../components/notifications.ts';
 import { QrCode } from '../../components/QrCode.tsx';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation.ts';
 import { useTranslation } from '../../i18n/index.ts';

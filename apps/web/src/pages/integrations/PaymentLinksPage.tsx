@@ -1,11 +1,11 @@
 import { Alert, Button, Group, Loader, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { canChangeOrganization, SATS, type VirtualBpt } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useParams } from 'react-router';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useCreatePaymentLink, usePaymentLinks } from '../../api/payment-links.ts';
 import { useVirtualBpts } from '../../api/virtual-bpts.ts';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { PaymentLinkList } from './PaymentLinkList.tsx';

@@ -1,5 +1,4 @@
 import { Alert, Anchor, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { VirtualBpt } from '@rayo/shared';
 import { canChangeOrganization } from '@rayo/shared';
 import { IconDeviceDesktop, IconLink, IconTrash } from '@tabler/icons-react';
@@ -10,6 +9,7 @@ import { errorMessage } from '../../api/error-messages.ts';
 import { useCreateVirtualBpt, useDeleteVirtualBpt, useVirtualBpts } from '../../api/virtual-bpts.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ListStatus } from '../../components/ListStatus.tsx';
+import { notifications } from '../../components/notifications.ts';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';

@@ -1,5 +1,4 @@
 import { Modal, MultiSelect, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { type Language, languages, type Manager } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useAccounts } from '../../api/catalog.ts';
@@ -7,6 +6,7 @@ import { ApiError } from '../../api/client.ts';
 import { useCreateManager, useUpdateManager } from '../../api/managers.ts';
 import { emailErrorKey, newPasswordErrorKeys } from '../../components/credentials.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 

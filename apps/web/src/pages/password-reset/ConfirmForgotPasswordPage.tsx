@@ -1,5 +1,4 @@
 import { Anchor, Button, Input, PasswordInput, PinInput, Stack, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { RESET_CODE_LENGTH } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -8,6 +7,7 @@ import { errorMessageKey } from '../../api/error-messages.ts';
 import { resetPassword } from '../../api/onboarding.ts';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
 import { emailErrorKey, newPasswordErrorKeys } from '../../components/credentials.ts';
+import { notifications } from '../../components/notifications.ts';
 import { useFormFields } from '../../components/use-form-fields.ts';
 import { useTranslation } from '../../i18n/index.ts';
 

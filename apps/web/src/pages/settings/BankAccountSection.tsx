@@ -1,5 +1,4 @@
 import { Alert, Button, Group, Select, SimpleGrid, Skeleton, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { BankingFieldTemplate, BankingInfo, BankingInfoMetadata, BankingInfoTemplate } from '@rayo/shared';
 import { canChangeOrganization } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
@@ -12,6 +11,7 @@ import {
   useSaveBankingInfo,
 } from '../../api/payout-destinations.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import {

@@ -12,12 +12,12 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { ACCENT_COLOR_PATTERN, type Branding, canChangeOrganization, LOGO_MAX_BYTES, LOGO_TYPES } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useBranding, useRemoveLogo, useSetAccentColor, useUploadLogo } from '../../api/branding.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { checkUpload, formatBytes, type UploadProblem } from './upload-check.ts';

@@ -1,11 +1,11 @@
 import { Alert, Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { canChangeOrganization } from '@rayo/shared';
 import { useState } from 'react';
 import { useCheckoutProtection, useSetCheckoutProtection } from '../../api/checkout-protection.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useMfaStatus } from '../../api/mfa.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from './MfaCodeModal.tsx';

@@ -1,5 +1,4 @@
 import { Alert, Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import {
   type CreatedDeveloperToken,
   canChangeOrganization,
@@ -13,6 +12,7 @@ import { useMfaStatus } from '../../api/mfa.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { notifications } from '../../components/notifications.ts';
 import { SecretShownOnceModal } from '../../components/SecretShownOnceModal.tsx';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';

@@ -1,8 +1,8 @@
 import { Alert, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { type Language, languages } from '@rayo/shared';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useSaveLanguage } from '../../api/language.ts';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
 import { useSession } from '../../session/use-session.ts';

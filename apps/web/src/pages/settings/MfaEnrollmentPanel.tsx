@@ -1,10 +1,10 @@
 import { Alert, Button, Code, CopyButton, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { isMfaCodeShaped, type MfaEnrollment } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { errorMessage, errorMessageKey } from '../../api/error-messages.ts';
 import { useValidateMfa } from '../../api/mfa.ts';
+import { notifications } from '../../components/notifications.ts';
 import { QrCode } from '../../components/QrCode.tsx';
 import { saveBlob } from '../../components/save-blob.ts';
 import { useTranslation } from '../../i18n/index.ts';

@@ -1,10 +1,10 @@
 import { Alert, Group, Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { MfaEnrollment } from '@rayo/shared';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useDisableMfa, useEnableMfa, useMfaStatus } from '../../api/mfa.ts';
 import { LoadError } from '../../components/LoadError.tsx';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { DisableMfaModal } from './DisableMfaModal.tsx';
 import { MfaEnrollmentPanel } from './MfaEnrollmentPanel.tsx';

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { errorMessage, errorMessageKey } from '../../api/error-messages.ts';
 import { useChangePassword } from '../../api/settings.ts';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { type PasswordChangeErrors, type PasswordChangeForm, validatePasswordChange } from './password-change.ts';
 

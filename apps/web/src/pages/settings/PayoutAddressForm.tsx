@@ -1,10 +1,10 @@
 import { Alert, Button, Group, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { canChangeOrganization } from '@rayo/shared';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useMfaStatus } from '../../api/mfa.ts';
+import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from './MfaCodeModal.tsx';

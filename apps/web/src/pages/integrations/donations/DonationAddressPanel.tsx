@@ -12,13 +12,13 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { DonationLink } from '@rayo/shared';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useDonationAddress, useRemoveDonationAddress, useSetDonationAddress } from '../../../api/donations.ts';
 import { errorMessage } from '../../../api/error-messages.ts';
 import { LoadError } from '../../../components/LoadError.tsx';
+import { notifications } from '../../../components/notifications.ts';
 import { useTranslation } from '../../../i18n/index.ts';
 
 /** The organization's Lightning address (LUD-16), `name@host`, paying one donation link. */

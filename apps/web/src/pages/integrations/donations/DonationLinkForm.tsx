@@ -1,9 +1,9 @@
 import { Alert, Button, Group, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { DEFAULT_DONATION_COMMENT_LENGTH, MAX_DONATION_COMMENT_LENGTH, MAX_DONATION_SATS } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useCreateDonationLink, useVirtualBptChoices } from '../../../api/donations.ts';
 import { errorMessage } from '../../../api/error-messages.ts';
+import { notifications } from '../../../components/notifications.ts';
 import { useTranslation } from '../../../i18n/index.ts';
 
 /** A new donation link: the virtual BPT selling it, what it is for, and an optional fixed amount. */

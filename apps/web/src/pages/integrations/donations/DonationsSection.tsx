@@ -1,5 +1,4 @@
 import { ActionIcon, Anchor, Badge, CopyButton, Group, Modal, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { DonationLink } from '@rayo/shared';
 import { canChangeOrganization } from '@rayo/shared';
 import { IconCheck, IconCopy, IconExternalLink, IconQrcode, IconTrash } from '@tabler/icons-react';
@@ -10,6 +9,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { useFormatLocale } from '../../../components/format-locale.ts';
 import { LoadError } from '../../../components/LoadError.tsx';
 import { formatSats } from '../../../components/money-format.ts';
+import { notifications } from '../../../components/notifications.ts';
 import { QrCode } from '../../../components/QrCode.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useSession } from '../../../session/use-session.ts';

@@ -1,10 +1,10 @@
 import { Badge, Button, Stack, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { WebhookDelivery } from '@rayo/shared';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/error-messages.ts';
 import { useRedeliverWebhook, useWebhookDeliveries } from '../../../api/webhooks.ts';
 import { useDateTimeFormat } from '../../../components/date-time.ts';
+import { notifications } from '../../../components/notifications.ts';
 import { PagedList } from '../../../components/PagedList.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 

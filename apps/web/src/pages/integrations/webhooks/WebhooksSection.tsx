@@ -1,5 +1,4 @@
 import { Alert, Badge, Button, Checkbox, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import {
   type CreatedWebhookEndpoint,
   canChangeOrganization,
@@ -18,6 +17,7 @@ import {
 } from '../../../api/webhooks.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { LoadError } from '../../../components/LoadError.tsx';
+import { notifications } from '../../../components/notifications.ts';
 import { SecretShownOnceModal } from '../../../components/SecretShownOnceModal.tsx';
 import { useTranslation } from '../../../i18n/index.ts';
 import { useSession } from '../../../session/use-session.ts';
