@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
@@ -15,7 +16,7 @@ import {
   settleDevnetInvoice,
   storeSecretOnce,
 } from './devnet.repo.ts';
-import { DEVNET_CURRENCY } from './devnet-invoice.ts';
+import { DEVNET_CURRENCY, signDevnetInvoice } from './devnet-invoice.ts';
 import { createDevnetSigner, type DevnetSigner } from './devnet-signer.ts';
 import {
   type DecodedInvoice,
@@ -38,6 +39,13 @@ export type DevnetBackendOptions = {
   retryDelayMs?: number;
   /** Hears of every failure the stream recovers from, so the caller can log it. Default: console.warn. */
   onStreamError?: (error: LightningBackendError, retryInMs: number) => void;
+  /**
+   * Whether invoices are signed on a thread of their own. Default: only where there are more than
+   * two cores. On two, PostgreSQL and the HTTP clients keep the other core busy, and handing each
+   * batch over cost more than signing on the event loop: 23–25 % of the empty-route floor against
+   * 24–25 % (docs/benchmarks.md, 2026-11-27).
+   */
+  signOnThread?: boolean;
   /** Hears why the signing thread was lost, after which invoices are signed on the event loop. Default: console.warn. */
   onSignerLost?: (error: Error) => void;
 };
@@ -117,9 +125,19 @@ function asBackendError(error: unknown): LightningBackendError {
   return new LightningBackendError(`devnet settlement stream failed: ${message}`, { cause: error });
 }
 
+/** Signs every invoice on the caller's thread. */
+function signOnEventLoop(nodeKey: Uint8Array): DevnetSigner {
+  return {
+    sign: async (request) => signDevnetInvoice(request, nodeKey),
+    threadReady: Promise.resolve(false),
+    close: async () => {},
+  };
+}
+
 /**
  * The in-process devnet Lightning node (DESIGN §5): it signs real regtest BOLT11 invoices with its
- * own key (on a thread of their own, devnet-signer.ts), keeps them in PostgreSQL, and settles them
+ * own key (on a thread of their own where there is a core for it, devnet-signer.ts), keeps them in
+ * PostgreSQL, and settles them
  * when the devnet wallet pays.
  */
 export function createDevnetBackend(db: Db, options: DevnetBackendOptions): LightningBackend {
@@ -132,10 +150,11 @@ export function createDevnetBackend(db: Db, options: DevnetBackendOptions): Ligh
   const onSignerLost =
     options.onSignerLost ??
     ((error: Error) => console.warn(`devnet invoices are signed on the event loop: ${error.message}`));
+  const signOnThread = options.signOnThread ?? availableParallelism() > 2;
   let signer: Promise<DevnetSigner> | undefined;
   const signerOf = () => {
     signer ??= loadNodeKey(db).then(
-      (nodeKey) => createDevnetSigner(nodeKey, onSignerLost),
+      (nodeKey) => (signOnThread ? createDevnetSigner(nodeKey, onSignerLost) : signOnEventLoop(nodeKey)),
       (error: unknown) => {
         signer = undefined;
         throw error;

@@ -299,7 +299,7 @@ function heldSaleWriterOf(db: Db): (sale: HeldSale) => Promise<InvoiceRow | unde
   if (!writer) {
     writer = batchWrites((sales: HeldSale[]) => insertInvoicesIfSalesHold(db, sales), {
       maxBatch: 16,
-      maxInFlight: 2,
+      maxInFlight: 1,
     });
     heldSaleWriters.set(db, writer);
   }
