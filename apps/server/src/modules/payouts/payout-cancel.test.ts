@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLnd } from '../../../test/fakes/lnd-server.ts';
 import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
-import { bearer, createTestApp, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
+import { bearer, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
 import { findPayout } from './payouts.repo.ts';
 import {
   attemptLightningPayout,

@@ -35,10 +35,6 @@ const openShop = (name: string) => openPayoutShop(t, lnurl.address(name));
 /** A sale paid at the node: its Lightning share is what is paid out. */
 const sell = (shop: PayoutShop, amount: string) => sellAndSettle(t, shop, amount, (hash) => lnd.settle(hash));
 
-function payoutOf(organizationId: string) {
-  return t.db.selectFrom('payouts').selectAll().where('organization_id', '=', organizationId).execute();
-}
-
 function sendsFor(paymentHash: string | null) {
   const invoice = lnd.remoteInvoices().find((remote) => remote.paymentHash === paymentHash);
   return lnd.requests.filter(
