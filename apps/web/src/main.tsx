@@ -8,7 +8,7 @@ import { BrowserRouter } from 'react-router';
 import { DeferredNotifications } from './components/DeferredNotifications.tsx';
 import { ThemeProvider } from './components/ThemeProvider.tsx';
 import { followSessionLanguage, i18nReady } from './i18n/index.ts';
-import { AppRoutes, preloadHomePage } from './router.tsx';
+import { AppRoutes, preloadRouteAt } from './router.tsx';
 import { homePathOf } from './session/routes.ts';
 import { sessionStore } from './session/session-store.ts';
 
@@ -23,7 +23,9 @@ function opensHome(): boolean {
 await Promise.all([
   i18nReady(),
   opensHome()
-    ? import('./pages/home/home-prefetch.ts').then((home) => home.prefetchHome(preloadHomePage)).catch(() => {})
+    ? import('./pages/home/home-prefetch.ts')
+        .then((home) => home.prefetchHome(() => preloadRouteAt('/')))
+        .catch(() => {})
     : undefined,
 ]);
 followSessionLanguage();

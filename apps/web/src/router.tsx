@@ -1,8 +1,8 @@
 import type { NavEntry } from '@rayo/shared';
 import { type ReactNode, Suspense } from 'react';
-import type { RouteObject } from 'react-router';
+import { matchRoutes, type RouteObject } from 'react-router';
 import { DocumentTitle } from './components/DocumentTitle.tsx';
-import { lazyPage } from './components/lazy-page.tsx';
+import { lazyPage, preloadLazyScreens } from './components/lazy-page.tsx';
 import { NamedRoutes } from './components/NamedRoutes.tsx';
 import { PageOutlet } from './components/PageOutlet.tsx';
 import { AuthLayout } from './layouts/AuthLayout.tsx';
@@ -18,8 +18,6 @@ const PlainLayout = lazyPage(() => import('./layouts/PlainLayout.tsx').then((lay
 const EcwidLayout = lazyPage(() => import('./layouts/EcwidLayout.tsx').then((layout) => layout.EcwidLayout));
 const HomePage = lazyPage(() => import('./pages/home/HomePage.tsx').then((page) => page.HomePage));
 const QueryRoutes = lazyPage(() => import('./components/QueryRoutes.tsx').then((routes) => routes.QueryRoutes));
-/** Home's code with what is around it, which the first render of `/` waits for. */
-export const preloadHomePage = () => Promise.all([QueryRoutes.preload(), MainLayout.preload(), HomePage.preload()]);
 const AccountsPage = lazyPage(() => import('./pages/accounts/AccountsPage.tsx').then((page) => page.AccountsPage));
 const BptsPage = lazyPage(() => import('./pages/bpts/BptsPage.tsx').then((page) => page.BptsPage));
 const ManagersPage = lazyPage(() => import('./pages/managers/ManagersPage.tsx').then((page) => page.ManagersPage));
@@ -198,6 +196,11 @@ export const routes: RouteObject[] = [
 const appRoutes: RouteObject[] = [
   { element: <DocumentTitle />, children: [{ element: <PageOutlet />, children: routes }] },
 ];
+
+/** The code of every lazily loaded screen on the route at a path, which a first render there waits for. */
+export function preloadRouteAt(path: string): Promise<unknown> {
+  return Promise.all((matchRoutes(appRoutes, path) ?? []).map(({ route }) => preloadLazyScreens(route.element)));
+}
 
 /** The app's screens for the browser's location (inside `BrowserRouter`). */
 export function AppRoutes() {

@@ -14,7 +14,7 @@ export function NamedRoutes({ routes }: { routes: RouteObject[] }) {
   const location = useLocation();
   const names = useMemo(() => {
     const matches = matchRoutes(routes, location) ?? [];
-    for (const { route } of matches) preloadLazyScreens(route.element);
+    for (const { route } of matches) preloadLazyScreens(route.element).catch(() => {});
     return matches.flatMap(({ route }) => {
       const name = (route.handle as { name?: string } | undefined)?.name;
       return name ? [name] : [];

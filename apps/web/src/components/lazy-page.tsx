@@ -27,11 +27,15 @@ export function lazyPage<Props extends object = Record<string, never>>(load: () 
 /**
  * Starts loading every lazily loaded screen in a route's element, however deep it is wrapped: a
  * route whose layout and page both load on first use fetches them at once, instead of the page
- * only once the layout has arrived and rendered. A failed load shows when the screen renders.
+ * only once the layout has arrived and rendered. Resolves once all are in, and rejects if one
+ * fails to load, which the screen itself then shows when it renders.
  */
-export function preloadLazyScreens(node: ReactNode): void {
-  if (!isValidElement<{ children?: ReactNode }>(node)) return;
+export function preloadLazyScreens(node: ReactNode): Promise<unknown> {
+  if (!isValidElement<{ children?: ReactNode }>(node)) return Promise.resolve();
   const { preload } = node.type as { preload?: () => Promise<unknown> };
-  preload?.().catch(() => {});
-  Children.forEach(node.props.children, preloadLazyScreens);
+  const loads: Promise<unknown>[] = preload ? [preload()] : [];
+  Children.forEach(node.props.children, (child) => {
+    loads.push(preloadLazyScreens(child));
+  });
+  return Promise.all(loads);
 }
