@@ -109,6 +109,16 @@ export async function requireFiatCurrency(db: Db, currency: string): Promise<voi
   }
 }
 
+/** Runs `run` once after `ms` and returns what cancels it; tests hand in one they drive by hand. */
+export type Schedule = (run: () => void, ms: number) => () => void;
+
+/** `setTimeout` that does not keep a process alive that is otherwise done. */
+const scheduleInBackground: Schedule = (run, ms) => {
+  const timer = setTimeout(run, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
 /**
  * Refreshes rates now and then every `config.rates.refreshSeconds` after the previous refresh
  * ends, so refreshes never overlap. A failure is logged and the next refresh tried as usual.
@@ -117,9 +127,10 @@ export async function requireFiatCurrency(db: Db, currency: string): Promise<voi
 export function startRateRefresh(
   deps: RefreshDeps & { config: Pick<Config, 'rates'> },
   log: RefreshLog,
+  schedule: Schedule = scheduleInBackground,
 ): () => Promise<void> {
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
+  let cancel = () => {};
   let current = Promise.resolve();
 
   const refresh = (): void => {
@@ -131,17 +142,14 @@ export function startRateRefresh(
         (error: unknown) => log.warn({ err: error, source: deps.rateSource.name }, 'exchange-rate refresh failed'),
       )
       .then(() => {
-        if (stopped) return;
-        timer = setTimeout(refresh, deps.config.rates.refreshSeconds * 1000);
-        // The refresh alone must not keep a process alive that is otherwise done.
-        timer.unref();
+        if (!stopped) cancel = schedule(refresh, deps.config.rates.refreshSeconds * 1000);
       });
   };
   refresh();
 
   return async () => {
     stopped = true;
-    clearTimeout(timer);
+    cancel();
     await current;
   };
 }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, type Currency } from '@rayo/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -15,7 +14,7 @@ import { type Rate, type RateSource, RateSourceError } from '../../adapters/rate
 import { loadConfig } from '../../config.ts';
 import { createDatabase, type Db } from '../../db/database.ts';
 import { findRate, listRates, upsertRates } from './rates.repo.ts';
-import { getRateForInvoice, listCurrencies, refreshRates, startRateRefresh } from './rates.service.ts';
+import { getRateForInvoice, listCurrencies, refreshRates, type Schedule, startRateRefresh } from './rates.service.ts';
 
 let database: TestDatabase;
 let db: Db;
@@ -156,36 +155,75 @@ describe('listCurrencies', () => {
 describe('startRateRefresh', () => {
   const fast = { ...config, rates: { ...config.rates, refreshSeconds: 0.02 } };
 
-  it('refreshes at once and then periodically, one refresh at a time, and stops', async () => {
-    let running = 0;
-    let overlapped = false;
+  /** A schedule the test runs by hand: what is scheduled waits in `pending` until `runNext`. */
+  function manualSchedule() {
+    const pending: { run: () => void; ms: number }[] = [];
+    const schedule: Schedule = (run, ms) => {
+      const entry = { run, ms };
+      pending.push(entry);
+      return () => {
+        if (pending.includes(entry)) pending.splice(pending.indexOf(entry), 1);
+      };
+    };
+    return { schedule, pending, runNext: () => pending.shift()?.run() };
+  }
+
+  /** A source whose every fetch waits until the test lets it answer. */
+  function heldSource() {
+    const waiting: Array<() => void> = [];
     let calls = 0;
-    const slow: RateSource = {
-      name: 'slow',
+    const source: RateSource = {
+      name: 'held',
       async fetchRates() {
         calls += 1;
-        running += 1;
-        overlapped ||= running > 1;
-        await sleep(50);
-        running -= 1;
-        return [{ currency: 'USD', rateMinorPerBtc: BigInt(9_500_000 + calls) }];
+        const call = calls;
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        return [{ currency: 'USD', rateMinorPerBtc: BigInt(9_500_000 + call) }];
       },
     };
+    return { source, waiting, calls: () => calls, answer: () => waiting.shift()?.() };
+  }
+
+  it('refreshes at once, then an interval after each refresh ends, never two at a time', async () => {
+    const timers = manualSchedule();
+    const held = heldSource();
     const warnings: string[] = [];
     const stop = startRateRefresh(
-      { db, config: fast, rateSource: slow },
+      { db, config: fast, rateSource: held.source },
       { warn: (_details, message) => warnings.push(message) },
+      timers.schedule,
     );
-    await expect.poll(() => calls, { interval: 5, timeout: 10_000 }).toBeGreaterThanOrEqual(3);
-    await stop();
-    const callsAtStop = calls;
-    expect(callsAtStop).toBeGreaterThanOrEqual(3);
-    expect(overlapped).toBe(false);
+    for (let refresh = 1; refresh <= 3; refresh += 1) {
+      await expect.poll(() => held.waiting.length).toBe(1);
+      expect(held.calls()).toBe(refresh);
+      expect(timers.pending).toEqual([]);
+      held.answer();
+      await expect.poll(() => timers.pending.length).toBe(1);
+      expect(timers.pending[0]?.ms).toBe(20);
+      expect((await findRate(db, 'USD'))?.rateMinorPerBtc).toBe(BigInt(9_500_000 + refresh));
+      timers.runNext();
+    }
+    // Stopped during the fourth refresh: stop waits for it, its rate is stored, nothing follows it.
+    await expect.poll(() => held.waiting.length).toBe(1);
+    const stopped = stop();
+    held.answer();
+    await stopped;
+    expect(timers.pending).toEqual([]);
+    expect(held.calls()).toBe(4);
+    expect((await findRate(db, 'USD'))?.rateMinorPerBtc).toBe(9_500_004n);
     expect(warnings).toEqual([]);
-    // stop waited for the refresh under way, so its rate is stored.
-    expect((await findRate(db, 'USD'))?.rateMinorPerBtc).toBe(BigInt(9_500_000 + callsAtStop));
-    await sleep(100);
-    expect(calls).toBe(callsAtStop);
+  });
+
+  it('stops between refreshes by cancelling the next one', async () => {
+    const timers = manualSchedule();
+    const held = heldSource();
+    const stop = startRateRefresh({ db, config: fast, rateSource: held.source }, { warn: () => {} }, timers.schedule);
+    await expect.poll(() => held.waiting.length).toBe(1);
+    held.answer();
+    await expect.poll(() => timers.pending.length).toBe(1);
+    await stop();
+    expect(timers.pending).toEqual([]);
+    expect(held.calls()).toBe(1);
   });
 
   it('refreshes at once, without waiting an interval first', async () => {
