@@ -59,7 +59,7 @@ export function CheckoutPaid({
           </Button>
         ))}
       {checkout.redirectUrl && telling && (
-        <Text size="sm" c="dimmed" id="store-telling">
+        <Text size="sm" c="dimmed" ta="center" id="store-telling">
           {t('checkout.tellingStore')}
         </Text>
       )}
