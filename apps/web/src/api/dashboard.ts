@@ -48,6 +48,13 @@ export function useCurrentOrganization(options: { enabled?: boolean } = {}) {
   return useQuery({ ...currentOrganizationQuery, enabled: options.enabled ?? true });
 }
 
+/**
+ * Figures just asked for are not asked for again when another part of the page mounts with the
+ * same question (home's first figures are asked for before the page renders, and its table
+ * loads after the CSV button asked for the same first page); anything older is.
+ */
+const JUST_ASKED_MS = 2000;
+
 /** Dashboard figures are only asked for once the organization's time zone has placed the period. */
 export type TableSort = { column: TransactionSort; order: SortOrder };
 const NEWEST_SETTLED: TableSort = { column: 'settledAt', order: 'desc' };
@@ -66,6 +73,7 @@ export function useTransactionPage(
       ),
     enabled: filter !== null,
     placeholderData: keepPreviousData,
+    staleTime: JUST_ASKED_MS,
   });
 }
 
@@ -74,9 +82,7 @@ export function transactionSumsQuery(filter: DashboardFilter | null) {
     queryKey: ['dashboard', 'sums', filter],
     queryFn: () =>
       apiRequest<TransactionSums>(`/dashboard/transactions/sum?${dashboardQuery(filter as DashboardFilter)}`),
-    // Figures just asked for (home's first ones are asked for before the page renders) are not
-    // asked for again when the page mounts; anything older is.
-    staleTime: 2000,
+    staleTime: JUST_ASKED_MS,
   });
 }
 
