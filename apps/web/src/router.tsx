@@ -81,7 +81,7 @@ export const routes: RouteObject[] = [
         handle: { name: 'login' },
         element: (
           <RedirectIfSignedIn>
-            <LoginPage />
+            <LoginPage preloadScreensAt={preloadRouteAt} />
           </RedirectIfSignedIn>
         ),
       },

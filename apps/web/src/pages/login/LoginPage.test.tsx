@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
 import { LoginPage, validateLogin } from './LoginPage.tsx';
 
@@ -15,17 +15,24 @@ describe('validateLogin', () => {
   });
 });
 
-async function renderLogin(language: 'en' | 'es') {
+async function renderLogin(
+  language: 'en' | 'es',
+  { path = '/login', preloadScreensAt }: { path?: string; preloadScreensAt?: (path: string) => Promise<unknown> } = {},
+) {
   const i18n = initI18n();
   await i18n.changeLanguage(language);
   render(
     <MantineProvider>
-      <MemoryRouter>
-        <LoginPage />
+      <MemoryRouter initialEntries={[path]}>
+        <LoginPage preloadScreensAt={preloadScreensAt} />
       </MemoryRouter>
     </MantineProvider>,
   );
 }
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe('LoginPage', () => {
   it('shows the missing-field messages in English', async () => {
@@ -40,5 +47,26 @@ describe('LoginPage', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Correo electrónico' }), 'no-es-correo');
     await userEvent.click(screen.getByRole('button', { name: 'Iniciar sesión' }));
     expect(screen.getByText('El correo electrónico no es válido')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/login', '/'],
+    ['/login?redirect=%2Fecommerce%2Fshopify%3Fshop%3Da', '/ecommerce/shopify?shop=a'],
+    ['/login?redirect=https%3A%2F%2Felsewhere.example', '/'],
+  ])('at %s, starts loading the screens at %s while the password is checked', async (path, landing) => {
+    // The sign-in request stays unanswered: the screens are asked for before it returns.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise(() => {})),
+    );
+    const preloadScreensAt = vi.fn(() => Promise.resolve());
+    await renderLogin('en', { path, preloadScreensAt });
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(preloadScreensAt).not.toHaveBeenCalled();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Email' }), 'ana@example.com');
+    await userEvent.type(screen.getByLabelText('Password'), 'secret');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(preloadScreensAt).toHaveBeenCalledExactlyOnceWith(landing);
   });
 });

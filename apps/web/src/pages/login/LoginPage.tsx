@@ -1,6 +1,6 @@
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { signIn } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
@@ -8,6 +8,7 @@ import { AuthHeading } from '../../components/AuthHeading.tsx';
 import { emailErrorKey } from '../../components/credentials.ts';
 import { lazyPage } from '../../components/lazy-page.tsx';
 import { useTranslation } from '../../i18n/index.ts';
+import { safeRedirect } from '../../session/routes.ts';
 import { sessionStore } from '../../session/session-store.ts';
 
 // Only users with MFA on see the second step: its code and calls load once the password is right.
@@ -24,8 +25,14 @@ export function validateLogin(email: string, password: string): FieldErrors {
   return errors;
 }
 
-export function LoginPage() {
+/**
+ * `preloadScreensAt` fetches the code of the screens at a path: the page starts on the screens a
+ * sign-in most often lands on (the `redirect` asked for, or home) while the password is checked,
+ * instead of after, behind a loader.
+ */
+export function LoginPage({ preloadScreensAt }: { preloadScreensAt?: (path: string) => Promise<unknown> }) {
   const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(sessionStore.get().remember);
@@ -42,6 +49,7 @@ export function LoginPage() {
     setFieldErrors(errors);
     if (errors.email || errors.password) return;
     setSubmitting(true);
+    preloadScreensAt?.(safeRedirect(searchParams.get('redirect')) ?? '/').catch(() => {});
     try {
       const result = await signIn({ email: email.trim(), password, remember });
       if ('mfaRequired' in result) {
