@@ -63,16 +63,6 @@ export async function startReceiver(secretFor: () => string) {
   };
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** Makes the queued job keyed `key` due now, as if its wait (a retry's backoff, a pass's interval) had passed. */
 export async function makeJobDue(db: Db, key: string): Promise<void> {
   await sql`update graphile_worker._private_jobs set run_at = now() where key = ${key}`.execute(db);

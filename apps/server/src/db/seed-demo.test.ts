@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { waitFor } from '../../test/wait-for.ts';
 import { createDatabase, type Db } from './database.ts';
 import {
   completeDemoSeed,
@@ -258,7 +259,7 @@ describe('seedDemo', () => {
       );
       // Cut as soon as a first batch of days has committed: PostgreSQL then sees what a killed
       // process leaves, its connections gone and their open transactions rolled back.
-      while ((await countSales(stopped.db)) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(async () => (await countSales(stopped.db)) > 0, 60_000);
       await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'demo-seed-stopped'`.execute(
         stopped.db,
       );

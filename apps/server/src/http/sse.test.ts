@@ -10,6 +10,7 @@ import {
   signIn,
   type TestApp,
 } from '../../test/test-app.ts';
+import { waitFor } from '../../test/wait-for.ts';
 import { STREAM_LIMITS } from './sse.ts';
 
 describe('invoice event streams over HTTP', () => {
@@ -43,13 +44,12 @@ describe('invoice event streams over HTTP', () => {
 
     open.pop()?.close();
     // The server frees the place when it sees the connection close, a moment after the client.
-    const deadline = Date.now() + 5000;
-    let again = await fetch(url);
-    while (again.status === 429 && Date.now() < deadline) {
-      await again.body?.cancel();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      again = await fetch(url);
-    }
+    const again = await waitFor(async () => {
+      const response = await fetch(url);
+      if (response.status !== 429) return response;
+      await response.body?.cancel();
+      return undefined;
+    });
     expect(again.status).toBe(200);
     await again.body?.cancel();
     for (const stream of open) stream.close();

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { decode as independentDecode } from 'light-bolt11-decoder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 import { createDatabase, type Db } from '../../db/database.ts';
 import { type Bolt11Fields, decodeBolt11, encodeBolt11 } from '../../domain/bolt11.ts';
 import { findDevnetInvoice } from './devnet.repo.ts';
@@ -64,14 +65,6 @@ async function codeOf(run: () => Promise<unknown>): Promise<string> {
     return (error as AppError).code;
   }
   return expect.fail('expected an AppError');
-}
-
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** A running settlement stream that records what it delivered. */
@@ -286,19 +279,19 @@ describe('subscribeSettlements', () => {
     // A long poll interval: only the notification can bring the later payment in quickly.
     const other = createDevnetBackend(otherProcessDb, { databaseUrl: database.url, pollIntervalMs: 60_000 });
     const stream = subscribe(other, start);
-    await eventually(() => stream.delivered.length === 2);
+    await waitFor(() => stream.delivered.length === 2);
     expect(stream.hashes()).toEqual([first.paymentHash, second.paymentHash]);
 
     const third = await invoiceOf(3_000n);
     await payDevnetInvoice(db, third.paymentRequest);
-    await eventually(() => stream.delivered.length === 3);
+    await waitFor(() => stream.delivered.length === 3);
     expect(stream.delivered[2]).toMatchObject({ paymentHash: third.paymentHash, amountPaidMsat: 3_000n });
     const indexes = stream.delivered.map((settlement) => settlement.settleIndex);
     expect([...indexes].sort((a, b) => (a < b ? -1 : 1))).toEqual(indexes);
     await stream.stop();
 
     const resumed = subscribe(other, indexes[1] as bigint);
-    await eventually(() => resumed.delivered.length === 1);
+    await waitFor(() => resumed.delivered.length === 1);
     expect(resumed.hashes()).toEqual([third.paymentHash]);
     await resumed.stop();
   });
@@ -310,7 +303,7 @@ describe('subscribeSettlements', () => {
     await Promise.all(
       invoices.map((invoice, i) => payDevnetInvoice(i % 2 ? db : otherProcessDb, invoice.paymentRequest)),
     );
-    await eventually(() => stream.delivered.length === invoices.length);
+    await waitFor(() => stream.delivered.length === invoices.length);
     expect(new Set(stream.hashes())).toEqual(new Set(invoices.map((invoice) => invoice.paymentHash)));
     const indexes = stream.delivered.map((settlement) => settlement.settleIndex);
     expect(indexes.every((index, i) => i === 0 || index > (indexes[i - 1] as bigint))).toBe(true);
@@ -328,13 +321,13 @@ describe('subscribeSettlements', () => {
     const stream = subscribe(backend, await latestIndex());
     const first = await invoiceOf(1_000n);
     await payDevnetInvoice(db, first.paymentRequest);
-    await eventually(() => stream.delivered.length === 1);
+    await waitFor(() => stream.delivered.length === 1);
 
-    await eventually(async () => (await killListeners()) > 0);
-    await eventually(() => errors.length > 0);
+    await waitFor(async () => (await killListeners()) > 0);
+    await waitFor(() => errors.length > 0);
     const second = await invoiceOf(2_000n);
     await payDevnetInvoice(db, second.paymentRequest);
-    await eventually(() => stream.delivered.length === 2);
+    await waitFor(() => stream.delivered.length === 2);
     expect(stream.hashes()).toEqual([first.paymentHash, second.paymentHash]);
     expect(errors[0]).toBeInstanceOf(LightningBackendError);
     await stream.stop();
@@ -357,7 +350,7 @@ describe('subscribeSettlements', () => {
     const second = await invoiceOf(2_000n);
     await payDevnetInvoice(db, first.paymentRequest);
     await payDevnetInvoice(db, second.paymentRequest);
-    await eventually(() => stream.delivered.length === 2);
+    await waitFor(() => stream.delivered.length === 2);
     expect(stream.hashes()).toEqual([first.paymentHash, second.paymentHash]);
     expect(attempts.slice(0, 3)).toEqual([first.paymentHash, first.paymentHash, first.paymentHash]);
     expect(errors.map((error) => error.message)).toEqual([
@@ -378,7 +371,7 @@ describe('subscribeSettlements', () => {
     });
     const stream = subscribe(unreachable, 0n);
     // Its first attempt has failed: it now waits a minute to retry.
-    await eventually(() => failures === 1);
+    await waitFor(() => failures === 1);
     await stream.stop();
     expect(stream.delivered).toEqual([]);
   });

@@ -10,6 +10,7 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 import { createCheckout, expireDueCheckouts } from './checkouts.service.ts';
 
 type Headers = { authorization: string };
@@ -66,15 +67,6 @@ async function readPublic(id: string) {
 async function pay(paymentRequest: string) {
   const response = await call('POST', '/api/devnet/pay', undefined, { paymentRequest });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
-}
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 async function ledgerRowsOf(checkoutId: string) {
@@ -243,10 +235,10 @@ describe('payment links', () => {
 
     // Someone pays the old invoice too: the money is in the ledger, and the link says so.
     await pay(oldInvoice.paymentRequest);
-    const flagged = await waitFor(
-      () => readPublic(link.id),
-      (read) => read.body.extraPayment,
-    );
+    const flagged = await waitFor(async () => {
+      const read = await readPublic(link.id);
+      return read.body.extraPayment ? read : undefined;
+    });
     expect(flagged.body).toMatchObject({ status: 'paid', extraPayment: true, latePayment: false });
     expect((await ledgerRowsOf(link.id)).length).toBe(2);
     expect(

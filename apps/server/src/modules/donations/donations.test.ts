@@ -21,6 +21,7 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 import { freePort } from '../../ports.ts';
 import { settleInvoice } from '../invoices/invoices.service.ts';
 
@@ -99,13 +100,11 @@ async function history(headers: Headers, query = ''): Promise<DonationHistory> {
 }
 
 async function waitForHistory(headers: Headers, count: number): Promise<DonationHistory> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+  return waitFor(async () => {
     const page = await history(headers);
     // The page's rows and its total are two reads: wait until both show the donations.
-    if ((page.total >= count && page.items.length >= count) || Date.now() > deadline) return page;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return page.total >= count && page.items.length >= count ? page : undefined;
+  });
 }
 
 async function devnetPay(paymentRequest: string) {

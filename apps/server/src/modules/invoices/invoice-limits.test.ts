@@ -10,6 +10,7 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 
 /**
  * Amounts and tips past what a sale can be: refused with InvalidAmount or InvalidTip before an
@@ -106,10 +107,7 @@ describe('the limits of one sale', () => {
       });
       expect(paid.statusCode, paid.body).toBe(200);
     }
-    const deadline = Date.now() + 5000;
-    while (Number((await ledgerCounts())?.transactions) < 3 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(async () => Number((await ledgerCounts())?.transactions) >= 3);
     expect(Number((await ledgerCounts())?.transactions)).toBe(3);
     for (const path of ['', '/sum', '/series']) {
       const response = await t.app.inject({ method: 'GET', url: `/api/dashboard/transactions${path}`, headers: admin });

@@ -12,6 +12,7 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 import { countTransactionsForPayment } from '../transactions/transactions.repo.ts';
 
 describe('charging through an lnd node', () => {
@@ -61,10 +62,7 @@ describe('charging through an lnd node', () => {
     expect(response.statusCode, response.body).toBe(201);
     const invoice = response.json<Invoice>();
     lnd.settle(invoice.paymentHash);
-    const deadline = Date.now() + 5000;
-    while ((await countTransactionsForPayment(t.db, invoice.paymentHash)) === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(async () => (await countTransactionsForPayment(t.db, invoice.paymentHash)) > 0);
     expect(await countTransactionsForPayment(t.db, invoice.paymentHash)).toBe(1);
     expect((await t.app.inject({ method: 'GET', url: `/api/invoices/${invoice.id}` })).json<Invoice>().status).toBe(
       'settled',

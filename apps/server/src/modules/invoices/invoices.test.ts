@@ -10,6 +10,7 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 import { countTransactionsForPayment } from '../transactions/transactions.repo.ts';
 import { expireDueInvoices, reconcileOpenInvoices, settleInvoice } from './invoices.service.ts';
 
@@ -51,15 +52,6 @@ async function devnetPay(t: TestApp, paymentRequest: string) {
 
 async function latest(t: TestApp, bpt: Bpt, headers: Headers): Promise<Transaction[]> {
   return (await t.app.inject({ method: 'GET', url: `/api/bpts/${bpt.id}/transactions`, headers })).json();
-}
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('charging on a terminal and settling exactly once', () => {
@@ -147,10 +139,7 @@ describe('charging on a terminal and settling exactly once', () => {
   it('ignores every later report of the same payment', async () => {
     const invoice = (await charge(t, shop.bpt, shop.admin)).json<Invoice>();
     await devnetPay(t, invoice.paymentRequest);
-    await waitFor(
-      () => countTransactionsForPayment(t.db, invoice.paymentHash),
-      (count) => count === 1,
-    );
+    await waitFor(async () => (await countTransactionsForPayment(t.db, invoice.paymentHash)) === 1);
     const replay = {
       paymentHash: invoice.paymentHash,
       settleIndex: 0n,

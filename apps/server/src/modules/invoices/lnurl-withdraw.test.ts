@@ -12,6 +12,7 @@ import {
   type TestApp,
 } from '../../../test/test-app.ts';
 import { createTestClock } from '../../../test/test-clock.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 
 async function freePort(): Promise<number> {
   const server = net.createServer().listen(0, '127.0.0.1');
@@ -192,8 +193,7 @@ describe('paying by LNURL-withdraw with LNURL_ALLOW_PRIVATE_HOSTS, as tests and 
     card.setMode('hold');
     const invoice = await shop.charge();
     const waiting = Array.from({ length: 4 }, () => payWithCard(t, invoice.id, card.link, '192.0.2.50'));
-    const deadline = Date.now() + 3_000;
-    while (card.held.length < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => card.held.length >= 4, 3_000);
     expect(card.held).toHaveLength(4);
 
     const fifth = await payWithCard(t, invoice.id, card.link, '192.0.2.50');
@@ -203,7 +203,7 @@ describe('paying by LNURL-withdraw with LNURL_ALLOW_PRIVATE_HOSTS, as tests and 
 
     card.release();
     for (const response of await Promise.all(waiting)) expect(response.statusCode).toBe(400);
-    while (card.held.length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => card.held.length >= 1);
     card.release();
     expect((await elsewhere).statusCode).toBe(400);
   });

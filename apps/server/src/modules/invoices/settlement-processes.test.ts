@@ -8,6 +8,7 @@ import {
   createTestUser,
   type TestDatabase,
 } from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 import { payDevnetInvoice } from '../../adapters/lightning/devnet.ts';
 import { createDatabase, type Db } from '../../db/database.ts';
 import { countTransactionsForPayment } from '../transactions/transactions.repo.ts';
@@ -59,14 +60,6 @@ function followed(server: ServerProcess, paymentHash: string): boolean | 'failed
   return undefined;
 }
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('two server processes on one database', () => {
   let database: TestDatabase;
   let db: Db;
@@ -104,7 +97,7 @@ describe('two server processes on one database', () => {
     // Both processes follow the same settlement stream: one records the sale, the other's report
     // of it changes nothing, and the ledger has one row.
     let outcomes: (boolean | 'failed' | undefined)[] = [];
-    await eventually(async () => {
+    await waitFor(async () => {
       outcomes = [a, b].map((server) => followed(server, invoice.paymentHash));
       return outcomes.every((outcome) => outcome !== undefined);
     });
@@ -141,7 +134,7 @@ describe('a server killed between the settlement and the ledger write', () => {
     expect(await countTransactionsForPayment(db, invoice.paymentHash)).toBe(0);
 
     server = await startServerProcess(database.url, STREAM_ONLY);
-    await eventually(async () => (await countTransactionsForPayment(db, invoice.paymentHash)) === 1);
+    await waitFor(async () => (await countTransactionsForPayment(db, invoice.paymentHash)) === 1);
     const status = await json<Invoice>(await fetch(`${server.url}/api/invoices/${invoice.id}`));
     expect(status.status).toBe('settled');
 
@@ -152,7 +145,7 @@ describe('a server killed between the settlement and the ledger write', () => {
     server = restarted;
     const later = await (await openShop(restarted, db)).charge();
     await payDevnetInvoice(db, later.paymentRequest);
-    await eventually(async () => followed(restarted, later.paymentHash) !== undefined);
+    await waitFor(async () => followed(restarted, later.paymentHash) !== undefined);
     expect(followed(restarted, later.paymentHash)).toBe(true);
     expect(await countTransactionsForPayment(db, invoice.paymentHash)).toBe(1);
   });

@@ -4,6 +4,7 @@ import type { FakeLnd } from '../../../test/fakes/lnd-server.ts';
 import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
 import { bearer, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 import { findPayout } from './payouts.repo.ts';
 import {
   attemptLightningPayout,
@@ -114,11 +115,7 @@ describe('cancelling a payout', () => {
     expect(inFlight.json()).toMatchObject({ code: 'PayoutInFlight' });
     expect(await sharesOf(payout.id)).toHaveLength(1);
 
-    const deadline = Date.now() + 10_000;
-    while (!lnd.remoteInvoices().some((r) => r.paymentHash === lost?.paymentHash && r.paid)) {
-      if (Date.now() > deadline) throw new Error('payment did not end');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(() => lnd.remoteInvoices().some((r) => r.paymentHash === lost?.paymentHash && r.paid));
     const paid = await cancel(payout.id);
     expect(paid.statusCode).toBe(409);
     expect(paid.json()).toMatchObject({ code: 'PayoutNotCancellable' });

@@ -13,6 +13,7 @@ import {
   createTestUser,
   type TestDatabase,
 } from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 import { createDatabase, type Db } from '../../db/database.ts';
 import { updateLightningAddress } from '../settings/payout-addresses.repo.ts';
 import { countTransactionsForPayment } from '../transactions/transactions.repo.ts';
@@ -59,14 +60,6 @@ async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** `count` shops, each with `sales` sales paid at the node and recorded by `server`. */
 async function makeSales(server: ServerProcess, db: Db, count: number, sales: number): Promise<void> {
   for (let i = 0; i < count; i += 1) {
@@ -89,7 +82,7 @@ async function makeSales(server: ServerProcess, db: Db, count: number, sales: nu
     for (let s = 0; s < sales; s += 1) {
       const invoice = await json<Invoice>(await post(`/api/bpts/${bpt.id}/invoices`, { amount: '3.75' }, accessToken));
       lnd.settle(invoice.paymentHash);
-      await eventually(async () => (await countTransactionsForPayment(db, invoice.paymentHash)) === 1);
+      await waitFor(async () => (await countTransactionsForPayment(db, invoice.paymentHash)) === 1, 30_000);
     }
   }
 }
@@ -183,12 +176,12 @@ describe('payouts and kill -9', () => {
     lnurl.payment({ delayMs: 3000 });
     const first = await start();
     await makeSales(first, db, 3, 2);
-    await eventually(() => lnd.requests.slice(sendsBefore).some((r) => r.path === '/v2/router/send'));
+    await waitFor(() => lnd.requests.slice(sendsBefore).some((r) => r.path === '/v2/router/send'), 30_000);
     await kill(first);
     expect(lnd.remoteInvoices().some((r) => r.inFlight)).toBe(true);
 
     await start();
-    await eventually(async () => {
+    await waitFor(async () => {
       const open = await db.selectFrom('payouts').select('id').where('state', '!=', 'sent').execute();
       const unbatched = await sql<{ n: string }>`
         select count(*) as n from transactions t where t.lightning_msat > 0
@@ -208,7 +201,7 @@ describe('payouts and kill -9', () => {
     lnurl.slowCallbacks(4000);
     const first = await start();
     await makeSales(first, db, 2, 1);
-    await eventually(() => lnurl.pendingCallbacks() > 0);
+    await waitFor(() => lnurl.pendingCallbacks() > 0, 30_000);
     await kill(first);
     const pending = await db.selectFrom('payouts').selectAll().execute();
     expect(pending.length).toBeGreaterThan(0);
@@ -216,7 +209,7 @@ describe('payouts and kill -9', () => {
 
     lnurl.slowCallbacks(0);
     await start();
-    await eventually(async () => {
+    await waitFor(async () => {
       const rows = await db.selectFrom('payouts').select('state').execute();
       return rows.length > 0 && rows.every((row) => row.state === 'sent');
     }, 60_000);
@@ -231,7 +224,7 @@ describe('payouts and kill -9', () => {
     lnurl.payment({ delayMs: 300 });
     const [a] = await Promise.all([start(), start()]);
     await makeSales(a!, db, 3, 2);
-    await eventually(async () => {
+    await waitFor(async () => {
       const rows = await db.selectFrom('payouts').select('state').execute();
       const unbatched = await sql<{ n: string }>`
         select count(*) as n from transactions t where t.lightning_msat > 0

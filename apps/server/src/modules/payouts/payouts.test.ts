@@ -5,6 +5,7 @@ import type { FakeLnd } from '../../../test/fakes/lnd-server.ts';
 import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
 import type { TestApp } from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 import type { Config } from '../../config.ts';
 import { findPayout } from './payouts.repo.ts';
 import { attemptLightningPayout, batchLightningPayouts, type PayoutDeps } from './payouts.service.ts';
@@ -42,14 +43,6 @@ function sendsFor(paymentHash: string | null) {
       r.path === '/v2/router/send' &&
       (r.body as { payment_request?: string }).payment_request === invoice?.paymentRequest,
   ).length;
-}
-
-async function waitFor(check: () => Promise<boolean> | boolean, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 async function msatsToDisburse(admin: { authorization: string }): Promise<number> {

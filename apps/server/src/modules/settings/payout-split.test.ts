@@ -20,6 +20,7 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { listNotifications } from '../notifications/notifications.repo.ts';
 
@@ -95,17 +96,9 @@ async function sell(bpt: Bpt, headers: Headers, amount: string) {
     payload: { paymentRequest: invoice.paymentRequest },
   });
   expect(paid.statusCode, paid.body).toBe(200);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const row = await t.db
-      .selectFrom('transactions')
-      .selectAll()
-      .where('payment_hash', '=', invoice.paymentHash)
-      .executeTakeFirst();
-    if (row) return row;
-    if (Date.now() > deadline) throw new Error(`${invoice.paymentHash} was not recorded`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return waitFor(() =>
+    t.db.selectFrom('transactions').selectAll().where('payment_hash', '=', invoice.paymentHash).executeTakeFirst(),
+  );
 }
 
 describe('reading the payout split', () => {

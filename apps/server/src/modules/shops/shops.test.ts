@@ -15,7 +15,7 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
-import { waitFor } from '../../../test/webhook-receiver.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { markShopOrderPaid } from './shop-orders.service.ts';
 

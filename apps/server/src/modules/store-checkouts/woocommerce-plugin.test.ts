@@ -14,7 +14,7 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
-import { waitFor } from '../../../test/webhook-receiver.ts';
+import { waitFor } from '../../../test/wait-for.ts';
 import { freePort } from '../../ports.ts';
 import { expireDueCheckouts } from '../checkouts/checkouts.service.ts';
 

@@ -19,7 +19,8 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
-import { makeJobDue, startReceiver, waitFor } from '../../../test/webhook-receiver.ts';
+import { waitFor } from '../../../test/wait-for.ts';
+import { makeJobDue, startReceiver } from '../../../test/webhook-receiver.ts';
 import type { Db } from '../../db/database.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { enqueueWebhookEvent } from './webhooks.service.ts';
