@@ -128,6 +128,15 @@ function isOpenInvoice(invoice: InvoiceRow | undefined, now: Date): invoice is I
 }
 
 /**
+ * The life to give a checkout's invoice so that it ends before the checkout does. A node dates
+ * an invoice in whole seconds, at or a little after `now` by its own clock, and counts its expiry
+ * from there: whole seconds rounded down, less one for that date, keep it inside the checkout.
+ */
+function wholeSecondsLeft(checkoutExpiresAt: Date, now: Date): number {
+  return Math.floor((checkoutExpiresAt.getTime() - now.getTime()) / 1000) - 1;
+}
+
+/**
  * The Lightning invoice a payer should pay now, issued on first sight and renewed when the last
  * one expired while the checkout still waits (payment links stay open; a store checkout's
  * invoice ends with the checkout). The checkout row is locked meanwhile, so that two payers
@@ -147,7 +156,8 @@ async function currentInvoice(deps: InvoiceDeps, checkout: CheckoutRow, now: Dat
     const expirySeconds =
       locked.expires_at === null
         ? PAYMENT_LINK_INVOICE_SECONDS
-        : Math.min(deps.config.invoiceExpirySeconds, Math.ceil((locked.expires_at.getTime() - now.getTime()) / 1000));
+        : Math.min(deps.config.invoiceExpirySeconds, wholeSecondsLeft(locked.expires_at, now));
+    if (expirySeconds < 1) return undefined;
     const minor = BigInt(locked.amount_minor);
     return issueInvoice(
       { ...deps, db: trx },

@@ -261,6 +261,25 @@ describe('payment links', () => {
 });
 
 describe('store checkouts', () => {
+  it('issue invoices that end before the checkout, whatever the milliseconds of its expiry', async () => {
+    const shop = await openShop();
+    const vbpt = await addVirtualBpt(shop, await addBpt(shop));
+    const wholeSecond = Math.floor(Date.now() / 1000) * 1000;
+    for (const [index, offsetMs] of [600_001, 600_500, 600_999].entries()) {
+      const checkout = await createCheckout(t.runtime.deps, {
+        organizationId: shop.organization.id,
+        virtualBptId: vbpt.id,
+        kind: 'store',
+        description: `Order 20${index}`,
+        amount: { currency: 'GTQ', minor: 7300n },
+        orderId: `20${index}`,
+        expiresAt: new Date(wholeSecond + offsetMs),
+      });
+      const { invoice, expiresAt } = (await readPublic(checkout.id)).body;
+      expect(Date.parse(invoice?.expiresAt ?? '')).toBeLessThan(Date.parse(expiresAt ?? ''));
+    }
+  });
+
   it('expire with their invoice; a payment that still arrives is recorded and flagged late', async () => {
     const shop = await openShop();
     const vbpt = await addVirtualBpt(shop, await addBpt(shop));
