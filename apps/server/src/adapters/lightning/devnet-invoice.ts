@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { encodeBolt11 } from '../../domain/bolt11.ts';
+import type { InvoiceRequest } from './types.ts';
 
 /** The part of a devnet invoice's prefix after `ln`: regtest. */
 export const DEVNET_CURRENCY = 'bcrt';
@@ -7,12 +8,8 @@ const MIN_FINAL_CLTV_EXPIRY = 80;
 /** A `d` field holds at most 1023 five-bit words; longer descriptions are committed to by hash. */
 const MAX_DESCRIPTION_BYTES = 639;
 
-export type DevnetInvoiceRequest = {
-  amountMsat: bigint;
-  description: string;
-  expirySeconds: number;
-  hashDescription?: boolean;
-};
+/** What the signer needs of an invoice request; where the record is stored is the node's business. */
+export type DevnetInvoiceRequest = Omit<InvoiceRequest, 'storeWithCaller'>;
 
 export type SignedDevnetInvoice = {
   paymentHash: string;

@@ -60,6 +60,15 @@ export async function lookupInvoicesOneByOne(
   return lookups;
 }
 
+/** What an invoice is asked for with (`LightningBackend.createInvoice`). */
+export type InvoiceRequest = {
+  amountMsat: bigint;
+  description: string;
+  expirySeconds: number;
+  hashDescription?: boolean;
+  storeWithCaller?: boolean;
+};
+
 export class LightningBackendError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -80,13 +89,7 @@ export interface LightningBackend {
    * With `hashDescription`, the invoice carries only the SHA-256 of `description`'s UTF-8 bytes
    * (BOLT11 `h`), as LNURL-pay needs for its metadata string (LUD-06); otherwise the text itself.
    */
-  createInvoice(input: {
-    amountMsat: bigint;
-    description: string;
-    expirySeconds: number;
-    hashDescription?: boolean;
-    storeWithCaller?: boolean;
-  }): Promise<CreatedInvoice>;
+  createInvoice(input: InvoiceRequest): Promise<CreatedInvoice>;
 
   lookupInvoice(paymentHash: string): Promise<InvoiceLookup>;
 
