@@ -23,8 +23,9 @@ function microsecondsPerCall(run: () => unknown): number {
   return ((performance.now() - start) / CALLS) * 1000;
 }
 
+const native = signNatively;
 const rows: [string, (() => unknown) | undefined][] = [
-  ['signature, libsecp256k1 built for this machine', signNatively && (() => signNatively(hash, nodeKey))],
+  ['signature, libsecp256k1 built for this machine', native && (() => native(hash, nodeKey))],
   ['signature, libsecp256k1 in WebAssembly', () => signInWebAssembly(hash, nodeKey)],
   [
     'encodeBolt11 (with its signature)',
