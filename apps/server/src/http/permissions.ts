@@ -164,7 +164,7 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'POST /api/invoices/:id/lnurl-withdraw': anyone,
   // The store checkout API: a store's server acts with its admin's developer token.
   'POST /api/checkouts': { who: admins, scope: { param: 'virtualBptId', within: 'organization', outside: 400 } },
-  'GET /api/checkouts/:id': { who: members, scope: { param: 'id', within: 'organization' } },
+  'GET /api/checkouts/:id': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
   // A store's public checkout button, honoured only while checkout protection is off.
   'POST /api/public/virtual-bpts/:id/checkouts': anyone,
 

@@ -16,6 +16,7 @@ import { type CheckoutRow, findOrganizationCheckout, findStoreCheckoutByOrderId 
 import { recordCheckout } from '../checkouts/checkouts.service.ts';
 import { findCheckoutProtection } from '../settings/checkout-protection.repo.ts';
 import { findVirtualBpt, listVirtualBpts } from '../virtual-bpts/virtual-bpts.repo.ts';
+import { callerSeesVirtualBpt } from '../virtual-bpts/virtual-bpts.service.ts';
 import { findVirtualBptOrganization } from './store-checkouts.repo.ts';
 
 export type StoreCheckoutDeps = { db: Db; config: Config };
@@ -182,13 +183,18 @@ export async function createPublicStoreCheckout(
   return createForOrganization(deps, organizationId, virtualBptId, request);
 }
 
-/** A store polls its checkout's status. */
+/**
+ * A store polls its checkout's status. A manager reads only the checkouts sold for their linked
+ * accounts; any other is not found, as for payment links.
+ */
 export async function getStoreCheckout(
   deps: StoreCheckoutDeps,
   caller: AccessClaims,
   id: string,
 ): Promise<StoreCheckout> {
   const row = await findOrganizationCheckout(deps.db, organizationOf(caller), id);
-  if (row?.kind !== 'store') throw new AppError('NotFound', 'Checkout not found');
+  if (row?.kind !== 'store' || !(await callerSeesVirtualBpt(deps.db, caller, row.virtual_bpt_id))) {
+    throw new AppError('NotFound', 'Checkout not found');
+  }
   return toStoreCheckout(deps.config, row);
 }

@@ -175,7 +175,7 @@ describe('POST /api/checkouts', () => {
     expect(local.status).toBe(201);
   });
 
-  it('lets managers read but not create', async () => {
+  it('lets managers read the checkouts of their linked accounts only, and create none', async () => {
     const store = await openStore();
     const created = (await call<StoreCheckout>('POST', '/api/checkouts', store.server, order())).body;
     const organizationId = (
@@ -185,9 +185,17 @@ describe('POST /api/checkouts', () => {
         .where('id', '=', created.id)
         .executeTakeFirstOrThrow()
     ).organization_id;
-    const user = await createTestUser(t.db, { role: 'manager', organizationId });
-    const manager = bearer((await signIn(t.app, user.email, user.password)).accessToken);
-    expect((await call('POST', '/api/checkouts', manager, order())).status).toBe(403);
-    expect((await call('GET', `/api/checkouts/${created.id}`, manager)).status).toBe(200);
+    const other = (await call<Account>('POST', '/api/accounts', store.admin, { name: 'Counter' })).body;
+    const managerOf = async (accountIds: string[]) => {
+      const user = await createTestUser(t.db, { role: 'manager', organizationId, accountIds });
+      return bearer((await signIn(t.app, user.email, user.password)).accessToken);
+    };
+    const linked = await managerOf([store.bpt.accountId]);
+    expect((await call('POST', '/api/checkouts', linked, order())).status).toBe(403);
+    expect((await call('GET', `/api/checkouts/${created.id}`, linked)).status).toBe(200);
+    // As for payment links: a checkout sold for an account the manager is not linked to does not exist for them.
+    const unlinked = await call<ErrorResponse>('GET', `/api/checkouts/${created.id}`, await managerOf([other.id]));
+    expect([unlinked.status, unlinked.body.code]).toEqual([404, 'NotFound']);
+    expect((await call('GET', `/api/checkouts/${created.id}`, await managerOf([]))).status).toBe(404);
   });
 });

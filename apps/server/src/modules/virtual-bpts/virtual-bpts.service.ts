@@ -59,14 +59,19 @@ export async function deleteVirtualBpt(db: Db, caller: AccessClaims, id: string,
   }
 }
 
+/**
+ * Whether the caller sees what the organization's virtual BPT sells: managers only when it sells
+ * for one of their linked accounts (SPEC §6), everyone else of the organization always.
+ */
+export async function callerSeesVirtualBpt(db: Db, caller: AccessClaims, id: string): Promise<boolean> {
+  if (caller.role !== 'manager') return true;
+  const visible = await listVirtualBptRows(db, organizationOf(caller), caller.userId);
+  return visible.some((row) => row.id === id);
+}
+
 /** The caller's virtual BPT; managers reach only those selling for their linked accounts. */
 export async function findCallerVirtualBpt(db: Db, caller: AccessClaims, id: string): Promise<VirtualBptWithBpt> {
-  const organizationId = organizationOf(caller);
-  const found = await findVirtualBpt(db, organizationId, id);
-  if (!found) throw new AppError('NotFound', 'Virtual BPT not found');
-  if (caller.role === 'manager') {
-    const visible = await listVirtualBptRows(db, organizationId, caller.userId);
-    if (!visible.some((row) => row.id === id)) throw new AppError('NotFound', 'Virtual BPT not found');
-  }
+  const found = await findVirtualBpt(db, organizationOf(caller), id);
+  if (!found || !(await callerSeesVirtualBpt(db, caller, id))) throw new AppError('NotFound', 'Virtual BPT not found');
   return found;
 }
