@@ -1,14 +1,21 @@
 <?php
 /**
- * Loads the plugin's pure classes, which call no WordPress function.
+ * Loads the plugin on the harness's stand-in of WordPress and WooCommerce (tests/harness), with
+ * the shop's state in a file of its own that lives as long as the run.
  *
  * @package Rayo_For_WooCommerce
  */
 
-define( 'ABSPATH', __DIR__ . '/' );
-
-$rayo_includes = dirname( __DIR__ ) . '/rayo-for-woocommerce/includes';
-require_once $rayo_includes . '/class-rayo-amount.php';
-require_once $rayo_includes . '/class-rayo-signature.php';
-require_once $rayo_includes . '/class-rayo-webhook-event.php';
-require_once $rayo_includes . '/class-rayo-order-reference.php';
+$rayo_state = tempnam( sys_get_temp_dir(), 'rayo-phpunit-' );
+putenv( 'RAYO_HARNESS_STATE=' . $rayo_state );
+putenv( 'HARNESS_HOME=https://shop.example' );
+register_shutdown_function(
+	static function () use ( $rayo_state ) {
+		foreach ( array( '', '.lock', '.tmp' ) as $suffix ) {
+			if ( is_file( $rayo_state . $suffix ) ) {
+				unlink( $rayo_state . $suffix );
+			}
+		}
+	}
+);
+require __DIR__ . '/harness/wordpress.php';

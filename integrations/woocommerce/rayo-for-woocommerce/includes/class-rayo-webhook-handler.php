@@ -9,11 +9,18 @@
 defined( 'ABSPATH' ) || exit;
 
 /**
- * Moves orders on signed checkout events. Every change is guarded by the order's status, so a
- * delivery that arrives twice (a retry, a redelivery) changes nothing the second time.
- * Deliveries about unknown orders are answered 200 so that Rayo does not retry them for hours.
+ * Moves orders on signed checkout events. A delivery that arrives twice (a retry, a redelivery)
+ * changes nothing the second time: the order remembers the ids of the events it applied, and a
+ * payment is completed only for an order never paid. Deliveries about unknown orders are
+ * answered 200 so that Rayo does not retry them for hours.
  */
 final class Rayo_Webhook_Handler {
+
+	/** Order meta: the ids of the events applied to the order, newest last, space-separated. */
+	const META_EVENTS = '_rayo_events';
+
+	/** How many event ids an order keeps: far more than the few events one checkout sends. */
+	const EVENTS_KEPT = 50;
 
 	/** Registers the route on rest_api_init. */
 	public static function register_route() {
@@ -90,6 +97,36 @@ final class Rayo_Webhook_Handler {
 		if ( ! $order || WC_Gateway_Rayo::ID !== $order->get_payment_method() ) {
 			return 'unknown-order';
 		}
+		$applied = self::applied_events( $order );
+		if ( in_array( $event->id, $applied, true ) ) {
+			return 'duplicate';
+		}
+		$result    = self::apply_to_order( $order, $event );
+		$applied[] = $event->id;
+		$order->update_meta_data( self::META_EVENTS, implode( ' ', array_slice( $applied, -self::EVENTS_KEPT ) ) );
+		$order->save();
+		return $result;
+	}
+
+	/**
+	 * The ids of the events already applied to an order.
+	 *
+	 * @param WC_Order $order The order.
+	 * @return string[]
+	 */
+	private static function applied_events( $order ) {
+		$kept = trim( (string) $order->get_meta( self::META_EVENTS ) );
+		return '' === $kept ? array() : explode( ' ', $kept );
+	}
+
+	/**
+	 * What a checkout event not seen before does to its order.
+	 *
+	 * @param WC_Order           $order The order, paid with Rayo.
+	 * @param Rayo_Webhook_Event $event The event.
+	 * @return string What happened.
+	 */
+	private static function apply_to_order( $order, Rayo_Webhook_Event $event ) {
 		if ( $order->get_meta( WC_Gateway_Rayo::META_CHECKOUT_ID ) !== $event->checkout_id ) {
 			if ( 'checkout.paid' === $event->type ) {
 				$order->add_order_note(
@@ -121,15 +158,7 @@ final class Rayo_Webhook_Handler {
 					sprintf( __( 'The on-chain payment to Rayo checkout %s is less than the order’s total. Settle it with the shopper.', 'rayo-for-woocommerce' ), $event->checkout_id )
 				);
 			case 'checkout.expired':
-				if ( ! $order->has_status( 'pending' ) ) {
-					return 'unchanged';
-				}
-				$order->update_status(
-					'cancelled',
-					/* translators: %s: Rayo checkout id. */
-					sprintf( __( 'Rayo checkout %s expired unpaid.', 'rayo-for-woocommerce' ), $event->checkout_id )
-				);
-				return 'cancelled';
+				return self::note_expiry( $order, $event );
 			default:
 				return 'ignored';
 		}
@@ -143,7 +172,21 @@ final class Rayo_Webhook_Handler {
 	 * @return string
 	 */
 	private static function apply_paid( $order, Rayo_Webhook_Event $event ) {
-		if ( $order->is_paid() ) {
+		// A cancelled or refunded order is not is_paid(), and payment_complete() accepts a cancelled
+		// one: the date paid, which WooCommerce never clears, is what says it was paid once.
+		if ( $order->get_transaction_id() === $event->checkout_id ) {
+			return 'already-paid';
+		}
+		if ( $order->is_paid() || $order->get_date_paid() ) {
+			$order->add_order_note(
+				sprintf(
+					/* translators: 1: Rayo checkout id, 2: amount, 3: currency. */
+					__( 'Rayo checkout %1$s was paid (%2$s %3$s), but this order had already been paid otherwise. Check the payment in Rayo before refunding either.', 'rayo-for-woocommerce' ),
+					$event->checkout_id,
+					$event->amount,
+					$event->currency
+				)
+			);
 			return 'already-paid';
 		}
 		$expected_amount   = (string) $order->get_meta( WC_Gateway_Rayo::META_AMOUNT );
@@ -151,19 +194,19 @@ final class Rayo_Webhook_Handler {
 		$total_now         = self::order_total( $order );
 		if ( $event->currency !== $expected_currency || $order->get_currency() !== $expected_currency
 			|| ! Rayo_Amount::same( $event->amount, $expected_amount ) || ! Rayo_Amount::same( $event->amount, $total_now ) ) {
-			if ( ! $order->has_status( 'on-hold' ) ) {
-				$order->update_status(
-					'on-hold',
-					sprintf(
-						/* translators: 1: Rayo checkout id, 2: paid amount, 3: currency, 4: order total, 5: order currency. */
-						__( 'Rayo checkout %1$s was paid for %2$s %3$s, but the order is for %4$s %5$s. Check the order before shipping.', 'rayo-for-woocommerce' ),
-						$event->checkout_id,
-						$event->amount,
-						$event->currency,
-						$total_now,
-						$order->get_currency()
-					)
-				);
+			$note = sprintf(
+				/* translators: 1: Rayo checkout id, 2: paid amount, 3: currency, 4: order total, 5: order currency. */
+				__( 'Rayo checkout %1$s was paid for %2$s %3$s, but the order is for %4$s %5$s. Check the order before shipping.', 'rayo-for-woocommerce' ),
+				$event->checkout_id,
+				$event->amount,
+				$event->currency,
+				$total_now,
+				$order->get_currency()
+			);
+			if ( $order->has_status( 'on-hold' ) ) {
+				$order->add_order_note( $note );
+			} else {
+				$order->update_status( 'on-hold', $note );
 			}
 			return 'amount-mismatch';
 		}
@@ -199,7 +242,8 @@ final class Rayo_Webhook_Handler {
 
 	/**
 	 * Puts a pending order on hold, so that WooCommerce's unpaid-order timer does not cancel it
-	 * while a payment is on its way.
+	 * while a payment is on its way; on an order in any other status, only the note is written
+	 * (WooCommerce writes no note for a status the order already has).
 	 *
 	 * @param WC_Order $order The order.
 	 * @param string   $note  Why.
@@ -207,9 +251,32 @@ final class Rayo_Webhook_Handler {
 	 */
 	private static function hold( $order, $note ) {
 		if ( ! $order->has_status( 'pending' ) ) {
-			return 'unchanged';
+			$order->add_order_note( $note );
+			return 'noted';
 		}
 		$order->update_status( 'on-hold', $note );
 		return 'on-hold';
+	}
+
+	/**
+	 * Notes an expiry and leaves the order's status alone: a pending order can still be paid
+	 * (WooCommerce takes payment for pending and failed orders, not cancelled ones), and paying it
+	 * again makes a new checkout. WooCommerce's own hold-stock timer cancels it if nobody does.
+	 *
+	 * @param WC_Order           $order The order.
+	 * @param Rayo_Webhook_Event $event The checkout.expired event.
+	 * @return string
+	 */
+	private static function note_expiry( $order, Rayo_Webhook_Event $event ) {
+		if ( $order->get_date_paid() ) {
+			return 'unchanged';
+		}
+		$note = $order->has_status( 'pending' )
+			/* translators: %s: Rayo checkout id. */
+			? __( 'Rayo checkout %s expired unpaid. The order can still be paid: paying again makes a new checkout.', 'rayo-for-woocommerce' )
+			/* translators: %s: Rayo checkout id. */
+			: __( 'Rayo checkout %s expired unpaid.', 'rayo-for-woocommerce' );
+		$order->add_order_note( sprintf( $note, $event->checkout_id ) );
+		return 'noted';
 	}
 }

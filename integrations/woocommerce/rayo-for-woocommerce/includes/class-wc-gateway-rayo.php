@@ -150,16 +150,23 @@ class WC_Gateway_Rayo extends WC_Payment_Gateway {
 				'redirect' => $this->get_return_url( $order ),
 			);
 		}
+		$new_checkout = $order->get_meta( self::META_CHECKOUT_ID ) !== $checkout['id'];
 		$order->update_meta_data( self::META_CHECKOUT_ID, $checkout['id'] );
 		$order->update_meta_data( self::META_AMOUNT, $amount );
 		$order->update_meta_data( self::META_CURRENCY, $currency );
 		$order->update_meta_data( self::META_ATTEMPT, (string) $checkout['attempt'] );
-		$order->update_status(
-			'pending',
-			/* translators: %s: Rayo checkout id. */
-			sprintf( __( 'Awaiting payment on Rayo checkout %s.', 'rayo-for-woocommerce' ), $checkout['id'] )
-		);
-		$order->save();
+		/* translators: %s: Rayo checkout id. */
+		$note = sprintf( __( 'Awaiting payment on Rayo checkout %s.', 'rayo-for-woocommerce' ), $checkout['id'] );
+		if ( $order->has_status( 'pending' ) ) {
+			// update_status() to the status an order already has writes no note; the checkout's
+			// note is written once, not again when the shopper places the same order twice.
+			$order->save();
+			if ( $new_checkout ) {
+				$order->add_order_note( $note );
+			}
+		} else {
+			$order->update_status( 'pending', $note );
+		}
 		return array(
 			'result'   => 'success',
 			'redirect' => $checkout['url'],

@@ -5,6 +5,7 @@
  *   php cli.php configure '{"rayo_url":…}'   the gateway's settings (and enables it)
  *   php cli.php create-order '{"total":"73.00","currency":"GTQ","items":[{"name":"Mug","quantity":2}]}'
  *   php cli.php set-total <order id> <total>  the shopper changed the cart of a pending order
+ *   php cli.php set-status <order id> <status> the merchant changes the order's status (cancels, refunds)
  *   php cli.php pay <order id>                the shopper picks Rayo at checkout
  *   php cli.php order <order id>              the order as stored
  *   php cli.php forget-access-token           as if the cached access token had expired
@@ -25,25 +26,15 @@ switch ( $harness_command ) {
 		$harness_answer = get_option( 'woocommerce_rayo_settings' );
 		break;
 	case 'create-order':
-		$harness_input = json_decode( $harness_arg, true );
-		$harness_id    = Harness_Store::$state['next_id']++;
-		Harness_Store::$state['orders'][ (string) $harness_id ] = array(
-			'total'          => $harness_input['total'],
-			'currency'       => $harness_input['currency'],
-			'order_key'      => 'wc_order_' . bin2hex( random_bytes( 6 ) ),
-			'payment_method' => 'rayo',
-			'status'         => 'pending',
-			'meta'           => array(),
-			'notes'          => array(),
-			'payments'       => array(),
-			'items'          => isset( $harness_input['items'] ) ? $harness_input['items'] : array(),
-		);
-		Harness_Store::save();
-		$harness_answer = array( 'id' => $harness_id );
+		$harness_answer = array( 'id' => Harness_Store::create_order( json_decode( $harness_arg, true ) ) );
 		break;
 	case 'set-total':
 		Harness_Store::$state['orders'][ $harness_arg ]['total'] = $argv[3];
 		Harness_Store::save();
+		$harness_answer = Harness_Store::$state['orders'][ $harness_arg ];
+		break;
+	case 'set-status':
+		( new WC_Order( (int) $harness_arg ) )->update_status( $argv[3] );
 		$harness_answer = Harness_Store::$state['orders'][ $harness_arg ];
 		break;
 	case 'pay':

@@ -27,14 +27,42 @@ final class Harness_Store {
 		self::$lock = fopen( $path . '.lock', 'c' );
 		flock( self::$lock, LOCK_EX );
 		$text        = is_file( $path ) ? file_get_contents( $path ) : '';
-		self::$state = '' === $text ? array(
+		self::$state = '' === $text ? self::empty_state() : json_decode( $text, true );
+	}
+
+	/** A shop with no settings and no orders. */
+	public static function empty_state() {
+		return array(
 			'options'    => array(),
 			'transients' => array(),
 			'orders'     => array(),
 			'next_id'    => 100,
 			'notices'    => array(),
 			'log'        => array(),
-		) : json_decode( $text, true );
+		);
+	}
+
+	/**
+	 * A pending order the shopper is about to pay with Rayo.
+	 *
+	 * @param array $input total, currency, and optionally items [{name, quantity}] and meta.
+	 * @return int Its id.
+	 */
+	public static function create_order( array $input ) {
+		$id = self::$state['next_id']++;
+		self::$state['orders'][ (string) $id ] = array(
+			'total'          => $input['total'],
+			'currency'       => $input['currency'],
+			'order_key'      => 'wc_order_' . bin2hex( random_bytes( 6 ) ),
+			'payment_method' => 'rayo',
+			'status'         => 'pending',
+			'meta'           => isset( $input['meta'] ) ? $input['meta'] : array(),
+			'notes'          => array(),
+			'payments'       => array(),
+			'items'          => isset( $input['items'] ) ? $input['items'] : array(),
+		);
+		self::save();
+		return $id;
 	}
 
 	/** Writes the state back. */
@@ -315,25 +343,58 @@ class WC_Order {
 		$this->data()['notes'][] = $note;
 		Harness_Store::save();
 	}
+	public function get_transaction_id() {
+		return isset( $this->data()['transaction_id'] ) ? $this->data()['transaction_id'] : '';
+	}
+	/** A Unix time where WooCommerce answers a WC_DateTime, null when never paid. */
+	public function get_date_paid() {
+		return isset( $this->data()['date_paid'] ) ? $this->data()['date_paid'] : null;
+	}
+	/**
+	 * As WC_Order::update_status(): a change of status writes the note followed by WooCommerce's
+	 * "Order status changed from … to …." and, into processing or completed, sets the date paid
+	 * once; the status the order already has changes nothing and writes no note (set_status()
+	 * records a transition only when from differs from to).
+	 */
 	public function update_status( $status, $note = '' ) {
 		$data = &$this->data();
-		if ( '' !== $note ) {
-			$data['notes'][] = $note;
+		$from = $data['status'];
+		if ( $from === $status ) {
+			return true;
 		}
 		$data['status'] = $status;
+		if ( ! isset( $data['date_paid'] ) && in_array( $status, array( 'processing', 'completed' ), true ) ) {
+			$data['date_paid'] = time();
+		}
+		$names           = array(
+			'pending'        => 'Pending payment',
+			'processing'     => 'Processing',
+			'on-hold'        => 'On hold',
+			'completed'      => 'Completed',
+			'cancelled'      => 'Cancelled',
+			'refunded'       => 'Refunded',
+			'failed'         => 'Failed',
+			'checkout-draft' => 'Draft',
+		);
+		$data['notes'][] = trim( $note . ' ' . sprintf( 'Order status changed from %1$s to %2$s.', $names[ $from ], $names[ $status ] ) );
 		Harness_Store::save();
 		return true;
 	}
-	/** As WooCommerce: only from an unpaid status, records the transaction and moves to processing. */
+	/**
+	 * As WC_Order::payment_complete(): only from on-hold, pending, failed or cancelled (a cancelled
+	 * order is accepted), records the transaction id and the date paid, and moves to processing;
+	 * `payments` counts the completions, each of which in WooCommerce reduces stock and sends mail.
+	 */
 	public function payment_complete( $transaction_id = '' ) {
 		$data = &$this->data();
 		if ( ! $this->has_status( array( 'on-hold', 'pending', 'failed', 'cancelled' ) ) ) {
 			return false;
 		}
-		$data['transaction_id'] = $transaction_id;
-		$data['status']         = 'processing';
-		$data['payments'][]     = $transaction_id;
-		Harness_Store::save();
+		if ( '' !== $transaction_id ) {
+			$data['transaction_id'] = $transaction_id;
+		}
+		$data['payments'][] = $transaction_id;
+		$this->update_status( 'processing' );
 		return true;
 	}
 	public function get_checkout_order_received_url() {

@@ -81,7 +81,7 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
     if (stateDir) rmSync(stateDir, { recursive: true, force: true });
   });
 
-  async function openRayo(events = ['checkout.paid', 'checkout.expired', 'checkout.processing', 'checkout.underpaid']) {
+  async function openRayo() {
     const organization = await createTestOrganization(t.db, 'Tienda Quetzal');
     const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
     const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
@@ -96,7 +96,7 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
     const { token } = await post<{ token: string }>('/api/settings/developer-tokens', { name: 'WooCommerce' });
     const endpoint = await post<CreatedWebhookEndpoint>('/api/webhooks', {
       url: `${shopUrl}/wp-json/rayo/v1/webhook`,
-      events,
+      events: ['checkout.paid', 'checkout.expired', 'checkout.processing', 'checkout.underpaid'],
     });
     await harness(
       'configure',
@@ -155,7 +155,10 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
     );
     expect(checkout.metadata).toMatchObject({ wcOrderId: String(orderId) });
     expect(paying.redirect).toBe(`${rayoUrl}/ecommerce/checkout/${checkout.id}`);
-    expect((await order(orderId)).meta).toMatchObject({ _rayo_checkout_id: checkout.id, _rayo_amount: '73' });
+    const awaiting = await order(orderId);
+    expect(awaiting.meta).toMatchObject({ _rayo_checkout_id: checkout.id, _rayo_amount: '73' });
+    // The order was already pending: the note is written by the plugin, not by a status change.
+    expect(awaiting.notes).toEqual([`Awaiting payment on Rayo checkout ${checkout.id}.`]);
 
     // The shopper comes back and presses "Place order" again, after the access token ran out:
     // the same checkout, and the developer token still exchanges (it is not rotated away).
@@ -172,6 +175,7 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
       .execute();
     expect(checkouts).toHaveLength(1);
     expect(await exchanges()).toBe(exchangedBefore + 1);
+    expect((await order(orderId)).notes).toEqual(awaiting.notes);
 
     const hosted = await t.app.inject({ method: 'GET', url: `/api/public/checkouts/${checkout.id}` });
     const paymentRequest = hosted.json<PublicCheckout>().invoice?.paymentRequest;
@@ -184,14 +188,20 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
       return current.status === 'processing' ? current : undefined;
     });
     expect(paid.payments).toEqual([checkout.id]);
-    expect(paid.notes.at(-1)).toBe(`Paid 73.00 GTQ with bitcoin (lightning) on Rayo checkout ${checkout.id}.`);
+    expect(paid.notes).toEqual([
+      ...awaiting.notes,
+      'Order status changed from Pending payment to Processing.',
+      `Paid 73.00 GTQ with bitcoin (lightning) on Rayo checkout ${checkout.id}.`,
+    ]);
     const [delivery] = await eventually(async () => {
       const rows = await deliveriesOf(rayo.organization.id, 'checkout.paid');
       return rows[0]?.delivered_at ? rows : undefined;
     });
     expect(delivery?.last_status).toBe(200);
 
-    // Redelivered (same id and body, freshly signed): acknowledged, and the order is left alone.
+    // The merchant cancels the order, then the payment is redelivered (same id and body, freshly
+    // signed): acknowledged, and the cancelled order is not paid again.
+    const cancelled = await harness<HarnessOrder>('set-status', String(orderId), 'cancelled');
     const redeliver = await t.app.inject({
       method: 'POST',
       url: `/api/webhooks/deliveries/${delivery?.id}/redeliver`,
@@ -203,11 +213,10 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
       return (row?.attempts ?? 0) >= 2 && row?.last_status === 200 ? row : undefined;
     });
     const after = await order(orderId);
-    expect(after.payments).toEqual([checkout.id]);
-    expect(after.notes).toEqual(paid.notes);
+    expect([after.status, after.payments, after.notes]).toEqual(['cancelled', [checkout.id], cancelled.notes]);
   });
 
-  it('refuses a delivery it cannot verify, and cancels a pending order whose checkout expired', async () => {
+  it('refuses a delivery it cannot verify, and leaves an order whose checkout expired payable', async () => {
     const rayo = await openRayo();
     // The merchant's "Send test" in Rayo checks the setup: signed with the right secret, acknowledged.
     const sent = await t.app.inject({
@@ -265,20 +274,29 @@ describe.skipIf(!hasPhp)('the WooCommerce plugin (skipped when php is not instal
     const held = await order(orderId);
     expect([held.status, held.payments]).toEqual(['on-hold', []]);
 
-    // Another order runs out of time unpaid: Rayo's checkout.expired cancels it.
+    // Another order runs out of time unpaid: Rayo's checkout.expired notes it and leaves it pending,
+    // so that the shopper can pay again, on a new checkout.
     const lateId = await placeOrder('21.00');
     expect((await harness<PayAnswer>('pay', String(lateId))).result).toBe('success');
+    const first = (await order(lateId)).meta._rayo_checkout_id;
     expect(await expireDueCheckouts(t.db, new Date(Date.now() + 24 * 3600_000))).toBeGreaterThanOrEqual(1);
-    const cancelled = await eventually(async () => {
+    const expired = await eventually(async () => {
       const current = await order(lateId);
-      return current.status === 'cancelled' ? current : undefined;
+      return current.notes.length === 2 ? current : undefined;
     });
-    expect(cancelled.notes.at(-1)).toBe(`Rayo checkout ${cancelled.meta._rayo_checkout_id} expired unpaid.`);
+    expect([expired.status, expired.notes.at(-1)]).toEqual([
+      'pending',
+      `Rayo checkout ${first} expired unpaid. The order can still be paid: paying again makes a new checkout.`,
+    ]);
+    const again = await harness<PayAnswer>('pay', String(lateId));
+    const second = await order(lateId);
+    expect(second.meta._rayo_checkout_id).not.toBe(first);
+    expect(again.redirect).toBe(`${rayoUrl}/ecommerce/checkout/${second.meta._rayo_checkout_id}`);
+    expect(second.notes.at(-1)).toBe(`Awaiting payment on Rayo checkout ${second.meta._rayo_checkout_id}.`);
   });
 
   it('makes a new checkout when the order’s one expired or its total changed, and is paid on the last', async () => {
-    // This shop listens to checkout.paid only, so an expiry leaves its order pending.
-    const rayo = await openRayo(['checkout.paid']);
+    const rayo = await openRayo();
     const orderId = await placeOrder('21.00');
     expect((await harness<PayAnswer>('pay', String(orderId))).result).toBe('success');
     const first = (await order(orderId)).meta._rayo_checkout_id;
