@@ -7,6 +7,8 @@ import {
   computeSale,
   computeSettlement,
   currencyExponent,
+  fiatOfPayment,
+  fiatReceived,
   fiatToMsat,
   formatMinor,
   isKnownCurrency,
@@ -16,6 +18,7 @@ import {
   parseBtcPrice,
   parsePercentToBps,
   percentOf,
+  type Quote,
   SATS,
   satRateMinorPerBtc,
   satsPerUnit,
@@ -386,6 +389,119 @@ describe('fiatToMsat, msatToFiatMinor and satsPerUnit', () => {
     expect(() => msatToFiatMinor(100n, -1n, 'USD')).toThrow();
     expect(() => satsPerUnit(0n, 'USD')).toThrow();
     expect(errorCodeOf(() => fiatToMsat(100n, 1n, 'XYZ'))).toBe('InvalidCurrency');
+  });
+});
+
+/** A quote as a checkout makes one: its amount charged at the rate, in whole satoshis. */
+const quote = fc
+  .tuple(fc.bigInt({ min: 1n, max: 10n ** 12n }), rate, currency)
+  .map(([minor, rateMinorPerBtc, code]): Quote => {
+    const rateOfCode = code === SATS ? satRateMinorPerBtc : rateMinorPerBtc;
+    return { msat: fiatToMsat(minor, rateOfCode, code), minor, rateMinorPerBtc: rateOfCode, currency: code };
+  })
+  .filter((q) => q.msat > 0n);
+
+/** A quote's satoshis cut into up to five payments that together pay `share` of it, in thousandths. */
+function partsOf(q: Quote, cuts: number[], share: number): bigint[] {
+  const total = (q.msat * BigInt(share)) / 1000n;
+  const points = [0n, ...cuts.map((cut) => (total * BigInt(cut)) / 1000n).sort((a, b) => (a < b ? -1 : 1)), total];
+  return points.slice(1).map((point, i) => point - (points[i] as bigint));
+}
+
+describe('fiatReceived and fiatOfPayment', () => {
+  it('books a sale paid in full at the price asked, where its satoshis valued back would lose a unit', () => {
+    // Q61.00 at Q730,000 is 8,356.16 sats, charged as 8,356: worth Q60.99 valued back.
+    const q61: Quote = {
+      msat: fiatToMsat(6100n, 73_000_000n, 'GTQ'),
+      minor: 6100n,
+      rateMinorPerBtc: 73_000_000n,
+      currency: 'GTQ',
+    };
+    expect(q61.msat).toBe(8_356_000n);
+    expect(msatToFiatMinor(q61.msat, q61.rateMinorPerBtc, 'GTQ')).toBe(6099n);
+    expect(fiatReceived(q61, q61.msat)).toBe(6100n);
+    // 6,219 of 8,219 sats of Q60.00 is Q45.39; the Lightning rest of 2,000 sats completes it.
+    const q60: Quote = { msat: 8_219_000n, minor: 6000n, rateMinorPerBtc: 73_001_582n, currency: 'GTQ' };
+    expect(fiatOfPayment(q60, 0n, 6_219_000n)).toBe(4539n);
+    expect(fiatOfPayment(q60, 6_219_000n, 2_000_000n)).toBe(1461n);
+  });
+
+  it('is the quoted amount for a payment in full, whatever the currency, rate or amount', () => {
+    fc.assert(
+      fc.property(quote, (q) => {
+        expect(fiatReceived(q, q.msat)).toBe(q.minor);
+      }),
+    );
+  });
+
+  it('adds up: the parts of a payment, in any order, sum to what their total is worth', () => {
+    fc.assert(
+      fc.property(
+        quote,
+        fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 4 }),
+        fc.integer({ min: 0, max: 3000 }),
+        (q, cuts, share) => {
+          const parts = partsOf(q, cuts, share);
+          const total = parts.reduce((sum, part) => sum + part, 0n);
+          for (const order of [parts, [...parts].reverse()]) {
+            let before = 0n;
+            let booked = 0n;
+            for (const part of order) {
+              const fiat = fiatOfPayment(q, before, part);
+              expect(fiat >= 0n).toBe(true);
+              booked += fiat;
+              before += part;
+            }
+            expect(booked).toBe(fiatReceived(q, total));
+          }
+        },
+      ),
+    );
+  });
+
+  it('books a sale paid in full in several parts at exactly the price asked', () => {
+    fc.assert(
+      fc.property(quote, fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 4 }), (q, cuts) => {
+        let before = 0n;
+        let booked = 0n;
+        for (const part of partsOf(q, cuts, 1000)) {
+          booked += fiatOfPayment(q, before, part);
+          before += part;
+        }
+        expect(before).toBe(q.msat);
+        expect(booked).toBe(q.minor);
+      }),
+    );
+  });
+
+  it('values a short payment at its share of the quote, and an overpayment at the price plus the excess at the rate', () => {
+    fc.assert(
+      fc.property(quote, msat, (q, paid) => {
+        const fiat = fiatReceived(q, paid);
+        if (paid < q.msat) {
+          expect(fiat * q.msat <= q.minor * paid).toBe(true);
+          expect((fiat + 1n) * q.msat > q.minor * paid).toBe(true);
+        } else {
+          expect(fiat).toBe(q.minor + msatToFiatMinor(paid - q.msat, q.rateMinorPerBtc, q.currency));
+        }
+      }),
+    );
+  });
+
+  it('never decreases as more arrives', () => {
+    fc.assert(
+      fc.property(quote, msat, msat, (q, a, b) => {
+        const [low, high] = a <= b ? [a, b] : [b, a];
+        expect(fiatReceived(q, low) <= fiatReceived(q, high)).toBe(true);
+      }),
+    );
+  });
+
+  it('refuses an empty quote and negative payments', () => {
+    const q: Quote = { msat: 1000n, minor: 1n, rateMinorPerBtc: 1n, currency: 'USD' };
+    expect(() => fiatReceived({ ...q, msat: 0n }, 0n)).toThrow();
+    expect(() => fiatReceived(q, -1n)).toThrow();
+    expect(() => fiatOfPayment(q, 0n, -1n)).toThrow();
   });
 });
 

@@ -229,6 +229,38 @@ export function satsPerUnit(rateMinorPerBtc: bigint, currency: string): string {
   return `${msat / MSAT_PER_SAT}.${(msat % MSAT_PER_SAT).toString().padStart(3, '0')}`;
 }
 
+/**
+ * What a payer was asked: `msat` for `minor` of `currency`, priced at `rateMinorPerBtc`. A quote
+ * is the one figure both payment methods of a checkout share, so that what arrives by either is
+ * booked against the same price.
+ */
+export type Quote = { msat: bigint; minor: bigint; rateMinorPerBtc: bigint; currency: string };
+
+/**
+ * The fiat worth of `paidMsat` received against a quote. Paid in full, it is the quoted amount
+ * itself: a sale is booked at the price asked whichever way it was paid, not at its satoshis
+ * valued back at the rate (rounded twice, that loses a minor unit). Short, it is the same share of
+ * the quote, rounded down; beyond it, the excess is valued at the quote's rate, rounded down.
+ */
+export function fiatReceived(quote: Quote, paidMsat: bigint): bigint {
+  if (quote.msat <= 0n) throw new Error(`A quote must ask for more than nothing, got ${quote.msat} msat`);
+  if (quote.minor < 0n) throw new Error(`A quote cannot be worth less than nothing, got ${quote.minor}`);
+  if (paidMsat < 0n) throw new Error(`A payment cannot be negative, got ${paidMsat}`);
+  if (paidMsat < quote.msat) return (quote.minor * paidMsat) / quote.msat;
+  return quote.minor + msatToFiatMinor(paidMsat - quote.msat, quote.rateMinorPerBtc, quote.currency);
+}
+
+/**
+ * The fiat of one payment of `paymentMsat` towards a quote of which `paidBeforeMsat` had arrived:
+ * what it adds to `fiatReceived`. The payments of one quote, in whatever parts and order they
+ * come, add up to `fiatReceived` of their sum, so the last part of a sale completes its price
+ * exactly and no minor unit is made or lost between the parts.
+ */
+export function fiatOfPayment(quote: Quote, paidBeforeMsat: bigint, paymentMsat: bigint): bigint {
+  if (paymentMsat < 0n) throw new Error(`A payment cannot be negative, got ${paymentMsat}`);
+  return fiatReceived(quote, paidBeforeMsat + paymentMsat) - fiatReceived(quote, paidBeforeMsat);
+}
+
 export type PayoutSplit = { fiatBps: number; onchainBps: number; lightningBps: number };
 
 export type SettlementFigures = {

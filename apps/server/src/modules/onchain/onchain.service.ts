@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import {
   type CheckoutStatus,
+  fiatOfPayment,
   fiatToMsat,
   msatToFiatMinor,
   ONCHAIN_REQUIRED_CONFIRMATIONS,
   type PublicCheckoutOnchain,
+  type Quote,
   SATS,
 } from '@rayo/shared';
 import type { HDKey } from '@scure/bip32';
@@ -87,6 +89,20 @@ function amountSats(checkout: CheckoutRow, rateMinorPerBtc: bigint): bigint {
   if (checkout.amount_currency === SATS) return minor;
   const msat = fiatToMsat(minor, rateMinorPerBtc, checkout.amount_currency);
   return (msat + 999n) / 1000n;
+}
+
+/**
+ * What the address asks, as the ledger books it: the satoshis locked with the address for the
+ * checkout's price, in the terminal's currency (a price in sats is worth its satoshis at the rate).
+ */
+function onchainQuote(checkout: CheckoutRow, address: CheckoutAddressRow, currency: string): Quote {
+  const msat = BigInt(address.amount_sats) * 1000n;
+  const rateMinorPerBtc = BigInt(address.rate_minor_per_btc);
+  const minor =
+    checkout.amount_currency === currency
+      ? BigInt(checkout.amount_minor)
+      : msatToFiatMinor(msat, rateMinorPerBtc, currency);
+  return { msat, minor, rateMinorPerBtc, currency };
 }
 
 /**
@@ -215,16 +231,17 @@ async function watchAddress(deps: ChainWatchDeps, row: CheckoutAddressRow, tip: 
     const checkout = await findCheckout(trx, row.checkout_id, { includeDeleted: true });
     if (!address || !checkout) return;
     await upsertSeenOutputs(trx, address.checkout_id, outputs);
-    const recorded = new Set(
-      (await listSeenOutputs(trx, address.checkout_id)).filter((seen) => seen.invoice_id !== null).map(outputKey),
-    );
+    const recordedRows = (await listSeenOutputs(trx, address.checkout_id)).filter((seen) => seen.invoice_id !== null);
+    const recorded = new Set(recordedRows.map(outputKey));
+    let recordedMsat = recordedRows.reduce((sum, seen) => sum + BigInt(seen.value_sats), 0n) * 1000n;
     const amount = BigInt(address.amount_sats);
     const seen = observe(outputs, amount, tip);
     const allRecorded = outputs.length > 0 && outputs.every((output) => recorded.has(outputKey(output)));
     if (allRecorded && seen.state !== 'underpaid') seen.state = 'confirmed';
 
     for (const payment of paymentsToRecord(checkout, outputs, recorded, amount, tip, now)) {
-      await recordPayment(trx, checkout, address, payment, now);
+      await recordPayment(trx, checkout, address, payment, recordedMsat, now);
+      recordedMsat += payment.reduce((sum, output) => sum + output.valueSats, 0n) * 1000n;
     }
 
     const changed =
@@ -259,14 +276,16 @@ async function watchAddress(deps: ChainWatchDeps, row: CheckoutAddressRow, tip: 
 
 /**
  * Writes one on-chain payment as its own invoice row, keyed `onchain:<txid>:<vout>` by the output
- * that completed it, priced at the rate locked with the address; the settlement then puts it in
- * the ledger and pays (or flags) the checkout exactly once.
+ * that completed it, booked at its part of the address's quote after the `recordedBeforeMsat`
+ * already recorded there (so a payment in full is booked at the price asked); the settlement then
+ * puts it in the ledger and pays (or flags) the checkout exactly once.
  */
 async function recordPayment(
   trx: Db,
   checkout: CheckoutRow,
   address: CheckoutAddressRow,
   outputs: AddressOutput[],
+  recordedBeforeMsat: bigint,
   now: Date,
 ): Promise<void> {
   const last = outputs[outputs.length - 1];
@@ -274,7 +293,7 @@ async function recordPayment(
   if (!last || !found) return;
   const amountMsat = outputs.reduce((sum, output) => sum + output.valueSats, 0n) * 1000n;
   const rateMinorPerBtc = BigInt(address.rate_minor_per_btc);
-  const totalMinor = msatToFiatMinor(amountMsat, rateMinorPerBtc, found.bpt.currency);
+  const totalMinor = fiatOfPayment(onchainQuote(checkout, address, found.bpt.currency), recordedBeforeMsat, amountMsat);
   const invoice = await insertInvoice(trx, {
     organization_id: checkout.organization_id,
     account_id: found.bpt.account_id,

@@ -193,6 +193,20 @@ describe('the on-chain option of a checkout', () => {
     ]);
   });
 
+  it('books a sale paid in full on-chain at the price asked, not at its satoshis valued back', async () => {
+    // Q61.00 at Q730,000 is 8,356.16 sats, asked as 8,356; valued back at the rate they are Q60.99.
+    const id = await newCheckout('payment_link', 6100n);
+    const { address, amountSats } = await onchainOf(id);
+    expect(amountSats).toBe(8_356);
+    const { txid } = await sendDevnetPayment(t.db, address, 8_356n);
+    await mineDevnetBlocks(t.db, 4);
+    await watch();
+    expect(await checkoutRow(id)).toMatchObject({ status: 'paid', paid_via: 'onchain' });
+    expect(await ledgerOf(id)).toEqual([
+      { payment_hash: `onchain:${txid}:0`, total_msat: '8356000', source: 'payment_link', total_minor: '6100' },
+    ]);
+  });
+
   it('records an on-chain payment after a Lightning one as an extra payment, both in the ledger', async () => {
     const id = await newCheckout();
     const checkout = await read(id);
