@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from './ip-address.ts';
+import { addressOwner, isPublicAddress } from './ip-address.ts';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -63,5 +63,27 @@ describe('isPublicAddress', () => {
     ['6to4 of a public address', '2002:5db8:d70e::1'],
   ])('accepts %s (%s)', (_, address) => {
     expect(isPublicAddress(address)).toBe(true);
+  });
+});
+
+describe('addressOwner', () => {
+  it.each([
+    ['an IPv4 address is itself', '203.0.113.7', '203.0.113.7'],
+    ['an IPv6 address is its /64', '2001:db8:1:2::1', '2001:db8:1:2::/64'],
+    ['however it is written', '2001:0DB8:0001:0002:ffff:0:0:9', '2001:db8:1:2::/64'],
+    ['in brackets, with a zone', '[2001:db8:1:2:3:4:5:6%eth0]', '2001:db8:1:2::/64'],
+    ['a short prefix', '2001:db8::1', '2001:db8:0:0::/64'],
+    ['IPv6 loopback', '::1', '0:0:0:0::/64'],
+    ['an IPv4-mapped address is its IPv4 address', '::ffff:198.51.100.4', '198.51.100.4'],
+    ['an IPv4-mapped address in hex', '::ffff:c633:6404', '198.51.100.4'],
+    ['not an address', 'unknown', 'unknown'],
+  ])('%s', (_, address, owner) => {
+    expect(addressOwner(address)).toBe(owner);
+  });
+
+  it('gives every address of one /64 the same owner, and neighbouring /64s different ones', () => {
+    const owners = ['2001:db8:a:b::1', '2001:db8:a:b:ffff:ffff:ffff:ffff', '2001:db8:a:b:1234::5'].map(addressOwner);
+    expect(new Set(owners).size).toBe(1);
+    expect(addressOwner('2001:db8:a:c::1')).not.toBe(owners[0]);
   });
 });

@@ -119,14 +119,39 @@ function isPublicIpv6(address: bigint): boolean {
   return !NON_PUBLIC_GLOBAL_IPV6.some((blocked) => within(address, blocked, IPV6_BITS));
 }
 
+/** The address without brackets or a zone. */
+function bare(address: string): string {
+  return address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+}
+
 /**
  * Whether `address` (IPv4 dotted-decimal or IPv6, with or without brackets or a zone) is a public
  * unicast address. Anything that is not an IP address is not.
  */
 export function isPublicAddress(address: string): boolean {
-  const text = address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  const text = bare(address);
   const ipv4 = parseIpv4(text);
   if (ipv4 !== undefined) return isPublicIpv4(ipv4);
   const ipv6 = text.includes(':') ? parseIpv6(text) : undefined;
   return ipv6 !== undefined && isPublicIpv6(ipv6);
+}
+
+const IPV4_MAPPED = v6('::ffff:0:0', 96);
+
+/**
+ * Who a client address belongs to, as limits count callers: an IPv4 address is one caller, and so
+ * is an IPv6 /64, the smallest block a provider hands a single line or host (RFC 6177), whose
+ * 2^64 addresses would otherwise each get a budget of their own. An IPv4-mapped IPv6 address is
+ * its IPv4 address. Anything else is kept as it is.
+ */
+export function addressOwner(address: string): string {
+  const text = bare(address);
+  if (parseIpv4(text) !== undefined) return text;
+  const ipv6 = text.includes(':') ? parseIpv6(text) : undefined;
+  if (ipv6 === undefined) return address;
+  if (within(ipv6, IPV4_MAPPED, IPV6_BITS)) {
+    return [24n, 16n, 8n, 0n].map((shift) => String((ipv6 >> shift) & 0xffn)).join('.');
+  }
+  const groups = [112n, 96n, 80n, 64n].map((shift) => ((ipv6 >> shift) & 0xffffn).toString(16));
+  return `${groups.join(':')}::/64`;
 }

@@ -71,3 +71,29 @@ describe('sign-in limits end with their window', () => {
     expect((await signIn(user.email, TEST_PASSWORD, address)).statusCode).toBe(200);
   });
 });
+
+describe('the caller a limit counts', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ SIGNIN_LIMIT_PER_IP: '4', SIGNIN_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) });
+  });
+  afterAll(() => t?.close());
+
+  function signInFrom(remoteAddress: string, n: number) {
+    const payload = { email: `nobody-${n}@example.com`, password: 'Wrong-password-1' };
+    return t.app.inject({ method: 'POST', url: '/api/auth/signin', payload, remoteAddress });
+  }
+
+  it('is a whole IPv6 /64, so a fresh address of it per try gets no fresh budget', async () => {
+    for (let n = 1; n <= 4; n += 1) expect((await signInFrom(`2001:db8:7:8::${n}`, n)).statusCode).toBe(401);
+    expect((await signInFrom('2001:db8:7:8:ffff:1:2:3', 5)).statusCode).toBe(429);
+    // The next /64 is someone else.
+    expect((await signInFrom('2001:db8:7:9::1', 6)).statusCode).toBe(401);
+  });
+
+  it('is the IPv4 address an IPv4-mapped IPv6 address carries', async () => {
+    for (let n = 1; n <= 4; n += 1) expect((await signInFrom('198.51.100.77', n)).statusCode).toBe(401);
+    expect((await signInFrom('::ffff:198.51.100.77', 5)).statusCode).toBe(429);
+  });
+});

@@ -1,7 +1,8 @@
 import { AppError } from '@rayo/shared';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../domain/clock.ts';
+import { addressOwner } from '../domain/ip-address.ts';
 import { countHit, deleteHitsBefore, uncountHit } from './rate-limit.repo.ts';
 
 /** What a limit needs: the shared counters and the time. */
@@ -11,6 +12,14 @@ export type RateLimitRule = { name: string; limit: number; windowSeconds: number
 
 /** One counted hit, as `forgiveRateLimitHits` needs it to take the hit back. */
 export type RateLimitHit = { key: string; windowStart: Date };
+
+/**
+ * The caller a limit counts a request against: its client address, with every IPv6 address of a
+ * /64 counted as one (`addressOwner`), so that one line cannot bring a fresh address to each try.
+ */
+export function clientOf(request: FastifyRequest): string {
+  return addressOwner(request.ip);
+}
 
 /**
  * Fixed-window limits counted in PostgreSQL, so they hold across every server process.

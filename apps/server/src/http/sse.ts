@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type ConcurrencyLimits, createConcurrencyLimit } from './concurrency.ts';
+import { clientOf } from './rate-limit.ts';
 
 export type EventStream = { send: (event: string, data: unknown) => void; onClose: (cleanup: () => void) => void };
 
@@ -22,7 +23,7 @@ const HEARTBEAT_MS = 15_000;
  * closing an idle connection; the stream ends when the client goes away.
  */
 export function openEventStream(request: FastifyRequest, reply: FastifyReply): EventStream {
-  const release = streams.admit(request.ip);
+  const release = streams.admit(clientOf(request));
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {

@@ -6,7 +6,7 @@ import {
   SignInResultSchema,
 } from '@rayo/shared';
 import type { App } from '../../app.ts';
-import { enforceRateLimit, forgiveRateLimitHits, type RateLimitDeps } from '../../http/rate-limit.ts';
+import { clientOf, enforceRateLimit, forgiveRateLimitHits, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { type AuthDeps, logout, refreshAccessToken, signIn } from './auth.service.ts';
 
 export function registerAuthRoutes(app: App, deps: AuthDeps & RateLimitDeps): void {
@@ -27,8 +27,8 @@ export function registerAuthRoutes(app: App, deps: AuthDeps & RateLimitDeps): vo
     async (request, reply) => {
       const email = request.body.email.toLowerCase();
       const hits = [
-        await enforceRateLimit(deps, reply, perIp, request.ip),
-        await enforceRateLimit(deps, reply, perEmailAndIp, `${email} ${request.ip}`),
+        await enforceRateLimit(deps, reply, perIp, clientOf(request)),
+        await enforceRateLimit(deps, reply, perEmailAndIp, `${email} ${clientOf(request)}`),
         await enforceRateLimit(deps, reply, perEmail, email),
       ];
       const result = await signIn(deps, request.body, request.ip);
@@ -47,7 +47,7 @@ export function registerAuthRoutes(app: App, deps: AuthDeps & RateLimitDeps): vo
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps, reply, refreshPerIp, request.ip);
+      await enforceRateLimit(deps, reply, refreshPerIp, clientOf(request));
       return refreshAccessToken(deps, request.body.refreshToken, request.ip);
     },
   );

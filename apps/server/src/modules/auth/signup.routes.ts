@@ -6,7 +6,7 @@ import {
   SignUpRequestSchema,
 } from '@rayo/shared';
 import type { App } from '../../app.ts';
-import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
 import { type AccountMailDeps, confirmEmail, signUp } from './signup.service.ts';
 
@@ -26,7 +26,7 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps & RateLimit
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps, reply, perIp('signup-ip'), request.ip);
+      await enforceRateLimit(deps, reply, perIp('signup-ip'), clientOf(request));
       await enforceRateLimit(deps, reply, perEmail('signup-email'), request.body.email.toLowerCase());
       await signUp(deps, request.body, request.ip);
       return reply.status(204).send();
@@ -44,7 +44,7 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps & RateLimit
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps, reply, perIp('confirm-email-ip'), request.ip);
+      await enforceRateLimit(deps, reply, perIp('confirm-email-ip'), clientOf(request));
       return confirmEmail(deps, request.body, request.ip);
     },
   );
@@ -59,7 +59,7 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps & RateLimit
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps, reply, perIp('reset-ip'), request.ip);
+      await enforceRateLimit(deps, reply, perIp('reset-ip'), clientOf(request));
       await enforceRateLimit(deps, reply, perEmail('reset-email'), request.body.email.toLowerCase());
       await requestPasswordReset(deps, request.body, request.ip);
       return reply.status(204).send();
@@ -76,7 +76,7 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps & RateLimit
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps, reply, perIp('reset-confirm-ip'), request.ip);
+      await enforceRateLimit(deps, reply, perIp('reset-confirm-ip'), clientOf(request));
       // Guesses at one user's code from many addresses are bounded too.
       await enforceRateLimit(deps, reply, perEmail('reset-confirm-email'), request.body.email.toLowerCase());
       await resetPassword(deps, request.body, request.ip);

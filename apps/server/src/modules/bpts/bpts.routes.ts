@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf, callerToRecheckOf } from '../../http/access.ts';
-import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { createInvoiceForBpt, createInvoiceForCallerBpt, type InvoiceDeps } from '../invoices/invoices.service.ts';
 import { listLatestTransactionsOfBpt } from '../transactions/transactions.service.ts';
 import {
@@ -138,7 +138,7 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps & RateLimitDeps): 
     },
     async (request, reply) => {
       const bpt = await findSharedBpt(db, request.params.token);
-      await enforceRateLimit(deps, reply, sharedInvoicesPerCaller, `${bpt.id}:${request.ip}`);
+      await enforceRateLimit(deps, reply, sharedInvoicesPerCaller, `${bpt.id}:${clientOf(request)}`);
       await enforceRateLimit(deps, reply, sharedInvoicesPerLink, bpt.id);
       return reply.status(201).send(await createInvoiceForBpt(deps, bpt, request.body));
     },

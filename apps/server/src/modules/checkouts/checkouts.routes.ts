@@ -1,7 +1,7 @@
 import { PublicCheckoutSchema } from '@rayo/shared';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { openEventStream } from '../../http/sse.ts';
 import type { InvoiceDeps } from '../invoices/invoices.service.ts';
 import type { CheckoutEventHub } from './checkout-events.ts';
@@ -33,7 +33,7 @@ export function registerCheckoutRoutes(
     '/api/public/checkouts/:id',
     { schema: { tags: ['checkouts'], params: IdParamsSchema, response: { 200: PublicCheckoutSchema } } },
     async (request, reply) => {
-      await enforceRateLimit(deps, reply, readsPerIp, request.ip);
+      await enforceRateLimit(deps, reply, readsPerIp, clientOf(request));
       await enforceRateLimit(deps, reply, readsPerCheckout, request.params.id);
       return getPublicCheckout(deps, request.params.id);
     },
@@ -51,7 +51,7 @@ export function registerCheckoutRoutes(
     },
     async (request, reply) => {
       const { id } = request.params;
-      await enforceRateLimit(deps, reply, streamsPerCheckout, `${id}:${request.ip}`);
+      await enforceRateLimit(deps, reply, streamsPerCheckout, `${id}:${clientOf(request)}`);
       await getCheckoutStatus(deps.db, id);
       const stream = openEventStream(request, reply);
       let last: keyof typeof statusRank | undefined;

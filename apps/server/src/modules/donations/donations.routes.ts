@@ -13,7 +13,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
-import { enforceRateLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
+import { clientOf, enforceRateLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { donationInvoicesPerCaller, donationInvoicesPerLink } from './donation-limits.ts';
 import {
   createDonationInvoice,
@@ -107,7 +107,7 @@ export function registerDonationRoutes(app: App, deps: DonationDeps & RateLimitD
     },
     async (request, reply) => {
       const target = await findDonationLinkToPay(deps, request.params.id);
-      await enforceRateLimit(deps, reply, donationInvoicesPerCaller, `${target.link.id}:${request.ip}`);
+      await enforceRateLimit(deps, reply, donationInvoicesPerCaller, `${target.link.id}:${clientOf(request)}`);
       await enforceRateLimit(deps, reply, donationInvoicesPerLink, target.link.id);
       return reply.status(201).send(await createDonationInvoice(deps, target, request.body));
     },

@@ -9,7 +9,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { enforceRateLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
+import { clientOf, enforceRateLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { donationInvoicesPerCaller, donationInvoicesPerLink } from './donation-limits.ts';
 import {
   type DonationDeps,
@@ -42,11 +42,11 @@ async function lnurl<T>(reply: FastifyReply, run: () => Promise<T>): Promise<T |
 export function registerLnurlPayRoutes(app: App, deps: DonationDeps & RateLimitDeps): void {
   const pay = async (
     target: PayTarget,
-    ip: string,
+    client: string,
     reply: FastifyReply,
     query: { amount?: string; comment?: string },
   ) => {
-    await enforceRateLimit(deps, reply, donationInvoicesPerCaller, `${target.link.id}:${ip}`);
+    await enforceRateLimit(deps, reply, donationInvoicesPerCaller, `${target.link.id}:${client}`);
     await enforceRateLimit(deps, reply, donationInvoicesPerLink, target.link.id);
     return payDonationTarget(deps, target, query);
   };
@@ -76,7 +76,7 @@ export function registerLnurlPayRoutes(app: App, deps: DonationDeps & RateLimitD
     },
     async (request, reply) =>
       lnurl(reply, async () =>
-        pay(await findDonationLinkToPay(deps, request.params.id), request.ip, reply, request.query),
+        pay(await findDonationLinkToPay(deps, request.params.id), clientOf(request), reply, request.query),
       ),
   );
 
@@ -105,7 +105,7 @@ export function registerLnurlPayRoutes(app: App, deps: DonationDeps & RateLimitD
     },
     async (request, reply) =>
       lnurl(reply, async () =>
-        pay(await findDonationAddressToPay(deps, request.params.name), request.ip, reply, request.query),
+        pay(await findDonationAddressToPay(deps, request.params.name), clientOf(request), reply, request.query),
       ),
   );
 }

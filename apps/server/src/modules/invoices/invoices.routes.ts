@@ -2,7 +2,7 @@ import { InvoiceSchema, type InvoiceStatus, LnurlWithdrawRequestSchema } from '@
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { createConcurrencyLimit } from '../../http/concurrency.ts';
-import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { openEventStream } from '../../http/sse.ts';
 import type { InvoiceEventHub } from './invoice-events.ts';
 import { getInvoice, type InvoiceDeps, payInvoiceWithLnurlWithdraw } from './invoices.service.ts';
@@ -80,9 +80,11 @@ export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: In
     },
     async (request, reply) => {
       const { id } = request.params;
-      await enforceRateLimit(deps, reply, lnurlWithdrawPerIp, request.ip);
+      await enforceRateLimit(deps, reply, lnurlWithdrawPerIp, clientOf(request));
       await enforceRateLimit(deps, reply, lnurlWithdrawPerInvoice, id);
-      return withWithdrawSlot(request.ip, () => payInvoiceWithLnurlWithdraw(deps, id, request.body.lnurl, request.log));
+      return withWithdrawSlot(clientOf(request), () =>
+        payInvoiceWithLnurlWithdraw(deps, id, request.body.lnurl, request.log),
+      );
     },
   );
 }

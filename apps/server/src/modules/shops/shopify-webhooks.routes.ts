@@ -1,5 +1,5 @@
 import type { App } from '../../app.ts';
-import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { receiveShopifyWebhook } from './shopify-webhooks.service.ts';
 import type { ShopDeps } from './shops.service.ts';
 
@@ -31,7 +31,7 @@ export function registerShopifyWebhookRoutes(app: App, deps: ShopDeps & RateLimi
       },
       async (request, reply) => {
         const shop = header(request.headers['x-shopify-shop-domain']);
-        await enforceRateLimit(deps, reply, webhooksPerIp, request.ip);
+        await enforceRateLimit(deps, reply, webhooksPerIp, clientOf(request));
         await enforceRateLimit(
           deps,
           reply,

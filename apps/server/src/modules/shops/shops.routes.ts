@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
-import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { connectEcwid, openEcwidPayment } from './ecwid.service.ts';
 import { sendShopEntryProblem } from './shop-entry-page.ts';
 import { connectShopify, openShopifyOrder } from './shopify.service.ts';
@@ -94,7 +94,7 @@ export function registerShopRoutes(app: App, deps: ShopDeps & RateLimitDeps): vo
     },
     async (request, reply) => {
       try {
-        await enforceRateLimit(deps, reply, entriesPerIp, request.ip);
+        await enforceRateLimit(deps, reply, entriesPerIp, clientOf(request));
         await enforceRateLimit(deps, reply, entriesPerShop, `shopify:${request.query.shop.toLowerCase()}`);
         const checkoutId = await openShopifyOrder(deps, request.query);
         return reply.redirect(`/ecommerce/checkout/${checkoutId}`, 303);
@@ -125,7 +125,7 @@ export function registerShopRoutes(app: App, deps: ShopDeps & RateLimitDeps): vo
       async (request, reply) => {
         const storeId = request.query.storeId ?? request.body.storeId;
         try {
-          await enforceRateLimit(deps, reply, entriesPerIp, request.ip);
+          await enforceRateLimit(deps, reply, entriesPerIp, clientOf(request));
           await enforceRateLimit(deps, reply, entriesPerShop, `ecwid:${storeId ?? ''}`);
           const checkoutId = await openEcwidPayment(deps, {
             storeId,

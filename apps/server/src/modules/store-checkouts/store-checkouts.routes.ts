@@ -6,7 +6,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
-import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import {
   createPublicStoreCheckout,
   createStoreCheckout,
@@ -54,7 +54,7 @@ export function registerStoreCheckoutRoutes(app: App, deps: StoreCheckoutDeps & 
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps, reply, publicCreatesPerIp, request.ip);
+      await enforceRateLimit(deps, reply, publicCreatesPerIp, clientOf(request));
       await enforceRateLimit(deps, reply, publicCreatesPerStore, request.params.id);
       const { checkout, created } = await createPublicStoreCheckout(deps, request.params.id, request.body);
       return reply.code(created ? 201 : 200).send(checkout);
