@@ -112,6 +112,7 @@ const ConfigSchema = z.object({
     )
     .optional(),
   CHAIN_PAYOUT_MIN_SATS: z.coerce.number().int().min(546).default(10_000),
+  CHAIN_FALLBACK_FEE_RATE: z.coerce.number().int().min(1).max(1000).default(10),
 });
 
 export type Config = {
@@ -225,6 +226,8 @@ export type Config = {
     xpubOrigin: string | undefined;
     /** An organization's on-chain share is paid once its whole sats reach this. */
     payoutMinSats: bigint;
+    /** The fee rate (sat/vB) a payout batch pays when the chain source has no estimate. */
+    fallbackFeeRate: number;
   };
 };
 
@@ -354,6 +357,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       payoutXprv: c.CHAIN_PAYOUT_XPRV,
       xpubOrigin: c.CHAIN_XPUB_ORIGIN,
       payoutMinSats: BigInt(c.CHAIN_PAYOUT_MIN_SATS),
+      fallbackFeeRate: c.CHAIN_FALLBACK_FEE_RATE,
     },
   };
 }

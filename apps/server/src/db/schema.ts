@@ -408,6 +408,16 @@ export interface DevnetChainOutputsTable {
   spent_by_txid: Generated<string | null>;
 }
 
+/** Migration 0029: the devnet chain's whole transactions (outputs are in devnet_chain_outputs). */
+export interface DevnetChainTransactionsTable {
+  txid: string;
+  raw_hex: string;
+  fee_sats: Int8;
+  vsize: number;
+  block_height: number | null;
+  created_at: Generated<Date>;
+}
+
 /** Migration 0019: the next receive index of each on-chain wallet. */
 export interface OnchainWalletCountersTable {
   wallet: string;
@@ -611,6 +621,7 @@ export interface Database {
   shop_webhook_deliveries: ShopWebhookDeliveriesTable;
   devnet_chain_blocks: DevnetChainBlocksTable;
   devnet_chain_outputs: DevnetChainOutputsTable;
+  devnet_chain_transactions: DevnetChainTransactionsTable;
   onchain_wallet_counters: OnchainWalletCountersTable;
   checkout_onchain_addresses: CheckoutOnchainAddressesTable;
   checkout_onchain_outputs: CheckoutOnchainOutputsTable;

@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { AppError } from '@rayo/shared';
 import { hex } from '@scure/base';
-import { Address, OutScript, Transaction } from '@scure/btc-signer';
+import { Address, OutScript, p2wpkh, RawTx, Transaction } from '@scure/btc-signer';
 import type { Db } from '../../db/database.ts';
 import { checkBitcoinAddress } from '../../domain/bitcoin-address.ts';
 import { addressNetwork } from '../../domain/onchain-wallet.ts';
 import {
   acceptDevnetTransaction,
   appendDevnetBlocks,
+  type DevnetPrevout,
+  findDevnetRawTransaction,
   findDevnetTransaction,
-  insertDevnetOutput,
+  insertDevnetFunding,
   listDevnetAddressOutputs,
   listDevnetAddressUtxos,
   readDevnetTipHeight,
@@ -21,10 +24,13 @@ export const MAX_DEVNET_BLOCKS = 100;
 const MAX_DEVNET_SEND_SATS = 2_100_000_000n;
 /** Devnet blocks have room for everything, so any target gets the relay minimum's double. */
 const DEVNET_FEE_RATE = 2;
+const SIGHASH_ALL = 1;
 
 /**
  * A regtest-like chain kept in PostgreSQL: blocks appear only when someone mines them (the devnet
- * wallet page, `npm run devnet:mine`), so tests and demos step through confirmations at will.
+ * wallet page, `npm run devnet:mine`), so tests and demos step through confirmations at will. It
+ * answers as the Esplora chain does against a real explorer: a transaction it has never seen is
+ * null, never "in the mempool"; a broadcast is checked as Bitcoin Core checks it.
  */
 export function createDevnetChain(db: Db): ChainBackend {
   return {
@@ -35,12 +41,13 @@ export function createDevnetChain(db: Db): ChainBackend {
     listAddressUtxos: (address) => listDevnetAddressUtxos(db, address),
     estimateFeeRate: async () => DEVNET_FEE_RATE,
     async broadcastTransaction(rawHex) {
-      const spend = decodeDevnetTransaction(rawHex);
-      const refused = await acceptDevnetTransaction(db, spend);
+      const { spend, tx } = decodeDevnetTransaction(rawHex);
+      const refused = await acceptDevnetTransaction(db, spend, (prevouts) => checkSignatures(tx, prevouts));
       if (refused !== null) throw new ChainBackendError(`The devnet chain refused the transaction: ${refused}`);
       return spend.txid;
     },
     getTransactionStatus: async (txid) => (await findDevnetTransaction(db, txid)) ?? null,
+    getRawTransaction: async (txid) => (await findDevnetRawTransaction(db, txid)) ?? null,
   };
 }
 
@@ -48,11 +55,10 @@ export function createDevnetChain(db: Db): ChainBackend {
 function decodeDevnetTransaction(rawHex: string) {
   let tx: Transaction;
   try {
-    tx = Transaction.fromRaw(hex.decode(rawHex));
+    tx = Transaction.fromRaw(hex.decode(rawHex.toLowerCase()));
   } catch (error) {
     throw new ChainBackendError('The devnet chain refused the transaction: TX decode failed', { cause: error });
   }
-  if (!tx.isFinal) throw new ChainBackendError('The devnet chain refused the transaction: it is not signed');
   const encoder = Address(addressNetwork('regtest'));
   const outputs = [];
   for (let vout = 0; vout < tx.outputsLength; vout += 1) {
@@ -68,7 +74,48 @@ function decodeDevnetTransaction(rawHex: string) {
     const input = tx.getInput(index);
     return { txid: hex.encode(input.txid as Uint8Array), vout: input.index as number };
   });
-  return { txid: tx.id, inputs, outputs };
+  // BIP 141 weight from the bytes as they came: the stripped size counts four times, witnesses once.
+  const weight = tx.toBytes(true, false).length * 3 + rawHex.length / 2;
+  return { tx, spend: { txid: tx.id, rawHex: rawHex.toLowerCase(), vsize: Math.ceil(weight / 4), inputs, outputs } };
+}
+
+/**
+ * Each input spends a P2WPKH output with [signature, public key]: the key hashes to the output's
+ * program and the signature covers the BIP 143 digest, else the script check fails as in Core.
+ */
+function checkSignatures(tx: Transaction, prevouts: DevnetPrevout[]): string | null {
+  const decoder = Address(addressNetwork('regtest'));
+  for (const [index, prevout] of prevouts.entries()) {
+    const script = OutScript.encode(decoder.decode(prevout.address));
+    const witness = tx.getInput(index).finalScriptWitness ?? [];
+    const [signature, publicKey] = witness;
+    if (witness.length !== 2 || !signature || !publicKey || signature.length < 9) {
+      return 'mandatory-script-verify-flag-failed (Witness program hash mismatch)';
+    }
+    let keyScript: Uint8Array;
+    try {
+      keyScript = p2wpkh(publicKey).script;
+    } catch {
+      return 'mandatory-script-verify-flag-failed (Witness program hash mismatch)';
+    }
+    if (hex.encode(keyScript) !== hex.encode(script)) {
+      return 'mandatory-script-verify-flag-failed (Witness program hash mismatch)';
+    }
+    const hashType = signature[signature.length - 1] as number;
+    const scriptCode = OutScript.encode({ type: 'pkh', hash: keyScript.subarray(2) });
+    const digest = tx.preimageWitnessV0(index, scriptCode, hashType, prevout.valueSats);
+    let valid = false;
+    try {
+      valid =
+        hashType === SIGHASH_ALL &&
+        secp256k1.verify(signature.subarray(0, -1), digest, publicKey, { prehash: false, format: 'der' });
+    } catch {
+      valid = false;
+    }
+    if (!valid)
+      return 'mandatory-script-verify-flag-failed (Signature must be zero for failed CHECK(MULTI)SIG operation)';
+  }
+  return null;
 }
 
 /** Mines `count` blocks; the first confirms everything in the mempool. Returns the new tip. */
@@ -82,14 +129,25 @@ export async function mineDevnetBlocks(db: Db, count: number): Promise<number> {
   );
 }
 
-/** The devnet wallet pays `sats` to a regtest address; the transaction waits in the mempool. */
+/**
+ * The devnet wallet pays `sats` to a regtest address: a coinbase-shaped transaction (its input's
+ * script holds random bytes, so each has its own txid) that waits in the mempool.
+ */
 export async function sendDevnetPayment(db: Db, address: string, sats: bigint): Promise<{ txid: string }> {
   const check = checkBitcoinAddress(address, 'regtest');
   if (!check.valid) throw new AppError('InvalidInput', 'Enter a devnet (bcrt1…) Bitcoin address');
   if (sats < 1n || sats > MAX_DEVNET_SEND_SATS) {
     throw new AppError('InvalidAmount', 'Send between 1 sat and 21 BTC');
   }
-  const txid = randomBytes(32).toString('hex');
-  await insertDevnetOutput(db, { txid, vout: 0, address, valueSats: sats });
+  const raw = RawTx.encode({
+    version: 2,
+    segwitFlag: false,
+    inputs: [{ txid: new Uint8Array(32), index: 0xffffffff, finalScriptSig: randomBytes(16), sequence: 0xffffffff }],
+    outputs: [{ amount: sats, script: OutScript.encode(Address(addressNetwork('regtest')).decode(address)) }],
+    witnesses: [],
+    lockTime: 0,
+  });
+  const txid = Transaction.fromRaw(raw).id;
+  await insertDevnetFunding(db, { txid, rawHex: hex.encode(raw), vsize: raw.length, address, valueSats: sats });
   return { txid };
 }

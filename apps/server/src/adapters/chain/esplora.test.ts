@@ -1,137 +1,128 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { p2wpkh } from '@scure/btc-signer';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeEsplora, startFakeEsplora } from '../../../test/fakes/esplora-server.ts';
+import { addressNetwork } from '../../domain/onchain-wallet.ts';
 import { createEsploraChain } from './esplora.ts';
-import { ChainBackendError, confirmationsAt } from './types.ts';
+import { ChainBackendError } from './types.ts';
 
-const ADDRESS = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
-const OTHER = 'bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g';
-
-function txid(n: number): string {
-  return n.toString(16).padStart(64, '0');
+function newAddress(): string {
+  return p2wpkh(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey()), addressNetwork('regtest')).address as string;
 }
 
-/** A transaction in Esplora's documented JSON (protocols.md §6), paying `outs` in order. */
-function esploraTx(n: number, outs: Array<[string, number]>, blockHeight: number | null) {
-  return {
-    txid: txid(n),
-    version: 2,
-    locktime: 0,
-    vin: [],
-    vout: outs.map(([address, value]) => ({
-      scriptpubkey: '0014…',
-      scriptpubkey_asm: 'OP_0 OP_PUSHBYTES_20 …',
-      scriptpubkey_type: 'v0_p2wpkh',
-      scriptpubkey_address: address,
-      value,
-    })),
-    size: 222,
-    weight: 561,
-    fee: 141,
-    status:
-      blockHeight === null
-        ? { confirmed: false }
-        : { confirmed: true, block_height: blockHeight, block_hash: 'ab'.repeat(32), block_time: 1_700_000_000 },
-  };
-}
+const ADDRESS = newAddress();
+const OTHER = newAddress();
 
-// One mempool tx, then 30 confirmed ones: the first page holds 25 confirmed, the next page 5.
-const mempool = [
-  esploraTx(
-    1000,
-    [
-      [ADDRESS, 5_000],
-      [OTHER, 1_000],
-    ],
-    null,
-  ),
-];
-const confirmed = Array.from({ length: 30 }, (_, i) =>
-  esploraTx(
-    i + 1,
-    [
-      [OTHER, 7],
-      [ADDRESS, 100 + i],
-    ],
-    800_000 - i,
-  ),
-);
-
-let server: Server;
-let base: string;
-const requests: string[] = [];
-let tipAnswer = '800010';
-let failWith: number | undefined;
+let esplora: FakeEsplora;
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const url = request.url ?? '';
-    requests.push(url);
-    if (failWith !== undefined) {
-      response.writeHead(failWith).end('Too many requests');
-      return;
-    }
-    const json = (body: unknown) => {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    };
-    if (url === '/api/blocks/tip/height') {
-      response.writeHead(200, { 'content-type': 'text/plain' }).end(tipAnswer);
-    } else if (url === `/api/address/${ADDRESS}/txs`) {
-      json([...mempool, ...confirmed.slice(0, 25)]);
-    } else if (url === `/api/address/${ADDRESS}/txs/chain/${txid(25)}`) {
-      json(confirmed.slice(25));
-    } else if (url === `/api/address/${OTHER}/txs`) {
-      json([{ txid: 'nope' }]);
-    } else {
-      response.writeHead(404).end('Not found');
-    }
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/`;
+  esplora = await startFakeEsplora();
 });
-afterAll(() => {
-  server?.close();
+afterAll(async () => {
+  await esplora?.close();
 });
+beforeEach(() => {
+  esplora.behave();
+  esplora.firstPageConfirmed = 25;
+});
+
+function chain(options: { timeoutMs?: number; maxAnswerBytes?: number } = {}) {
+  return createEsploraChain({ baseUrl: `${esplora.url}/`, network: 'regtest', ...options });
+}
+
+function pathsSince(from: number): string[] {
+  return esplora.requests.slice(from).map((request) => request.path);
+}
 
 describe('the Esplora chain source', () => {
   it('reads the tip height from the plain-text answer', async () => {
-    tipAnswer = '800010\n';
-    const chain = createEsploraChain({ baseUrl: base, network: 'mainnet' });
-    expect(chain.name).toBe('esplora');
-    expect(await chain.getTipHeight()).toBe(800_010);
+    expect(await chain().getTipHeight()).toBe(esplora.chain.tipHeight());
   });
 
-  it('lists the outputs paying the address across pages, mempool ones without a height', async () => {
-    requests.length = 0;
-    const chain = createEsploraChain({ baseUrl: base, network: 'mainnet' });
-    const outputs = await chain.listAddressOutputs(ADDRESS);
-    expect(requests).toEqual(
-      [`/address/${ADDRESS}/txs`, `/address/${ADDRESS}/txs/chain/${txid(25)}`].map((p) => `/api${p}`),
+  it('takes a txid Esplora has never seen as unknown, though its /status answers {"confirmed":false}', async () => {
+    const unknown = randomBytes(32).toString('hex');
+    const status = await fetch(`${esplora.url}/tx/${unknown}/status`);
+    expect(status.status).toBe(200);
+    expect(await status.json()).toEqual({ confirmed: false });
+    expect(await chain().getTransactionStatus(unknown)).toBeNull();
+    expect(await chain().getRawTransaction(unknown)).toBeNull();
+  });
+
+  it('reads every confirmed page at Blockstream (25 a page) and mempool.space (50 on the first)', async () => {
+    const txids = [];
+    for (let n = 0; n < 62; n += 1) txids.push(esplora.fund(ADDRESS, BigInt(1_000 + n)));
+    const waiting = [esplora.fund(ADDRESS, 7n, { confirmed: false }), esplora.fund(ADDRESS, 8n, { confirmed: false })];
+    esplora.fund(OTHER, 5n);
+    for (const firstPage of [25, 50]) {
+      esplora.firstPageConfirmed = firstPage;
+      const from = esplora.requests.length;
+      const outputs = await chain().listAddressOutputs(ADDRESS);
+      expect(outputs).toHaveLength(64);
+      expect(new Set(outputs.map((output) => output.txid))).toEqual(new Set([...txids, ...waiting]));
+      expect(
+        outputs
+          .filter((output) => output.blockHeight === null)
+          .map((output) => output.txid)
+          .sort(),
+      ).toEqual([...waiting].sort());
+      const paths = pathsSince(from);
+      expect(paths[0]).toBe(`/address/${ADDRESS}/txs`);
+      expect(paths.slice(1).every((path) => path.startsWith(`/address/${ADDRESS}/txs/chain/`))).toBe(true);
+      // 62 confirmed: 25 + 25 + 12 pages at Blockstream, 50 + 12 at mempool.space.
+      expect(paths).toHaveLength(firstPage === 25 ? 3 : 2);
+    }
+  });
+
+  it('goes on from the start of the confirmed history when the first page is all mempool', async () => {
+    const address = newAddress();
+    const confirmed = esplora.fund(address, 3_000n);
+    for (let n = 0; n < 26; n += 1) esplora.fund(address, BigInt(100 + n), { confirmed: false });
+    esplora.firstPageConfirmed = 0;
+    const outputs = await chain().listAddressOutputs(address);
+    expect(outputs).toHaveLength(27);
+    expect(outputs.find((output) => output.txid === confirmed)?.blockHeight).toBe(
+      esplora.chain.get(confirmed)?.blockHeight,
     );
-    expect(outputs).toHaveLength(31);
-    expect(outputs[0]).toEqual({ txid: txid(1000), vout: 0, valueSats: 5_000n, blockHeight: null });
-    expect(outputs.find((o) => o.txid === txid(30))).toEqual({
-      txid: txid(30),
-      vout: 1,
-      valueSats: 129n,
-      blockHeight: 799_971,
-    });
-    expect(outputs.every((o) => o.valueSats !== 7n && o.valueSats !== 1_000n)).toBe(true);
-    expect(confirmationsAt(800_010, 799_971)).toBe(40);
-    expect(confirmationsAt(800_010, null)).toBe(0);
   });
 
-  it('turns an unexpected body, an HTTP error or a dead server into a ChainBackendError', async () => {
-    const chain = createEsploraChain({ baseUrl: base, network: 'mainnet' });
-    await expect(chain.listAddressOutputs(OTHER)).rejects.toBeInstanceOf(ChainBackendError);
-    tipAnswer = 'not a height';
-    await expect(chain.getTipHeight()).rejects.toThrow('tip height that is not a number');
-    failWith = 429;
-    await expect(chain.getTipHeight()).rejects.toThrow('HTTP 429');
-    failWith = undefined;
-    const dead = createEsploraChain({ baseUrl: 'http://127.0.0.1:9/api', network: 'mainnet', timeoutMs: 2_000 });
+  it('answers null when the node has no fee estimate ({}), else the nearest target at or below', async () => {
+    const saved = esplora.feeEstimates;
+    expect(await chain().estimateFeeRate(6)).toBe(4.2);
+    expect(await chain().estimateFeeRate(4)).toBe(9.1);
+    expect(await chain().estimateFeeRate(2000)).toBe(1);
+    esplora.feeEstimates = {};
+    expect(await chain().estimateFeeRate(6)).toBeNull();
+    esplora.feeEstimates = saved;
+  });
+
+  it('passes the node refusal of a broadcast on', async () => {
+    await expect(chain().broadcastTransaction('00')).rejects.toThrow(
+      'HTTP 400 sendrawtransaction RPC error: {"code":-22,"message":"TX decode failed.',
+    );
+  });
+
+  it('turns truncated JSON, wrong types, huge or failed answers and silence into a ChainBackendError', async () => {
+    const txid = esplora.fund(ADDRESS, 4_000n);
+    const calls = {
+      history: (c: ReturnType<typeof chain>) => c.listAddressOutputs(ADDRESS),
+      utxos: (c: ReturnType<typeof chain>) => c.listAddressUtxos(ADDRESS),
+      status: (c: ReturnType<typeof chain>) => c.getTransactionStatus(txid),
+      raw: (c: ReturnType<typeof chain>) => c.getRawTransaction(txid),
+      fees: (c: ReturnType<typeof chain>) => c.estimateFeeRate(6),
+      tip: (c: ReturnType<typeof chain>) => c.getTipHeight(),
+    };
+    for (const how of ['truncated', 'wrong-types', 'huge', 'unavailable', 'silent'] as const) {
+      esplora.behave();
+      esplora.misbehave(/./, how, 2 * 1024 * 1024);
+      for (const [name, call] of Object.entries(calls)) {
+        const failure = call(chain({ timeoutMs: 300, maxAnswerBytes: 1024 * 1024 }));
+        await expect(failure, `${how} ${name}`).rejects.toBeInstanceOf(ChainBackendError);
+      }
+    }
+    esplora.behave();
+    expect(await chain().getTransactionStatus(txid)).toEqual({ blockHeight: esplora.chain.get(txid)?.blockHeight });
+    const dead = createEsploraChain({ baseUrl: 'http://127.0.0.1:9/api', network: 'regtest', timeoutMs: 2_000 });
     await expect(dead.getTipHeight()).rejects.toBeInstanceOf(ChainBackendError);
   });
 });

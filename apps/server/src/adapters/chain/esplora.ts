@@ -1,7 +1,10 @@
+import { hex } from '@scure/base';
+import { Transaction } from '@scure/btc-signer';
 import { fetch, type Response } from 'undici';
 import { z } from 'zod';
 import type { BitcoinNetwork } from '../../domain/bitcoin-address.ts';
 import { deadline, describeFailure } from '../lightning/http.ts';
+import { readCapped } from '../read-capped.ts';
 import { type AddressOutput, type ChainBackend, ChainBackendError } from './types.ts';
 
 export type EsploraOptions = {
@@ -10,22 +13,32 @@ export type EsploraOptions = {
   network: BitcoinNetwork;
   /** Per request. Default 10 s. */
   timeoutMs?: number;
-  /** Most pages of confirmed transactions read per address (25 each). Default 40. */
+  /** Most pages read per address history (25 or more transactions each). Default 40. */
   maxPages?: number;
+  /** The largest answer read; a bigger one is a failure. Default 8 MiB. */
+  maxAnswerBytes?: number;
 };
 
-/** Esplora's documented transaction shape, reduced to what the watcher reads (protocols.md §6). */
+const TXID = /^[0-9a-f]{64}$/;
+
+/**
+ * Esplora's transaction status (API.md "Transaction format"): a confirmed one names its block;
+ * electrs leaves the block fields out while unconfirmed (util/transaction.rs), others send null.
+ */
+const EsploraStatusSchema = z.union([
+  z.object({ confirmed: z.literal(true), block_height: z.number().int().nonnegative() }),
+  z.object({ confirmed: z.literal(false) }),
+]);
+type EsploraStatus = z.infer<typeof EsploraStatusSchema>;
+
+/** Esplora's documented transaction shape, reduced to what Rayo reads (protocols.md §6). */
 const EsploraTxSchema = z.object({
-  txid: z.string().regex(/^[0-9a-f]{64}$/),
+  txid: z.string().regex(TXID),
   vout: z.array(z.object({ scriptpubkey_address: z.string().optional(), value: z.number().int().nonnegative() })),
-  status: z.object({ confirmed: z.boolean(), block_height: z.number().int().nonnegative().nullish() }),
+  status: EsploraStatusSchema,
 });
 type EsploraTx = z.infer<typeof EsploraTxSchema>;
-const TXID = /^[0-9a-f]{64}$/;
-const EsploraStatusSchema = z.object({
-  confirmed: z.boolean(),
-  block_height: z.number().int().nonnegative().nullish(),
-});
+
 const EsploraUtxoSchema = z.object({
   txid: z.string().regex(TXID),
   vout: z.number().int().nonnegative(),
@@ -33,43 +46,69 @@ const EsploraUtxoSchema = z.object({
   status: EsploraStatusSchema,
 });
 
-/** Esplora answers at most 25 confirmed transactions per page. */
+/** Target (blocks) → sat/vB; `{}` when the node cannot estimate (electrs query.rs `estimate_fee_map`). */
+const FeeEstimatesSchema = z.record(z.string().regex(/^\d{1,4}$/), z.number().positive().finite());
+
+const ANY_SCRIPTS = { allowUnknownInputs: true, allowUnknownOutputs: true, disableScriptCheck: true } as const;
+
+/** Esplora pages confirmed transactions 25 at a time (electrs rest.rs CHAIN_TXS_PER_PAGE). */
 const CHAIN_PAGE_SIZE = 25;
+
+function blockHeightOf(status: EsploraStatus): number | null {
+  return status.confirmed ? status.block_height : null;
+}
 
 /** An Esplora HTTP API (Blockstream's or mempool.space's) as the chain source. */
 export function createEsploraChain(options: EsploraOptions): ChainBackend {
   const base = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxPages = options.maxPages ?? 40;
+  const maxAnswerBytes = options.maxAnswerBytes ?? 8 * 1024 * 1024;
 
-  async function send(path: string, init: { method?: string; body?: string } = {}): Promise<Response> {
+  /** The status and the whole body, read within the deadline and the size cap. */
+  async function send(path: string, init: { method?: string; body?: string } = {}) {
+    let response: Response;
+    const signal = deadline(timeoutMs);
     try {
-      return await fetch(`${base}${path}`, {
+      response = await fetch(`${base}${path}`, {
         ...init,
         ...(init.body === undefined ? {} : { headers: { 'content-type': 'text/plain' } }),
-        signal: deadline(timeoutMs),
+        signal,
       });
     } catch (error) {
       throw new ChainBackendError(`Esplora ${path}: ${describeFailure(error)}`, { cause: error });
     }
-  }
-
-  async function get(path: string): Promise<Response> {
-    const response = await send(path);
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new ChainBackendError(`Esplora ${path} answered HTTP ${response.status}`);
+    let text: string | undefined;
+    try {
+      text = await readCapped(response.body, maxAnswerBytes);
+    } catch (error) {
+      throw new ChainBackendError(`Esplora ${path}: ${describeFailure(error)}`, { cause: error });
     }
-    return response;
+    if (text === undefined) throw new ChainBackendError(`Esplora ${path} answered more than ${maxAnswerBytes} bytes`);
+    return { status: response.status, text };
   }
 
-  async function getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
-    const body: unknown = await (await get(path)).json().catch((error: unknown) => {
+  async function get(path: string, options: { notFound?: true } = {}): Promise<string | null> {
+    const { status, text } = await send(path);
+    if (status === 404 && options.notFound) return null;
+    if (status !== 200) throw new ChainBackendError(`Esplora ${path} answered HTTP ${status} ${text.slice(0, 200)}`);
+    return text;
+  }
+
+  function parse<T>(path: string, text: string, schema: z.ZodType<T>): T {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
       throw new ChainBackendError(`Esplora ${path} answered something other than JSON`, { cause: error });
-    });
+    }
     const parsed = schema.safeParse(body);
     if (!parsed.success) throw new ChainBackendError(`Esplora ${path} answered an unexpected body`);
     return parsed.data;
+  }
+
+  async function getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+    return parse(path, (await get(path)) as string, schema);
   }
 
   function getTxs(path: string): Promise<EsploraTx[]> {
@@ -81,29 +120,36 @@ export function createEsploraChain(options: EsploraOptions): ChainBackend {
     network: options.network,
 
     async getTipHeight() {
-      const text = (await (await get('/blocks/tip/height')).text()).trim();
+      const text = ((await get('/blocks/tip/height')) as string).trim();
       if (!/^\d{1,9}$/.test(text)) throw new ChainBackendError('Esplora answered a tip height that is not a number');
       return Number(text);
     },
 
     async listAddressOutputs(address) {
       const path = `/address/${encodeURIComponent(address)}/txs`;
-      // The first page holds the mempool and the newest confirmed transactions; older confirmed
-      // ones follow in pages after the last txid seen.
-      const first = await getTxs(path);
-      const txs = new Map(first.map((tx) => [tx.txid, tx]));
-      let confirmed = first.filter((tx) => tx.status.confirmed);
-      for (let page = 1; confirmed.length === CHAIN_PAGE_SIZE && page < maxPages; page += 1) {
-        const lastSeen = confirmed[confirmed.length - 1]?.txid as string;
-        confirmed = await getTxs(`${path}/chain/${lastSeen}`);
-        for (const tx of confirmed) txs.set(tx.txid, tx);
+      // The first page holds the mempool and the newest confirmed transactions: 25 of them at
+      // Blockstream, up to 50 at mempool.space, and a self-hosted mempool/electrs fills 25 places
+      // with the mempool first. Whenever a page is that full, older confirmed transactions may
+      // follow: they are read on from the last confirmed txid seen, until a page is not full.
+      const txs = new Map<string, EsploraTx>();
+      let page = await getTxs(path);
+      let lastSeen: string | undefined;
+      for (let pages = 1; ; pages += 1) {
+        for (const tx of page) {
+          txs.set(tx.txid, tx);
+          if (tx.status.confirmed) lastSeen = tx.txid;
+        }
+        if (page.length < CHAIN_PAGE_SIZE) break;
+        if (pages >= maxPages) {
+          throw new ChainBackendError(`Esplora ${path}: more than ${maxPages} pages of transactions`);
+        }
+        page = await getTxs(lastSeen === undefined ? `${path}/chain` : `${path}/chain/${lastSeen}`);
       }
       const outputs: AddressOutput[] = [];
       for (const tx of txs.values()) {
-        const blockHeight = tx.status.confirmed ? (tx.status.block_height ?? null) : null;
         tx.vout.forEach((out, vout) => {
           if (out.scriptpubkey_address === address && out.value > 0) {
-            outputs.push({ txid: tx.txid, vout, valueSats: BigInt(out.value), blockHeight });
+            outputs.push({ txid: tx.txid, vout, valueSats: BigInt(out.value), blockHeight: blockHeightOf(tx.status) });
           }
         });
       }
@@ -118,47 +164,60 @@ export function createEsploraChain(options: EsploraOptions): ChainBackend {
           txid: utxo.txid,
           vout: utxo.vout,
           valueSats: BigInt(utxo.value),
-          blockHeight: utxo.status.confirmed ? (utxo.status.block_height ?? null) : null,
+          blockHeight: blockHeightOf(utxo.status),
         }));
     },
 
     async estimateFeeRate(targetBlocks) {
-      const estimates = await getJson('/fee-estimates', z.record(z.string(), z.number().positive()));
+      const estimates = await getJson('/fee-estimates', FeeEstimatesSchema);
       // The estimate for the nearest target at or below the one asked for, else the slowest given.
       const targets = Object.keys(estimates)
         .map(Number)
-        .filter((target) => Number.isInteger(target) && target > 0)
+        .filter((target) => target > 0)
         .sort((a, b) => a - b);
       const target = targets.filter((t) => t <= targetBlocks).pop() ?? targets[0];
-      if (target === undefined) throw new ChainBackendError('Esplora answered no fee estimate');
-      return estimates[String(target)] as number;
+      return target === undefined ? null : (estimates[String(target)] as number);
     },
 
     async broadcastTransaction(rawHex) {
-      const response = await send('/tx', { method: 'POST', body: rawHex });
-      const text = (await response.text()).trim();
-      if (!response.ok) {
-        throw new ChainBackendError(`Esplora refused the transaction: HTTP ${response.status} ${text.slice(0, 200)}`);
+      const { status, text } = await send('/tx', { method: 'POST', body: rawHex });
+      const answer = text.trim();
+      if (status !== 200) {
+        throw new ChainBackendError(`Esplora refused the transaction: HTTP ${status} ${answer.slice(0, 300)}`);
       }
-      if (!TXID.test(text))
+      if (!TXID.test(answer)) {
         throw new ChainBackendError('Esplora answered a broadcast with something other than a txid');
-      return text;
+      }
+      return answer;
     },
 
     async getTransactionStatus(txid) {
-      const path = `/tx/${encodeURIComponent(txid)}/status`;
-      const response = await send(path);
-      if (response.status === 404) {
-        await response.body?.cancel();
-        return null;
+      // Not `/tx/:txid/status`: Esplora answers it `{"confirmed":false}` for a txid it has never
+      // seen, the same as for one in its mempool (electrs query.rs `get_tx_status` reads only the
+      // confirming block). `/tx/:txid` answers 404 "Transaction not found" for it (rest.rs).
+      const path = `/tx/${encodeURIComponent(txid)}`;
+      const text = await get(path, { notFound: true });
+      if (text === null) return null;
+      const tx = parse(path, text, EsploraTxSchema);
+      if (tx.txid !== txid) throw new ChainBackendError(`Esplora ${path} answered another transaction`);
+      return { blockHeight: blockHeightOf(tx.status) };
+    },
+
+    async getRawTransaction(txid) {
+      const path = `/tx/${encodeURIComponent(txid)}/hex`;
+      const text = await get(path, { notFound: true });
+      if (text === null) return null;
+      const raw = text.trim().toLowerCase();
+      // The txid is the hash of what came back, so an answer for another transaction is caught.
+      // It may be anyone's transaction (the payer's, for a checkout output), of any script type.
+      let id: string | undefined;
+      try {
+        id = /^[0-9a-f]+$/.test(raw) ? Transaction.fromRaw(hex.decode(raw), ANY_SCRIPTS).id : undefined;
+      } catch {
+        id = undefined;
       }
-      if (!response.ok) {
-        await response.body?.cancel();
-        throw new ChainBackendError(`Esplora ${path} answered HTTP ${response.status}`);
-      }
-      const parsed = EsploraStatusSchema.safeParse(await response.json().catch(() => undefined));
-      if (!parsed.success) throw new ChainBackendError(`Esplora ${path} answered an unexpected body`);
-      return { blockHeight: parsed.data.confirmed ? (parsed.data.block_height ?? null) : null };
+      if (id !== txid) throw new ChainBackendError(`Esplora ${path} answered something other than that transaction`);
+      return raw;
     },
   };
 }

@@ -31,12 +31,21 @@ export interface ChainBackend {
   listAddressOutputs(address: string): Promise<AddressOutput[]>;
   /** The outputs paying `address` that nothing has spent yet, mempool spends included. */
   listAddressUtxos(address: string): Promise<AddressOutput[]>;
-  /** The fee rate (sat/vB, maybe fractional) expected to confirm within `targetBlocks`. */
-  estimateFeeRate(targetBlocks: number): Promise<number>;
+  /**
+   * The fee rate (sat/vB, maybe fractional) expected to confirm within `targetBlocks`; null when
+   * the chain source has no estimate (Esplora answers `{}` while its node cannot estimate).
+   */
+  estimateFeeRate(targetBlocks: number): Promise<number | null>;
   /** Hands a signed transaction (hex) to the network; answers its txid. */
   broadcastTransaction(rawHex: string): Promise<string>;
-  /** Where the chain has the transaction: null when it does not know it, else its block (null in the mempool). */
+  /**
+   * Where the chain has the transaction: null when it does not have it (never seen, or dropped
+   * from the mempool), else its block (null in the mempool). "Not known" and "in the mempool" must
+   * never be confused: a payout batch is recorded as sent on the second.
+   */
   getTransactionStatus(txid: string): Promise<{ blockHeight: number | null } | null>;
+  /** The transaction itself (raw hex), null when the chain does not have it. */
+  getRawTransaction(txid: string): Promise<string | null>;
 }
 
 /** Confirmations of an output at the given tip: 0 in the mempool. */

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { Agent, fetch } from 'undici';
 import { isPublicAddress } from '../../domain/ip-address.ts';
 import { describeFailure } from '../lightning/http.ts';
+import { readCapped } from '../read-capped.ts';
 
 /**
  * A request to a URL someone else chose (a card's withdraw link, a merchant's Lightning address, webhook endpoint or shop),
@@ -61,20 +62,6 @@ const publicOnlyLookup: net.LookupFunction = (hostname, options, callback) => {
   });
 };
 
-/** Reads the body up to `MAX_ANSWER_BYTES`; undefined once it grows past them. */
-async function readCapped(body: AsyncIterable<Uint8Array> | null): Promise<string | undefined> {
-  if (!body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    // Leaving the loop cancels the stream, which closes the connection.
-    if (size > MAX_ANSWER_BYTES) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -118,7 +105,7 @@ export async function getJsonObjectSafely(url: URL, policy: SafeFetchPolicy): Pr
       throw new SafeFetchError('unreachable', { reason: 'redirect not followed', status });
     let body: string | undefined;
     try {
-      body = await readCapped(response.body);
+      body = await readCapped(response.body, MAX_ANSWER_BYTES);
     } catch (error) {
       throw transportFailure(error, policy);
     }
@@ -158,7 +145,7 @@ export async function postSafely(
         signal: policy.signal,
         dispatcher,
       });
-      await readCapped(response.body);
+      await readCapped(response.body, MAX_ANSWER_BYTES);
       return response.status;
     } catch (error) {
       throw transportFailure(error, policy);
@@ -191,7 +178,7 @@ export async function sendJsonSafely(
         signal: policy.signal,
         dispatcher,
       });
-      body = await readCapped(response.body);
+      body = await readCapped(response.body, MAX_ANSWER_BYTES);
     } catch (error) {
       throw transportFailure(error, policy);
     }

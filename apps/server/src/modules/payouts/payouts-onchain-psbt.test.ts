@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Account, Bpt, OnchainPayoutBatch, PayoutPage, PublicCheckout, VirtualBpt } from '@rayo/shared';
 import { base64 } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { Transaction } from '@scure/btc-signer';
 import { Transaction as BitcoinjsTransaction, address as bitcoinjsAddress, networks, Psbt } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeEsplora, startFakeEsplora } from '../../../test/fakes/esplora-server.ts';
 import {
   bearer,
   createTestApp,
@@ -25,101 +23,7 @@ import { listNotifications } from '../notifications/notifications.repo.ts';
 import { watchCheckoutPayments } from '../onchain/onchain.service.ts';
 import { runOnchainPayouts } from './payouts-onchain.service.ts';
 
-/**
- * An Esplora server as documented (protocols.md §6), holding a small chain: the transactions
- * paying checkout addresses, and what is broadcast to it. `refuse` makes `POST /tx` fail.
- */
-function startEsploraStandIn() {
-  type Tx = {
-    txid: string;
-    inputs: string[];
-    outputs: Array<{ address: string; value: number }>;
-    height: number | null;
-  };
-  const txs: Tx[] = [];
-  const received: string[] = [];
-  const state = { tip: 1_000, refuse: false };
-  const spent = () => new Set(txs.flatMap((tx) => tx.inputs));
-  const json = (tx: Tx) => ({
-    txid: tx.txid,
-    vout: tx.outputs.map((output) => ({ scriptpubkey_address: output.address, value: output.value })),
-    status: tx.height === null ? { confirmed: false } : { confirmed: true, block_height: tx.height },
-  });
-  const server: Server = createServer((request, response) => {
-    const url = request.url ?? '';
-    const answer = (status: number, body: unknown) => {
-      const text = typeof body === 'string' ? body : JSON.stringify(body);
-      response.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' });
-      response.end(text);
-    };
-    const status = url.match(/^\/api\/tx\/([0-9a-f]{64})\/status$/)?.[1];
-    const history = url.match(/^\/api\/address\/([a-z0-9]+)\/txs$/)?.[1];
-    const unspent = url.match(/^\/api\/address\/([a-z0-9]+)\/utxo$/)?.[1];
-    if (request.method === 'POST' && url === '/api/tx') {
-      let body = '';
-      request.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-      });
-      request.on('end', () => {
-        received.push(body);
-        if (state.refuse)
-          return answer(400, 'sendrawtransaction RPC error: {"code":-26,"message":"min relay fee not met"}');
-        const tx = BitcoinjsTransaction.fromHex(body);
-        txs.push({
-          txid: tx.getId(),
-          inputs: tx.ins.map((input) => `${Buffer.from(input.hash).reverse().toString('hex')}:${input.index}`),
-          outputs: tx.outs.map((output) => ({
-            address: bitcoinjsAddress.fromOutputScript(output.script, networks.regtest),
-            value: Number(output.value),
-          })),
-          height: null,
-        });
-        answer(200, tx.getId());
-      });
-    } else if (url === '/api/blocks/tip/height') {
-      answer(200, String(state.tip));
-    } else if (url === '/api/fee-estimates') {
-      answer(200, { '1': 20.5, '3': 9.1, '6': 4.2, '144': 1.01 });
-    } else if (status) {
-      const tx = txs.find((candidate) => candidate.txid === status);
-      if (tx) answer(200, json(tx).status);
-      else answer(404, 'Transaction not found');
-    } else if (history) {
-      answer(200, txs.filter((tx) => tx.outputs.some((output) => output.address === history)).map(json));
-    } else if (unspent) {
-      const gone = spent();
-      answer(
-        200,
-        txs.flatMap((tx) =>
-          tx.outputs.flatMap((output, vout) =>
-            output.address === unspent && !gone.has(`${tx.txid}:${vout}`)
-              ? [{ txid: tx.txid, vout, value: output.value, status: json(tx).status }]
-              : [],
-          ),
-        ),
-      );
-    } else {
-      answer(404, 'Not found');
-    }
-  });
-  return {
-    server,
-    state,
-    received,
-    txs,
-    /** A confirmed payment to `address`, as someone's wallet would make it. */
-    pay(address: string, value: number) {
-      txs.push({
-        txid: randomBytes(32).toString('hex'),
-        inputs: [],
-        outputs: [{ address, value }],
-        height: state.tip - 5,
-      });
-    },
-  };
-}
-
-let esplora: ReturnType<typeof startEsploraStandIn>;
+let esplora: FakeEsplora;
 let t: TestApp;
 let chain: ChainBackend;
 let backOffice: { authorization: string };
@@ -129,15 +33,13 @@ const operatorMaster = HDKey.fromMasterSeed(randomBytes(32), { private: 0x043583
 const merchantWallet = accountKeyFromSeed(randomBytes(32));
 
 beforeAll(async () => {
-  esplora = startEsploraStandIn();
-  esplora.server.listen(0, '127.0.0.1');
-  await once(esplora.server, 'listening');
+  esplora = await startFakeEsplora();
   const account = operatorMaster.derive("m/84'/1'/0'");
   const fingerprint = operatorMaster.fingerprint.toString(16).padStart(8, '0');
   t = await createTestApp(
     {
       CHAIN_BACKEND: 'esplora',
-      ESPLORA_URL: `http://127.0.0.1:${(esplora.server.address() as AddressInfo).port}/api`,
+      ESPLORA_URL: esplora.url,
       CHAIN_NETWORK: 'regtest',
       CHAIN_XPUB: account.publicExtendedKey,
       CHAIN_XPUB_ORIGIN: `${fingerprint}/84h/1h/0h`,
@@ -156,7 +58,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  esplora?.server.close();
+  await esplora?.close();
 });
 
 async function call<T>(method: 'GET' | 'POST', url: string, headers?: { authorization: string }, payload?: object) {
@@ -188,7 +90,8 @@ async function shopWithSale(cents: bigint, addressIndex: number) {
   });
   const onchain = (await call<PublicCheckout>('GET', `/api/public/checkouts/${checkout.id}`)).onchain;
   if (!onchain) throw new Error('no on-chain option');
-  esplora.pay(onchain.address, onchain.amountSats);
+  esplora.fund(onchain.address, BigInt(onchain.amountSats));
+  esplora.mine(3);
   await watchCheckoutPayments({ db: t.db, config: t.config, chain });
   return { organizationId: organization.id, admin, destination };
 }
@@ -215,7 +118,7 @@ describe('on-chain payouts without a hot wallet', () => {
     await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
     const [batch] = await call<OnchainPayoutBatch[]>('GET', '/api/back-office/onchain-payouts', backOffice);
     expect(batch).toMatchObject({ state: 'awaiting_signature', outputs: 1, amountSats: 22_500, attempts: 0 });
-    expect(esplora.received).toEqual([]);
+    expect(esplora.broadcasts).toEqual([]);
     expect((await payoutsOf(shop.organizationId)).map((p) => [p.state, p.txid])).toEqual([['pending', batch?.txid]]);
 
     const download = await t.app.inject({
@@ -254,21 +157,19 @@ describe('on-chain payouts without a hot wallet', () => {
     expect(unsigned.statusCode).toBe(400);
     expect(unsigned.json()).toMatchObject({ code: 'InvalidInput', message: 'The transaction is not signed yet' });
     expect((await submit('zz not a psbt')).statusCode).toBe(400);
-    expect(esplora.received).toEqual([]);
+    expect(esplora.broadcasts).toEqual([]);
 
     const signed = signAsOperator(download.rawPayload);
     const accepted = await submit(signed);
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(accepted.json()).toMatchObject({ state: 'broadcast', txid: batch?.txid });
-    expect(esplora.received).toHaveLength(1);
-    expect(BitcoinjsTransaction.fromHex(esplora.received[0] as string).getId()).toBe(batch?.txid);
+    expect(esplora.broadcasts).toHaveLength(1);
+    expect(BitcoinjsTransaction.fromHex(esplora.broadcasts[0] as string).getId()).toBe(batch?.txid);
     expect((await payoutsOf(shop.organizationId)).map((p) => p.state)).toEqual(['sent']);
     expect((await submit(signed)).json()).toMatchObject({ code: 'BatchNotAwaitingSignature' });
 
     // A block later the merchant sees one confirmation.
-    const tx = esplora.txs.find((candidate) => candidate.txid === batch?.txid);
-    if (tx) tx.height = esplora.state.tip + 1;
-    esplora.state.tip += 1;
+    esplora.mine(1);
     await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
     const page = await call<PayoutPage>('GET', '/api/settings/payouts', shop.admin);
     expect(page.payouts[0]).toMatchObject({ kind: 'onchain', state: 'sent', txid: batch?.txid, confirmations: 1 });
@@ -284,7 +185,8 @@ describe('on-chain payouts without a hot wallet', () => {
       url: `/api/back-office/onchain-payouts/${batch?.id}/psbt`,
       headers: backOffice,
     });
-    esplora.state.refuse = true;
+    // Bitcoin Core's answer while its mempool is full (src/validation.cpp CheckFeeRate).
+    esplora.refuseBroadcasts = { code: -26, message: 'mempool min fee not met, 141 < 1410' };
     const answer = await call<OnchainPayoutBatch>(
       'POST',
       `/api/back-office/onchain-payouts/${batch?.id}/signed`,
@@ -292,13 +194,13 @@ describe('on-chain payouts without a hot wallet', () => {
       { transaction: signAsOperator(download.rawPayload) },
     );
     expect(answer).toMatchObject({ state: 'signed', attempts: 1 });
-    expect(answer.lastError).toContain('min relay fee not met');
+    expect(answer.lastError).toContain('mempool min fee not met');
     expect((await payoutsOf(shop.organizationId)).map((p) => [p.state, p.attempts])).toEqual([['failed', 1]]);
 
     // Not before its time: the backoff holds the next attempt.
-    const sentSoFar = esplora.received.length;
+    const sentSoFar = esplora.broadcasts.length;
     await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
-    expect(esplora.received).toHaveLength(sentSoFar);
+    expect(esplora.broadcasts).toHaveLength(sentSoFar);
     await t.db.updateTable('onchain_payout_batches').set({ next_attempt_at: new Date() }).execute();
     await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
     expect((await payoutsOf(shop.organizationId)).map((p) => [p.state, p.attempts])).toEqual([['failed', 2]]);
@@ -307,10 +209,33 @@ describe('on-chain payouts without a hot wallet', () => {
     );
     expect(alerts).toHaveLength(1);
 
-    esplora.state.refuse = false;
+    esplora.refuseBroadcasts = null;
     await t.db.updateTable('onchain_payout_batches').set({ next_attempt_at: new Date() }).execute();
     await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
     expect((await payoutsOf(shop.organizationId)).map((p) => p.state)).toEqual(['sent']);
-    expect(esplora.txs.filter((candidate) => candidate.txid === batch?.txid)).toHaveLength(1);
+    expect(esplora.chain.get(batch?.txid ?? '')?.blockHeight).toBeNull();
+  });
+});
+
+describe('the fee of an on-chain payout batch', () => {
+  it('is CHAIN_FALLBACK_FEE_RATE when Esplora has no estimate ({}), and the run goes on', async () => {
+    const saved = esplora.feeEstimates;
+    esplora.feeEstimates = {};
+    try {
+      await shopWithSale(1500n, 2);
+      await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    } finally {
+      esplora.feeEstimates = saved;
+    }
+    const [batch] = await call<OnchainPayoutBatch[]>('GET', '/api/back-office/onchain-payouts', backOffice);
+    expect(batch?.state).toBe('awaiting_signature');
+    // 10 sat/vB, the default fallback.
+    const stored = await t.db
+      .selectFrom('onchain_payout_batches')
+      .select('fee_rate_sat_per_kvb')
+      .where('id', '=', batch?.id ?? '')
+      .executeTakeFirstOrThrow();
+    expect(stored.fee_rate_sat_per_kvb).toBe('10000');
+    expect(batch?.feeSats).toBeGreaterThanOrEqual((batch?.vsize ?? 0) * 10);
   });
 });

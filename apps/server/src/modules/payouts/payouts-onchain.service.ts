@@ -119,6 +119,18 @@ async function listWalletUtxos(deps: OnchainPayoutDeps, trx: Db, wallet: PayoutW
 }
 
 /**
+ * The chain source's estimate for FEE_TARGET_BLOCKS, or CHAIN_FALLBACK_FEE_RATE when it has none
+ * (Esplora answers `{}` while its node cannot estimate): the run goes on rather than fail.
+ */
+async function estimateFeeRate(deps: OnchainPayoutDeps, log: Log): Promise<number> {
+  const estimate = await deps.chain.estimateFeeRate(FEE_TARGET_BLOCKS);
+  if (estimate !== null) return estimate;
+  const fallback = deps.config.chain.fallbackFeeRate;
+  log.info({ feeRate: fallback }, 'the chain source has no fee estimate; the batch pays CHAIN_FALLBACK_FEE_RATE');
+  return fallback;
+}
+
+/**
  * Builds this run's batch, when no earlier one is still waiting to reach the chain: every
  * organization due gets one output, and batch, payouts and the shares they carry are written in
  * one database transaction before anything is broadcast. Null when nothing is built.
@@ -148,7 +160,7 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
     );
     if (recipients.length === 0) return null;
     const utxos = await listWalletUtxos(deps, trx, wallet);
-    const feeRate = feeRateFromEstimate(await deps.chain.estimateFeeRate(FEE_TARGET_BLOCKS));
+    const feeRate = feeRateFromEstimate(await estimateFeeRate(deps, log));
     const changeIndex = await allocateWalletIndex(trx, `${wallet.id}:change`);
     const changeAddress = deriveWalletAddress(wallet.account, 1, changeIndex, network);
     let built: ReturnType<typeof buildBatch>;
