@@ -19,7 +19,13 @@ if (port !== loaded.port) console.log(`Port ${loaded.port} is taken; Rayo listen
 // Loading the HTTP application's modules takes about as long as PostgreSQL's first start (initdb),
 // so they load on this core while it starts on the other; started any earlier, they would hold up
 // the steps before it.
-const loadApplication = () => Promise.all([import('./app.ts'), import('./runtime.ts'), import('./db/seed-demo.ts')]);
+const loadApplication = () =>
+  Promise.all([
+    import('./app.ts'),
+    import('./runtime.ts'),
+    import('./db/seed-demo.ts'),
+    import('./adapters/lightning/types.ts'),
+  ]);
 let loadingApplication: ReturnType<typeof loadApplication> | undefined;
 const database = await openDatabase(
   config,
@@ -28,15 +34,26 @@ const database = await openDatabase(
     loadingApplication = loadApplication();
   },
 );
-const [{ buildApp }, { startRuntime }, { completeDemoSeed, DEMO_PASSWORD, demoUsers, seedDemoOrganizations }] =
-  await (loadingApplication ?? loadApplication());
+const [
+  { buildApp },
+  { startRuntime },
+  { completeDemoSeed, DEMO_PASSWORD, demoUsers, seedDemoOrganizations },
+  { LightningBackendError },
+] = await (loadingApplication ?? loadApplication());
 
 const seedingDemo = database.embedded && config.seedDemo;
 // The demo's users (a password hash) and the runtime (connections, the job worker) wait on
 // different things, so neither waits for the other.
 const [seeded, runtime] = await Promise.all([
   seedingDemo && seedDemoOrganizations(database.db),
-  startRuntime(config, database),
+  startRuntime(config, database).catch(async (error: unknown) => {
+    // A Lightning node Rayo cannot use (address, certificate, macaroon or rune) is a setup
+    // problem: said in one line that names what to fix, not as a stack trace.
+    if (!(error instanceof LightningBackendError)) throw error;
+    console.error(`Rayo cannot start: ${error.message}`);
+    await database.close();
+    process.exit(1);
+  }),
 ]);
 if (seeded) console.log('Seeded the demo organizations "Demo Café" and "Librería Aurora".');
 /** What /api/ready says of the demo's sales, recorded after Rayo starts serving. */

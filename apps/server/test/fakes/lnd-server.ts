@@ -2,14 +2,62 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { type Fault, spoil } from './faults.ts';
 import { fakeNodeId, fakePaymentRequest, newPreimage } from './lightning.ts';
+import { BAKED_MACAROON, createBakery, type GrpcStatus, gatewayBytes, grpcStatus } from './lnd-gateway.ts';
 import { selfSignedCertificate } from './tls.ts';
 
 /**
  * A local lnd REST gateway for tests (reference/protocols.md §4): HTTPS with its own self-signed
- * certificate, the macaroon header, int64 as JSON strings, bytes as standard base64, and
- * newline-delimited `{"result": …}` streams for invoice subscriptions and router payments.
+ * certificate, macaroons checked per call for the permission lnd requires, int64 as JSON strings,
+ * bytes as base64 (padded, as grpc-gateway decodes them), and newline-delimited `{"result": …}`
+ * streams for invoice subscriptions and router payments.
  */
+
+/** Every route the stand-in serves, with its RPC and the permission lnd requires for it. */
+type Route = { method: 'GET' | 'POST'; path: string; prefix?: true; uri: string; permission: string };
+
+const ROUTES: Route[] = [
+  // lnd rpcserver.go MainRPCServerPermissions.
+  { method: 'GET', path: '/v1/getinfo', uri: '/lnrpc.Lightning/GetInfo', permission: 'info:read' },
+  { method: 'POST', path: '/v1/invoices', uri: '/lnrpc.Lightning/AddInvoice', permission: 'invoices:write' },
+  { method: 'GET', path: '/v1/invoices', uri: '/lnrpc.Lightning/ListInvoices', permission: 'invoices:read' },
+  {
+    method: 'GET',
+    path: '/v1/invoices/subscribe',
+    uri: '/lnrpc.Lightning/SubscribeInvoices',
+    permission: 'invoices:read',
+  },
+  {
+    method: 'GET',
+    path: '/v1/payreq/',
+    prefix: true,
+    uri: '/lnrpc.Lightning/DecodePayReq',
+    permission: 'offchain:read',
+  },
+  // lnrpc/invoicesrpc/invoices_server.go macPermissions: looking up asks for write.
+  {
+    method: 'GET',
+    path: '/v2/invoices/lookup',
+    uri: '/invoicesrpc.Invoices/LookupInvoiceV2',
+    permission: 'invoices:write',
+  },
+  // lnrpc/routerrpc/router_server.go macPermissions.
+  { method: 'POST', path: '/v2/router/send', uri: '/routerrpc.Router/SendPaymentV2', permission: 'offchain:write' },
+  {
+    method: 'GET',
+    path: '/v2/router/track/',
+    prefix: true,
+    uri: '/routerrpc.Router/TrackPaymentV2',
+    permission: 'offchain:read',
+  },
+];
+
+function findRoute(method: string | undefined, pathname: string): Route | undefined {
+  return ROUTES.find(
+    (route) => route.method === method && (route.prefix ? pathname.startsWith(route.path) : pathname === route.path),
+  );
+}
 
 type InvoiceState = 'OPEN' | 'SETTLED' | 'CANCELED' | 'ACCEPTED';
 
@@ -27,6 +75,7 @@ type Invoice = {
   amtPaidMsat: bigint;
   state: InvoiceState;
   paymentAddr: Buffer;
+  private: boolean;
 };
 
 /** Someone else's invoice, which this node can decode and try to pay. */
@@ -65,7 +114,12 @@ export type FakeLnd = {
   url: string;
   /** The server's certificate, to trust as the CA. */
   certPem: string;
+  /** A macaroon baked with the permissions of `lncli bakemacaroon` in docs/lightning.md. */
   macaroonHex: string;
+  /** `lncli bakemacaroon <permissions>` on this node: the hex of a macaroon granting them. */
+  bake(permissions: readonly string[]): string;
+  /** The next `times` answers to `route` (`GET /v2/router/track`, a prefix of the path) go wrong. */
+  fail(route: string, fault: Fault, times?: number): void;
   requests: RecordedRequest[];
   /** The `settle_index` query of every subscription, in order of arrival. */
   subscriptions: bigint[];
@@ -121,7 +175,7 @@ function invoiceJson(invoice: Invoice): Record<string, unknown> {
     fallback_addr: '',
     cltv_expiry: '80',
     route_hints: [],
-    private: false,
+    private: invoice.private,
     add_index: String(invoice.addIndex),
     settle_index: String(invoice.settleIndex),
     amt_paid: String(invoice.amtPaidMsat),
@@ -147,7 +201,11 @@ function readInt64(value: unknown): bigint | null {
 
 export async function startFakeLnd(options: { network?: string } = {}): Promise<FakeLnd> {
   const { key, cert } = await selfSignedCertificate();
-  const macaroonHex = randomBytes(64).toString('hex');
+  const bakery = createBakery();
+  const macaroonHex = bakery.bake(BAKED_MACAROON);
+  const faults: Array<{ route: string; fault: Fault }> = [];
+  const spoiled = new WeakMap<ServerResponse, Fault>();
+  const unanswered = new Set<ServerResponse>();
   const identityPubkey = fakeNodeId();
   const invoices: Invoice[] = [];
   const remote: RemoteInvoice[] = [];
@@ -167,18 +225,32 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
     return invoice;
   }
 
+  /** One message of a stream; the first after a fault was set for it comes out spoiled. */
+  function streamLine(response: ServerResponse, message: unknown): string {
+    const fault = spoiled.get(response);
+    spoiled.delete(response);
+    return `${spoil(JSON.stringify(message), fault)}\n`;
+  }
+
   function publish(invoice: Invoice) {
-    for (const subscriber of subscribers) {
-      subscriber.write(`${JSON.stringify({ result: invoiceJson(invoice) })}\n`);
-    }
+    for (const subscriber of subscribers) subscriber.write(streamLine(subscriber, { result: invoiceJson(invoice) }));
   }
 
   function send(response: ServerResponse, status: number, body: unknown) {
+    const fault = spoiled.get(response);
     response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(body));
+    response.end(spoil(JSON.stringify(body), status === 200 ? fault : undefined));
   }
 
-  /** grpc-gateway's unary error body: a google.rpc.Status with the HTTP status of its gRPC code. */
+  /**
+   * grpc-gateway's error before any message, unary and streaming calls alike (runtime/errors.go
+   * DefaultHTTPErrorHandler; a stream's first error arrives through `stream.Header()` in the
+   * generated *.pb.gw.go): the HTTP status of the gRPC code and a `google.rpc.Status` body.
+   */
+  function fail(response: ServerResponse, status: GrpcStatus) {
+    send(response, status.httpStatus, { code: status.code, message: status.message, details: [] });
+  }
+
   function grpcError(response: ServerResponse, httpStatus: number, code: number, message: string) {
     send(response, httpStatus, { code, message, details: [] });
   }
@@ -209,22 +281,22 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
     const target = remote.find((invoice) => invoice.paymentRequest === body.payment_request);
     const feeLimit = readInt64(body.fee_limit_msat);
     if (!target || feeLimit === null || typeof body.timeout_seconds !== 'number') {
-      // A streaming call that fails before its first message: the status code plus `{"error": …}`.
-      send(response, 500, { error: { code: 2, message: 'invalid payment request or parameters', details: [] } });
+      fail(response, grpcStatus(2, 'invalid payment request or parameters'));
       return;
     }
+    // router_server.go SendPaymentV2: ErrAlreadyPaid and ErrPaymentInFlight as codes.AlreadyExists.
     if (target.paid) {
-      send(response, 409, { error: { code: 6, message: 'invoice is already paid', details: [] } });
+      fail(response, grpcStatus(6, 'invoice is already paid'));
       return;
     }
     if (target.inFlight) {
-      send(response, 409, { error: { code: 6, message: 'payment is in transition', details: [] } });
+      fail(response, grpcStatus(6, 'payment is in transition'));
       return;
     }
     target.inFlight = true;
     paymentIndex += 1n;
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.write(`${JSON.stringify({ result: paymentJson(target, 'IN_FLIGHT', {}) })}\n`);
+    response.write(streamLine(response, { result: paymentJson(target, 'IN_FLIGHT', {}) }));
     if (target.cutStream) setTimeout(() => response.socket?.destroy(), 5);
     const end = () => {
       target.inFlight = false;
@@ -245,7 +317,7 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
       }
       target.final = final;
       // The payment ends whether or not the payer is still connected, as at a real node.
-      if (!response.destroyed) response.end(`${JSON.stringify({ result: final })}\n`);
+      if (!response.destroyed) response.end(streamLine(response, { result: final }));
     };
     if (target.held) target.release = end;
     else setTimeout(end, target.payDelayMs);
@@ -253,15 +325,26 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
 
   /** TrackPaymentV2: the payment's state now, as the first message of a stream. */
   function track(response: ServerResponse, hashParam: string) {
-    const hash = Buffer.from(hashParam, 'base64url').toString('hex');
-    const target = remote.find((invoice) => invoice.paymentHash === hash);
+    // router.pb.gw.go: the path's payment_hash goes through runtime.Bytes.
+    const hash = gatewayBytes(hashParam);
+    if (!Buffer.isBuffer(hash)) {
+      fail(response, grpcStatus(3, `type mismatch, parameter: payment_hash, error: ${hash.error}`));
+      return;
+    }
+    // lntypes.MakeHash in router_server.go TrackPaymentV2, an unknown gRPC error.
+    if (hash.length !== 32) {
+      fail(response, grpcStatus(2, `invalid hash length of ${hash.length}, want 32`));
+      return;
+    }
+    const target = remote.find((invoice) => invoice.paymentHash === hash.toString('hex'));
+    // router_server.go subscribePayment: ErrPaymentNotInitiated as codes.NotFound.
     if (!target || (!target.inFlight && target.final === null)) {
-      send(response, 500, { error: { code: 2, message: "payment isn't initiated", details: [] } });
+      fail(response, grpcStatus(5, "payment isn't initiated"));
       return;
     }
     const message = target.inFlight ? paymentJson(target, 'IN_FLIGHT', {}) : target.final;
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.write(`${JSON.stringify({ result: message })}\n`);
+    response.write(streamLine(response, { result: message }));
     if (!target.inFlight) response.end();
   }
 
@@ -274,14 +357,14 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
     // Non-zero indexes first replay what the client missed, oldest first; zero means live only.
     if (addIndex > 0n) {
       for (const invoice of invoices.filter((i) => i.addIndex > addIndex)) {
-        response.write(`${JSON.stringify({ result: invoiceJson(invoice) })}\n`);
+        response.write(streamLine(response, { result: invoiceJson(invoice) }));
       }
     }
     if (settleIndex > 0n) {
       const missed = invoices
         .filter((i) => i.state === 'SETTLED' && i.settleIndex > settleIndex)
         .sort((a, b) => Number(a.settleIndex - b.settleIndex));
-      for (const invoice of missed) response.write(`${JSON.stringify({ result: invoiceJson(invoice) })}\n`);
+      for (const invoice of missed) response.write(streamLine(response, { result: invoiceJson(invoice) }));
     }
     subscribers.add(response);
     response.on('close', () => subscribers.delete(response));
@@ -310,10 +393,17 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
       return;
     }
     const msat = body.value_msat !== undefined ? valueMsat : valueMsat * 1000n;
+    const memo = typeof body.memo === 'string' ? body.memo : '';
+    // zpay32/encode.go writeTaggedField: a field's length is 10 bits, at most 1023 five-bit words.
+    const memoWords = Math.ceil((Buffer.byteLength(memo) * 8) / 5);
+    if (memoWords > 1023) {
+      grpcError(response, 500, 2, `data length too big to fit within 10 bits: ${memoWords}`);
+      return;
+    }
     const { preimage, paymentHash } = newPreimage();
     lastAddIndex += 1n;
     const invoice: Invoice = {
-      memo: typeof body.memo === 'string' ? body.memo : '',
+      memo,
       preimage,
       paymentHash,
       valueMsat: msat,
@@ -326,6 +416,7 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
       amtPaidMsat: 0n,
       state: 'OPEN',
       paymentAddr: randomBytes(32),
+      private: body.private === true,
     };
     invoices.push(invoice);
     publish(invoice);
@@ -378,17 +469,30 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
     }
     requests.push({ method: request.method ?? '', path: url.pathname, query: url.searchParams, body });
 
-    const macaroon = request.headers['grpc-metadata-macaroon'];
-    if (macaroon === undefined) {
-      grpcError(response, 500, 2, 'expected 1 macaroon, got 0');
+    const served = findRoute(request.method, url.pathname);
+    // grpc-gateway runtime/mux.go ServeHTTP: no pattern matches.
+    if (!served) {
+      grpcError(response, 404, 5, 'Not Found');
       return;
     }
-    if (macaroon !== macaroonHex) {
-      grpcError(response, 500, 2, 'verification failed: signature mismatch after caveat verification');
+    const header = request.headers['grpc-metadata-macaroon'];
+    const refused = bakery.check(Array.isArray(header) ? header[0] : header, served.permission, served.uri);
+    if (refused) {
+      fail(response, refused);
       return;
+    }
+    const routeName = `${request.method} ${url.pathname}`;
+    const faultIndex = faults.findIndex((entry) => routeName.startsWith(entry.route));
+    if (faultIndex !== -1) {
+      const fault = faults.splice(faultIndex, 1)[0]?.fault;
+      if (fault === 'silent') {
+        unanswered.add(response);
+        return;
+      }
+      if (fault) spoiled.set(response, fault);
     }
 
-    const route = `${request.method} ${url.pathname}`;
+    const route = routeName;
     const fields = body as Record<string, unknown>;
     if (route === 'GET /v1/getinfo') {
       send(response, 200, {
@@ -420,10 +524,15 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
     } else if (route === 'GET /v1/invoices/subscribe') {
       subscribe(response, url.searchParams);
     } else if (route === 'GET /v2/invoices/lookup') {
-      // Go's query parsing turns an unescaped `+` into a space, which breaks the base64 here.
-      const hash = Buffer.from(url.searchParams.get('payment_hash') ?? '', 'base64');
+      // Go's query parsing turns an unescaped `+` into a space; the value then goes through
+      // runtime.Bytes (grpc-gateway runtime/query.go parseField), so unpadded base64 is refused.
+      const hash = gatewayBytes(url.searchParams.get('payment_hash') ?? '');
+      if (!Buffer.isBuffer(hash)) {
+        grpcError(response, 400, 3, `parsing field "payment_hash": ${hash.error}`);
+        return;
+      }
       if (hash.length !== 32) {
-        grpcError(response, 400, 3, 'invalid hash length, want 32 bytes');
+        grpcError(response, 500, 2, `invalid hash length of ${hash.length}, want 32`);
         return;
       }
       const invoice = findInvoice(hash.toString('hex'));
@@ -435,8 +544,6 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
       routerSend(response, fields);
     } else if (request.method === 'GET' && url.pathname.startsWith('/v2/router/track/')) {
       track(response, decodeURIComponent(url.pathname.slice('/v2/router/track/'.length)));
-    } else {
-      grpcError(response, 404, 5, 'Not Found');
     }
   }
 
@@ -452,6 +559,10 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
     url: `https://127.0.0.1:${port}`,
     certPem: cert,
     macaroonHex,
+    bake: (permissions) => bakery.bake(permissions),
+    fail(route, fault, times = 1) {
+      for (let i = 0; i < times; i += 1) faults.push({ route, fault });
+    },
     requests,
     subscriptions,
     settle(paymentHashHex, amountPaidMsat) {
@@ -524,6 +635,7 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
     openSubscriptions: () => subscribers.size,
     async close() {
       for (const subscriber of subscribers) subscriber.socket?.destroy();
+      for (const response of unanswered) response.socket?.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

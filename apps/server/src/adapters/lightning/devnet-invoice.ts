@@ -1,12 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { encodeBolt11 } from '../../domain/bolt11.ts';
-import type { InvoiceRequest } from './types.ts';
+import { describesByHash, type InvoiceRequest } from './types.ts';
 
 /** The part of a devnet invoice's prefix after `ln`: regtest. */
 export const DEVNET_CURRENCY = 'bcrt';
 const MIN_FINAL_CLTV_EXPIRY = 80;
-/** A `d` field holds at most 1023 five-bit words; longer descriptions are committed to by hash. */
-const MAX_DESCRIPTION_BYTES = 639;
 
 /** What the signer needs of an invoice request; where the record is stored is the node's business. */
 export type DevnetInvoiceRequest = Omit<InvoiceRequest, 'storeWithCaller'>;
@@ -33,11 +31,8 @@ export function signDevnetInvoice(request: DevnetInvoiceRequest, nodeKey: Uint8A
   const preimage = secrets.subarray(0, 32);
   const paymentHash = sha256Hex(preimage);
   const timestamp = Math.floor(Date.now() / 1000);
-  const { description, hashDescription } = request;
-  const describe =
-    !hashDescription && Buffer.byteLength(description) <= MAX_DESCRIPTION_BYTES
-      ? { description }
-      : { descriptionHash: sha256Hex(description) };
+  const { description } = request;
+  const describe = describesByHash(request) ? { descriptionHash: sha256Hex(description) } : { description };
   const paymentRequest = encodeBolt11(
     {
       currency: DEVNET_CURRENCY,

@@ -81,12 +81,53 @@ export class HandlerFailure {
   }
 }
 
+/**
+ * The most of one answer (or one message of a stream) Rayo reads from a node. Real answers are far
+ * smaller: a page of 1000 lnd invoices is about 2 MB. A longer one is refused instead of read into
+ * memory without end.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** An answer, or a message of a stream, longer than `MAX_ANSWER_BYTES`. */
+export class AnswerTooLarge extends Error {
+  constructor() {
+    super(`the answer is longer than ${MAX_ANSWER_BYTES} bytes`);
+    this.name = 'AnswerTooLarge';
+  }
+}
+
+/** A body as text, refused past `limit` bytes. */
+export async function readText(
+  body: AsyncIterable<Uint8Array> | null,
+  limit: number = MAX_ANSWER_BYTES,
+): Promise<string> {
+  if (body === null) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += chunk.byteLength;
+    if (bytes > limit) throw new AnswerTooLarge();
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
 /** Splits a chunked body into its newline-delimited JSON values (lnd's streaming REST calls). */
-export async function* jsonLines(body: AsyncIterable<Uint8Array>): AsyncGenerator<unknown> {
+export async function* jsonLines(
+  body: AsyncIterable<Uint8Array>,
+  limit: number = MAX_ANSWER_BYTES,
+): AsyncGenerator<unknown> {
   const decoder = new TextDecoder();
   let buffered = '';
   for await (const chunk of body) {
-    buffered += decoder.decode(chunk, { stream: true });
+    const text = decoder.decode(chunk, { stream: true });
+    buffered += text;
+    if (!text.includes('\n')) {
+      // A message still without its newline past the limit will not end well; stop reading it.
+      if (buffered.length > limit) throw new AnswerTooLarge();
+      continue;
+    }
     let newline = buffered.indexOf('\n');
     while (newline !== -1) {
       const line = buffered.slice(0, newline).trim();

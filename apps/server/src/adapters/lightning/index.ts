@@ -5,14 +5,15 @@ import type { Db } from '../../db/database.ts';
 import { createClnBackend } from './cln.ts';
 import { createDevnetBackend } from './devnet.ts';
 import { createLndBackend } from './lnd.ts';
-import type { LightningBackend, LightningBackendError } from './types.ts';
+import { type LightningBackend, LightningBackendError } from './types.ts';
 
 type Log = { warn: (details: object, message: string) => void };
 
 /**
  * The Lightning backend the configuration names (DESIGN §5). `database.url` is the connection
  * string of `database.db`, for the connections a backend holds of its own (devnet's LISTEN).
- * Every dropped settlement stream is logged before the backend retries it.
+ * Every dropped settlement stream is logged before the backend retries it. A backend that cannot
+ * be used (configuration, node, certificate, credentials) is a LightningBackendError that says why.
  */
 export async function createLightningBackend(
   config: Pick<Config, 'lightning'>,
@@ -29,7 +30,11 @@ export async function createLightningBackend(
         onSignerLost: (error) => log.warn({ err: error }, 'devnet signing thread lost; signing on the event loop'),
       });
     case 'lnd':
-      return createLndBackend({ ...(await lndOptions(config.lightning)), onStreamError });
+      return createLndBackend({
+        ...(await lndOptions(config.lightning)),
+        onStreamError,
+        onWarning: (message) => log.warn({}, message),
+      });
     case 'cln':
       return createClnBackend({ ...(await clnOptions(config.lightning)), onStreamError });
   }
@@ -38,7 +43,9 @@ export async function createLightningBackend(
 type LightningConfig = Config['lightning'];
 
 function required(value: string | undefined, variable: string, backend: string): string {
-  if (value === undefined) throw new Error(`${variable} must be set when LIGHTNING_BACKEND=${backend}`);
+  if (value === undefined) {
+    throw new LightningBackendError(`${variable} must be set when LIGHTNING_BACKEND=${backend}`);
+  }
   return value;
 }
 
@@ -47,7 +54,9 @@ async function readConfiguredFile(file: string, variable: string): Promise<Buffe
   try {
     return await readFile(path.resolve(repoRoot, file));
   } catch (error) {
-    throw new Error(`${variable} names a file that cannot be read: ${(error as Error).message}`, { cause: error });
+    throw new LightningBackendError(`${variable} names a file that cannot be read: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
@@ -59,7 +68,7 @@ async function lndOptions(lightning: LightningConfig) {
       ? undefined
       : (await readConfiguredFile(lightning.lndMacaroonPath, 'LND_MACAROON_PATH')).toString('hex'));
   if (macaroonHex === undefined)
-    throw new Error('LND_MACAROON_HEX or LND_MACAROON_PATH must be set when LIGHTNING_BACKEND=lnd');
+    throw new LightningBackendError('LND_MACAROON_HEX or LND_MACAROON_PATH must be set when LIGHTNING_BACKEND=lnd');
   const tlsCertPem =
     lightning.lndTlsCertPath === undefined
       ? undefined

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BAKED_MACAROON, INVOICE_MACAROON } from '../../../test/fakes/lnd-gateway.ts';
 import { type FakeLnd, startFakeLnd } from '../../../test/fakes/lnd-server.ts';
 import { selfSignedCertificate } from '../../../test/fakes/tls.ts';
 import { loadConfig } from '../../config.ts';
 import { createLightningBackend } from './index.ts';
-import { createLndBackend, type LndBackendOptions } from './lnd.ts';
+import { BAKE_COMMAND, createLndBackend, type LndBackendOptions } from './lnd.ts';
 import { type LightningBackend, LightningBackendError, type Settlement } from './types.ts';
 
 let lnd: FakeLnd;
@@ -33,28 +35,24 @@ afterAll(async () => {
   await lnd.close();
 });
 
+/** A request straight to the stand-in, as any client of lnd's REST gateway would make it. */
+async function callStandIn(method: 'GET' | 'POST', path: string, body?: unknown, macaroonHex = lnd.macaroonHex) {
+  const response = await fetch(new URL(path, lnd.url), {
+    method,
+    headers: { 'Grpc-Metadata-macaroon': macaroonHex },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    dispatcher: new Agent({ connect: { ca: lnd.certPem } }),
+  });
+  return { status: response.status, body: (await response.json()) as unknown };
+}
+
 async function newInvoice(amountMsat = 21_000n) {
   return backend.createInvoice({ amountMsat, description: 'coffee', expirySeconds: 900 });
 }
 
 /** Collects settlements until `count` arrived, then aborts the subscription and waits for it to end. */
 function collect(afterIndex: bigint, count: number, handler?: (s: Settlement) => Promise<void>) {
-  const controller = new AbortController();
-  const received: Settlement[] = [];
-  let reached: () => void = () => {};
-  const enough = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  const done = backend.subscribeSettlements(
-    afterIndex,
-    async (settlement) => {
-      await handler?.(settlement);
-      received.push(settlement);
-      if (received.length >= count) reached();
-    },
-    controller.signal,
-  );
-  return { received, enough, done, controller };
+  return collectFrom(backend, afterIndex, count, handler);
 }
 
 describe('lnd backend', () => {
@@ -87,7 +85,8 @@ describe('lnd backend', () => {
     expect(invoice.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 600_000);
 
     const sent = lnd.requests.filter((r) => r.path === '/v1/invoices' && r.method === 'POST').at(-1);
-    expect(sent?.body).toEqual({ value_msat: '123456', memo: 'two coffees', expiry: '600' });
+    // `private` asks lnd for route hints of unannounced channels.
+    expect(sent?.body).toEqual({ value_msat: '123456', memo: 'two coffees', expiry: '600', private: true });
 
     expect(await backend.lookupInvoice(invoice.paymentHash)).toEqual({
       paymentHash: invoice.paymentHash,
@@ -109,6 +108,31 @@ describe('lnd backend', () => {
       value_msat: '21000',
       description_hash: createHash('sha256').update(metadata, 'utf8').digest('base64'),
       expiry: '600',
+      private: true,
+    });
+  });
+
+  it('commits to a description over 639 UTF-8 bytes by its hash, which lnd cannot put in a field', async () => {
+    const lastBody = () =>
+      lnd.requests.filter((r) => r.path === '/v1/invoices' && r.method === 'POST').at(-1)?.body as Record<
+        string,
+        string
+      >;
+    // 319 two-byte characters are 638 bytes: they fit.
+    const fits = 'é'.repeat(319);
+    await backend.createInvoice({ amountMsat: 1000n, description: fits, expirySeconds: 60 });
+    expect(lastBody().memo).toBe(fits);
+    // 320 characters, 640 bytes: one byte too many, though far under 639 characters.
+    const tooLong = 'é'.repeat(320);
+    await backend.createInvoice({ amountMsat: 1000n, description: tooLong, expirySeconds: 60 });
+    expect(lastBody().memo).toBeUndefined();
+    expect(lastBody().description_hash).toBe(createHash('sha256').update(tooLong, 'utf8').digest('base64'));
+
+    // The stand-in refuses that memo as lnd's zpay32 does.
+    const refused = await callStandIn('POST', '/v1/invoices', { value_msat: '1000', memo: tooLong, expiry: '60' });
+    expect(refused).toEqual({
+      status: 500,
+      body: { code: 2, message: 'data length too big to fit within 10 bits: 1024', details: [] },
     });
   });
 
@@ -360,8 +384,60 @@ describe('lnd backend', () => {
       preimage: target.preimage,
       feeMsat: 900n,
     });
+    // grpc-gateway decodes bytes in a path as padded base64: 43 characters and the `=`.
     const track = lnd.requests.filter((r) => r.path.startsWith('/v2/router/track/')).at(-1);
-    expect(track?.path).toBe(`/v2/router/track/${Buffer.from(target.paymentHash, 'hex').toString('base64url')}`);
+    expect(track?.path).toBe(`/v2/router/track/${Buffer.from(target.paymentHash, 'hex').toString('base64url')}=`);
+  });
+
+  it('sends hashes as padded base64url, the only form grpc-gateway decodes besides padded standard base64', async () => {
+    const invoice = await newInvoice();
+    await backend.lookupInvoice(invoice.paymentHash);
+    const lookup = lnd.requests.filter((r) => r.path === '/v2/invoices/lookup').at(-1);
+    expect(lookup?.query.get('payment_hash')).toBe(`${Buffer.from(invoice.paymentHash, 'hex').toString('base64url')}=`);
+
+    // What Rayo sent before, 43 characters without padding, is a 400 at lnd, as at the stand-in.
+    const unpadded = Buffer.from(invoice.paymentHash, 'hex').toString('base64url');
+    expect(await callStandIn('GET', `/v2/router/track/${unpadded}`)).toEqual({
+      status: 400,
+      body: {
+        code: 3,
+        message: 'type mismatch, parameter: payment_hash, error: illegal base64 data at input byte 40',
+        details: [],
+      },
+    });
+    expect(await callStandIn('GET', `/v2/invoices/lookup?payment_hash=${unpadded}`)).toEqual({
+      status: 400,
+      body: { code: 3, message: 'parsing field "payment_hash": illegal base64 data at input byte 40', details: [] },
+    });
+    // A hash lnd never paid: NotFound.
+    expect(await callStandIn('GET', `/v2/router/track/${unpadded}=`)).toEqual({
+      status: 404,
+      body: { code: 5, message: "payment isn't initiated", details: [] },
+    });
+  });
+
+  it('finds a payment whose stream outlived its deadline through track, without paying it again', async () => {
+    const target = lnd.addRemoteInvoice({ amountMsat: 70_000n, routeFeeMsat: 300n, held: true });
+    const impatient = await createLndBackend(options({ paymentGraceMs: 50 }));
+    // lnd holds the payment in flight past the call's deadline (1 s plus 50 ms).
+    const error = await impatient
+      .payInvoice(target.paymentRequest, { maxFeeMsat: 1_000n, timeoutSeconds: 1 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LightningBackendError);
+    expect((error as Error).message).toMatch(/may still be in flight/);
+    expect(await impatient.lookupPayment(target.paymentHash)).toEqual({ state: 'in_flight' });
+    lnd.releasePayment(target.paymentHash);
+    expect(await impatient.lookupPayment(target.paymentHash)).toEqual({
+      state: 'succeeded',
+      preimage: target.preimage,
+      feeMsat: 300n,
+    });
+    expect(target.successes).toBe(1);
+    expect(
+      lnd.requests.filter(
+        (r) => r.body && (r.body as Record<string, unknown>).payment_request === target.paymentRequest,
+      ),
+    ).toHaveLength(1);
   });
 
   it('decodes a payment request', async () => {
@@ -381,12 +457,12 @@ describe('lnd backend', () => {
   it('is built from the configuration, the macaroon read as the hex of its file bytes', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'rayo-lnd-'));
     try {
-      await writeFile(path.join(dir, 'invoice.macaroon'), Buffer.from(lnd.macaroonHex, 'hex'));
+      await writeFile(path.join(dir, 'rayo.macaroon'), Buffer.from(lnd.macaroonHex, 'hex'));
       await writeFile(path.join(dir, 'tls.cert'), lnd.certPem);
       const env = {
         LIGHTNING_BACKEND: 'lnd',
         LND_REST_URL: lnd.url,
-        LND_MACAROON_PATH: path.join(dir, 'invoice.macaroon'),
+        LND_MACAROON_PATH: path.join(dir, 'rayo.macaroon'),
         LND_TLS_CERT_PATH: path.join(dir, 'tls.cert'),
       };
       // lnd holds no database connection of its own, so no database is given.
@@ -417,3 +493,156 @@ describe('lnd backend', () => {
     }
   });
 });
+
+describe('lnd macaroon permissions', () => {
+  it('is what `lncli bakemacaroon` is told in the docs, and the stand-in grants exactly that', () => {
+    expect(BAKE_COMMAND).toBe(`lncli bakemacaroon ${BAKED_MACAROON.join(' ')}`);
+  });
+
+  it("refuses to start with lnd's invoice.macaroon, naming what it lacks and how to bake one", async () => {
+    const error = await createLndBackend(options({ macaroonHex: lnd.bake(INVOICE_MACAROON) })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LightningBackendError);
+    expect((error as Error).message).toBe(
+      'The lnd macaroon lacks info:read, offchain:read, which taking payments needs (GET /v1/getinfo, GET /v1/payreq). ' +
+        `Bake one with: ${BAKE_COMMAND}`,
+    );
+    // Rayo said so before calling; lnd itself answers a bare refusal that names nothing.
+    expect(await callStandIn('GET', '/v1/getinfo', undefined, lnd.bake(INVOICE_MACAROON))).toEqual({
+      status: 500,
+      body: { code: 2, message: 'permission denied', details: [] },
+    });
+  });
+
+  it('starts without the payout permissions, warns once, and names the one lnd refuses at the first payout', async () => {
+    const warnings: string[] = [];
+    const receiving = lnd.bake(['info:read', 'invoices:read', 'invoices:write', 'offchain:read']);
+    const node = await createLndBackend(options({ macaroonHex: receiving, onWarning: (m) => warnings.push(m) }));
+    expect(warnings).toEqual([
+      `The lnd macaroon lacks offchain:write: Lightning payouts cannot be sent. Bake one with: ${BAKE_COMMAND}`,
+    ]);
+    const invoice = await node.createInvoice({ amountMsat: 5_000n, description: 'tea', expirySeconds: 60 });
+    expect((await node.lookupInvoice(invoice.paymentHash)).state).toBe('open');
+    const target = lnd.addRemoteInvoice({ amountMsat: 1_000n });
+    await expect(node.payInvoice(target.paymentRequest, { maxFeeMsat: 10n, timeoutSeconds: 5 })).rejects.toThrow(
+      `lnd POST /v2/router/send answered HTTP 500: permission denied: the macaroon lacks offchain:write. Bake one with: ${BAKE_COMMAND}`,
+    );
+    expect(target.successes).toBe(0);
+  });
+
+  it('accepts permissions granted per call (uri:) as lnd does', async () => {
+    const perCall = lnd.bake([
+      'uri:/lnrpc.Lightning/GetInfo',
+      'uri:/lnrpc.Lightning/AddInvoice',
+      'uri:/lnrpc.Lightning/ListInvoices',
+      'uri:/lnrpc.Lightning/SubscribeInvoices',
+      'uri:/invoicesrpc.Invoices/LookupInvoiceV2',
+      'uri:/lnrpc.Lightning/DecodePayReq',
+      'uri:/routerrpc.Router/SendPaymentV2',
+      'uri:/routerrpc.Router/TrackPaymentV2',
+    ]);
+    const warnings: string[] = [];
+    const node = await createLndBackend(options({ macaroonHex: perCall, onWarning: (m) => warnings.push(m) }));
+    const target = lnd.addRemoteInvoice({ amountMsat: 2_000n });
+    await node.payInvoice(target.paymentRequest, { maxFeeMsat: 10n, timeoutSeconds: 5 });
+    expect(await node.lookupPayment(target.paymentHash)).toMatchObject({ state: 'succeeded' });
+    expect(warnings).toEqual([]);
+  });
+
+  it('refuses a macaroon of another node, as lnd does, without showing it', async () => {
+    const other = await startFakeLnd();
+    try {
+      const foreign = other.macaroonHex;
+      const error = await createLndBackend(options({ macaroonHex: foreign })).catch((e: unknown) => e);
+      expect((error as Error).message).toBe(
+        'lnd GET /v1/getinfo answered HTTP 500: verification failed: signature mismatch after caveat verification',
+      );
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('bad answers from lnd', () => {
+  const faults = ['truncated', 'wrong-types', 'huge'] as const;
+
+  it('reads a broken settle stream as a dropped one: logged, reconnected, each settlement delivered once', async () => {
+    // From settle index 0 the history is read from the list instead; the stream replays from 1 on.
+    lnd.settle((await newInvoice()).paymentHash);
+    for (const fault of faults) {
+      const invoice = await newInvoice(4_000n);
+      const errors: LightningBackendError[] = [];
+      const node = await createLndBackend(options({ onStreamError: (error) => errors.push(error) }));
+      const start = lnd.settle(invoice.paymentHash);
+      // The replay of the missed settlement is the message that comes out broken.
+      lnd.fail('GET /v1/invoices/subscribe', fault);
+      const { received, enough, done, controller } = collectFrom(node, start - 1n, 1);
+      await enough;
+      controller.abort();
+      await done;
+      expect(received.map((s) => [s.paymentHash, s.amountPaidMsat])).toEqual([[invoice.paymentHash, 4_000n]]);
+      expect(errors.length, fault).toBeGreaterThanOrEqual(1);
+      expect(errors[0]).toBeInstanceOf(LightningBackendError);
+    }
+  });
+
+  it('answers a broken or missing answer with a LightningBackendError, and the next call sees the truth', async () => {
+    const quick = await createLndBackend(options({ requestTimeoutMs: 300 }));
+    const invoice = await newInvoice();
+    lnd.settle(invoice.paymentHash);
+    for (const fault of [...faults, 'silent'] as const) {
+      lnd.fail('GET /v2/invoices/lookup', fault);
+      const error = await quick.lookupInvoice(invoice.paymentHash).catch((e: unknown) => e);
+      expect(error, fault).toBeInstanceOf(LightningBackendError);
+      expect((await quick.lookupInvoice(invoice.paymentHash)).state).toBe('settled');
+    }
+    for (const fault of [...faults, 'silent'] as const) {
+      const target = lnd.addRemoteInvoice({ amountMsat: 3_000n });
+      await quick.payInvoice(target.paymentRequest, { maxFeeMsat: 10n, timeoutSeconds: 5 });
+      lnd.fail('GET /v2/router/track', fault);
+      const error = await quick.lookupPayment(target.paymentHash).catch((e: unknown) => e);
+      expect(error, fault).toBeInstanceOf(LightningBackendError);
+      expect(await quick.lookupPayment(target.paymentHash)).toMatchObject({ state: 'succeeded' });
+    }
+  });
+
+  it('gives up on a node that accepts the settle stream and never answers, and tries again', async () => {
+    const errors: LightningBackendError[] = [];
+    const node = await createLndBackend(
+      options({ requestTimeoutMs: 300, onStreamError: (error) => errors.push(error) }),
+    );
+    lnd.settle((await newInvoice()).paymentHash);
+    const invoice = await newInvoice(6_000n);
+    const index = lnd.settle(invoice.paymentHash);
+    lnd.fail('GET /v1/invoices/subscribe', 'silent');
+    const { received, enough, done, controller } = collectFrom(node, index - 1n, 1);
+    await enough;
+    controller.abort();
+    await done;
+    expect(received.map((s) => s.paymentHash)).toEqual([invoice.paymentHash]);
+    expect(errors[0]?.message).toMatch(/no answer before the deadline/);
+  });
+});
+
+function collectFrom(
+  node: LightningBackend,
+  afterIndex: bigint,
+  count: number,
+  handler?: (s: Settlement) => Promise<void>,
+) {
+  const controller = new AbortController();
+  const received: Settlement[] = [];
+  let reached: () => void = () => {};
+  const enough = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  const done = node.subscribeSettlements(
+    afterIndex,
+    async (settlement) => {
+      await handler?.(settlement);
+      received.push(settlement);
+      if (received.length >= count) reached();
+    },
+    controller.signal,
+  );
+  return { received, enough, done, controller };
+}

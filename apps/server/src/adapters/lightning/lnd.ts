@@ -9,6 +9,7 @@ import {
   HandlerFailure,
   jsonLines,
   pause,
+  readText,
 } from './http.ts';
 import {
   checkHash,
@@ -23,8 +24,18 @@ import {
   toSettlement,
 } from './lnd-json.ts';
 import {
+  callsRefused,
+  LND_CALLS,
+  type LndCall,
+  macaroonPermissions,
+  PAYOUT_CALLS,
+  permissionsFor,
+  RECEIVING_CALLS,
+} from './lnd-macaroon.ts';
+import {
   type CreatedInvoice,
   type DecodedInvoice,
+  describesByHash,
   type InvoiceLookup,
   type LightningBackend,
   LightningBackendError,
@@ -37,7 +48,10 @@ import {
 export type LndBackendOptions = {
   /** lnd's REST listener, e.g. `https://127.0.0.1:8080`. */
   restUrl: string;
-  /** Hex of the macaroon file's bytes; the invoice macaroon is enough unless payouts are sent. */
+  /**
+   * Hex of the macaroon file's bytes: one baked with `lncli bakemacaroon` and the permissions of
+   * `BAKE_COMMAND` (lnd's own `invoice.macaroon` lacks `info:read` and `offchain:read`).
+   */
   macaroonHex: string;
   /** lnd's `tls.cert`, trusted as the only CA; without it the system CAs must vouch for the node. */
   tlsCertPem?: string;
@@ -49,7 +63,14 @@ export type LndBackendOptions = {
   maxReconnectDelayMs?: number;
   /** Hears of every dropped settle stream before the adapter reconnects, so the caller can log it. */
   onStreamError?: (error: LightningBackendError, retryInMs: number) => void;
+  /** Hears of what works but not fully at start, e.g. a macaroon that cannot send payouts. */
+  onWarning?: (message: string) => void;
+  /** Beyond a payment's own `timeout_seconds`, how long lnd may take to report its final state. Default 30 s. */
+  paymentGraceMs?: number;
 };
+
+/** The macaroon Rayo needs for taking payments and sending payouts. */
+export const BAKE_COMMAND = `lncli bakemacaroon ${permissionsFor([...RECEIVING_CALLS, ...PAYOUT_CALLS]).join(' ')}`;
 
 /** `chains[0].network` of `GET /v1/getinfo`; simnet and other chains are not supported. */
 const NETWORKS: Record<string, LightningBackend['network']> = {
@@ -60,23 +81,52 @@ const NETWORKS: Record<string, LightningBackend['network']> = {
   regtest: 'regtest',
 };
 
-/** Beyond its own `timeout_seconds`, how long lnd may take to report a payment's final state. */
-const PAYMENT_GRACE_MS = 30_000;
+/** lnrpc.Invoice.InvoiceState as the REST gateway writes it. */
+const INVOICE_STATES = new Set<unknown>(['OPEN', 'SETTLED', 'CANCELED', 'ACCEPTED']);
 /** Page size when reading lnd's invoice history for settlements older than any cursor. */
 const LIST_PAGE_SIZE = 1000;
+
+/** lnd's bytes in a URL: base64url with its padding, which grpc-gateway's `runtime.Bytes` requires. */
+function hashForUrl(paymentHash: string): string {
+  return `${Buffer.from(checkHash(paymentHash), 'hex').toString('base64url')}=`;
+}
+
+/**
+ * Refuses, before any call, a macaroon that cannot take payments, naming what it lacks; one that
+ * cannot send payouts is only reported. A macaroon this code cannot read is left to lnd to judge.
+ */
+function checkMacaroon(options: LndBackendOptions): void {
+  const granted = macaroonPermissions(options.macaroonHex);
+  if (granted === null) return;
+  const receiving = callsRefused(granted, RECEIVING_CALLS);
+  if (receiving.length > 0) {
+    throw new LightningBackendError(
+      `The lnd macaroon lacks ${permissionsFor(receiving).join(', ')}, which taking payments needs ` +
+        `(${receiving.map((call) => call.name).join(', ')}). Bake one with: ${BAKE_COMMAND}`,
+    );
+  }
+  const payouts = callsRefused(granted, PAYOUT_CALLS);
+  if (payouts.length > 0) {
+    options.onWarning?.(
+      `The lnd macaroon lacks ${permissionsFor(payouts).join(', ')}: Lightning payouts cannot be sent. ` +
+        `Bake one with: ${BAKE_COMMAND}`,
+    );
+  }
+}
 
 /**
  * The Lightning backend over lnd's REST gateway (reference/protocols.md §4).
  *
- * Asks `GET /v1/getinfo` for the network before answering, so a wrong URL, certificate or macaroon
- * stops the server at boot instead of at the first payment.
+ * Checks the macaroon's permissions and asks `GET /v1/getinfo` for the network before answering,
+ * so a wrong URL, certificate or macaroon stops the server at boot instead of at the first payment.
  */
 export async function createLndBackend(options: LndBackendOptions): Promise<LightningBackend> {
   if (!/^(?:[0-9a-fA-F]{2})+$/.test(options.macaroonHex)) {
     throw new LightningBackendError('The lnd macaroon must be the hex of the macaroon file bytes');
   }
+  checkMacaroon(options);
   const client = createClient(options);
-  const info = await client.json('GET', '/v1/getinfo');
+  const info = await client.json(LND_CALLS.getInfo, '/v1/getinfo');
   const chains = info.chains;
   const chainNetwork =
     Array.isArray(chains) && typeof (chains[0] as Json | undefined)?.network === 'string'
@@ -89,7 +139,8 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
     name: 'lnd',
     network,
 
-    async createInvoice({ amountMsat, description, expirySeconds, hashDescription }): Promise<CreatedInvoice> {
+    async createInvoice(request): Promise<CreatedInvoice> {
+      const { amountMsat, description, expirySeconds } = request;
       if (amountMsat <= 0n) throw new RangeError('An invoice amount must be positive');
       // lnd reads an expiry of 0 as 86400 s, so a zero must never reach it.
       if (!Number.isSafeInteger(expirySeconds) || expirySeconds < 1) {
@@ -97,14 +148,17 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
       }
       // lnd does not answer the creation time; taking it before the call errs towards an earlier expiry.
       const requestedAt = Date.now();
-      const answer = await client.json('POST', '/v1/invoices', {
+      const answer = await client.json(LND_CALLS.addInvoice, '/v1/invoices', {
         value_msat: amountMsat.toString(),
-        // lnd puts `description_hash` in the invoice instead of the memo, and caps a memo at 1024
-        // bytes, which an LNURL metadata string with a logo exceeds: it goes as its hash alone.
-        ...(hashDescription
+        // lnd puts `description_hash` in the invoice instead of the memo: LNURL metadata and any
+        // text too long for a BOLT11 field go as their hash alone.
+        ...(describesByHash(request)
           ? { description_hash: createHash('sha256').update(description, 'utf8').digest('base64') }
           : { memo: description }),
         expiry: String(expirySeconds),
+        // Route hints for unannounced channels: without them a node whose channels are all private
+        // (common behind an LSP) issues invoices nobody can find a route to.
+        private: true,
       });
       return {
         paymentHash: hashFromBase64(answer.r_hash, 'r_hash'),
@@ -114,8 +168,10 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
     },
 
     async lookupInvoice(paymentHash): Promise<InvoiceLookup> {
-      const query = encodeURIComponent(Buffer.from(checkHash(paymentHash), 'hex').toString('base64'));
-      const invoice = await client.json('GET', `/v2/invoices/lookup?payment_hash=${query}`);
+      const invoice = await client.json(
+        LND_CALLS.lookupInvoice,
+        `/v2/invoices/lookup?payment_hash=${encodeURIComponent(hashForUrl(paymentHash))}`,
+      );
       return toLookup(invoice, Date.now());
     },
 
@@ -139,12 +195,20 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
           // read from the invoice list; any later index makes the stream replay what it missed.
           if (last === 0n) await deliverHistory(client, signal, deliver);
           if (signal.aborted) return;
-          const response = await client.send('GET', `/v1/invoices/subscribe?settle_index=${last}`, undefined, signal);
+          const response = await client.stream(
+            LND_CALLS.subscribeInvoices,
+            `/v1/invoices/subscribe?settle_index=${last}`,
+            signal,
+          );
           // Connected: whatever failed before has recovered, so the next drop retries quickly again.
           delays.reset();
           for await (const message of jsonLines(response.body ?? emptyBody())) {
             const invoice = streamResult(message, 'settle stream');
-            // The stream also carries new and cancelled invoices; only settlements matter here.
+            // The stream also carries new and cancelled invoices; only settlements matter here. A
+            // state that is none of lnd's is a broken message, not one to pass over.
+            if (!INVOICE_STATES.has(invoice.state)) {
+              throw new LightningBackendError(`lnd settle stream sent an unknown state: ${String(invoice.state)}`);
+            }
             if (invoice.state !== 'SETTLED') continue;
             const settlement = toSettlement(invoice);
             if (settlement.settleIndex > last) await deliver(settlement);
@@ -172,10 +236,10 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
         throw new RangeError('A payment timeout must be a whole number of seconds, at least 1');
       }
       const response = await client.send(
-        'POST',
+        LND_CALLS.sendPayment,
         '/v2/router/send',
         { payment_request: paymentRequest, fee_limit_msat: maxFeeMsat.toString(), timeout_seconds: timeoutSeconds },
-        deadline(timeoutSeconds * 1000 + PAYMENT_GRACE_MS),
+        deadline(timeoutSeconds * 1000 + (options.paymentGraceMs ?? 30_000)),
       );
       try {
         for await (const message of jsonLines(response.body ?? emptyBody())) {
@@ -198,13 +262,12 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
     },
 
     async lookupPayment(paymentHash): Promise<PaymentLookup> {
-      const hash = Buffer.from(checkHash(paymentHash), 'hex').toString('base64url');
       const controller = new AbortController();
       let response: FetchResponse;
       try {
         response = await client.send(
-          'GET',
-          `/v2/router/track/${hash}?no_inflight_updates=false`,
+          LND_CALLS.trackPayment,
+          `/v2/router/track/${hashForUrl(paymentHash)}?no_inflight_updates=false`,
           undefined,
           deadline(options.requestTimeoutMs ?? 30_000, controller.signal),
         );
@@ -224,7 +287,8 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
             return { state: 'succeeded', preimage, feeMsat };
           }
           if (payment.status === 'FAILED') return { state: 'failed' };
-          return { state: 'in_flight' };
+          if (payment.status === 'IN_FLIGHT' || payment.status === 'INITIATED') return { state: 'in_flight' };
+          throw new LightningBackendError(`lnd tracked a payment in an unknown status: ${String(payment.status)}`);
         }
       } catch (error) {
         if (error instanceof LightningBackendError) throw error;
@@ -236,12 +300,7 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
     },
 
     async decodeInvoice(paymentRequest): Promise<DecodedInvoice> {
-      const payReq = await client.json(
-        'GET',
-        `/v1/payreq/${encodeURIComponent(paymentRequest)}`,
-        undefined,
-        'GET /v1/payreq',
-      );
+      const payReq = await client.json(LND_CALLS.decodePayReq, `/v1/payreq/${encodeURIComponent(paymentRequest)}`);
       const amountMsat = int64(payReq.num_msat, 'num_msat');
       const description =
         typeof payReq.description === 'string' && payReq.description !== '' ? payReq.description : null;
@@ -259,13 +318,15 @@ export async function createLndBackend(options: LndBackendOptions): Promise<Ligh
 }
 
 type LndClient = {
-  /**
-   * A call answered with one JSON object, within the request deadline or until `signal` aborts.
-   * `label` names it in errors when the path carries data.
-   */
-  json(method: 'GET' | 'POST', path: string, body?: Json, label?: string, signal?: AbortSignal): Promise<Json>;
+  /** A call answered with one JSON object, within the request deadline or until `signal` aborts. */
+  json(call: LndCall, path: string, body?: Json, signal?: AbortSignal): Promise<Json>;
   /** A call whose 2xx response is handed over unread, for the streaming endpoints. */
-  send(method: 'GET' | 'POST', path: string, body: Json | undefined, signal: AbortSignal): Promise<FetchResponse>;
+  send(call: LndCall, path: string, body: Json | undefined, signal: AbortSignal): Promise<FetchResponse>;
+  /**
+   * A stream that may stay silent for hours once open (the settle stream): only its opening has
+   * the request deadline, so a node that accepts the connection and never answers is retried.
+   */
+  stream(call: LndCall, path: string, signal: AbortSignal): Promise<FetchResponse>;
 };
 
 type FetchResponse = Awaited<ReturnType<Fetch>>;
@@ -277,16 +338,16 @@ function createClient(options: LndBackendOptions): LndClient {
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
 
   async function send(
-    method: 'GET' | 'POST',
+    call: LndCall,
     path: string,
     body: Json | undefined,
     signal: AbortSignal,
-    label = `${method} ${path.split('?')[0]}`,
   ): Promise<FetchResponse> {
+    const label = call.name;
     let response: FetchResponse;
     try {
       response = await fetch(new URL(path, base), {
-        method,
+        method: call.name.startsWith('POST') ? 'POST' : 'GET',
         headers: {
           'Grpc-Metadata-macaroon': options.macaroonHex,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -304,25 +365,41 @@ function createClient(options: LndBackendOptions): LndClient {
       });
     }
     if (response.ok) return response;
-    const answer = await response.text().catch(() => '');
-    throw new LightningBackendError(`lnd ${label} answered HTTP ${response.status}: ${errorMessage(answer)}`);
+    const message = errorMessage(await readText(response.body).catch(() => ''));
+    // lnd names no permission when it refuses one (macaroons/service.go: bakery's "permission denied").
+    const missing =
+      message === 'permission denied' ? `: the macaroon lacks ${call.permission}. Bake one with: ${BAKE_COMMAND}` : '';
+    throw new LightningBackendError(`lnd ${label} answered HTTP ${response.status}: ${message}${missing}`);
   }
 
   return {
-    send: (method, path, body, signal) => send(method, path, body, signal),
-    async json(method, path, body, label, signal) {
-      const response = await send(method, path, body, deadline(requestTimeoutMs, signal), label);
-      const where = label ?? `${method} ${path.split('?')[0]}`;
+    send,
+    async stream(call, path, signal) {
+      const opening = new AbortController();
+      const timer = setTimeout(
+        () => opening.abort(new DOMException('no answer before the deadline', 'TimeoutError')),
+        requestTimeoutMs,
+      );
+      try {
+        return await send(call, path, undefined, AbortSignal.any([signal, opening.signal]));
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async json(call, path, body, signal) {
+      const timeout = deadline(requestTimeoutMs, signal);
+      const response = await send(call, path, body, timeout);
       let answer: unknown;
       try {
-        answer = JSON.parse(await response.text());
+        answer = JSON.parse(await readText(response.body));
       } catch (error) {
-        throw new LightningBackendError(`lnd ${where} gave an unreadable answer: ${describeFailure(error)}`, {
+        if (signal?.aborted) throw error;
+        throw new LightningBackendError(`lnd ${call.name} gave an unreadable answer: ${describeFailure(error)}`, {
           cause: error,
         });
       }
-      if (typeof answer !== 'object' || answer === null) {
-        throw new LightningBackendError(`lnd ${where} answered something other than an object`);
+      if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
+        throw new LightningBackendError(`lnd ${call.name} answered something other than an object`);
       }
       return answer as Json;
     },
@@ -339,13 +416,14 @@ async function deliverHistory(
   let offset = '0';
   for (;;) {
     const page = await client.json(
-      'GET',
+      LND_CALLS.listInvoices,
       `/v1/invoices?index_offset=${offset}&num_max_invoices=${LIST_PAGE_SIZE}`,
       undefined,
-      'GET /v1/invoices',
       signal,
     );
-    const invoices = Array.isArray(page.invoices) ? (page.invoices as Json[]) : [];
+    // A page that is not a list would end the history early and lose the settlements after it.
+    if (!Array.isArray(page.invoices)) throw new LightningBackendError('lnd GET /v1/invoices answered without a list');
+    const invoices = page.invoices as Json[];
     if (invoices.length === 0) break;
     for (const invoice of invoices) if (invoice.state === 'SETTLED') settled.push(toSettlement(invoice));
     const next = int64(page.last_index_offset, 'last_index_offset').toString();

@@ -49,7 +49,6 @@ export type PaymentResult = { paymentHash: string; preimage: string; feeMsat: bi
 /** What the node knows of its own payment of a hash: `unknown` when it never started one. */
 export type PaymentLookup = PaymentStatus;
 
-/** Raised by adapters when the node cannot be reached or answers with an error. */
 /** `lookupInvoices` of a node that looks invoices up by one hash only. */
 export async function lookupInvoicesOneByOne(
   backend: Pick<LightningBackend, 'lookupInvoice'>,
@@ -69,6 +68,22 @@ export type InvoiceRequest = {
   storeWithCaller?: boolean;
 };
 
+/**
+ * A BOLT11 field holds at most 1023 five-bit words, so a description (`d`) at most 639 bytes of
+ * UTF-8: lnd's `zpay32` ("data length too big to fit within 10 bits") and Core Lightning's `invoice`
+ * ("Descriptions greater than … bytes not yet supported") refuse a longer one.
+ */
+export const MAX_DESCRIPTION_BYTES = 639;
+
+/**
+ * Whether an invoice commits to its description by SHA-256 alone (BOLT11 `h`): when asked
+ * (LNURL-pay metadata), and when the text is too long for a `d` field, counted in UTF-8 bytes.
+ */
+export function describesByHash(request: Pick<InvoiceRequest, 'description' | 'hashDescription'>): boolean {
+  return request.hashDescription === true || Buffer.byteLength(request.description, 'utf8') > MAX_DESCRIPTION_BYTES;
+}
+
+/** Raised by adapters when the node cannot be reached or answers with an error. */
 export class LightningBackendError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
