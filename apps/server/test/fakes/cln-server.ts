@@ -2,15 +2,20 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { createRuneMaster } from './cln-runes.ts';
+import { type Fault, spoil } from './faults.ts';
 import { fakeNodeId, fakePaymentRequest, newPreimage } from './lightning.ts';
 import { caAndServerCertificate } from './tls.ts';
 
 /**
  * A local Core Lightning clnrest for tests (reference/protocols.md §5): HTTPS with a certificate
- * signed by its own `ca.pem`, the `Rune` header, `POST /v1/<method>` with JSON params, 201 with the
- * RPC result, 401/403 for rune problems and 500 `{code, message}` for RPC errors. msat amounts are
- * bare JSON integers, exact beyond 2^53.
+ * signed by its own `ca.pem`, the `Rune` header checked against the rune's restrictions per call,
+ * `POST /v1/<method>` with JSON params, 201 with the RPC result, 401/403 for rune problems and
+ * 500 `{code, message}` for RPC errors. msat amounts are bare JSON integers, exact beyond 2^53.
  */
+
+/** The methods of the rune docs/lightning.md has operators create: every call Rayo makes. */
+export const RAYO_RUNE_METHODS = ['getinfo', 'invoice', 'listinvoices', 'waitanyinvoice', 'decode', 'pay', 'listpays'];
 
 type Status = 'unpaid' | 'paid' | 'expired';
 
@@ -58,7 +63,12 @@ export type FakeCln = {
   url: string;
   /** The CA that signed the server's certificate: clnrest's `ca.pem`. */
   caPem: string;
+  /** A rune allowing `RAYO_RUNE_METHODS` and nothing else. */
   rune: string;
+  /** `createrune restrictions=…` on this node. */
+  createRune(restrictions: readonly (readonly string[])[]): string;
+  /** The next `times` answers to `method` go wrong. */
+  fail(method: string, fault: Fault, times?: number): void;
   calls: RecordedCall[];
   /** Pays one of this node's invoices; returns its new pay_index. */
   settle(paymentHash: string, amountReceivedMsat?: bigint): bigint;
@@ -100,9 +110,16 @@ function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-export async function startFakeCln(options: { network?: string } = {}): Promise<FakeCln> {
+/**
+ * `xpayHandlesPay`: the node runs with `xpay-handle-pay=true`, so xpay answers `pay` calls in its
+ * pay-compatible form (plugins/xpay/xpay.c handle_rpc_command, payment_succeeded with pay_compat).
+ */
+export async function startFakeCln(options: { network?: string; xpayHandlesPay?: boolean } = {}): Promise<FakeCln> {
   const { ca, server: serverCert } = await caAndServerCertificate();
-  const rune = randomBytes(48).toString('base64url');
+  const runes = createRuneMaster();
+  const rune = runes.create([RAYO_RUNE_METHODS.map((method) => `method=${method}`)]);
+  const faults: Array<{ method: string; fault: Fault }> = [];
+  const unanswered = new Set<ServerResponse>();
   const nodeId = fakeNodeId();
   const invoices: Invoice[] = [];
   const remote: ClnRemoteInvoice[] = [];
@@ -146,9 +163,12 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
     };
   }
 
+  const spoiled = new WeakMap<ServerResponse, Fault>();
+
   function reply(response: ServerResponse, status: number, body: unknown) {
+    const fault = status === 201 ? spoiled.get(response) : undefined;
     response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(toJson(body));
+    response.end(spoil(toJson(body), fault));
   }
 
   function rpcError(response: ServerResponse, code: number, message: string, data?: unknown) {
@@ -194,6 +214,16 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
     const amount = params.amount_msat;
     if (typeof label !== 'string' || typeof description !== 'string' || typeof amount !== 'bigint') {
       rpcError(response, -32602, 'amount_msat, label and description are required');
+      return;
+    }
+    // lightningd/invoice.c json_invoice: a `d` field holds at most 639 bytes, unless only its hash goes in.
+    const descriptionBytes = Buffer.byteLength(description);
+    if (descriptionBytes > 639 && params.deschashonly !== true) {
+      rpcError(
+        response,
+        -32602,
+        `Descriptions greater than 639 bytes not yet supported (description length ${descriptionBytes})`,
+      );
       return;
     }
     if (invoices.some((i) => i.label === label)) {
@@ -256,6 +286,27 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
       return;
     }
     const amount = target.amountMsat ?? 0n;
+    if (options.xpayHandlesPay) {
+      pays.push({
+        payment_hash: target.paymentHash,
+        bolt11: target.bolt11,
+        status: 'complete',
+        preimage: target.preimage,
+        amount_msat: amount,
+        amount_sent_msat: amount + target.routeFeeMsat,
+      });
+      // xpay's answer for "pay": no destination, `parts` for the attempts.
+      reply(response, 201, {
+        payment_preimage: target.preimage,
+        amount_msat: amount,
+        amount_sent_msat: amount + target.routeFeeMsat,
+        parts: 1,
+        payment_hash: target.paymentHash,
+        status: 'complete',
+        created_at: nowSeconds(),
+      });
+      return;
+    }
     pays.push({
       payment_hash: target.paymentHash,
       bolt11: target.bolt11,
@@ -318,17 +369,23 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
     calls.push({ method, params, rawBody });
 
     const given = request.headers.rune;
-    if (given === undefined) {
-      reply(response, 403, { code: 1501, message: 'Not authorized: Missing rune' });
-      return;
-    }
-    if (given !== rune) {
-      reply(response, 401, { code: 1502, message: 'Rune is not valid' });
+    const refused = runes.check(Array.isArray(given) ? given[0] : given, method, params);
+    if (refused) {
+      reply(response, refused.httpStatus, { code: refused.code, message: refused.message });
       return;
     }
     if (request.method !== 'POST') {
       reply(response, 404, { code: -32601, message: 'Wrong http method' });
       return;
+    }
+    const faultIndex = faults.findIndex((entry) => entry.method === method);
+    if (faultIndex !== -1) {
+      const fault = faults.splice(faultIndex, 1)[0]?.fault;
+      if (fault === 'silent') {
+        unanswered.add(response);
+        return;
+      }
+      if (fault) spoiled.set(response, fault);
     }
     switch (method) {
       case 'getinfo':
@@ -383,6 +440,10 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
     url: `https://127.0.0.1:${port}`,
     caPem: ca.cert,
     rune,
+    createRune: (restrictions) => runes.create(restrictions),
+    fail(method, fault, times = 1) {
+      for (let i = 0; i < times; i += 1) faults.push({ method, fault });
+    },
     calls,
     settle(paymentHash, amountReceivedMsat) {
       const invoice = refresh(mustFind(paymentHash));
@@ -432,6 +493,7 @@ export async function startFakeCln(options: { network?: string } = {}): Promise<
     waitingPolls: () => waiters.size,
     async close() {
       for (const waiter of waiters) clearTimeout(waiter.timer);
+      for (const response of unanswered) response.socket?.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

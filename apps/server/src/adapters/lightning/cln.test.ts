@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type FakeCln, startFakeCln } from '../../../test/fakes/cln-server.ts';
+import { type FakeCln, RAYO_RUNE_METHODS, startFakeCln } from '../../../test/fakes/cln-server.ts';
 import { caAndServerCertificate } from '../../../test/fakes/tls.ts';
 import { loadConfig } from '../../config.ts';
-import { type ClnBackendOptions, createClnBackend } from './cln.ts';
+import { type ClnBackendOptions, CREATERUNE_COMMAND, createClnBackend, RUNE_METHODS } from './cln.ts';
 import { createLightningBackend } from './index.ts';
 import { type LightningBackend, LightningBackendError, type Settlement } from './types.ts';
 
@@ -245,11 +246,113 @@ describe('Core Lightning backend', () => {
   });
 
   it('refuses a wrong rune with a LightningBackendError that does not show it', async () => {
-    const wrong = 'not-the-rune';
-    const error = await createClnBackend(options({ rune: wrong })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(LightningBackendError);
-    expect((error as Error).message).toMatch(/refused the rune \(HTTP 401, code 1502\): Rune is not valid/);
-    expect((error as Error).message).not.toContain(wrong);
+    const other = await startFakeCln();
+    try {
+      const wrong = other.rune;
+      const error = await createClnBackend(options({ rune: wrong })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LightningBackendError);
+      expect((error as Error).message).toBe(
+        'Core Lightning getinfo refused the rune (HTTP 401, code 1501): Not authorized: Not derived from master. ' +
+          `Create a rune with: ${CREATERUNE_COMMAND}`,
+      );
+      expect((error as Error).message).not.toContain(wrong);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('is refused a method its rune does not list, as clnrest refuses it, and names the rune to create', async () => {
+    expect(RUNE_METHODS).toEqual(RAYO_RUNE_METHODS);
+    // The rune the docs gave before: without listpays (nor getinfo, which Rayo asks at start).
+    const older = cln.createRune([
+      ['method=invoice', 'method=listinvoices', 'method=waitanyinvoice', 'method=decode', 'method=pay'],
+    ]);
+    const refusedAtStart = await createClnBackend(options({ rune: older })).catch((e: unknown) => e);
+    expect((refusedAtStart as Error).message).toBe(
+      'Core Lightning getinfo refused the rune (HTTP 401, code 1502): Not permitted: method is not equal to invoice ' +
+        'AND method is not equal to listinvoices AND method is not equal to waitanyinvoice AND method is not equal ' +
+        `to decode AND method is not equal to pay. Create a rune with: ${CREATERUNE_COMMAND}`,
+    );
+    const withGetinfo = cln.createRune([
+      [
+        'method=getinfo',
+        'method=invoice',
+        'method=listinvoices',
+        'method=waitanyinvoice',
+        'method=decode',
+        'method=pay',
+      ],
+    ]);
+    const node = await createClnBackend(options({ rune: withGetinfo }));
+    const paid = cln.addRemoteInvoice({ amountMsat: 9_000n });
+    await node.payInvoice(paid.bolt11, { maxFeeMsat: 100n, timeoutSeconds: 30 });
+    // The payout's lookup is what failed with such a rune: every retry of a payout whose outcome was lost.
+    await expect(node.lookupPayment(paid.paymentHash)).rejects.toThrow(
+      /listpays refused the rune \(HTTP 401, code 1502\): Not permitted: method is not equal to getinfo AND/,
+    );
+    expect(await backend.lookupPayment(paid.paymentHash)).toMatchObject({ state: 'succeeded' });
+  });
+
+  it('applies every kind of restriction a rune can carry, as lightningd does', async () => {
+    const call = async (rune: string, method: string, params: object) => {
+      const response = await fetch(new URL(`/v1/${method}`, cln.url), {
+        method: 'POST',
+        headers: { Rune: rune, 'content-type': 'application/json' },
+        body: JSON.stringify(params),
+        dispatcher: new Agent({ connect: { ca: cln.caPem } }),
+      });
+      return { status: response.status, body: (await response.json()) as { code?: number; message?: string } };
+    };
+    const labelled = cln.createRune([['method=invoice'], ['pnamelabel^rayo-'], ['pnum<5']]);
+    const ok = await call(labelled, 'invoice', { amount_msat: 1000, label: 'rayo-x', description: 'd' });
+    expect(ok.status).toBe(201);
+    expect(await call(labelled, 'invoice', { amount_msat: 1000, label: 'other', description: 'd' })).toEqual({
+      status: 401,
+      body: { code: 1502, message: 'Not permitted: pnamelabel does not start with rayo-' },
+    });
+    expect(await call(labelled, 'getinfo', {})).toEqual({
+      status: 401,
+      body: { code: 1502, message: 'Not permitted: method is not equal to invoice' },
+    });
+    // A rune with a restriction added by hand, without the node's secret, is not the node's.
+    const forged = Buffer.from(
+      `${Buffer.from(labelled, 'base64url').toString('latin1')}|method=getinfo`,
+      'latin1',
+    ).toString('base64url');
+    expect((await call(forged, 'getinfo', {})).body).toEqual({
+      code: 1501,
+      message: 'Not authorized: Not derived from master',
+    });
+    const missing = await fetch(new URL('/v1/getinfo', cln.url), {
+      method: 'POST',
+      dispatcher: new Agent({ connect: { ca: cln.caPem } }),
+    });
+    expect(missing.status).toBe(403);
+    expect(await missing.json()).toEqual({ code: 1501, message: 'Not authorized: Missing rune' });
+  });
+
+  it('commits to a description over 639 UTF-8 bytes by its hash, which lightningd refuses as text', async () => {
+    const fits = 'ñ'.repeat(319);
+    await backend.createInvoice({ amountMsat: 1000n, description: fits, expirySeconds: 60 });
+    expect(lastCall('invoice')?.params).toMatchObject({ description: fits });
+    expect(lastCall('invoice')?.params.deschashonly).toBeUndefined();
+    const tooLong = 'ñ'.repeat(320);
+    const invoice = await backend.createInvoice({ amountMsat: 1000n, description: tooLong, expirySeconds: 60 });
+    expect(lastCall('invoice')?.params).toMatchObject({ description: tooLong, deschashonly: true });
+    expect(invoice.paymentHash).toMatch(/^[0-9a-f]{64}$/);
+
+    // What the old code sent: the stand-in refuses it as lightningd does.
+    const response = await fetch(new URL('/v1/invoice', cln.url), {
+      method: 'POST',
+      headers: { Rune: cln.rune, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount_msat: 1000, label: 'rayo-long', description: tooLong }),
+      dispatcher: new Agent({ connect: { ca: cln.caPem } }),
+    });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      code: -32602,
+      message: 'Descriptions greater than 639 bytes not yet supported (description length 640)',
+    });
   });
 
   it('trusts the node only through its CA', async () => {
@@ -360,6 +463,76 @@ describe('Core Lightning backend', () => {
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Core Lightning with xpay handling pay', () => {
+  it("reads xpay's answer to pay, and finds the payment with listpays", async () => {
+    const xpayNode = await startFakeCln({ xpayHandlesPay: true });
+    try {
+      const node = await createClnBackend({ restUrl: xpayNode.url, rune: xpayNode.rune, tlsCaPem: xpayNode.caPem });
+      const target = xpayNode.addRemoteInvoice({ amountMsat: 80_000n, routeFeeMsat: 400n });
+      expect(await node.payInvoice(target.bolt11, { maxFeeMsat: 1_000n, timeoutSeconds: 30 })).toEqual({
+        paymentHash: target.paymentHash,
+        preimage: target.preimage,
+        feeMsat: 400n,
+      });
+      expect(await node.lookupPayment(target.paymentHash)).toEqual({
+        state: 'succeeded',
+        preimage: target.preimage,
+        feeMsat: 400n,
+      });
+    } finally {
+      await xpayNode.close();
+    }
+  });
+});
+
+describe('bad answers from Core Lightning', () => {
+  const faults = ['truncated', 'wrong-types', 'huge'] as const;
+
+  it('retries a broken long poll after logging it, and delivers each settlement once', async () => {
+    for (const fault of faults) {
+      const invoice = await newInvoice(7_000n);
+      const index = cln.settle(invoice.paymentHash);
+      const errors: LightningBackendError[] = [];
+      const node = await createClnBackend(options({ onStreamError: (error) => errors.push(error) }));
+      cln.fail('waitanyinvoice', fault);
+      const controller = new AbortController();
+      const received: Settlement[] = [];
+      const done = node.subscribeSettlements(
+        index - 1n,
+        async (settlement) => {
+          received.push(settlement);
+          if (received.length === 1) controller.abort();
+        },
+        controller.signal,
+      );
+      await done;
+      expect(
+        received.map((s) => [s.paymentHash, s.amountPaidMsat]),
+        fault,
+      ).toEqual([[invoice.paymentHash, 7_000n]]);
+      expect(errors.length, fault).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('answers a broken or missing answer with a LightningBackendError, never a state', async () => {
+    const quick = await createClnBackend(options({ requestTimeoutMs: 300 }));
+    const target = cln.addRemoteInvoice({ amountMsat: 5_000n });
+    await quick.payInvoice(target.bolt11, { maxFeeMsat: 100n, timeoutSeconds: 30 });
+    const invoice = await newInvoice();
+    for (const fault of [...faults, 'silent'] as const) {
+      cln.fail('listpays', fault);
+      const error = await quick.lookupPayment(target.paymentHash).catch((e: unknown) => e);
+      expect(error, fault).toBeInstanceOf(LightningBackendError);
+      expect(await quick.lookupPayment(target.paymentHash)).toMatchObject({ state: 'succeeded' });
+      cln.fail('listinvoices', fault);
+      expect(await quick.lookupInvoice(invoice.paymentHash).catch((e: unknown) => e), fault).toBeInstanceOf(
+        LightningBackendError,
+      );
+      expect((await quick.lookupInvoice(invoice.paymentHash)).state).toBe('open');
     }
   });
 });

@@ -1,9 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { fetch as undiciFetch } from 'undici';
-import { Backoff, createDispatcher, deadline, describeFailure, type Fetch, HandlerFailure, pause } from './http.ts';
+import {
+  AnswerTooLarge,
+  Backoff,
+  createDispatcher,
+  deadline,
+  describeFailure,
+  type Fetch,
+  HandlerFailure,
+  pause,
+  readText,
+} from './http.ts';
 import {
   type CreatedInvoice,
   type DecodedInvoice,
+  describesByHash,
   type InvoiceLookup,
   type LightningBackend,
   LightningBackendError,
@@ -16,7 +27,7 @@ import {
 export type ClnBackendOptions = {
   /** clnrest's listener, e.g. `https://127.0.0.1:3010`. */
   restUrl: string;
-  /** A rune allowing getinfo, invoice, listinvoices, waitanyinvoice, decode and (for payouts) pay. */
+  /** A rune allowing `RUNE_METHODS` (`CREATERUNE_COMMAND`). */
   rune: string;
   /** clnrest's `ca.pem`, trusted as the only CA; without it the system CAs must vouch for the node. */
   tlsCaPem?: string;
@@ -31,6 +42,12 @@ export type ClnBackendOptions = {
   /** Hears of every failed long poll before the adapter retries, so the caller can log it. */
   onStreamError?: (error: LightningBackendError, retryInMs: number) => void;
 };
+
+/** Every method Rayo calls; `pay` and `listpays` only for payouts. */
+export const RUNE_METHODS = ['getinfo', 'invoice', 'listinvoices', 'waitanyinvoice', 'decode', 'pay', 'listpays'];
+
+/** A rune for Rayo: one restriction whose alternatives are its methods (doc/schemas/createrune.json). */
+export const CREATERUNE_COMMAND = `lightning-cli createrune restrictions='[[${RUNE_METHODS.map((method) => `"method=${method}"`).join(',')}]]'`;
 
 /** `network` of `getinfo`; Liquid and other chains are not supported. */
 const NETWORKS: Record<string, LightningBackend['network']> = {
@@ -76,7 +93,8 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
     name: 'cln',
     network,
 
-    async createInvoice({ amountMsat, description, expirySeconds, hashDescription }): Promise<CreatedInvoice> {
+    async createInvoice(request): Promise<CreatedInvoice> {
+      const { amountMsat, description, expirySeconds } = request;
       if (amountMsat <= 0n) throw new RangeError('An invoice amount must be positive');
       if (!Number.isSafeInteger(expirySeconds) || expirySeconds < 1) {
         throw new RangeError('An invoice expiry must be a whole number of seconds, at least 1');
@@ -87,8 +105,9 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
         label: `rayo-${randomUUID()}`,
         description,
         expiry: expirySeconds,
-        // CLN hashes the description itself and puts only the hash in the invoice.
-        ...(hashDescription ? { deschashonly: true } : {}),
+        // CLN hashes the description itself and puts only the hash in the invoice: for LNURL-pay
+        // metadata, and for text longer than a BOLT11 field holds, which lightningd refuses.
+        ...(describesByHash(request) ? { deschashonly: true } : {}),
       });
       return {
         paymentHash: checkHash(answer.payment_hash),
@@ -100,7 +119,10 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
     async lookupInvoice(paymentHash): Promise<InvoiceLookup> {
       const hash = checkHash(paymentHash);
       const answer = await call('listinvoices', { payment_hash: hash });
-      const invoice = Array.isArray(answer.invoices) ? (answer.invoices[0] as Json | undefined) : undefined;
+      if (!Array.isArray(answer.invoices)) {
+        throw new LightningBackendError('Core Lightning listinvoices answered without a list');
+      }
+      const invoice = answer.invoices[0] as Json | undefined;
       if (!invoice) throw new LightningBackendError(`Core Lightning has no invoice with payment hash ${hash}`);
       switch (invoice.status) {
         case 'paid':
@@ -131,8 +153,13 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
           );
           delays.reset();
           // An expired invoice carries no pay_index and moves nothing in the paid sequence, so the
-          // next poll asks again after the same index.
-          if (invoice.status !== 'paid') continue;
+          // next poll asks again after the same index. Any other status is a broken answer.
+          if (invoice.status === 'expired') continue;
+          if (invoice.status !== 'paid') {
+            throw new LightningBackendError(
+              `Core Lightning waitanyinvoice answered an unknown status: ${String(invoice.status)}`,
+            );
+          }
           const settlement = toSettlement(invoice);
           if (settlement.settleIndex <= last) continue;
           try {
@@ -205,7 +232,17 @@ export async function createClnBackend(options: ClnBackendOptions): Promise<Ligh
 
     async lookupPayment(paymentHash): Promise<PaymentLookup> {
       const answer = await call('listpays', { payment_hash: checkHash(paymentHash) });
-      const pays = Array.isArray(answer.pays) ? (answer.pays as Json[]) : [];
+      // An answer without a list must not read as "never paid", which would let a payout pay again.
+      if (!Array.isArray(answer.pays))
+        throw new LightningBackendError('Core Lightning listpays answered without a list');
+      const pays = answer.pays as Json[];
+      // doc/schemas/listpays.json: pending, complete or failed; anything else must not read as failed.
+      const unknown = pays.find((pay) => !['pending', 'complete', 'failed'].includes(pay.status as string));
+      if (unknown) {
+        throw new LightningBackendError(
+          `Core Lightning listpays answered an unknown status: ${String(unknown.status)}`,
+        );
+      }
       const complete = pays.find((pay) => pay.status === 'complete');
       if (complete) {
         const preimage = text(complete.preimage, 'preimage').toLowerCase();
@@ -263,11 +300,13 @@ function createCaller(options: ClnBackendOptions): Caller {
         signal: deadline(call.timeoutMs ?? requestTimeoutMs, call.signal),
         dispatcher,
       });
-      body = await response.text();
+      body = await readText(response.body);
     } catch (error) {
       if (call.signal?.aborted) throw error;
       throw new LightningBackendError(
-        `Core Lightning ${method}: no answer from ${base.origin}: ${describeFailure(error)}`,
+        error instanceof AnswerTooLarge
+          ? `Core Lightning ${method} gave an unreadable answer: ${error.message}`
+          : `Core Lightning ${method}: no answer from ${base.origin}: ${describeFailure(error)}`,
         { cause: error },
       );
     }
@@ -285,18 +324,20 @@ function createCaller(options: ClnBackendOptions): Caller {
         );
       }
     }
-    const fields = (typeof answer === 'object' && answer !== null ? answer : {}) as Json;
-    if (response.ok) return fields;
+    const isObject = typeof answer === 'object' && answer !== null && !Array.isArray(answer);
+    const fields = (isObject ? answer : {}) as Json;
+    if (response.ok) {
+      if (!isObject)
+        throw new LightningBackendError(`Core Lightning ${method} answered something other than an object`);
+      return fields;
+    }
     const code = typeof fields.code === 'number' ? fields.code : undefined;
     const message = typeof fields.message === 'string' ? fields.message : body.slice(0, 200) || '(empty body)';
-    const what =
-      response.status === 401 || response.status === 403
-        ? 'refused the rune'
-        : response.status === 404
-          ? 'does not know the method'
-          : 'failed';
+    const runeRefused = response.status === 401 || response.status === 403;
+    const what = runeRefused ? 'refused the rune' : response.status === 404 ? 'does not know the method' : 'failed';
     throw new ClnError(
-      `Core Lightning ${method} ${what} (HTTP ${response.status}${code === undefined ? '' : `, code ${code}`}): ${message}`,
+      `Core Lightning ${method} ${what} (HTTP ${response.status}${code === undefined ? '' : `, code ${code}`}): ${message}` +
+        (runeRefused ? `. Create a rune with: ${CREATERUNE_COMMAND}` : ''),
       code,
     );
   };
