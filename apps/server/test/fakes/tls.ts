@@ -46,7 +46,9 @@ export async function caAndServerCertificate(): Promise<{ ca: KeyAndCert; server
       { name: 'basicConstraints', cA: false, critical: true },
       { name: 'keyUsage', digitalSignature: true, critical: true },
       { name: 'extKeyUsage', serverAuth: true },
-      SERVER_NAMES,
+      // plugins/rest-plugin/src/certs.rs: the names `cln` and `localhost`, and `clnrest-host` when
+      // it is an IP address (here 127.0.0.1, where the stand-in listens).
+      { name: 'subjectAltName', altNames: [{ type: 2 as const, value: 'cln' }, ...SERVER_NAMES.altNames] },
     ],
   });
   return { ca: { key: ca.private, cert: ca.cert }, server: { key: server.private, cert: server.cert } };
