@@ -25,6 +25,18 @@ export type Money = z.infer<typeof MoneySchema>;
 export const CheckoutStatusEventSchema = z.object({ id: z.string(), status: CheckoutStatusSchema });
 export type CheckoutStatusEvent = z.infer<typeof CheckoutStatusEventSchema>;
 
+/**
+ * Part of a checkout's price arrived (on-chain, short) and the rest is still to pay, by either
+ * method: what arrived and what is missing, in the checkout's own currency and in satoshis.
+ */
+export const CheckoutUnderpaidSchema = z.object({
+  received: MoneySchema,
+  missing: MoneySchema,
+  receivedSats: z.number().int().nonnegative(),
+  missingSats: z.number().int().positive(),
+});
+export type CheckoutUnderpaid = z.infer<typeof CheckoutUnderpaidSchema>;
+
 /** What anyone with the link sees at `/ecommerce/checkout/:id`: of the merchant, only name, logo and colour. */
 export const PublicCheckoutSchema = z.object({
   id: z.string(),
@@ -39,7 +51,7 @@ export const PublicCheckoutSchema = z.object({
   amount: MoneySchema,
   /** Its worth in the linked BPT's currency at the current invoice's locked rate; null before one exists. */
   fiatAmount: MoneySchema.nullable(),
-  /** What the current (or paying) invoice asks for, in whole satoshis. */
+  /** The whole price in satoshis, as the current (or paying) invoice or the on-chain quote asks it. */
   amountSats: z.number().int().nonnegative().nullable(),
   /** The Lightning invoice to pay now; null once paid or expired. */
   invoice: z
@@ -60,6 +72,8 @@ export const PublicCheckoutSchema = z.object({
   latePayment: z.boolean(),
   /** A second payment arrived after it was paid: in the ledger, flagged. */
   extraPayment: z.boolean(),
+  /** Null unless part of the price arrived and the rest is missing; `invoice` then asks only the rest. */
+  underpaid: CheckoutUnderpaidSchema.nullable(),
   /** The on-chain option; null when no on-chain wallet is configured or the checkout takes no new payment. */
   onchain: PublicCheckoutOnchainSchema.nullable(),
 });
@@ -75,6 +89,8 @@ export const PaymentLinkSchema = z.object({
   status: CheckoutStatusSchema,
   latePayment: z.boolean(),
   extraPayment: z.boolean(),
+  /** Null unless part of the price arrived and the rest is missing ('Underpaid'). */
+  underpaid: CheckoutUnderpaidSchema.nullable(),
   paidAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
 });

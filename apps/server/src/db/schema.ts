@@ -440,6 +440,8 @@ export interface CheckoutOnchainAddressesTable {
   confirmations: Generated<number>;
   state: Generated<OnchainState>;
   watch_until: Date;
+  /** Until when `amount_sats` holds: a payment first seen later is judged against a new quote. */
+  quote_expires_at: Date;
   created_at: Generated<Date>;
 }
 

@@ -27,6 +27,7 @@ import * as onchainPayouts from './0025-onchain-payouts.ts';
 import * as payoutEdges from './0026-payout-edges.ts';
 import * as bitcoinToDisburse from './0028-bitcoin-to-disburse.ts';
 import * as devnetTransactions from './0029-devnet-transactions.ts';
+import * as onchainQuotes from './0030-onchain-quotes.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0026-payout-edges': payoutEdges,
   '0028-bitcoin-to-disburse': bitcoinToDisburse,
   '0029-devnet-transactions': devnetTransactions,
+  '0030-onchain-quotes': onchainQuotes,
 };

@@ -144,6 +144,62 @@ export async function listCheckoutLightningInvoices(db: Db, checkoutId: string):
     .execute();
 }
 
+/** What the settled payments of a checkout add up to, and the Lightning ones among them. */
+export type SettledPayments = { msat: bigint; minor: bigint; lightningMsat: bigint; lightningMinor: bigint };
+
+const NO_PAYMENTS: SettledPayments = { msat: 0n, minor: 0n, lightningMsat: 0n, lightningMinor: 0n };
+
+/**
+ * The settled payments of each checkout, in msat and in the minor units they were booked at (the
+ * terminal's currency), all of them and those by Lightning; checkouts paid nothing are left out.
+ */
+export async function sumSettledPayments(db: Db, checkoutIds: string[]): Promise<Map<string, SettledPayments>> {
+  if (checkoutIds.length === 0) return new Map();
+  const lightning = sql<boolean>`payment_hash not like 'onchain:%'`;
+  const rows = await db
+    .selectFrom('invoices')
+    .select([
+      'source_id',
+      sql<string>`sum(amount_msat)`.as('msat'),
+      sql<string>`sum(total_minor)`.as('minor'),
+      sql<string>`coalesce(sum(amount_msat) filter (where ${lightning}), 0)`.as('lightning_msat'),
+      sql<string>`coalesce(sum(total_minor) filter (where ${lightning}), 0)`.as('lightning_minor'),
+    ])
+    .where('source', 'in', ['payment_link', 'checkout'])
+    .where('source_id', 'in', checkoutIds)
+    .where('status', '=', 'settled')
+    .groupBy('source_id')
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.source_id as string,
+      {
+        msat: BigInt(row.msat),
+        minor: BigInt(row.minor),
+        lightningMsat: BigInt(row.lightning_msat),
+        lightningMinor: BigInt(row.lightning_minor),
+      },
+    ]),
+  );
+}
+
+/** The settled payments of a checkout, each in msat and in the minor units it was booked at. */
+export async function listSettledPayments(db: Db, checkoutId: string): Promise<Array<{ msat: bigint; minor: bigint }>> {
+  const rows = await db
+    .selectFrom('invoices')
+    .select(['amount_msat', 'total_minor'])
+    .where('source', 'in', ['payment_link', 'checkout'])
+    .where('source_id', '=', checkoutId)
+    .where('status', '=', 'settled')
+    .execute();
+  return rows.map((row) => ({ msat: BigInt(row.amount_msat), minor: BigInt(row.total_minor) }));
+}
+
+/** `sumSettledPayments` of one checkout. */
+export async function sumCheckoutSettledPayments(db: Db, checkoutId: string): Promise<SettledPayments> {
+  return (await sumSettledPayments(db, [checkoutId])).get(checkoutId) ?? NO_PAYMENTS;
+}
+
 /** The invoice that paid the checkout, if one did. */
 export async function findPayingInvoice(db: Db, checkout: CheckoutRow): Promise<InvoiceRow | undefined> {
   if (!checkout.paid_at) return undefined;
@@ -169,6 +225,17 @@ export async function markCheckoutPaid(
     .set({ status: 'paid', paid_via: payment.paidVia, paid_at: payment.paidAt, late_payment: payment.late })
     .where('id', '=', id)
     .execute();
+}
+
+/** Moves a checkout between awaiting payment and processing; false when it was not in the state left. */
+export async function setCheckoutProcessing(db: Db, checkoutId: string, processing: boolean): Promise<boolean> {
+  const result = await db
+    .updateTable('checkouts')
+    .set({ status: processing ? 'processing' : 'awaiting_payment' })
+    .where('id', '=', checkoutId)
+    .where('status', '=', processing ? 'awaiting_payment' : 'processing')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function flagExtraPayment(db: Db, id: string): Promise<void> {

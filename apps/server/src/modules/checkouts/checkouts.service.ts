@@ -13,7 +13,14 @@ import {
 import type { Db } from '../../db/database.ts';
 import type { InvoiceRow } from '../invoices/invoices.repo.ts';
 import { assertOrganizationMaySell, type InvoiceDeps, issueInvoice } from '../invoices/invoices.service.ts';
-import { getCheckoutOnchain } from '../onchain/onchain.service.ts';
+import {
+  type AmountDue,
+  findAmountDue,
+  findCheckoutQuote,
+  getCheckoutOnchain,
+  lockCheckoutAddress,
+  quoteCheckoutAddress,
+} from '../onchain/checkout-addresses.service.ts';
 import { findCurrentOrganization } from '../organizations/organizations.repo.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
@@ -30,8 +37,10 @@ import {
   insertCheckout,
   isUniqueViolation,
   listCheckoutLightningInvoices,
+  listSettledPayments,
   markCheckoutPaid,
   notifyCheckoutStatus,
+  setCheckoutProcessing,
 } from './checkouts.repo.ts';
 
 /** DESIGN §9: a payment link's invoice lives 24 hours, and a new one follows while the link is open. */
@@ -136,37 +145,63 @@ function wholeSecondsLeft(checkoutExpiresAt: Date, now: Date): number {
   return Math.floor((checkoutExpiresAt.getTime() - now.getTime()) / 1000) - 1;
 }
 
+/** Whether an invoice asks for a checkout's whole price (rather than the rest of a part paid). */
+function asksWholePrice(checkout: CheckoutRow, invoice: InvoiceRow): boolean {
+  const minor = BigInt(checkout.amount_minor);
+  if (checkout.amount_currency === SATS) return BigInt(invoice.amount_msat) === minor * 1000n;
+  const rateMinorPerBtc = BigInt(invoice.rate_minor_per_btc);
+  return (
+    BigInt(invoice.total_minor) === minor &&
+    BigInt(invoice.amount_msat) === fiatToMsat(minor, rateMinorPerBtc, checkout.amount_currency)
+  );
+}
+
+/** Whether an open invoice asks for what is due now. */
+function asksWhatIsDue(checkout: CheckoutRow, invoice: InvoiceRow | undefined, due: AmountDue, now: Date): boolean {
+  if (!isOpenInvoice(invoice, now)) return false;
+  if (due.kind === 'price') return asksWholePrice(checkout, invoice);
+  return due.kind === 'rest' && BigInt(invoice.amount_msat) === due.msat;
+}
+
 /**
- * The Lightning invoice a payer should pay now, issued on first sight and renewed when the last
- * one expired while the checkout still waits (payment links stay open; a store checkout's
- * invoice ends with the checkout). The checkout row is locked meanwhile, so that two payers
- * opening the page at once get the same invoice.
+ * The Lightning invoice a payer should pay now: for the whole price while nothing has arrived, or
+ * once part of it arrived on-chain, for only what is missing. It is issued on first sight, and
+ * again when the last one expired while the checkout still waits (payment links stay open; a store
+ * checkout's invoice ends with the checkout) or no longer asks what is due. A new invoice for the
+ * whole price also gives the checkout's address its quote, so both methods ask the same. The
+ * address row, then the checkout row, are locked meanwhile (the chain watch's order), so that two
+ * payers opening the page at once get the same invoice.
  */
 async function currentInvoice(deps: InvoiceDeps, checkout: CheckoutRow, now: Date): Promise<InvoiceRow | undefined> {
   if (checkout.status !== 'awaiting_payment' || isPastExpiry(checkout, now)) return undefined;
+  const found = await findVirtualBpt(deps.db, checkout.organization_id, checkout.virtual_bpt_id);
+  if (!found) return undefined;
   const [latest] = await listCheckoutLightningInvoices(deps.db, checkout.id);
-  if (isOpenInvoice(latest, now)) return latest;
+  if (asksWhatIsDue(checkout, latest, await findAmountDue(deps.db, checkout, found.bpt.currency), now)) return latest;
   return deps.db.transaction().execute(async (trx) => {
+    const address = await lockCheckoutAddress(trx, checkout.id);
     const locked = await findCheckout(trx, checkout.id, { lock: true });
     if (locked?.status !== 'awaiting_payment' || isPastExpiry(locked, now)) return undefined;
+    const due = await findAmountDue(trx, locked, found.bpt.currency);
+    if (due.kind === 'nothing') return undefined;
     const [again] = await listCheckoutLightningInvoices(trx, checkout.id);
-    if (isOpenInvoice(again, now)) return again;
-    const found = await findVirtualBpt(trx, locked.organization_id, locked.virtual_bpt_id);
-    if (!found) return undefined;
+    if (asksWhatIsDue(locked, again, due, now)) return again;
     const expirySeconds =
       locked.expires_at === null
         ? PAYMENT_LINK_INVOICE_SECONDS
         : Math.min(deps.config.invoiceExpirySeconds, wholeSecondsLeft(locked.expires_at, now));
     if (expirySeconds < 1) return undefined;
     const minor = BigInt(locked.amount_minor);
-    return issueInvoice(
+    const invoice = await issueInvoice(
       { ...deps, db: trx },
       {
         bpt: found.bpt,
         price:
-          locked.amount_currency === SATS
-            ? { kind: 'msat', amountMsat: minor * 1000n }
-            : { kind: 'fiat', billMinor: minor, tipMinor: 0n, taxBps: 0 },
+          due.kind === 'rest'
+            ? { kind: 'quoted', amountMsat: due.msat, totalMinor: due.minor, rateMinorPerBtc: due.rateMinorPerBtc }
+            : locked.amount_currency === SATS
+              ? { kind: 'msat', amountMsat: minor * 1000n }
+              : { kind: 'fiat', billMinor: minor, tipMinor: 0n, taxBps: 0 },
         description: locked.description,
         expirySeconds,
         source: locked.kind === 'store' ? 'checkout' : 'payment_link',
@@ -175,6 +210,8 @@ async function currentInvoice(deps: InvoiceDeps, checkout: CheckoutRow, now: Dat
       },
       now,
     );
+    if (address && due.kind === 'price') await quoteCheckoutAddress(trx, locked.id, invoice);
+    return invoice;
   });
 }
 
@@ -197,18 +234,30 @@ export async function getPublicCheckout(deps: InvoiceDeps, id: string, now = new
   const checkout = await requireCheckout(deps.db, id);
   const invoice = await currentInvoice(deps, checkout, now);
   const shown = await requireCheckout(deps.db, id);
-  const priced = invoice ?? (await findPayingInvoice(deps.db, shown));
+  const paying = invoice ?? (await findPayingInvoice(deps.db, shown));
+  const { onchain, underpaid } = await getCheckoutOnchain(
+    deps,
+    shown,
+    invoice && asksWholePrice(shown, invoice) ? invoice : undefined,
+    now,
+  );
+  // What the checkout costs in all: the invoice's figures when it asks the whole price, else the
+  // address's quote (a part arrived, and the invoice asks only the rest).
+  const found = await findVirtualBpt(deps.db, shown.organization_id, shown.virtual_bpt_id);
+  const whole =
+    paying && asksWholePrice(shown, paying)
+      ? { msat: BigInt(paying.amount_msat), currency: paying.currency, minor: BigInt(paying.total_minor) }
+      : found && (await findCheckoutQuote(deps.db, shown, found.bpt.currency));
   const organization = await findCurrentOrganization(deps.db, shown.organization_id);
   const branding = await getPublicBranding(deps.db, shown.organization_id);
   const amountMinor = BigInt(shown.amount_minor);
   const fiatAmount =
     shown.amount_currency !== SATS
       ? { currency: shown.amount_currency, value: formatMinor(amountMinor, shown.amount_currency) }
-      : priced && priced.currency !== SATS
-        ? { currency: priced.currency, value: formatMinor(BigInt(priced.total_minor), priced.currency) }
+      : whole && whole.currency !== SATS
+        ? { currency: whole.currency, value: formatMinor(whole.minor, whole.currency) }
         : null;
-  const amountSats =
-    shown.amount_currency === SATS ? Number(amountMinor) : priced ? Number(BigInt(priced.amount_msat) / 1000n) : null;
+  const amountSats = shown.amount_currency === SATS ? Number(amountMinor) : whole ? Number(whole.msat / 1000n) : null;
   return {
     id: shown.id,
     kind: shown.kind,
@@ -236,7 +285,8 @@ export async function getPublicCheckout(deps: InvoiceDeps, id: string, now = new
     paidAt: shown.paid_at?.toISOString() ?? null,
     latePayment: shown.late_payment,
     extraPayment: shown.extra_payment,
-    onchain: await getCheckoutOnchain(deps, shown.id, now),
+    underpaid,
+    onchain,
   };
 }
 
@@ -245,10 +295,28 @@ export async function getCheckoutStatus(db: Db, id: string, now = new Date()): P
   return visibleStatus(await requireCheckout(db, id), now);
 }
 
+type Payment = { msat: bigint; minor: bigint };
+
+/** Whether payments cover a checkout's price: in fiat as they were booked, or in sats. */
+function coversPrice(checkout: CheckoutRow, payments: Payment[]): boolean {
+  const minor = BigInt(checkout.amount_minor);
+  const sum = (pick: (payment: Payment) => bigint) => payments.reduce((total, payment) => total + pick(payment), 0n);
+  return checkout.amount_currency === SATS
+    ? sum((payment) => payment.msat) >= minor * 1000n
+    : sum((payment) => payment.minor) >= minor;
+}
+
+/** Whether one of the payments was not needed at all: the others cover the price without it. */
+function paidMoreThanOnce(checkout: CheckoutRow, payments: Payment[]): boolean {
+  return payments.length > 1 && payments.some((_, i) => coversPrice(checkout, payments.toSpliced(i, 1)));
+}
+
 /**
  * A payment of a checkout's invoice (Lightning, or an on-chain payment recorded as its own
- * invoice row) was just recorded in the ledger, inside the settlement's transaction. The first
- * one pays the checkout, flagged late if the checkout had expired; any later one is an extra
+ * invoice row) was just recorded in the ledger, inside the settlement's transaction. The payment
+ * that makes the settled ones cover the price pays the checkout, flagged late if the checkout had
+ * expired; one short of it leaves the checkout waiting for the rest (processing when the rest has
+ * arrived on-chain and waits for confirmations); any payment after it was paid is an extra
  * payment: already in the ledger, and flagged so that the merchant sees it.
  */
 export async function applyCheckoutSettlement(trx: Db, invoice: InvoiceRow): Promise<void> {
@@ -257,16 +325,27 @@ export async function applyCheckoutSettlement(trx: Db, invoice: InvoiceRow): Pro
   if (!checkout) return;
   if (checkout.status === 'paid') {
     await flagExtraPayment(trx, checkout.id);
-  } else {
-    const paidAt = invoice.settled_at ?? new Date();
-    const paidVia: PaidVia = invoice.payment_hash.startsWith('onchain:') ? 'onchain' : 'lightning';
-    // An on-chain payment seen before the expiry (processing) is in time, however long its
-    // confirmations take after it.
-    const late = checkout.status === 'expired' || (checkout.status !== 'processing' && isPastExpiry(checkout, paidAt));
-    await markCheckoutPaid(trx, checkout.id, { paidVia, paidAt, late });
-    const paid = { ...checkout, status: 'paid' as const, paid_via: paidVia, late_payment: late };
-    await enqueueCheckoutWebhook(trx, paid, 'checkout.paid', BigInt(invoice.amount_msat) / 1000n);
+    await notifyCheckoutStatus(trx, checkout.id, 'paid');
+    return;
   }
+  const payments = await listSettledPayments(trx, checkout.id);
+  if (!coversPrice(checkout, payments)) {
+    const due = await findAmountDue(trx, checkout, invoice.currency);
+    const processing = due.kind === 'nothing' && (await setCheckoutProcessing(trx, checkout.id, true));
+    await notifyCheckoutStatus(trx, checkout.id, processing ? 'processing' : checkout.status);
+    return;
+  }
+  const paidAt = invoice.settled_at ?? new Date();
+  const paidVia: PaidVia = invoice.payment_hash.startsWith('onchain:') ? 'onchain' : 'lightning';
+  // An on-chain payment seen before the expiry (processing) is in time, however long its
+  // confirmations take after it.
+  const late = checkout.status === 'expired' || (checkout.status !== 'processing' && isPastExpiry(checkout, paidAt));
+  await markCheckoutPaid(trx, checkout.id, { paidVia, paidAt, late });
+  // Both methods paid the rest, say: the merchant sees it to refund, as for a payment after paid.
+  if (paidMoreThanOnce(checkout, payments)) await flagExtraPayment(trx, checkout.id);
+  const paid = { ...checkout, status: 'paid' as const, paid_via: paidVia, late_payment: late };
+  const paidSats = payments.reduce((total, payment) => total + payment.msat, 0n) / 1000n;
+  await enqueueCheckoutWebhook(trx, paid, 'checkout.paid', paidSats);
   await notifyCheckoutStatus(trx, checkout.id, 'paid');
 }
 

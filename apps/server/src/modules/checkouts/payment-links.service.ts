@@ -1,5 +1,6 @@
 import {
   AppError,
+  type CheckoutUnderpaid,
   type CreatePaymentLinkRequest,
   formatMinor,
   type PaymentLink,
@@ -10,6 +11,7 @@ import type { Db } from '../../db/database.ts';
 import { listAccountDetails, organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import type { InvoiceDeps } from '../invoices/invoices.service.ts';
+import { listCheckoutsUnderpaid } from '../onchain/checkout-addresses.service.ts';
 import { findCallerVirtualBpt } from '../virtual-bpts/virtual-bpts.service.ts';
 import {
   listAccountPaymentLinks as listAccountPaymentLinkRows,
@@ -19,7 +21,7 @@ import {
 } from './checkouts.repo.ts';
 import { createCheckout } from './checkouts.service.ts';
 
-function toPaymentLink(row: PaymentLinkRow): PaymentLink {
+function toPaymentLink(row: PaymentLinkRow, underpaid: CheckoutUnderpaid | null = null): PaymentLink {
   return {
     id: row.id,
     virtualBptId: row.virtual_bpt_id,
@@ -29,14 +31,21 @@ function toPaymentLink(row: PaymentLinkRow): PaymentLink {
     status: row.status,
     latePayment: row.late_payment,
     extraPayment: row.extra_payment,
+    underpaid,
     paidAt: row.paid_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
   };
 }
 
+/** Payment links as the merchant lists them, each 'Underpaid' with its amounts when part of it arrived. */
+async function toPaymentLinks(db: Db, rows: PaymentLinkRow[]): Promise<PaymentLink[]> {
+  const underpaid = await listCheckoutsUnderpaid(db, rows);
+  return rows.map((row) => toPaymentLink(row, underpaid.get(row.id) ?? null));
+}
+
 export async function listPaymentLinks(db: Db, caller: AccessClaims, virtualBptId: string): Promise<PaymentLink[]> {
   const { virtualBpt } = await findCallerVirtualBpt(db, caller, virtualBptId);
-  return (await listVirtualBptPaymentLinks(db, virtualBpt.organization_id, virtualBpt.id)).map(toPaymentLink);
+  return toPaymentLinks(db, await listVirtualBptPaymentLinks(db, virtualBpt.organization_id, virtualBpt.id));
 }
 
 /** A payment link (SPEC §3): a checkout that stays open until paid, in the BPT's currency or in sats. */
@@ -71,5 +80,5 @@ export async function listAccountPaymentLinks(db: Db, caller: AccessClaims, acco
   const organizationId = organizationOf(caller);
   const visible = await listAccountDetails(db, caller);
   if (!visible.some((account) => account.id === accountId)) throw new AppError('NotFound', 'Account not found');
-  return (await listAccountPaymentLinkRows(db, organizationId, accountId)).map(toPaymentLink);
+  return toPaymentLinks(db, await listAccountPaymentLinkRows(db, organizationId, accountId));
 }

@@ -76,11 +76,13 @@ export function toInvoice(row: InvoiceRow): Invoice {
 
 /**
  * How an invoice is priced: a sale in the terminal's currency (bill, tip and the terminal's tax),
- * or a fixed amount of bitcoin whose fiat worth is read at the same locked rate.
+ * a fixed amount of bitcoin whose fiat worth is read at the same locked rate, or both fixed by a
+ * quote made earlier (the rest of a checkout paid in part), kept at that quote's rate.
  */
 export type InvoicePrice =
   | { kind: 'fiat'; billMinor: bigint; tipMinor: bigint; taxBps: number }
-  | { kind: 'msat'; amountMsat: bigint };
+  | { kind: 'msat'; amountMsat: bigint }
+  | { kind: 'quoted'; amountMsat: bigint; totalMinor: bigint; rateMinorPerBtc: bigint };
 
 /** One invoice to issue: the terminal whose account and currency take the sale, and what it sells. */
 export type InvoiceOrder = {
@@ -106,7 +108,8 @@ function priceSale(price: InvoicePrice, rateMinorPerBtc: bigint, currency: strin
     const sale = computeSale(price);
     return { sale, amountMsat: fiatToMsat(sale.totalMinor, rateMinorPerBtc, currency) };
   }
-  const totalMinor = msatToFiatMinor(price.amountMsat, rateMinorPerBtc, currency);
+  const totalMinor =
+    price.kind === 'quoted' ? price.totalMinor : msatToFiatMinor(price.amountMsat, rateMinorPerBtc, currency);
   return { sale: { billMinor: totalMinor, tipMinor: 0n, taxMinor: 0n, totalMinor }, amountMsat: price.amountMsat };
 }
 
@@ -145,7 +148,10 @@ async function signInvoice(
   if (!seller || seller.blocked) {
     throw new AppError('OrganizationDisabled', 'Your organization is disabled, missing info in Settings');
   }
-  const rateMinorPerBtc = freshRateForInvoice(bpt.currency, seller.rate, deps.config);
+  const rateMinorPerBtc =
+    order.price.kind === 'quoted'
+      ? order.price.rateMinorPerBtc
+      : freshRateForInvoice(bpt.currency, seller.rate, deps.config);
   const { sale, amountMsat } = priceSale(order.price, rateMinorPerBtc, bpt.currency);
   if (amountMsat < 1000n) throw new AppError('InvalidAmount', 'The amount is less than one satoshi');
   assertInvoiceWithinLimit(amountMsat);

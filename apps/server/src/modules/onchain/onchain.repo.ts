@@ -29,6 +29,7 @@ export type NewCheckoutAddress = {
   derivation_index: number;
   amount_sats: bigint;
   rate_minor_per_btc: bigint;
+  quote_expires_at: Date;
   watch_until: Date;
 };
 
@@ -59,6 +60,43 @@ export async function findCheckoutAddress(
     .where('checkout_id', '=', checkoutId)
     .$if(options.lock === true, (query) => query.forUpdate())
     .executeTakeFirst();
+}
+
+export async function listCheckoutAddresses(db: Db, checkoutIds: string[]): Promise<CheckoutAddressRow[]> {
+  if (checkoutIds.length === 0) return [];
+  return db.selectFrom('checkout_onchain_addresses').selectAll().where('checkout_id', 'in', checkoutIds).execute();
+}
+
+/**
+ * Gives the address a new quote, unless a payment to it has been seen: a payment is judged against
+ * the quote it was sent for. Returns the row as it now is.
+ */
+export async function requoteCheckoutAddress(
+  db: Db,
+  checkoutId: string,
+  quote: { amountSats: bigint; rateMinorPerBtc: bigint; expiresAt: Date },
+): Promise<CheckoutAddressRow | undefined> {
+  const updated = await db
+    .updateTable('checkout_onchain_addresses')
+    .set({
+      amount_sats: quote.amountSats,
+      rate_minor_per_btc: quote.rateMinorPerBtc,
+      quote_expires_at: quote.expiresAt,
+    })
+    .where('checkout_id', '=', checkoutId)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('checkout_onchain_outputs as o')
+            .select('o.txid')
+            .whereRef('o.checkout_id', '=', 'checkout_onchain_addresses.checkout_id'),
+        ),
+      ),
+    )
+    .returningAll()
+    .executeTakeFirst();
+  return updated ?? findCheckoutAddress(db, checkoutId);
 }
 
 /**
@@ -150,14 +188,4 @@ export async function listUnsettledOnchainInvoices(db: Db, checkoutId: string): 
     .where('status', '!=', 'settled')
     .execute();
   return rows.map((row) => row.payment_hash);
-}
-
-export async function setCheckoutProcessing(db: Db, checkoutId: string, processing: boolean): Promise<boolean> {
-  const result = await db
-    .updateTable('checkouts')
-    .set({ status: processing ? 'processing' : 'awaiting_payment' })
-    .where('id', '=', checkoutId)
-    .where('status', '=', processing ? 'awaiting_payment' : 'processing')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
 }

@@ -24,6 +24,7 @@ const paid: PublicCheckout = {
   paidAt: '2026-11-24T08:00:00.000Z',
   latePayment: false,
   extraPayment: false,
+  underpaid: null,
   onchain: null,
 };
 
