@@ -86,6 +86,7 @@ const ConfigSchema = z.object({
   PAYOUT_MIN_SATS: z.coerce.number().int().min(1).default(1000),
   PAYOUT_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).default(60),
   PAYOUT_ALERT_AFTER_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  PAYOUT_DESTINATION_COOLDOWN_HOURS: z.coerce.number().int().min(0).max(8760).default(48),
   LNURL_ALLOW_PRIVATE_HOSTS: booleanFromEnv.default(false),
   WEBHOOK_ALLOW_PRIVATE_HOSTS: booleanFromEnv.default(false),
   SHOPIFY_API_URL: z
@@ -181,7 +182,14 @@ export type Config = {
   invoiceExpirySeconds: number;
   reconcileSeconds: number;
   /** Lightning-address payouts (docs/decisions.md "Payouts"). */
-  payouts: { intervalSeconds: number; minMsat: bigint; retryBaseSeconds: number; alertAfterAttempts: number };
+  payouts: {
+    intervalSeconds: number;
+    minMsat: bigint;
+    retryBaseSeconds: number;
+    alertAfterAttempts: number;
+    /** How long a changed payout destination waits, once every admin was mailed, unless back office verifies it. */
+    destinationCoolDownHours: number;
+  };
   /**
    * Lets LNURL-withdraw reach loopback and private addresses, which a link from the public API
    * must not: for tests and local devnet setups only.
@@ -333,6 +341,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       minMsat: BigInt(c.PAYOUT_MIN_SATS) * 1000n,
       retryBaseSeconds: c.PAYOUT_RETRY_BASE_SECONDS,
       alertAfterAttempts: c.PAYOUT_ALERT_AFTER_ATTEMPTS,
+      destinationCoolDownHours: c.PAYOUT_DESTINATION_COOLDOWN_HOURS,
     },
     lnurlAllowPrivateHosts: c.LNURL_ALLOW_PRIVATE_HOSTS,
     webhookAllowPrivateHosts: c.WEBHOOK_ALLOW_PRIVATE_HOSTS,

@@ -60,6 +60,9 @@ const ForgotPasswordPage = lazyPage(() =>
 const ConfirmForgotPasswordPage = lazyPage(() =>
   import('./pages/password-reset/ConfirmForgotPasswordPage.tsx').then((page) => page.ConfirmForgotPasswordPage),
 );
+const CancelPayoutChangePage = lazyPage(() =>
+  import('./pages/payout-change/CancelPayoutChangePage.tsx').then((page) => page.CancelPayoutChangePage),
+);
 const DonationPage = lazyPage(() => import('./pages/donation/DonationPage.tsx').then((page) => page.DonationPage));
 const DevnetOnly = lazyPage(() => import('./pages/devnet/DevnetWalletPage.tsx').then((page) => page.DevnetOnly));
 const DevnetWalletPage = lazyPage(() =>
@@ -101,6 +104,11 @@ export const routes: RouteObject[] = [
         element: <ConfirmForgotPasswordPage />,
       },
       { path: '/check-your-email', handle: { name: 'check-your-email' }, element: <CheckYourEmailPage /> },
+      {
+        path: '/cancel-payout-change',
+        handle: { name: 'cancel-payout-change' },
+        element: <CancelPayoutChangePage />,
+      },
       {
         element: <QueryRoutes />,
         children: [{ path: '/onboard', handle: { name: 'onboard' }, element: <OnboardPage /> }],

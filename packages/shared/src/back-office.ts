@@ -94,6 +94,7 @@ export const NOTIFICATION_KINDS = [
   'settings.banking_info_changed',
   'settings.onchain_address_changed',
   'settings.lightning_address_changed',
+  'settings.payout_destination_change_cancelled',
   'settings.payout_split_changed',
   'settings.kyb_document_uploaded',
   'settings.kyb_document_deleted',

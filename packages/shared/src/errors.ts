@@ -66,6 +66,10 @@ export const errorStatus = {
   // A payout can be cancelled only while pending or failed and while no payment of it may still complete.
   PayoutNotCancellable: 409,
   PayoutInFlight: 409,
+  // A changed payout destination is paid only once back office verified it or its cool-down ended.
+  PayoutDestinationHeld: 409,
+  // A destination change can be cancelled until its cool-down ends, and once.
+  DestinationChangeNotCancellable: 409,
   // An on-chain payout batch takes the operator's signature once, while it waits for it.
   BatchNotAwaitingSignature: 409,
   // Shopify webhooks: the body is not signed with the store's API secret key.

@@ -40,10 +40,30 @@ export const FiatShareSchema = z.object({
 });
 export type FiatShare = z.infer<typeof FiatShareSchema>;
 
+/** Where an organization is paid: its Lightning address, its on-chain address, its bank account. */
+export const PAYOUT_DESTINATION_KINDS = ['lightning', 'onchain', 'bank'] as const;
+export const PayoutDestinationKindSchema = z.enum(PAYOUT_DESTINATION_KINDS);
+export type PayoutDestinationKind = z.infer<typeof PayoutDestinationKindSchema>;
+
+/**
+ * Payouts to a destination wait after it changed (docs/api.md "Payouts"): until back office
+ * verifies it, or until `releaseAt`, the end of its cool-down; null when only back office's
+ * verification releases it (the admins could not be mailed).
+ */
+export const PayoutHoldSchema = z.object({
+  changeId: z.string(),
+  kind: PayoutDestinationKindSchema,
+  changedAt: z.iso.datetime(),
+  releaseAt: z.iso.datetime().nullable(),
+});
+export type PayoutHold = z.infer<typeof PayoutHoldSchema>;
+
 export const PayoutPageSchema = z.object({
   payouts: z.array(PayoutSchema),
   total: z.number().int(),
   fiat: z.array(FiatShareSchema),
+  /** The destinations payouts wait on, and why. */
+  holds: z.array(PayoutHoldSchema),
 });
 export type PayoutPage = z.infer<typeof PayoutPageSchema>;
 
@@ -73,3 +93,11 @@ export const OnchainPayoutBatchListSchema = z.array(OnchainPayoutBatchSchema);
 /** The operator's signed batch: the PSBT in base64, or the raw transaction in hex. */
 export const SignedBatchRequestSchema = z.object({ transaction: z.string().trim().min(1).max(400_000) });
 export type SignedBatchRequest = z.infer<typeof SignedBatchRequestSchema>;
+
+/** The cancel link mailed to every admin when a payout destination changes. */
+export const CancelDestinationChangeRequestSchema = z.object({ token: z.string().trim().min(1).max(200) });
+export type CancelDestinationChangeRequest = z.infer<typeof CancelDestinationChangeRequestSchema>;
+
+/** A cancelled change: its destination is back to what it was before. */
+export const CancelledDestinationChangeSchema = z.object({ kind: PayoutDestinationKindSchema });
+export type CancelledDestinationChange = z.infer<typeof CancelledDestinationChangeSchema>;

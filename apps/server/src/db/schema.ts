@@ -1,6 +1,8 @@
 import type {
+  BankingInfoMetadata,
   InvoiceStatus,
   Language,
+  PayoutDestinationKind,
   Role,
   SaleSource,
   ShopPlatform,
@@ -584,6 +586,27 @@ export interface PayoutTransactionsTable {
   amount_msat: Int8;
 }
 
+/** An address, or a bank account's fields. */
+export type PayoutDestinationValue = string | BankingInfoMetadata;
+
+/** Migration 0031: a change of a payout destination, held until verified or cooled down. */
+export interface PayoutDestinationChangesTable {
+  id: Generated<string>;
+  organization_id: string;
+  kind: PayoutDestinationKind;
+  /** An address's text, or a bank account's fields; null when there was none. */
+  before_value: ColumnType<PayoutDestinationValue | null, string | null, string | null>;
+  before_verified: boolean;
+  after_value: ColumnType<PayoutDestinationValue, string, string>;
+  changed_by_user_id: string | null;
+  changed_by_email: string | null;
+  changed_at: Generated<Date>;
+  admins_mailed_at: Date | null;
+  release_at: Date | null;
+  cancelled_at: Date | null;
+  cancel_token_hash: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -630,6 +653,7 @@ export interface Database {
   payouts: PayoutsTable;
   payout_transactions: PayoutTransactionsTable;
   onchain_payout_batches: OnchainPayoutBatchesTable;
+  payout_destination_changes: PayoutDestinationChangesTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

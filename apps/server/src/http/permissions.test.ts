@@ -23,7 +23,9 @@ import { fileUpload, tinyPdf, tinyPng } from '../../test/upload-files.ts';
 import { buildBatch, signBatch } from '../domain/onchain-batch.ts';
 import { accountKeyFromSeed, deriveWalletAddress } from '../domain/onchain-wallet.ts';
 import { shopifyHmac } from '../domain/shopify-hmac.ts';
+import { sha256Hex } from '../modules/auth/tokens.ts';
 import { insertDeveloperToken } from '../modules/settings/developer-tokens.repo.ts';
+import { insertDestinationChange } from '../modules/settings/payout-destination-changes.repo.ts';
 import { registerAccessControl } from './access.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { type Permission, permissions } from './permissions.ts';
@@ -182,6 +184,27 @@ async function mfaSignIn() {
   const payload = { email: user.email, password: TEST_PASSWORD };
   const challenge = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload });
   return { mfaToken: challenge.json<MfaChallenge>().mfaToken, ...codes };
+}
+
+/** A change of A's on-chain address that changes nothing when cancelled, and its cancel link's secret. */
+async function destinationChangeOfA(): Promise<{ id: string; token: string }> {
+  const current = await t.db
+    .selectFrom('organizations')
+    .select(['onchain_address', 'crypto_verified'])
+    .where('id', '=', f.orgA.id)
+    .executeTakeFirstOrThrow();
+  const token = randomBytes(32).toString('base64url');
+  const change = await insertDestinationChange(t.db, {
+    organizationId: f.orgA.id,
+    kind: 'onchain',
+    before: current.onchain_address,
+    beforeVerified: current.crypto_verified,
+    after: current.onchain_address ?? 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx',
+    changedByUserId: f.users.admin.id,
+    changedByEmail: null,
+    cancelTokenHash: sha256Hex(token),
+  });
+  return { id: change.id, token };
 }
 
 let mailed = 0;
@@ -582,6 +605,12 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   }),
   'PUT /api/settings/lightning-address': async () => ({
     body: { lightningAddress: `shop@${await lightningAddressHost()}` },
+  }),
+  'POST /api/settings/payout-destination-changes/:id/cancel': async () => ({
+    params: { id: (await destinationChangeOfA()).id },
+  }),
+  'POST /api/public/payout-destination-changes/cancel': async () => ({
+    body: { token: (await destinationChangeOfA()).token },
   }),
   'GET /api/settings/branding': () => ({}),
   'PUT /api/settings/branding': () => ({ body: { accentColor: '#0a7d5a' } }),

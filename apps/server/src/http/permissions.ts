@@ -97,6 +97,12 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/settings/payouts': { who: members },
   'PUT /api/settings/onchain-address': { who: admins },
   'PUT /api/settings/lightning-address': { who: admins },
+  'POST /api/settings/payout-destination-changes/:id/cancel': {
+    who: admins,
+    scope: { param: 'id', within: 'organization' },
+  },
+  // The link mailed to every admin about a change of payout destination: its secret is the credential.
+  'POST /api/public/payout-destination-changes/cancel': anyone,
   'PUT /api/settings/language': signedIn,
   // Developer tokens act as an admin for years, so managers neither see nor make them.
   'GET /api/settings/developer-tokens': { who: admins },

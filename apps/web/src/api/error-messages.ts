@@ -30,6 +30,8 @@ const messageKeys: Record<ErrorCode | 'Network', string> = {
   NothingToVerify: 'errors.nothingToVerify',
   PayoutNotCancellable: 'errors.payoutNotCancellable',
   PayoutInFlight: 'errors.payoutInFlight',
+  PayoutDestinationHeld: 'errors.payoutDestinationHeld',
+  DestinationChangeNotCancellable: 'errors.destinationChangeNotCancellable',
   InvalidWebhookSignature: 'errors.invalidWebhookSignature',
   BatchNotAwaitingSignature: 'errors.batchNotAwaitingSignature',
   SplitNeedsValidation: 'errors.splitNeedsValidation',

@@ -39,7 +39,8 @@ export function usePayoutAddresses() {
 
 /**
  * A change withdraws back office's verification of the field, which the badges and the payout
- * split's list of verifications show: both are read again.
+ * split's list of verifications show, and holds the payouts to it, which the payouts screen
+ * shows: all are read again.
  */
 function useRefreshVerifications() {
   const queryClient = useQueryClient();
@@ -47,6 +48,7 @@ function useRefreshVerifications() {
     Promise.all([
       queryClient.invalidateQueries({ queryKey: payoutAddressesKey }),
       queryClient.invalidateQueries({ queryKey: ['settings', 'payout-split'] }),
+      queryClient.invalidateQueries({ queryKey: ['settings', 'payouts'] }),
     ]);
 }
 
@@ -79,7 +81,10 @@ function useSetAddress(path: string, field: 'onchainAddress' | 'lightningAddress
       apiRequest<PayoutAddresses>(path, { method: 'PUT', body: { [field]: address }, ...mfaHeaders(mfaCode) }),
     onSuccess: async (addresses) => {
       queryClient.setQueryData<PayoutAddresses>(payoutAddressesKey, addresses);
-      await queryClient.invalidateQueries({ queryKey: ['settings', 'payout-split'] });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['settings', 'payout-split'] }),
+        queryClient.invalidateQueries({ queryKey: ['settings', 'payouts'] }),
+      ]);
     },
   });
 }

@@ -1,12 +1,37 @@
-import type { PayoutPage } from '@rayo/shared';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { type CancelledDestinationChange, MFA_CODE_HEADER, type PayoutPage } from '@rayo/shared';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
 
-/** The organization's payouts, a page at a time, and its fiat share by bank transfer. */
+/** The organization's payouts, a page at a time, its fiat share by bank transfer, and what waits. */
 export function usePayouts(page: number, pageSize: number) {
   return useQuery({
     queryKey: ['settings', 'payouts', page, pageSize],
     queryFn: () => apiRequest<PayoutPage>(`/settings/payouts?page=${page}&pageSize=${pageSize}`),
     placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * An admin cancels a change of payout destination: the one before comes back, so every settings
+ * query is read again. With MFA on, the code goes in the `mfa-code` header (DESIGN §6).
+ */
+export function useCancelDestinationChange() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ changeId, mfaCode }: { changeId: string; mfaCode?: string }) =>
+      apiRequest<CancelledDestinationChange>(`/settings/payout-destination-changes/${changeId}/cancel`, {
+        method: 'POST',
+        ...(mfaCode ? { headers: { [MFA_CODE_HEADER]: mfaCode } } : {}),
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['settings'] }),
+  });
+}
+
+/** The link mailed to every admin: no session needed, its token is the proof. */
+export function cancelDestinationChangeByLink(token: string): Promise<CancelledDestinationChange> {
+  return apiRequest<CancelledDestinationChange>('/public/payout-destination-changes/cancel', {
+    method: 'POST',
+    body: { token },
+    auth: false,
   });
 }

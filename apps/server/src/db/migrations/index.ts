@@ -28,6 +28,7 @@ import * as payoutEdges from './0026-payout-edges.ts';
 import * as bitcoinToDisburse from './0028-bitcoin-to-disburse.ts';
 import * as devnetTransactions from './0029-devnet-transactions.ts';
 import * as onchainQuotes from './0030-onchain-quotes.ts';
+import * as payoutDestinationChanges from './0031-payout-destination-changes.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0028-bitcoin-to-disburse': bitcoinToDisburse,
   '0029-devnet-transactions': devnetTransactions,
   '0030-onchain-quotes': onchainQuotes,
+  '0031-payout-destination-changes': payoutDestinationChanges,
 };

@@ -16,6 +16,7 @@ export type AuditAction =
   | 'settings.banking_info_changed'
   | 'settings.onchain_address_changed'
   | 'settings.lightning_address_changed'
+  | 'settings.payout_destination_change_cancelled'
   | 'settings.language_changed'
   | 'settings.developer_token_created'
   | 'settings.developer_token_revoked'

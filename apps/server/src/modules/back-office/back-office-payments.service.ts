@@ -11,6 +11,7 @@ import type { Db } from '../../db/database.ts';
 import { buildCountryReport, countryReportCsv } from '../../domain/country-report.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
+import { findPayoutDestinationHolds } from '../settings/payout-destination-changes.service.ts';
 import { toTransaction } from '../transactions/transactions.service.ts';
 import { findUserById } from '../users/users.repo.ts';
 import {
@@ -68,6 +69,15 @@ export async function payTransactions(
     const payable = rows.filter((row) => !row.disbursed && BigInt(row.fiatMsat) > 0n);
     if (payable.length !== ids.length) {
       throw new AppError('TransactionNotFound', "Transaction doesn't exists");
+    }
+    // The fiat part goes to the bank account: not to one that changed and is held.
+    const held = await findPayoutDestinationHolds(trx, 'bank', [...new Set(payable.map((row) => row.organizationId))]);
+    const [hold] = held.values();
+    if (hold) {
+      throw new AppError(
+        'PayoutDestinationHeld',
+        `An organization's bank account changed on ${hold.changedAt} and is not verified: verify it before paying${hold.releaseAt ? `, or wait until ${hold.releaseAt}` : ''}`,
+      );
     }
     await markTransactionsPaid(trx, ids);
     const byOrganization = new Map<string, string[]>();

@@ -454,4 +454,34 @@ describe('back office payments', () => {
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
     expect(await disbursedOf([...first, ...second])).toEqual([true, true, true, true]);
   });
+
+  it('pays no sale to a bank account that changed until back office has verified it', async () => {
+    const shop = await newOrganization('Delta', 'GT', 10_000);
+    const sale = await sell(shop.id, shop.accountId, 4_000n, new Date());
+    const admin = await createTestUser(t.db, { role: 'admin', organizationId: shop.id });
+    const adminHeaders = bearer((await signIn(t.app, admin.email, admin.password)).accessToken);
+    const saved = await call('POST', '/api/settings/banking-info', adminHeaders, {
+      bankingInfoMetadata: {
+        bank: 'Banco Industrial',
+        accountName: 'Delta',
+        accountNumber: 'GT82TRAJ01020000001210029690',
+        accountType: 'checking',
+        currency: 'GTQ',
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+
+    const held = await pay([sale, sales.b[4] as string]);
+    expect([held.statusCode, held.json<ErrorResponse>().code]).toEqual([409, 'PayoutDestinationHeld']);
+    expect(await disbursedOf([sale, sales.b[4] as string])).toEqual([false, false]);
+
+    const verified = await t.app.inject({
+      method: 'PUT',
+      url: `/api/back-office/organization/${shop.id}/verification`,
+      headers: backOffice,
+      payload: { field: 'bank', verified: true },
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect((await pay([sale])).statusCode).toBe(200);
+  });
 });

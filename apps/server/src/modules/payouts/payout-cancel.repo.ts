@@ -25,11 +25,11 @@ export async function cancelPayoutRow(
   return true;
 }
 
-/** The organization's Lightning payouts still open (pending or failed) to an address other than `address`. */
+/** The organization's Lightning payouts still open (pending or failed) to an address other than `address` (every one when null). */
 export async function listOpenLightningPayoutsElsewhere(
   trx: Db,
   organizationId: string,
-  address: string,
+  address: string | null,
 ): Promise<{ id: string; paymentHash: string | null; invoiceExpiresAt: Date | null }[]> {
   const rows = await trx
     .selectFrom('payouts')
@@ -37,7 +37,7 @@ export async function listOpenLightningPayoutsElsewhere(
     .where('organization_id', '=', organizationId)
     .where('kind', '=', 'lightning')
     .where('state', 'in', statesBefore('cancelled'))
-    .where('destination', '<>', address)
+    .$if(address !== null, (query) => query.where('destination', '<>', address as string))
     .orderBy('created_at')
     .forUpdate()
     .execute();

@@ -103,16 +103,23 @@ export async function cancelPayout(
 }
 
 /**
- * The merchant changed the Lightning address (inside that change's transaction, the organization
- * row locked): open payouts to the old address that no payment can still complete are cancelled,
- * so their shares go to the new address with the next batch. One whose payment may still
- * complete keeps going to the old address; it is paid there or fails, and back office can cancel
- * it once it cannot complete any more.
+ * The Lightning address changed, or a change was cancelled (inside that transaction, the
+ * organization row locked): open payouts to any other address that no payment can still complete
+ * are cancelled, so their shares go to `newAddress` with the next batch (none without one). One
+ * whose payment may still complete keeps going where it was; it is paid there or fails, and back
+ * office can cancel it once it cannot complete any more. `actorUserId` is null for a change
+ * cancelled from the mailed link.
  */
 export async function cancelPayoutsToOldAddress(
   trx: Db,
   lightning: PayoutCancelDeps['lightning'],
-  input: { organizationId: string; newAddress: string; actorUserId: string; actorEmail: string | null; ip: string },
+  input: {
+    organizationId: string;
+    newAddress: string | null;
+    actorUserId: string | null;
+    actorEmail: string | null;
+    ip: string;
+  },
 ): Promise<string[]> {
   const cancelled: string[] = [];
   for (const payout of await listOpenLightningPayoutsElsewhere(trx, input.organizationId, input.newAddress)) {

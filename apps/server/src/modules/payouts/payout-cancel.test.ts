@@ -169,6 +169,15 @@ describe('cancelling a payout', () => {
     expect(await findPayout(t.db, stuck.id)).toMatchObject({ state: 'cancelled' });
     expect(await findPayout(t.db, live.id)).toMatchObject({ state: 'failed', destination: lnurl.address('ines') });
 
+    // The new address is paid once back office has verified it (or its cool-down has passed).
+    expect((await batchLightningPayouts(deps())).some((p) => p.organizationId === shop.organization.id)).toBe(false);
+    const verified = await t.app.inject({
+      method: 'PUT',
+      url: `/api/back-office/organization/${shop.organization.id}/verification`,
+      headers: backOffice,
+      payload: { field: 'disbursementAddress', verified: true },
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
     lnurl.payment({});
     const moved = await batchFor(shop);
     expect(moved).toMatchObject({ destination: lnurl.address('ines-new'), amountMsat: first });

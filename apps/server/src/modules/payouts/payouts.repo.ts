@@ -123,11 +123,18 @@ export async function listOrganizationsDueLightningPayout(db: Db, minMsat: bigin
  * In one database transaction: the organization's unpaid Lightning shares become one pending
  * payout to its address. The organization row is locked first, so two processes batching at once
  * take turns and the second finds nothing left; the primary key of payout_transactions would
- * refuse a share counted twice in any case. Null when nothing is due any more.
+ * refuse a share counted twice in any case. `mayPay` is asked with the row locked, so an address
+ * changed since the organization was found due is judged as it is now. Null when nothing is due
+ * any more, or the address may not be paid.
  */
 export async function createLightningPayout(
   db: Db,
-  input: { organizationId: string; minMsat: bigint; idempotencyKey: string },
+  input: {
+    organizationId: string;
+    minMsat: bigint;
+    idempotencyKey: string;
+    mayPay: (trx: Db) => Promise<boolean>;
+  },
 ): Promise<PayoutRow | null> {
   return db.transaction().execute(async (trx) => {
     const organization = await trx
@@ -137,6 +144,7 @@ export async function createLightningPayout(
       .forUpdate()
       .executeTakeFirst();
     if (!organization?.lightning_address || organization.blocked) return null;
+    if (!(await input.mayPay(trx))) return null;
     const shares = await unpaidShares(trx, 'lightning')
       .where('t.organization_id', '=', input.organizationId)
       .select(['t.id', 't.lightning_msat'])

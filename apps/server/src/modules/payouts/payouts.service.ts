@@ -12,6 +12,10 @@ import { nextStepFor, type RetryPolicy, retryDelaySeconds, shouldAlert } from '.
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
+import {
+  findPayoutDestinationHolds,
+  listOrganizationPayoutHolds,
+} from '../settings/payout-destination-changes.service.ts';
 import { replacePayoutByParts } from './payout-oversize.repo.ts';
 import {
   createLightningPayout,
@@ -276,14 +280,22 @@ export async function attemptLightningPayout(deps: PayoutDeps, payoutId: string,
   }
 }
 
-/** Makes a pending payout of each organization whose unpaid Lightning shares reached the minimum. */
-export async function batchLightningPayouts(deps: PayoutDeps): Promise<PayoutRow[]> {
+/**
+ * Makes a pending payout of each organization whose unpaid Lightning shares reached the minimum,
+ * unless its Lightning address changed and is held (findPayoutDestinationHolds): its shares wait.
+ */
+export async function batchLightningPayouts(deps: PayoutDeps, now = new Date()): Promise<PayoutRow[]> {
   const created: PayoutRow[] = [];
-  for (const organizationId of await listOrganizationsDueLightningPayout(deps.db, deps.config.payouts.minMsat)) {
+  const due = await listOrganizationsDueLightningPayout(deps.db, deps.config.payouts.minMsat);
+  const held = await findPayoutDestinationHolds(deps.db, 'lightning', due, now);
+  for (const organizationId of due) {
+    if (held.has(organizationId)) continue;
     const payout = await createLightningPayout(deps.db, {
       organizationId,
       minMsat: deps.config.payouts.minMsat,
       idempotencyKey: `lightning:${randomUUID()}`,
+      mayPay: async (trx) =>
+        !(await findPayoutDestinationHolds(trx, 'lightning', [organizationId], now)).has(organizationId),
     });
     if (payout) created.push(payout);
   }
@@ -351,6 +363,7 @@ async function payoutPage(
   );
   return {
     total,
+    holds: await listOrganizationPayoutHolds(deps.db, organizationId),
     fiat: fiat.map((share) => ({
       currency: share.currency,
       awaitingMinor: Number(share.awaitingMinor),

@@ -19,11 +19,12 @@ import {
   saveBankingInfo,
   updateBankingInfo,
 } from './banking-info.service.ts';
+import type { DestinationChangeDeps } from './payout-destination-changes.service.ts';
 
 const tags = ['settings'];
 const needsCode = `With MFA on, a code in the ${MFA_CODE_HEADER} header. Back office's verification of the bank is withdrawn.`;
 
-export function registerBankingInfoRoutes(app: App, deps: MfaDeps & RateLimitDeps): void {
+export function registerBankingInfoRoutes(app: App, deps: DestinationChangeDeps & MfaDeps & RateLimitDeps): void {
   app.get(
     '/api/settings/banking-info/all',
     {
@@ -72,7 +73,7 @@ export function registerBankingInfoRoutes(app: App, deps: MfaDeps & RateLimitDep
       },
     },
     async (request, reply) => {
-      const saved = await saveBankingInfo(deps.db, callerOf(request), request.body, request.ip);
+      const saved = await saveBankingInfo(deps, callerOf(request), request.body, request.ip, request.log);
       return reply.status(201).send(saved);
     },
   );
@@ -90,6 +91,6 @@ export function registerBankingInfoRoutes(app: App, deps: MfaDeps & RateLimitDep
       },
     },
     async (request) =>
-      updateBankingInfo(deps.db, callerOf(request), request.params.bankingInfoId, request.body, request.ip),
+      updateBankingInfo(deps, callerOf(request), request.params.bankingInfoId, request.body, request.ip, request.log),
   );
 }

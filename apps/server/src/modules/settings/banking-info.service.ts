@@ -28,6 +28,11 @@ import {
   markBankUnverified,
   updateBankingInfoRow,
 } from './banking-info.repo.ts';
+import {
+  announceDestinationChange,
+  type DestinationChangeDeps,
+  recordDestinationChange,
+} from './payout-destination-changes.service.ts';
 
 async function contextOf(db: Db, organizationId: string, lock = false): Promise<BankingContext> {
   const context = await findBankingContext(db, organizationId, { lock });
@@ -61,27 +66,40 @@ type Change = {
   write: (trx: Db, metadata: BankingInfoRow['metadata']) => Promise<BankingInfoRow>;
 };
 
+type Log = { warn: (details: object, message: string) => void };
+
 /**
  * Validates against the country's template, then writes the account, withdraws back office's
- * verification of the bank, and records the audit entry and back office's notice, all in one
- * transaction. An unchanged account writes nothing and keeps its verification.
+ * verification of the bank, records the change that holds bank transfers
+ * (payout-destination-changes.service.ts), the audit entry and back office's notice, all in one
+ * transaction, then mails every admin. An unchanged account writes nothing and keeps its
+ * verification.
  */
 async function changeBankingInfo(
-  db: Db,
+  deps: DestinationChangeDeps,
   caller: AccessClaims,
   request: BankingInfoRequest,
   ip: string,
+  log: Log,
   change: (trx: Db) => Promise<Change>,
 ): Promise<BankingInfo> {
   const organizationId = organizationOf(caller);
-  const actor = await findUserById(db, caller.userId);
-  return db.transaction().execute(async (trx) => {
+  const actor = await findUserById(deps.db, caller.userId);
+  const outcome = await deps.db.transaction().execute(async (trx) => {
     const context = await contextOf(trx, organizationId, true);
     const metadata = validateBankingInfo(templateOf(context), request.bankingInfoMetadata);
     const { before, write } = await change(trx);
-    if (before && sameBankingInfo(before.metadata, metadata)) return toBankingInfo(before);
+    if (before && sameBankingInfo(before.metadata, metadata)) return { saved: toBankingInfo(before) };
     const saved = await write(trx, metadata);
     await markBankUnverified(trx, organizationId);
+    const recorded = await recordDestinationChange(trx, {
+      organizationId,
+      kind: 'bank',
+      before: before?.metadata ?? null,
+      beforeVerified: context.bankVerified,
+      after: saved.metadata,
+      actor: { userId: caller.userId, email: actor?.email ?? null },
+    });
     const maskedBefore = before ? maskBankingInfo(before.metadata) : null;
     const maskedAfter = maskBankingInfo(saved.metadata);
     await insertAuditEntry(trx, {
@@ -105,19 +123,22 @@ async function changeBankingInfo(
         after: maskedAfter,
       },
     });
-    return toBankingInfo(saved);
+    return { saved: toBankingInfo(saved), recorded };
   });
+  if (outcome.recorded) await announceDestinationChange(deps, outcome.recorded, log);
+  return outcome.saved;
 }
 
 /** SPEC §7 POST /settings/banking-info: the organization's bank account, when it has none yet. */
 export async function saveBankingInfo(
-  db: Db,
+  deps: DestinationChangeDeps,
   caller: AccessClaims,
   request: BankingInfoRequest,
   ip: string,
+  log: Log,
 ): Promise<BankingInfo> {
   const organizationId = organizationOf(caller);
-  return changeBankingInfo(db, caller, request, ip, async (trx) => {
+  return changeBankingInfo(deps, caller, request, ip, log, async (trx) => {
     // One account per organization: a second would be listed but never paid (SPEC §3 uses the first).
     if ((await listBankingInfoRows(trx, organizationId)).length > 0) {
       throw new AppError('BankingInfoExists', 'The organization has a bank account already; change that one');
@@ -128,14 +149,15 @@ export async function saveBankingInfo(
 
 /** SPEC §7 PUT /settings/banking-info/{bankingInfoId}. */
 export async function updateBankingInfo(
-  db: Db,
+  deps: DestinationChangeDeps,
   caller: AccessClaims,
   id: string,
   request: BankingInfoRequest,
   ip: string,
+  log: Log,
 ): Promise<BankingInfo> {
   const organizationId = organizationOf(caller);
-  return changeBankingInfo(db, caller, request, ip, async (trx) => {
+  return changeBankingInfo(deps, caller, request, ip, log, async (trx) => {
     const before = await findBankingInfoRow(trx, organizationId, id);
     if (!before) throw new AppError('NotFound', 'Bank account not found');
     return { before, write: (inner, metadata) => updateBankingInfoRow(inner, organizationId, id, metadata) };

@@ -43,7 +43,7 @@ export function registerPayoutAddressRoutes(app: App, deps: PayoutAddressDeps & 
         response: { 200: PayoutAddressesSchema },
       },
     },
-    async (request) => setOnchainAddress(deps, callerOf(request), request.body, request.ip),
+    async (request) => setOnchainAddress(deps, callerOf(request), request.body, request.ip, request.log),
   );
 
   app.put(

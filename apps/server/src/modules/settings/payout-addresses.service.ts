@@ -18,12 +18,18 @@ import {
   updateLightningAddress,
   updateOnchainAddress,
 } from './payout-addresses.repo.ts';
+import {
+  announceDestinationChange,
+  type DestinationChangeDeps,
+  recordDestinationChange,
+} from './payout-destination-changes.service.ts';
 
-export type PayoutAddressDeps = {
-  db: Db;
+export type PayoutAddressDeps = DestinationChangeDeps & {
   config: Pick<Config, 'lnurlAllowPrivateHosts' | 'lightning'>;
   lightning: Pick<LightningBackend, 'network' | 'lookupPayment'>;
 };
+
+type Log = LnurlLog & { warn: (details: object, message: string) => void };
 
 /** On-chain payouts leave from the Lightning node's wallet, so addresses are for its network; devnet's is regtest. */
 function networkOf(deps: PayoutAddressDeps): BitcoinNetwork {
@@ -59,24 +65,35 @@ type AddressChange = {
 };
 
 /**
- * Writes the address with its verification withdrawn, the audit entry and back office's notice in
- * one transaction. The same address again writes nothing and keeps its verification.
+ * Writes the address with its verification withdrawn, the change that holds its payouts
+ * (payout-destination-changes.service.ts), the audit entry and back office's notice in one
+ * transaction, then mails every admin. The same address again writes nothing and keeps its
+ * verification.
  */
 async function changeAddress(
   deps: PayoutAddressDeps,
   caller: AccessClaims,
   ip: string,
+  log: Log,
   change: AddressChange,
 ): Promise<PayoutAddresses> {
   const organizationId = organizationOf(caller);
   const actor = await findUserById(deps.db, caller.userId);
-  return deps.db.transaction().execute(async (trx) => {
+  const outcome = await deps.db.transaction().execute(async (trx) => {
     const row = await readAddresses(trx, organizationId, true);
     const column = change.field === 'onchainAddress' ? 'onchain_address' : 'lightning_address';
     const verifiedColumn = change.field === 'onchainAddress' ? 'crypto_verified' : 'disbursement_address_verified';
     const before = row[column];
-    if (before === change.address) return toPayoutAddresses(deps, row);
+    if (before === change.address) return { addresses: toPayoutAddresses(deps, row) };
     await change.write(trx, organizationId, change.address);
+    const recorded = await recordDestinationChange(trx, {
+      organizationId,
+      kind: change.field === 'onchainAddress' ? 'onchain' : 'lightning',
+      before,
+      beforeVerified: row[verifiedColumn],
+      after: change.address,
+      actor: { userId: caller.userId, email: actor?.email ?? null },
+    });
     await insertAuditEntry(trx, {
       action: change.action,
       actorUserId: caller.userId,
@@ -97,8 +114,13 @@ async function changeAddress(
         after: change.address,
       },
     });
-    return toPayoutAddresses(deps, { ...row, [column]: change.address, [verifiedColumn]: false });
+    return {
+      addresses: toPayoutAddresses(deps, { ...row, [column]: change.address, [verifiedColumn]: false }),
+      recorded,
+    };
   });
+  if (outcome.recorded) await announceDestinationChange(deps, outcome.recorded, log);
+  return outcome.addresses;
 }
 
 /** Sets where the on-chain part of the payout split goes; only an address of the node's network. */
@@ -107,6 +129,7 @@ export async function setOnchainAddress(
   caller: AccessClaims,
   request: OnchainAddressRequest,
   ip: string,
+  log: Log,
 ): Promise<PayoutAddresses> {
   const network = networkOf(deps);
   const address = request.onchainAddress.trim();
@@ -125,7 +148,7 @@ export async function setOnchainAddress(
   }
   // Bech32 addresses are kept lowercase, as wallets show them; base58 ones are case-sensitive.
   const stored = check.type === 'p2pkh' || check.type === 'p2sh' ? address : address.toLowerCase();
-  return changeAddress(deps, caller, ip, {
+  return changeAddress(deps, caller, ip, log, {
     field: 'onchainAddress',
     action: 'settings.onchain_address_changed',
     address: stored,
@@ -142,7 +165,7 @@ export async function setLightningAddress(
   caller: AccessClaims,
   request: LightningAddressRequest,
   ip: string,
-  log: LnurlLog,
+  log: Log,
 ): Promise<PayoutAddresses> {
   organizationOf(caller);
   const address = parseLightningAddress(request.lightningAddress);
@@ -153,7 +176,7 @@ export async function setLightningAddress(
     allowPrivateAddresses: deps.config.lnurlAllowPrivateHosts,
     log,
   });
-  return changeAddress(deps, caller, ip, {
+  return changeAddress(deps, caller, ip, log, {
     field: 'lightningAddress',
     action: 'settings.lightning_address_changed',
     address: address.address,

@@ -6,6 +6,7 @@ import type { MfaDeps } from '../mfa/mfa-codes.ts';
 import { registerBankingInfoRoutes } from './banking-info.routes.ts';
 import { registerPayoutAddressRoutes } from './payout-addresses.routes.ts';
 import type { PayoutAddressDeps } from './payout-addresses.service.ts';
+import { registerPayoutDestinationChangeRoutes } from './payout-destination-changes.routes.ts';
 import { registerPayoutSplitRoutes } from './payout-split.routes.ts';
 import type { PayoutSplitDeps } from './payout-split.service.ts';
 import { changePassword } from './settings.service.ts';
@@ -20,6 +21,7 @@ export function registerSettingsRoutes(
   registerPayoutSplitRoutes(app, deps);
   registerBankingInfoRoutes(app, deps);
   registerPayoutAddressRoutes(app, deps);
+  registerPayoutDestinationChangeRoutes(app, deps);
 
   app.post(
     '/api/settings/password',

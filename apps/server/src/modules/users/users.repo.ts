@@ -89,3 +89,16 @@ export async function assignUserOrganization(
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** The organization's admins who can read mail: confirmed admins and super admins, oldest first. */
+export async function listOrganizationAdmins(db: Db, organizationId: string): Promise<UserProfile[]> {
+  return db
+    .selectFrom('users')
+    .select(profileColumns)
+    .where('organization_id', '=', organizationId)
+    .where('role', 'in', ['admin', 'super_admin'])
+    .where('email_confirmed_at', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

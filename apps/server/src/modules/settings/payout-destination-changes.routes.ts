@@ -1,0 +1,52 @@
+import { CancelDestinationChangeRequestSchema, CancelledDestinationChangeSchema, MFA_CODE_HEADER } from '@rayo/shared';
+import { z } from 'zod';
+import type { App } from '../../app.ts';
+import { callerOf } from '../../http/access.ts';
+import { requireMfaCode } from '../../http/mfa-code.ts';
+import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import type { MfaDeps } from '../mfa/mfa-codes.ts';
+import {
+  cancelDestinationChange,
+  cancelDestinationChangeByLink,
+  type DestinationCancelDeps,
+} from './payout-destination-changes.service.ts';
+
+/** The link's secret is 256 random bits; the limit keeps the public call from being a load. */
+const linkCancels: RateLimitRule = { name: 'destination-cancel-ip', limit: 20, windowSeconds: 15 * 60 };
+
+/** Cancelling a change of payout destination: from the mailed link, or by an admin in Settings. */
+export function registerPayoutDestinationChangeRoutes(
+  app: App,
+  deps: DestinationCancelDeps & MfaDeps & RateLimitDeps,
+): void {
+  app.post(
+    '/api/public/payout-destination-changes/cancel',
+    {
+      schema: {
+        tags: ['settings'],
+        summary:
+          'Cancels a change of payout destination with the link mailed to every admin: the previous destination comes back',
+        body: CancelDestinationChangeRequestSchema,
+        response: { 200: CancelledDestinationChangeSchema },
+      },
+    },
+    async (request, reply) => {
+      await enforceRateLimit(deps, reply, linkCancels, request.ip);
+      return cancelDestinationChangeByLink(deps, request.body.token, request.ip);
+    },
+  );
+
+  app.post(
+    '/api/settings/payout-destination-changes/:id/cancel',
+    {
+      preHandler: requireMfaCode(deps),
+      schema: {
+        tags: ['settings'],
+        summary: `Cancels a change of payout destination that payouts wait on: the previous destination comes back. With MFA on, a code in the ${MFA_CODE_HEADER} header`,
+        params: z.object({ id: z.uuid() }),
+        response: { 200: CancelledDestinationChangeSchema },
+      },
+    },
+    async (request) => cancelDestinationChange(deps, callerOf(request), request.params.id, request.ip),
+  );
+}
