@@ -23,7 +23,7 @@ export type UnpaidOnchainShare = { organizationId: string; destination: string; 
 
 /**
  * Every unpaid on-chain share of an organization that has an on-chain address and is not
- * blocked (like Lightning payouts, the verification flags do not hold payouts back), locked.
+ * blocked, locked; whether a changed address may be paid yet is the caller's to ask.
  */
 export async function listUnpaidOnchainShares(trx: Db): Promise<UnpaidOnchainShare[]> {
   const rows = await unpaidShares(trx, 'onchain')

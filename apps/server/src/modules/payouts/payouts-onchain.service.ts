@@ -29,6 +29,7 @@ import { retryDelaySeconds } from '../../domain/payout-state.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { allocateWalletIndex } from '../onchain/onchain.repo.ts';
+import { findPayoutDestinationHolds } from '../settings/payout-destination-changes.service.ts';
 import { recordFailedPayoutAttempt, retryPolicy } from './payouts.service.ts';
 import {
   type BatchRow,
@@ -142,7 +143,12 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
   return deps.db.transaction().execute(async (trx) => {
     await lockBatchBuilding(trx);
     if ((await countUnsentBatches(trx)) > 0) return null;
-    const shares = await listUnpaidOnchainShares(trx);
+    const unpaid = await listUnpaidOnchainShares(trx);
+    // An on-chain address that changed waits, like a Lightning address (findPayoutDestinationHolds).
+    const held = await findPayoutDestinationHolds(trx, 'onchain', [
+      ...new Set(unpaid.map((share) => share.organizationId)),
+    ]);
+    const shares = unpaid.filter((share) => !held.has(share.organizationId));
     const byOrganization = new Map<string, { destination: string; owedMsat: bigint; shares: typeof shares }>();
     for (const share of shares) {
       const entry = byOrganization.get(share.organizationId) ?? {

@@ -42,7 +42,12 @@ function deps() {
   return { db: t.db, config: t.config, chain };
 }
 
-async function call<T>(method: 'GET' | 'POST', url: string, headers?: { authorization: string }, payload?: object) {
+async function call<T>(
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  headers?: { authorization: string },
+  payload?: object,
+) {
   const response = await t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
   expect(response.statusCode, response.body).toBeLessThan(300);
   return response.json() as T;
@@ -243,5 +248,25 @@ describe('the on-chain payout batch', () => {
     }
     await runOnchainPayouts(deps(), log);
     expect((await payoutsOf(shop.organizationId))[0]?.state).toBe('sent');
+  });
+
+  it('pays nothing to an on-chain address changed in Settings until back office has verified it', async () => {
+    const shop = await openShop();
+    await sellOnchain(shop, 3000n);
+    const changed = deriveReceiveAddress(merchantWallet, nextAddress++, 'regtest');
+    await call('PUT', '/api/settings/onchain-address', shop.admin, { onchainAddress: changed });
+    await runOnchainPayouts(deps(), log);
+    expect(await payoutsOf(shop.organizationId)).toEqual([]);
+
+    const staff = await createTestUser(t.db, { role: 'back_office', organizationId: null });
+    const backOffice = bearer((await signIn(t.app, staff.email, staff.password)).accessToken);
+    await call('PUT', `/api/back-office/organization/${shop.organizationId}/verification`, backOffice, {
+      field: 'crypto',
+      verified: true,
+    });
+    await runOnchainPayouts(deps(), log);
+    expect(await payoutsOf(shop.organizationId)).toEqual([
+      expect.objectContaining({ destination: changed, state: 'sent' }),
+    ]);
   });
 });
