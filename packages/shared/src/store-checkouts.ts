@@ -30,8 +30,15 @@ export const CreateStoreCheckoutRequestSchema = z.object({
 });
 export type CreateStoreCheckoutRequest = z.infer<typeof CreateStoreCheckoutRequestSchema>;
 
-/** The public store button's variant: the virtual BPT is in the path. */
-export const CreatePublicStoreCheckoutRequestSchema = CreateStoreCheckoutRequestSchema.omit({ virtualBptId: true });
+/**
+ * The public store button's variant: the virtual BPT is in the path, and there is no order id.
+ * Anyone may call it, so an order id chosen there could take one the store's server will use;
+ * its checkouts are named `button-<random>` instead, and the caller's reference goes in `metadata`.
+ */
+export const CreatePublicStoreCheckoutRequestSchema = CreateStoreCheckoutRequestSchema.omit({
+  virtualBptId: true,
+  orderId: true,
+});
 export type CreatePublicStoreCheckoutRequest = z.infer<typeof CreatePublicStoreCheckoutRequestSchema>;
 
 /** A store checkout as the store reads it back. */

@@ -17,6 +17,8 @@ export type NewCheckout = {
   order_id: string | null;
   redirect_url: string | null;
   metadata: Record<string, unknown> | null;
+  /** The same clock as `expires_at`, so that a checkout's life is exactly what was asked. */
+  created_at: Date;
 };
 
 /** Postgres' unique_violation, raised by the one-live-link and the one-order-per-store indexes. */

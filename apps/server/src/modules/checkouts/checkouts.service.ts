@@ -114,6 +114,7 @@ export async function recordCheckout(
       order_id: input.orderId ?? null,
       redirect_url: input.redirectUrl ?? null,
       metadata: input.metadata ?? null,
+      created_at: now,
     });
     return { checkout, created: true };
   } catch (error) {

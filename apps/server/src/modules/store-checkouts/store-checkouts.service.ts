@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import {
   AppError,
   type CreatePublicStoreCheckoutRequest,
@@ -103,49 +105,87 @@ async function chooseVirtualBpt(db: Db, organizationId: string, virtualBptId: st
   return only.id;
 }
 
+/** What a request asks of its checkout, for telling a retry from another order under the same id. */
+type WantedCheckout = {
+  virtualBptId: string;
+  currency: string;
+  minor: bigint;
+  description: string;
+  redirectUrl: string | null;
+  metadata: Record<string, unknown> | null;
+  lifeSeconds: number;
+};
+
+/** The fields of `row` that differ from what the request asks for; empty for a retried request. */
+function differences(row: CheckoutRow, wanted: WantedCheckout): string[] {
+  const lifeSeconds = row.expires_at ? Math.round((row.expires_at.getTime() - row.created_at.getTime()) / 1000) : null;
+  const checks: Array<[string, boolean]> = [
+    ['virtualBptId', row.virtual_bpt_id === wanted.virtualBptId],
+    ['amount', BigInt(row.amount_minor) === wanted.minor && row.amount_currency === wanted.currency],
+    ['description', row.description === wanted.description],
+    ['redirectUrl', row.redirect_url === wanted.redirectUrl],
+    // Key order is the caller's and jsonb's own; the values are what count.
+    ['metadata', isDeepStrictEqual(row.metadata, wanted.metadata)],
+    ['expiresInSeconds', lifeSeconds === wanted.lifeSeconds],
+  ];
+  return checks.filter(([, same]) => !same).map(([field]) => field);
+}
+
 /**
- * One store order, one checkout: the same order id with the same amount answers the checkout
- * made the first time (a retried request), with another amount or currency 409 OrderIdConflict.
+ * One store order, one checkout: the same order id with every field the caller sent the same
+ * answers the checkout made the first time (a retried request); anything else sent under that id
+ * (another amount, redirect, metadata, description, expiry or virtual BPT) is 409
+ * OrderIdConflict, so a checkout someone else made for the id is never handed to the store.
  */
 async function createForOrganization(
   deps: StoreCheckoutDeps,
   organizationId: string,
   virtualBptId: string,
-  request: CreatePublicStoreCheckoutRequest,
+  request: CreatePublicStoreCheckoutRequest & { orderId: string },
 ): Promise<{ checkout: StoreCheckout; created: boolean }> {
+  const now = new Date();
   const minor = parseAmount(request.amount, request.currency);
-  const redirectUrl =
-    request.redirectUrl === undefined ? undefined : checkRedirectUrl(deps.config, request.redirectUrl);
-  const metadata = checkMetadata(request.metadata);
-  const same = (row: CheckoutRow) =>
-    row.amount_currency === request.currency &&
-    BigInt(row.amount_minor) === minor &&
-    row.virtual_bpt_id === virtualBptId;
-  const conflict = () =>
-    new AppError('OrderIdConflict', `Order ${request.orderId} already has a checkout for another amount`);
-
-  const existing = await findStoreCheckoutByOrderId(deps.db, organizationId, request.orderId);
-  if (existing) {
-    if (!same(existing)) throw conflict();
-    return { checkout: toStoreCheckout(deps.config, existing), created: false };
-  }
-  const { checkout: row, created } = await recordCheckout(deps, {
-    organizationId,
+  const redirectUrl = request.redirectUrl === undefined ? null : checkRedirectUrl(deps.config, request.redirectUrl);
+  const wanted: WantedCheckout = {
     virtualBptId,
-    kind: 'store',
+    currency: request.currency,
+    minor,
     // The page names the order id already; without a description it names the shop selling.
     description: request.description ?? (await virtualBptName(deps.db, organizationId, virtualBptId)),
-    amount: { currency: request.currency, minor },
-    orderId: request.orderId,
-    ...(redirectUrl === undefined ? {} : { redirectUrl }),
-    ...(metadata === undefined ? {} : { metadata }),
-    ...(request.expiresInSeconds === undefined
-      ? {}
-      : { expiresAt: new Date(Date.now() + request.expiresInSeconds * 1000) }),
-  });
+    redirectUrl,
+    metadata: checkMetadata(request.metadata) ?? null,
+    lifeSeconds: request.expiresInSeconds ?? deps.config.invoiceExpirySeconds,
+  };
+  const answer = (row: CheckoutRow, created: boolean) => {
+    const differing = differences(row, wanted);
+    if (differing.length > 0) {
+      throw new AppError(
+        'OrderIdConflict',
+        `Order ${request.orderId} already has a checkout made with another ${differing.join(', ')}`,
+      );
+    }
+    return { checkout: toStoreCheckout(deps.config, row), created };
+  };
+
+  const existing = await findStoreCheckoutByOrderId(deps.db, organizationId, request.orderId);
+  if (existing) return answer(existing, false);
+  const { checkout: row, created } = await recordCheckout(
+    deps,
+    {
+      organizationId,
+      virtualBptId,
+      kind: 'store',
+      description: wanted.description,
+      amount: { currency: request.currency, minor },
+      orderId: request.orderId,
+      ...(redirectUrl === null ? {} : { redirectUrl }),
+      ...(wanted.metadata === null ? {} : { metadata: wanted.metadata }),
+      expiresAt: new Date(now.getTime() + wanted.lifeSeconds * 1000),
+    },
+    now,
+  );
   // A concurrent request with the same order id may have won the insert.
-  if (!same(row)) throw conflict();
-  return { checkout: toStoreCheckout(deps.config, row), created };
+  return answer(row, created);
 }
 
 /**
@@ -166,6 +206,9 @@ export async function createStoreCheckout(
   return createForOrganization(deps, organizationId, virtualBptId, request);
 }
 
+/** The order id of a checkout made by the public button: chosen here, never by its caller. */
+const BUTTON_ORDER_PREFIX = 'button-';
+
 /**
  * The public store button's checkout, without credentials: allowed only while the organization
  * keeps checkout protection off, since the shopper's browser then states the amount.
@@ -180,7 +223,11 @@ export async function createPublicStoreCheckout(
   if (await findCheckoutProtection(deps.db, organizationId)) {
     throw new AppError('CheckoutProtected', "Checkout protection is on: this store's server creates its checkouts");
   }
-  return createForOrganization(deps, organizationId, virtualBptId, request);
+  // Never an order id of the store's: each press of the button is a checkout of its own.
+  return createForOrganization(deps, organizationId, virtualBptId, {
+    ...request,
+    orderId: `${BUTTON_ORDER_PREFIX}${randomUUID()}`,
+  });
 }
 
 /**

@@ -97,6 +97,60 @@ describe('POST /api/checkouts', () => {
     expect((await call('GET', `/api/checkouts/${created.body.id}`, other.server)).status).toBe(404);
   });
 
+  it('answers a retry only when every field sent is the same, whatever the order of metadata keys', async () => {
+    const store = await openStore();
+    const body = order({
+      redirectUrl: 'https://shop.example.com/thanks?order=7',
+      metadata: { cart: 'c_7', customer: { id: 7, tags: ['vip'] } },
+      description: 'Two mugs',
+      expiresInSeconds: 3600,
+    });
+    const created = await call<StoreCheckout>('POST', '/api/checkouts', store.server, body);
+    expect(created.status).toBe(201);
+    const reordered = { ...body, metadata: { customer: { tags: ['vip'], id: 7 }, cart: 'c_7' } };
+    const retried = await call<StoreCheckout>('POST', '/api/checkouts', store.server, reordered);
+    expect([retried.status, retried.body.id]).toEqual([200, created.body.id]);
+
+    const changes: Array<[string, Record<string, unknown>]> = [
+      ['redirectUrl', { redirectUrl: 'https://evil.example.net/thanks' }],
+      ['redirectUrl', { redirectUrl: undefined }],
+      ['metadata', { metadata: { cart: 'c_8' } }],
+      ['metadata', { metadata: undefined }],
+      ['description', { description: 'Three mugs' }],
+      ['expiresInSeconds', { expiresInSeconds: 600 }],
+      ['amount', { amount: '73.01' }],
+    ];
+    for (const [field, change] of changes) {
+      const answer = await call<ErrorResponse>('POST', '/api/checkouts', store.server, { ...body, ...change });
+      expect([answer.status, answer.body.code], field).toEqual([409, 'OrderIdConflict']);
+      expect(answer.body.message, field).toContain(field);
+    }
+  });
+
+  it("never lets the public button take the store's order ids (squatting)", async () => {
+    const store = await openStore();
+    const publicUrl = `/api/public/virtual-bpts/${store.vbpt.id}/checkouts`;
+    const theirs = { redirectUrl: 'https://phish.example.net/paid', metadata: { cart: 'theirs' } };
+    // Someone reads the store's next order number and asks the button for it first, same amount and all.
+    const squat = await call<StoreCheckout>('POST', publicUrl, undefined, order({ orderId: '1001', ...theirs }));
+    expect(squat.status).toBe(201);
+    expect(squat.body.orderId).toMatch(/^button-[0-9a-f-]{36}$/);
+    await call('POST', publicUrl, undefined, order({ orderId: '1002', amount: '1.00', ...theirs }));
+
+    const mine = { redirectUrl: 'https://shop.example.com/thanks?order=1001', metadata: { cart: 'mine' } };
+    const real = await call<StoreCheckout>('POST', '/api/checkouts', store.server, order({ orderId: '1001', ...mine }));
+    expect(real.status).toBe(201);
+    expect(real.body).toMatchObject({ orderId: '1001', ...mine });
+    expect(real.body.id).not.toBe(squat.body.id);
+    const next = await call<StoreCheckout>('POST', '/api/checkouts', store.server, order({ orderId: '1002', ...mine }));
+    expect([next.status, next.body.amount.value]).toEqual([201, '73.00']);
+
+    // The button never answers one checkout twice, so nothing it made can be handed to another caller.
+    const again = await call<StoreCheckout>('POST', publicUrl, undefined, order({ orderId: '1001', ...theirs }));
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(squat.body.id);
+  });
+
   it('makes the same order in two concurrent requests one checkout', async () => {
     const store = await openStore();
     const body = order({ currency: 'SAT', amount: '21000' });
