@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { HDKey } from '@scure/bip32';
 import { Transaction as BitcoinjsTransaction, address as bitcoinjsAddress, networks, Psbt } from 'bitcoinjs-lib';
+import * as ecc from 'tiny-secp256k1';
 import { describe, expect, it } from 'vitest';
 import {
   acceptSignedBatch,
@@ -8,10 +10,12 @@ import {
   InsufficientFundsError,
   ONCHAIN_DUST_SATS,
   planRecipients,
+  RBF_SEQUENCE,
   SignedBatchError,
   signBatch,
   splitFee,
   type WalletUtxo,
+  withPreviousTransactions,
 } from './onchain-batch.ts';
 import { accountKeyFromSeed, deriveReceiveAddress, deriveWalletAddress } from './onchain-wallet.ts';
 
@@ -71,11 +75,12 @@ describe('building and signing a batch', () => {
     { organizationId: 'a', destination: deriveReceiveAddress(elsewhere, 0, 'regtest'), sats: 30_000n },
     { organizationId: 'b', destination: deriveReceiveAddress(elsewhere, 1, 'regtest'), sats: 12_345n },
   ];
-  const changeAddress = deriveWalletAddress(account, 1, 0, 'regtest');
+  const changeAddress = deriveWalletAddress(account, 1, 7, 'regtest');
+  const changeIndex = 7;
 
   it('pays each recipient in order, change last, at the fee rate, as an independent decoder reads it', () => {
     const utxos = [utxo(0, 20_000n), utxo(1, 40_000n), utxo(2, 5_000n)];
-    const built = buildBatch({ account, origin, utxos, recipients, feeRate: 3n, changeAddress, network: 'regtest' });
+    const built = buildBatch({ account, origin, utxos, recipients, feeRate: 3n, changeIndex, network: 'regtest' });
     const psbt = Psbt.fromBase64(built.psbt, { network: networks.regtest });
     const outputs = psbt.txOutputs.map((output) => ({
       address: bitcoinjsAddress.fromOutputScript(output.script, networks.regtest),
@@ -86,6 +91,17 @@ describe('building and signing a batch', () => {
       { address: recipients[1]?.destination, value: 12_345n },
     ]);
     expect(outputs[2]).toEqual({ address: changeAddress, value: built.changeSats });
+    expect(built.changeAddress).toBe(changeAddress);
+    // The change is named as the wallet's own (BIP 174 output bip32 derivation), so the wallet
+    // does not show it as a payment out; every input signals replaceability (BIP 125).
+    const change = psbt.data.outputs[2]?.bip32Derivation?.[0];
+    expect(Buffer.from(change?.masterFingerprint ?? []).toString('hex')).toBe('12345678');
+    expect(change?.path).toBe("m/84'/1'/0'/1/7");
+    expect(Buffer.from(change?.pubkey ?? []).toString('hex')).toBe(
+      Buffer.from(account.deriveChild(1).deriveChild(7).publicKey as Uint8Array).toString('hex'),
+    );
+    expect(psbt.data.outputs.slice(0, 2).every((output) => output.bip32Derivation === undefined)).toBe(true);
+    expect(psbt.txInputs.every((txInput) => txInput.sequence === RBF_SEQUENCE)).toBe(true);
     const inputSats = psbt.data.inputs.reduce((sum, input) => sum + BigInt(input.witnessUtxo?.value ?? 0), 0n);
     expect(inputSats).toBe(built.inputs.reduce((sum, input) => sum + input.valueSats, 0n));
     const outputSats = outputs.reduce((sum, output) => sum + output.value, 0n);
@@ -111,7 +127,7 @@ describe('building and signing a batch', () => {
         utxos: [utxo(3, 40_000n)],
         recipients,
         feeRate: 3n,
-        changeAddress,
+        changeIndex,
         network: 'regtest',
       }),
     ).toThrow(InsufficientFundsError);
@@ -119,11 +135,136 @@ describe('building and signing a batch', () => {
 
   it('takes back only this batch, signed, as PSBT or raw transaction', () => {
     const utxos = [utxo(4, 100_000n)];
-    const built = buildBatch({ account, origin, utxos, recipients, feeRate: 1n, changeAddress, network: 'regtest' });
+    const built = buildBatch({ account, origin, utxos, recipients, feeRate: 1n, changeIndex, network: 'regtest' });
     const raw = signBatch(built.psbt, account, built.inputs);
-    expect(acceptSignedBatch(built.txid, raw)).toBe(raw);
-    expect(() => acceptSignedBatch(built.txid, built.psbt)).toThrow(SignedBatchError);
-    expect(() => acceptSignedBatch('00'.repeat(32), raw)).toThrow('not the transaction of this batch');
-    expect(() => acceptSignedBatch(built.txid, 'not a transaction!')).toThrow(SignedBatchError);
+    expect(acceptSignedBatch(built.psbt, raw)).toBe(raw);
+    expect(() => acceptSignedBatch(built.psbt, built.psbt)).toThrow('The transaction is not signed yet');
+    const other = buildBatch({
+      account,
+      origin,
+      utxos: [utxo(5, 100_000n)],
+      recipients,
+      feeRate: 1n,
+      changeIndex,
+      network: 'regtest',
+    });
+    expect(() => acceptSignedBatch(built.psbt, signBatch(other.psbt, account, other.inputs))).toThrow(
+      'not the transaction of this batch',
+    );
+    expect(() => acceptSignedBatch(built.psbt, 'not a transaction!')).toThrow(SignedBatchError);
+  });
+});
+
+describe("a batch signed in the operator's own wallet", () => {
+  // The wallet holds the master key; Rayo the account key and its origin.
+  const master = HDKey.fromMasterSeed(randomBytes(32));
+  const walletAccount = master.derive("m/84'/1'/0'");
+  const walletOrigin = { fingerprint: master.fingerprint, path: [0x80000054, 0x80000001, 0x80000000] };
+  const recipients = [
+    { organizationId: 'a', destination: deriveReceiveAddress(elsewhere, 3, 'regtest'), sats: 25_000n },
+  ];
+  const coins: WalletUtxo[] = [0, 1].map((index) => ({
+    txid: randomBytes(32).toString('hex'),
+    vout: 0,
+    valueSats: 20_000n,
+    address: deriveReceiveAddress(walletAccount, index, 'regtest'),
+    change: 0,
+    index,
+  }));
+  const build = () =>
+    buildBatch({
+      account: walletAccount,
+      origin: walletOrigin,
+      utxos: coins,
+      recipients,
+      feeRate: 2n,
+      changeIndex: 0,
+      network: 'regtest',
+    });
+
+  /** bitcoinjs-lib's view of a key that can derive and sign. */
+  type HdSigner = Parameters<Psbt['signAllInputsHD']>[0];
+  function hdSigner(key: HDKey): HdSigner {
+    return {
+      publicKey: key.publicKey as Uint8Array,
+      fingerprint: Buffer.from(key.fingerprint.toString(16).padStart(8, '0'), 'hex'),
+      derivePath: (path: string) => hdSigner(key.derive(path)),
+      sign: (hash: Uint8Array) => ecc.sign(hash, key.privateKey as Uint8Array),
+    };
+  }
+
+  /** bitcoinjs-lib signs with the keys the PSBT's derivations name, as Electrum or Sparrow do. */
+  function signInWallet(psbtBase64: string, root: HDKey, options: { finalize: boolean }): string {
+    const psbt = Psbt.fromBase64(psbtBase64, { network: networks.regtest });
+    psbt.signAllInputsHD(hdSigner(root));
+    if (options.finalize) psbt.finalizeAllInputs();
+    return psbt.toBase64();
+  }
+
+  it('is taken back finalized (BIP 174 final_scriptwitness), as wallets hand it back, or with partial signatures', () => {
+    const built = build();
+    const finalized = signInWallet(built.psbt, master, { finalize: true });
+    expect(Psbt.fromBase64(finalized).data.inputs.every((input) => input.finalScriptWitness && !input.partialSig)).toBe(
+      true,
+    );
+    const raw = acceptSignedBatch(built.psbt, finalized);
+    const tx = BitcoinjsTransaction.fromHex(raw);
+    expect(tx.getId()).toBe(built.txid);
+    expect(raw).toBe(Psbt.fromBase64(finalized).extractTransaction().toHex());
+    expect(acceptSignedBatch(built.psbt, signInWallet(built.psbt, master, { finalize: false }))).toBe(raw);
+    expect(acceptSignedBatch(built.psbt, raw)).toBe(raw);
+  });
+
+  it('is refused when another key signed it', () => {
+    const built = build();
+    const stranger = HDKey.fromMasterSeed(randomBytes(32));
+    // Same paths, another master: bitcoinjs-lib signs nothing whose fingerprint is not its own.
+    const forged = Psbt.fromBase64(built.psbt, { network: networks.regtest });
+    forged.data.inputs.forEach((_, index) => {
+      const key = stranger.derive(`m/84'/1'/0'/0/${index}`);
+      forged.signInput(index, {
+        publicKey: walletAccount.deriveChild(0).deriveChild(index).publicKey as Uint8Array,
+        sign: (hash: Uint8Array) => ecc.sign(hash, key.privateKey as Uint8Array),
+      });
+    });
+    forged.finalizeAllInputs();
+    expect(() => acceptSignedBatch(built.psbt, forged.toBase64())).toThrow('The signature of input 1 does not match');
+  });
+
+  it("carries each input's previous transaction for hardware wallets, checked against its txid", () => {
+    const built = build();
+    const previous = new Map(
+      coins.map((coin) => {
+        const parent = new BitcoinjsTransaction();
+        parent.addInput(randomBytes(32), 0);
+        parent.addOutput(bitcoinjsAddress.toOutputScript(coin.address, networks.regtest), coin.valueSats);
+        return [coin.txid, parent] as const;
+      }),
+    );
+    // Coins whose txids are those parents' hashes, so the parents are theirs.
+    const real = coins.map((coin) => ({ ...coin, txid: (previous.get(coin.txid) as BitcoinjsTransaction).getId() }));
+    const rebuilt = buildBatch({
+      account: walletAccount,
+      origin: walletOrigin,
+      utxos: real,
+      recipients,
+      feeRate: 2n,
+      changeIndex: 0,
+      network: 'regtest',
+    });
+    const byTxid = new Map([...previous.values()].map((parent) => [parent.getId(), parent.toHex()]));
+    const psbt = Psbt.fromBase64(withPreviousTransactions(rebuilt.psbt, byTxid), { network: networks.regtest });
+    psbt.data.inputs.forEach((input, index) => {
+      const hash = Buffer.from(psbt.txInputs[index]?.hash ?? [])
+        .reverse()
+        .toString('hex');
+      expect(BitcoinjsTransaction.fromBuffer(input.nonWitnessUtxo as Uint8Array).getId()).toBe(hash);
+    });
+    // A parent that is not the input's previous transaction is refused.
+    const swapped = new Map(
+      [...byTxid.keys()].map((txid, i, all) => [txid, byTxid.get(all[1 - i] as string) as string]),
+    );
+    expect(() => withPreviousTransactions(rebuilt.psbt, swapped)).toThrow();
+    expect(() => withPreviousTransactions(built.psbt, byTxid)).toThrow('no previous transaction');
   });
 });

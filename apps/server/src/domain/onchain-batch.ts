@@ -3,6 +3,7 @@ import type { HDKey } from '@scure/bip32';
 import { p2wpkh, selectUTXO, Transaction } from '@scure/btc-signer';
 import type { BitcoinNetwork } from './bitcoin-address.ts';
 import { addressNetwork } from './onchain-wallet.ts';
+import { findBadSignature, type SpentOutput } from './p2wpkh-signature.ts';
 
 /**
  * The on-chain payout batch (docs/decisions.md "On-chain payouts"): every organization due gets
@@ -13,6 +14,11 @@ import { addressNetwork } from './onchain-wallet.ts';
 export const ONCHAIN_DUST_SATS = 546n;
 /** Fee rates above this are taken for a broken estimate, and nothing is built with them. */
 export const MAX_FEE_RATE_SAT_PER_VB = 1_000n;
+/**
+ * Every input's nSequence: below 0xfffffffe, so the batch signals that a fee bump may replace it
+ * (BIP 125), and not a relative lock time (BIP 68 does not apply from 0x80000000 up).
+ */
+export const RBF_SEQUENCE = 0xfffffffd;
 
 export type DueOrganization = { organizationId: string; destination: string; owedMsat: bigint };
 export type Recipient = { organizationId: string; destination: string; sats: bigint };
@@ -69,15 +75,24 @@ export type BuiltBatch = {
   feeSats: bigint;
   vsize: number;
   inputs: WalletUtxo[];
+  /** The change output's address, or null when the change was below dust and went to the fee. */
+  changeAddress: string | null;
   changeSats: bigint;
 };
 
 export class InsufficientFundsError extends Error {}
 
+/** Where a wallet key sits for the signing wallet: the account's origin, then `change/index`. */
+function keyOrigin(origin: KeyOrigin, change: 0 | 1, index: number): KeyOrigin {
+  return { fingerprint: origin.fingerprint, path: [...origin.path, change, index] };
+}
+
 /**
  * Picks wallet outputs for the recipients' outputs plus the fee at `feeRate`, with change (when
- * above dust) to `changeAddress`. Outputs stay in the recipients' order, change last, so output i
- * pays recipient i.
+ * above dust) to the account's change address `1/changeIndex`. Outputs stay in the recipients'
+ * order, change last, so output i pays recipient i. Every input signals replaceability, and the
+ * PSBT names the keys of the inputs and of the change (BIP 174 bip32 derivations), so the
+ * operator's wallet signs the one and recognises the other as its own.
  */
 export function buildBatch(input: {
   account: HDKey;
@@ -85,7 +100,7 @@ export function buildBatch(input: {
   utxos: readonly WalletUtxo[];
   recipients: readonly Recipient[];
   feeRate: bigint;
-  changeAddress: string;
+  changeIndex: number;
   network: BitcoinNetwork;
 }): BuiltBatch {
   const network = addressNetwork(input.network);
@@ -94,19 +109,20 @@ export function buildBatch(input: {
     return {
       txid: hex.decode(utxo.txid),
       index: utxo.vout,
+      sequence: RBF_SEQUENCE,
       witnessUtxo: { script: p2wpkh(publicKey, network).script, amount: utxo.valueSats },
-      bip32Derivation: [
-        [publicKey, { fingerprint: input.origin.fingerprint, path: [...input.origin.path, utxo.change, utxo.index] }],
-      ] as [Uint8Array, KeyOrigin][],
+      bip32Derivation: [[publicKey, keyOrigin(input.origin, utxo.change, utxo.index)]] as [Uint8Array, KeyOrigin][],
     };
   });
+  const changeKey = input.account.deriveChild(1).deriveChild(input.changeIndex).publicKey as Uint8Array;
+  const changeAddress = p2wpkh(changeKey, network).address as string;
   const selected = selectUTXO(
     candidates,
     input.recipients.map((recipient) => ({ address: recipient.destination, amount: recipient.sats })),
     'default',
     {
       feePerByte: input.feeRate,
-      changeAddress: input.changeAddress,
+      changeAddress,
       network,
       // Change below the dust limit (selectUTXO's default: 182 bytes at 3 sat/B, i.e. 546 sats)
       // is left to the fee rather than made into an output nobody could spend.
@@ -123,15 +139,37 @@ export function buildBatch(input: {
     const spent = tx.getInput(index);
     used.add(`${hex.encode(spent.txid as Uint8Array)}:${spent.index}`);
   }
-  const changeSats = selected.change ? (tx.getOutput(tx.outputsLength - 1).amount ?? 0n) : 0n;
+  const last = tx.outputsLength - 1;
+  const changeSats = selected.change ? (tx.getOutput(last).amount ?? 0n) : 0n;
+  if (selected.change) {
+    tx.updateOutput(last, { bip32Derivation: [[changeKey, keyOrigin(input.origin, 1, input.changeIndex)]] });
+  }
   return {
     txid: tx.id,
     psbt: base64.encode(tx.toPSBT()),
     feeSats: selected.fee,
     vsize: Math.ceil(selected.weight / 4),
     inputs: input.utxos.filter((utxo) => used.has(`${utxo.txid}:${utxo.vout}`)),
+    changeAddress: selected.change ? changeAddress : null,
     changeSats,
   };
+}
+
+/**
+ * The PSBT with each input's whole previous transaction (BIP 174 non_witness_utxo), which
+ * hardware wallets ask for before signing a segwit v0 input, since a witness UTXO alone lets a
+ * host lie about the amount across two signings. `previous` maps txid to raw hex; each must hash
+ * to its input's txid and agree with its witness UTXO, or this throws.
+ */
+export function withPreviousTransactions(psbt: string, previous: ReadonlyMap<string, string>): string {
+  const tx = Transaction.fromPSBT(base64.decode(psbt));
+  for (let index = 0; index < tx.inputsLength; index += 1) {
+    const txid = hex.encode(tx.getInput(index).txid as Uint8Array);
+    const raw = previous.get(txid);
+    if (raw === undefined) throw new Error(`no previous transaction for input ${index} (${txid})`);
+    tx.updateInput(index, { nonWitnessUtxo: hex.decode(raw) });
+  }
+  return base64.encode(tx.toPSBT());
 }
 
 /** Signs every input with the account's private keys and answers the raw transaction (hex). */
@@ -154,11 +192,21 @@ export function signBatch(psbt: string, account: HDKey, inputs: readonly WalletU
 export class SignedBatchError extends Error {}
 
 /**
- * What an operator hands back for a batch: its signed PSBT (base64) or the signed raw transaction
- * (hex). It must be the very transaction built, the txid proving it (segwit: signing does not
- * change it), and complete. Answers the raw transaction to broadcast.
+ * What an operator hands back for a batch (`psbt`, as built): its signed PSBT (base64) or the
+ * signed raw transaction (hex). It must be the very transaction built, the txid proving it
+ * (segwit: signing does not change it), and every input must carry a valid signature. Wallets
+ * (Electrum, Sparrow, Bitcoin Core's `walletprocesspsbt`, hardware wallets) usually hand back a
+ * PSBT already finalized (BIP 174 Input Finalizer: final_scriptwitness set, partial signatures
+ * cleared); inputs still holding only partial signatures are finalized here. Answers the raw
+ * transaction to broadcast.
  */
-export function acceptSignedBatch(expectedTxid: string, submitted: string): string {
+export function acceptSignedBatch(psbt: string, submitted: string): string {
+  const built = Transaction.fromPSBT(base64.decode(psbt));
+  const spent: SpentOutput[] = Array.from({ length: built.inputsLength }, (_, index) => {
+    const utxo = built.getInput(index).witnessUtxo;
+    if (!utxo) throw new Error(`the batch's input ${index} has no witness UTXO`);
+    return { script: utxo.script, amount: utxo.amount };
+  });
   const text = submitted.trim();
   if (/^[0-9a-fA-F]+$/.test(text)) {
     let tx: Transaction;
@@ -167,8 +215,7 @@ export function acceptSignedBatch(expectedTxid: string, submitted: string): stri
     } catch {
       throw new SignedBatchError('This is neither a PSBT (base64) nor a raw transaction (hex)');
     }
-    if (tx.id !== expectedTxid) throw new SignedBatchError('This is not the transaction of this batch');
-    if (!tx.isFinal) throw new SignedBatchError('The transaction is not signed yet');
+    checkSigned(tx, built.id, spent);
     return text.toLowerCase();
   }
   let tx: Transaction;
@@ -177,11 +224,29 @@ export function acceptSignedBatch(expectedTxid: string, submitted: string): stri
   } catch {
     throw new SignedBatchError('This is neither a PSBT (base64) nor a raw transaction (hex)');
   }
-  if (tx.id !== expectedTxid) throw new SignedBatchError('This is not the transaction of this batch');
-  try {
-    tx.finalize();
-  } catch {
-    throw new SignedBatchError('The transaction is not signed yet');
+  if (tx.id !== built.id) throw new SignedBatchError('This is not the transaction of this batch');
+  for (let index = 0; index < tx.inputsLength; index += 1) {
+    const input = tx.getInput(index);
+    if (input.finalScriptWitness !== undefined) continue;
+    // A wallet may leave out the UTXO data it was given; the batch's own is the one signed for.
+    if (input.witnessUtxo === undefined) tx.updateInput(index, { witnessUtxo: spent[index] }, true);
+    try {
+      tx.finalizeIdx(index);
+    } catch {
+      throw new SignedBatchError('The transaction is not signed yet');
+    }
   }
+  checkSigned(tx, built.id, spent);
   return hex.encode(tx.extract());
+}
+
+function checkSigned(tx: Transaction, txid: string, spent: SpentOutput[]): void {
+  if (tx.id !== txid) throw new SignedBatchError('This is not the transaction of this batch');
+  const bad = findBadSignature(tx, spent);
+  if (bad === null) return;
+  throw new SignedBatchError(
+    bad.problem === 'key'
+      ? 'The transaction is not signed yet'
+      : `The signature of input ${bad.index + 1} does not match this transaction`,
+  );
 }

@@ -430,7 +430,7 @@ async function awaitingBatch(): Promise<{ id: string; signed: string }> {
       { organizationId: f.orgA.id, destination: deriveWalletAddress(wallet, 0, 1, 'regtest'), sats: 10_000n },
     ],
     feeRate: 1n,
-    changeAddress: deriveWalletAddress(wallet, 1, 0, 'regtest'),
+    changeIndex: 0,
     network: 'regtest',
   });
   const row = await t.db

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { AppError } from '@rayo/shared';
 import { hex } from '@scure/base';
-import { Address, OutScript, p2wpkh, RawTx, Transaction } from '@scure/btc-signer';
+import { Address, OutScript, RawTx, Transaction } from '@scure/btc-signer';
 import type { Db } from '../../db/database.ts';
 import { checkBitcoinAddress } from '../../domain/bitcoin-address.ts';
 import { addressNetwork } from '../../domain/onchain-wallet.ts';
+import { findBadSignature } from '../../domain/p2wpkh-signature.ts';
 import {
   acceptDevnetTransaction,
   appendDevnetBlocks,
@@ -24,7 +24,6 @@ export const MAX_DEVNET_BLOCKS = 100;
 const MAX_DEVNET_SEND_SATS = 2_100_000_000n;
 /** Devnet blocks have room for everything, so any target gets the relay minimum's double. */
 const DEVNET_FEE_RATE = 2;
-const SIGHASH_ALL = 1;
 
 /**
  * A regtest-like chain kept in PostgreSQL: blocks appear only when someone mines them (the devnet
@@ -79,43 +78,20 @@ function decodeDevnetTransaction(rawHex: string) {
   return { tx, spend: { txid: tx.id, rawHex: rawHex.toLowerCase(), vsize: Math.ceil(weight / 4), inputs, outputs } };
 }
 
-/**
- * Each input spends a P2WPKH output with [signature, public key]: the key hashes to the output's
- * program and the signature covers the BIP 143 digest, else the script check fails as in Core.
- */
+/** Core's words for a witness that does not spend its output (src/script/script_error.cpp). */
 function checkSignatures(tx: Transaction, prevouts: DevnetPrevout[]): string | null {
   const decoder = Address(addressNetwork('regtest'));
-  for (const [index, prevout] of prevouts.entries()) {
-    const script = OutScript.encode(decoder.decode(prevout.address));
-    const witness = tx.getInput(index).finalScriptWitness ?? [];
-    const [signature, publicKey] = witness;
-    if (witness.length !== 2 || !signature || !publicKey || signature.length < 9) {
-      return 'mandatory-script-verify-flag-failed (Witness program hash mismatch)';
-    }
-    let keyScript: Uint8Array;
-    try {
-      keyScript = p2wpkh(publicKey).script;
-    } catch {
-      return 'mandatory-script-verify-flag-failed (Witness program hash mismatch)';
-    }
-    if (hex.encode(keyScript) !== hex.encode(script)) {
-      return 'mandatory-script-verify-flag-failed (Witness program hash mismatch)';
-    }
-    const hashType = signature[signature.length - 1] as number;
-    const scriptCode = OutScript.encode({ type: 'pkh', hash: keyScript.subarray(2) });
-    const digest = tx.preimageWitnessV0(index, scriptCode, hashType, prevout.valueSats);
-    let valid = false;
-    try {
-      valid =
-        hashType === SIGHASH_ALL &&
-        secp256k1.verify(signature.subarray(0, -1), digest, publicKey, { prehash: false, format: 'der' });
-    } catch {
-      valid = false;
-    }
-    if (!valid)
-      return 'mandatory-script-verify-flag-failed (Signature must be zero for failed CHECK(MULTI)SIG operation)';
-  }
-  return null;
+  const bad = findBadSignature(
+    tx,
+    prevouts.map((prevout) => ({
+      script: OutScript.encode(decoder.decode(prevout.address)),
+      amount: prevout.valueSats,
+    })),
+  );
+  if (bad === null) return null;
+  return bad.problem === 'key'
+    ? 'mandatory-script-verify-flag-failed (Witness program hash mismatch)'
+    : 'mandatory-script-verify-flag-failed (Signature must be zero for failed CHECK(MULTI)SIG operation)';
 }
 
 /** Mines `count` blocks; the first confirms everything in the mempool. Returns the new tip. */

@@ -4,6 +4,7 @@ import { base64 } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { Transaction } from '@scure/btc-signer';
 import { Transaction as BitcoinjsTransaction, address as bitcoinjsAddress, networks, Psbt } from 'bitcoinjs-lib';
+import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeEsplora, startFakeEsplora } from '../../../test/fakes/esplora-server.ts';
 import {
@@ -106,6 +107,17 @@ function signAsOperator(psbt: Uint8Array): string {
     tx.signIdx(key.privateKey as Uint8Array, index);
   }
   return base64.encode(tx.toPSBT());
+}
+
+/** bitcoinjs-lib's view of the operator's master key, deriving and signing as a wallet does. */
+type HdSigner = Parameters<Psbt['signAllInputsHD']>[0];
+function hdSigner(key: HDKey): HdSigner {
+  return {
+    publicKey: key.publicKey as Uint8Array,
+    fingerprint: Buffer.from(key.fingerprint.toString(16).padStart(8, '0'), 'hex'),
+    derivePath: (path: string) => hdSigner(key.derive(path)),
+    sign: (hash: Uint8Array) => ecc.sign(hash, key.privateKey as Uint8Array),
+  };
 }
 
 function payoutsOf(organizationId: string) {
@@ -214,6 +226,50 @@ describe('on-chain payouts without a hot wallet', () => {
     await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
     expect((await payoutsOf(shop.organizationId)).map((p) => p.state)).toEqual(['sent']);
     expect(esplora.chain.get(batch?.txid ?? '')?.blockHeight).toBeNull();
+  });
+});
+
+describe("a batch signed in the operator's wallet", () => {
+  it('comes back finalized, as wallets hand it back (bitcoinjs-lib signs and finalizes), and completes', async () => {
+    const shop = await shopWithSale(2100n, 3);
+    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    const [batch] = await call<OnchainPayoutBatch[]>('GET', '/api/back-office/onchain-payouts', backOffice);
+    expect(batch?.state).toBe('awaiting_signature');
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `/api/back-office/onchain-payouts/${batch?.id}/psbt`,
+      headers: backOffice,
+    });
+    const psbt = Psbt.fromBuffer(download.rawPayload, { network: networks.regtest });
+    // Each input carries its previous transaction, which hardware wallets require.
+    psbt.data.inputs.forEach((input, index) => {
+      const spent = Buffer.from(psbt.txInputs[index]?.hash ?? [])
+        .reverse()
+        .toString('hex');
+      expect(BitcoinjsTransaction.fromBuffer(input.nonWitnessUtxo as Uint8Array).getId()).toBe(spent);
+    });
+    // The change is the operator's own key under its master, so the wallet shows no payment out for it.
+    const change = psbt.data.outputs.at(-1)?.bip32Derivation?.[0];
+    expect(Buffer.from(change?.masterFingerprint ?? []).readUInt32BE(0)).toBe(operatorMaster.fingerprint);
+    expect(change?.path).toMatch(/^m\/84'\/1'\/0'\/1\/\d+$/);
+    expect(
+      Buffer.from(change?.pubkey ?? []).equals(
+        Buffer.from(operatorMaster.derive(change?.path ?? 'm').publicKey as Uint8Array),
+      ),
+    ).toBe(true);
+
+    psbt.signAllInputsHD(hdSigner(operatorMaster));
+    psbt.finalizeAllInputs();
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: `/api/back-office/onchain-payouts/${batch?.id}/signed`,
+      headers: backOffice,
+      payload: { transaction: psbt.toBase64() },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json()).toMatchObject({ state: 'broadcast', txid: batch?.txid });
+    expect(esplora.chain.get(batch?.txid ?? '')?.hex).toBe(psbt.extractTransaction().toHex());
+    expect((await payoutsOf(shop.organizationId)).map((p) => p.state)).toEqual(['sent']);
   });
 });
 

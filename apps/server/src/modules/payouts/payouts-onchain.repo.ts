@@ -43,6 +43,33 @@ export async function listUnpaidOnchainShares(trx: Db): Promise<UnpaidOnchainSha
   }));
 }
 
+/** The counter row of a wallet's change addresses (`1/i`), beside its receive counter. */
+function changeCounter(wallet: string): string {
+  return `${wallet}:change`;
+}
+
+/**
+ * The next change index of the wallet, not yet taken. Only batch building (under its lock) takes
+ * change indexes, so reading and then taking it cannot race.
+ */
+export async function readNextChangeIndex(trx: Db, wallet: string): Promise<number> {
+  const row = await trx
+    .selectFrom('onchain_wallet_counters')
+    .select('next_index')
+    .where('wallet', '=', changeCounter(wallet))
+    .executeTakeFirst();
+  return row?.next_index ?? 0;
+}
+
+/** Marks change index `index` used: the batch written with it holds change there. */
+export async function takeChangeIndex(trx: Db, wallet: string, index: number): Promise<void> {
+  await trx
+    .insertInto('onchain_wallet_counters')
+    .values({ wallet: changeCounter(wallet), next_index: index + 1 })
+    .onConflict((oc) => oc.column('wallet').doUpdateSet({ next_index: index + 1 }))
+    .execute();
+}
+
 export async function countUnsentBatches(db: Db): Promise<number> {
   const row = await db
     .selectFrom('onchain_payout_batches')

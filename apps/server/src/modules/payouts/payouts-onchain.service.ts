@@ -8,6 +8,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import {
   acceptSignedBatch,
+  type BuiltBatch,
   buildBatch,
   feeRateFromEstimate,
   InsufficientFundsError,
@@ -17,6 +18,7 @@ import {
   signBatch,
   splitFee,
   type WalletUtxo,
+  withPreviousTransactions,
 } from '../../domain/onchain-batch.ts';
 import {
   deriveWalletAddress,
@@ -28,7 +30,6 @@ import {
 import { retryDelaySeconds } from '../../domain/payout-state.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { allocateWalletIndex } from '../onchain/onchain.repo.ts';
 import { findPayoutDestinationHolds } from '../settings/payout-destination-changes.service.ts';
 import { recordFailedPayoutAttempt, retryPolicy } from './payouts.service.ts';
 import {
@@ -43,8 +44,10 @@ import {
   listUnpaidOnchainShares,
   lockBatchBuilding,
   markBatchOnChain,
+  readNextChangeIndex,
   recordBatchFailure,
   storeSignedBatch,
+  takeChangeIndex,
 } from './payouts-onchain.repo.ts';
 
 export type OnchainPayoutDeps = { db: Db; config: Config; chain: ChainBackend };
@@ -104,7 +107,11 @@ async function payoutWallet(deps: Pick<OnchainPayoutDeps, 'db' | 'config'>): Pro
   return { account, id: walletId(account), origin: { fingerprint: master.fingerprint, path }, signer: account };
 }
 
-/** The wallet's unspent outputs, from the chain, at the addresses it may have been paid at. */
+/**
+ * The wallet's confirmed unspent outputs, from the chain, at the addresses it may have been paid
+ * at. Unconfirmed ones wait: a batch spending the change of one still in the mempool would be
+ * lost with it if that one were replaced by a fee bump, or never confirmed.
+ */
 async function listWalletUtxos(deps: OnchainPayoutDeps, trx: Db, wallet: PayoutWallet): Promise<WalletUtxo[]> {
   const utxos: WalletUtxo[] = [];
   for (const known of await listFundedWalletAddresses(trx, wallet.id)) {
@@ -113,10 +120,26 @@ async function listWalletUtxos(deps: OnchainPayoutDeps, trx: Db, wallet: PayoutW
       continue;
     }
     for (const output of await deps.chain.listAddressUtxos(known.address)) {
+      if (output.blockHeight === null) continue;
       utxos.push({ ...output, address: known.address, change: known.change, index: known.index });
     }
   }
   return utxos;
+}
+
+/**
+ * The PSBT for the operator's wallet, with each input's previous transaction from the chain
+ * (hardware wallets refuse a segwit input without it).
+ */
+async function psbtForOperator(deps: OnchainPayoutDeps, built: BuiltBatch): Promise<string> {
+  const previous = new Map<string, string>();
+  for (const input of built.inputs) {
+    if (previous.has(input.txid)) continue;
+    const raw = await deps.chain.getRawTransaction(input.txid);
+    if (raw === null) throw new ChainBackendError(`The chain does not have ${input.txid}, which the batch spends`);
+    previous.set(input.txid, raw);
+  }
+  return withPreviousTransactions(built.psbt, previous);
 }
 
 /**
@@ -167,9 +190,10 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
     if (recipients.length === 0) return null;
     const utxos = await listWalletUtxos(deps, trx, wallet);
     const feeRate = feeRateFromEstimate(await estimateFeeRate(deps, log));
-    const changeIndex = await allocateWalletIndex(trx, `${wallet.id}:change`);
-    const changeAddress = deriveWalletAddress(wallet.account, 1, changeIndex, network);
-    let built: ReturnType<typeof buildBatch>;
+    // A change index is taken only by a batch written with change there, so runs that cannot
+    // pay leave no unused change addresses for a restored wallet to skip past.
+    const changeIndex = await readNextChangeIndex(trx, wallet.id);
+    let built: BuiltBatch;
     try {
       built = buildBatch({
         account: wallet.account,
@@ -177,7 +201,7 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
         utxos,
         recipients,
         feeRate,
-        changeAddress,
+        changeIndex,
         network,
       });
     } catch (error) {
@@ -190,18 +214,19 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
       );
       return null;
     }
+    if (built.changeAddress !== null) await takeChangeIndex(trx, wallet.id, changeIndex);
     const fees = splitFee(built.feeSats, recipients.length);
     return insertBatch(trx, {
       state: wallet.signer ? 'signed' : 'awaiting_signature',
       txid: built.txid,
-      psbt: built.psbt,
+      psbt: wallet.signer ? built.psbt : await psbtForOperator(deps, built),
       rawTx: wallet.signer ? signBatch(built.psbt, wallet.signer, built.inputs) : null,
       feeSats: built.feeSats,
       feeRate,
       vsize: built.vsize,
       inputs: built.inputs,
-      changeAddress: built.changeSats > 0n ? changeAddress : null,
-      changeIndex: built.changeSats > 0n ? changeIndex : null,
+      changeAddress: built.changeAddress,
+      changeIndex: built.changeAddress === null ? null : changeIndex,
       changeSats: built.changeSats,
       payouts: recipients.map((recipient, index) => ({
         organizationId: recipient.organizationId,
@@ -338,7 +363,7 @@ export async function submitSignedBatch(
   }
   let rawTx: string;
   try {
-    rawTx = acceptSignedBatch(batch.txid, signed);
+    rawTx = acceptSignedBatch(batch.psbt, signed);
   } catch (error) {
     if (error instanceof SignedBatchError) throw new AppError('InvalidInput', error.message);
     throw error;

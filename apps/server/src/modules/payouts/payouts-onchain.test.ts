@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Account, Bpt, PayoutPage, PublicCheckout, VirtualBpt } from '@rayo/shared';
-import { Transaction as BitcoinjsTransaction, address as bitcoinjsAddress, networks } from 'bitcoinjs-lib';
+import { Transaction as BitcoinjsTransaction, address as bitcoinjsAddress, networks, Psbt } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
@@ -154,6 +154,10 @@ describe('the on-chain payout batch', () => {
     expect(pays(batch.change_address ?? '')).toEqual([
       { address: batch.change_address, sats: BigInt(batch.change_sats) },
     ]);
+    // Replaceable (BIP 125), and the change is named as the wallet's own key, as bitcoinjs-lib reads the PSBT.
+    expect(BitcoinjsTransaction.fromHex(batch.raw_tx).ins.every((input) => input.sequence === 0xfffffffd)).toBe(true);
+    const changeOutput = Psbt.fromBase64(batch.psbt, { network: networks.regtest }).data.outputs.at(-1);
+    expect(changeOutput?.bip32Derivation?.[0]?.path).toBe(`m/84'/1'/0'/1/${batch.change_index}`);
     expect(BigInt(batch.fee_sats)).toBeGreaterThanOrEqual(BigInt(tx.vsize) * 2n);
     expect(BigInt(batch.fee_sats)).toBeLessThanOrEqual(BigInt(tx.vsize + 2) * 2n);
 
@@ -226,9 +230,16 @@ describe('the on-chain payout batch', () => {
     expect(after).toMatchObject({ state: 'broadcast', confirmations: 1 });
   });
 
-  it('builds nothing while the wallet cannot pay, and keeps the shares for a later run', async () => {
+  it('builds nothing while the wallet cannot pay, takes no change index meanwhile, and keeps the shares', async () => {
     const shop = await openShop();
     await sellOnchain(shop, 3000n);
+    const changeCounter = () =>
+      t.db
+        .selectFrom('onchain_wallet_counters')
+        .select('next_index')
+        .where('wallet', 'like', '%:change')
+        .executeTakeFirst();
+    const counterBefore = await changeCounter();
     // Everything the wallet holds is spent elsewhere first (the operator moved it away).
     const drained = await t.db
       .updateTable('devnet_chain_outputs')
@@ -237,7 +248,9 @@ describe('the on-chain payout batch', () => {
       .returning(['txid', 'vout'])
       .execute();
     expect(await buildOnchainBatch(deps(), log)).toBeNull();
+    expect(await buildOnchainBatch(deps(), log)).toBeNull();
     expect(await payoutsOf(shop.organizationId)).toEqual([]);
+    expect(await changeCounter()).toEqual(counterBefore);
     for (const output of drained) {
       await t.db
         .updateTable('devnet_chain_outputs')
