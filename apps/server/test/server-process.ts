@@ -5,7 +5,15 @@ import { TEST_JWT_SECRET } from './test-app.ts';
 
 const MAIN = path.join(import.meta.dirname, '../src/main.ts');
 
-export type ServerProcess = { url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> };
+export type ServerProcess = {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  /** SIGTERM: the orderly shutdown. */
+  stop: () => Promise<void>;
+  /** SIGKILL: no shutdown code runs, as when the machine dies; resolves once the process is gone. */
+  kill: () => Promise<void>;
+};
 
 /**
  * Starts a real Rayo server process (`src/main.ts`) against `databaseUrl`, or its embedded
@@ -59,6 +67,10 @@ export async function startServerProcess(
     output: () => output,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
   };

@@ -56,7 +56,7 @@ export type FakeEsplora = {
    * Requests matching `path` are handled (a broadcast reaches the chain) but their answer waits
    * until `release()`; `arrived` resolves at the first of them.
    */
-  hold: (method: string, path: RegExp) => { arrived: Promise<void>; release: () => void };
+  hold: (method: string, path: RegExp | ((path: string) => boolean)) => { arrived: Promise<void>; release: () => void };
   close: () => Promise<void>;
 };
 
@@ -113,7 +113,12 @@ export async function startFakeEsplora(
   const chain = new EsploraChain(network, options.startHeight ?? 200);
   const requests: FakeEsplora['requests'] = [];
   let misbehaving: Array<{ path: RegExp; how: Misbehaviour; hugeBytes: number }> = [];
-  let holds: Array<{ method: string; path: RegExp; arrive: () => void; released: Promise<void> }> = [];
+  let holds: Array<{
+    method: string;
+    matches: (path: string) => boolean;
+    arrive: () => void;
+    released: Promise<void>;
+  }> = [];
 
   function txJson(entry: ChainTx) {
     return {
@@ -301,7 +306,7 @@ export async function startFakeEsplora(
           };
       const type = answer.type === 'json' && !wrong ? 'application/json' : 'text/plain';
       const send = () => response.writeHead(sent.status, { 'content-type': type }).end(sent.body);
-      const held = holds.find((entry) => entry.method === method && entry.path.test(path));
+      const held = holds.find((entry) => entry.method === method && entry.matches(path));
       if (!held) return send();
       held.arrive();
       held.released.then(send, send);
@@ -335,7 +340,8 @@ export async function startFakeEsplora(
       const released = new Promise<void>((resolve) => {
         release = resolve;
       });
-      const entry = { method, path, arrive, released };
+      const matches = typeof path === 'function' ? path : (candidate: string) => path.test(candidate);
+      const entry = { method, matches, arrive, released };
       holds.push(entry);
       return {
         arrived,

@@ -160,14 +160,6 @@ describe('payouts and kill -9', () => {
     return server;
   }
 
-  function kill(server: ServerProcess) {
-    server.child.kill('SIGKILL');
-    return new Promise<void>((resolve) => {
-      if (server.child.exitCode !== null || server.child.signalCode !== null) resolve();
-      else server.child.once('exit', () => resolve());
-    });
-  }
-
   it('a kill after the payment was sent: the restarted server asks the node and never pays again', async () => {
     await clean();
     const issuedFrom = lnurl.issued.length;
@@ -177,7 +169,7 @@ describe('payouts and kill -9', () => {
     const first = await start();
     await makeSales(first, db, 3, 2);
     await waitFor(() => lnd.requests.slice(sendsBefore).some((r) => r.path === '/v2/router/send'), 30_000);
-    await kill(first);
+    await first.kill();
     expect(lnd.remoteInvoices().some((r) => r.inFlight)).toBe(true);
 
     await start();
@@ -202,7 +194,7 @@ describe('payouts and kill -9', () => {
     const first = await start();
     await makeSales(first, db, 2, 1);
     await waitFor(() => lnurl.pendingCallbacks() > 0, 30_000);
-    await kill(first);
+    await first.kill();
     const pending = await db.selectFrom('payouts').selectAll().execute();
     expect(pending.length).toBeGreaterThan(0);
     expect(pending.every((payout) => payout.state === 'pending' && payout.payment_hash === null)).toBe(true);
