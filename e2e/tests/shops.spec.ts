@@ -1,7 +1,7 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { ecwidEncryptGcm, startEcwidStandIn, startShopifyStandIn } from '../../apps/server/test/shop-standins.ts';
 import { E2E_ECWID_CDN, E2E_ECWID_PORT, E2E_SHOPIFY_PORT } from '../playwright.config.ts';
-import { sendJson, signInViaUi, signUpShop } from './support.ts';
+import { payCheckoutOnScreen, sendJson, signInViaUi, signUpShop } from './support.ts';
 
 // The Shopify and Ecwid journeys from order to paid against local stand-ins of the platforms,
 // which run in this test process on the ports the server is configured with.
@@ -34,21 +34,6 @@ async function openMerchant(request: APIRequestContext, language: 'en' | 'es') {
   );
   await sendJson(request, '/api/settings/language', { language }, shop.token, 'PUT');
   return { ...shop, vbpt };
-}
-
-/** Pays the checkout on screen from the devnet wallet, taking the next invoice if this one ran out (they live 60 s here). */
-async function payCheckoutOnScreen(request: APIRequestContext, payer: Page) {
-  const walletLink = payer.getByRole('link', { name: 'Open wallet' });
-  await afterNavigation(walletLink).toBeVisible();
-  let paid = false;
-  for (let attempt = 0; attempt < 3 && !paid; attempt += 1) {
-    const onScreen = (await walletLink.getAttribute('href'))?.replace(/^lightning:/, '') ?? '';
-    const response = await request.post('/api/devnet/pay', { data: { paymentRequest: onScreen } });
-    paid = response.ok();
-    if (!paid) await expect(walletLink).not.toHaveAttribute('href', `lightning:${onScreen}`, { timeout: 45_000 });
-  }
-  expect(paid).toBe(true);
-  await expect(payer.getByRole('heading', { name: 'Payment completed' })).toBeVisible({ timeout: 15_000 });
 }
 
 async function screenshots(page: Page, name: string, testInfo: { outputPath: (name: string) => string }) {

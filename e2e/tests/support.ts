@@ -146,6 +146,24 @@ export async function payFromDevnetWallet(browser: Browser, paymentRequest: stri
   await wallet.close();
 }
 
+/**
+ * Pays the store checkout on screen from the devnet wallet, as a payer whose wallet opened the
+ * page's invoice: the next invoice if this one ran out (they live 60 s in the main e2e run).
+ */
+export async function payCheckoutOnScreen(request: APIRequestContext, payer: Page) {
+  const walletLink = payer.getByRole('link', { name: 'Open wallet' });
+  await expect(walletLink).toBeVisible({ timeout: 30_000 });
+  let paid = false;
+  for (let attempt = 0; attempt < 3 && !paid; attempt += 1) {
+    const onScreen = (await walletLink.getAttribute('href'))?.replace(/^lightning:/, '') ?? '';
+    const response = await request.post('/api/devnet/pay', { data: { paymentRequest: onScreen } });
+    paid = response.ok();
+    if (!paid) await expect(walletLink).not.toHaveAttribute('href', `lightning:${onScreen}`, { timeout: 45_000 });
+  }
+  expect(paid).toBe(true);
+  await expect(payer.getByRole('heading', { name: 'Payment completed' })).toBeVisible({ timeout: 15_000 });
+}
+
 export type Mail = { to: string[]; subject: string; text: string };
 
 /** The newest mail to `to` that the run's loopback SMTP inbox received, waiting for it to arrive. */

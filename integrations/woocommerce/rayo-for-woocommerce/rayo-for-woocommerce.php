@@ -12,7 +12,7 @@
  * Requires PHP:         7.4
  * Requires Plugins:     woocommerce
  * WC requires at least: 8.2
- * WC tested up to:      9.4
+ * WC tested up to:      10.0
  *
  * @package Rayo_For_WooCommerce
  */
