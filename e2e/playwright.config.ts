@@ -72,7 +72,7 @@ export default defineConfig({
       // The webhooks spec's receiver listens on 127.0.0.1, over plain HTTP.
       WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
       // The shops spec's Shopify and Ecwid stand-ins (reached under WEBHOOK_ALLOW_PRIVATE_HOSTS).
-      SHOPIFY_API_URL: `http://127.0.0.1:${E2E_SHOPIFY_PORT}/{shop}/admin/api/graphql.json`,
+      SHOPIFY_SHOP_URL: `http://127.0.0.1:${E2E_SHOPIFY_PORT}/{shop}`,
       ECWID_API_URL: `http://127.0.0.1:${E2E_ECWID_PORT}`,
       ECWID_SDK_URL: `${E2E_ECWID_CDN}/ecwid-sdk/js/1.3.0/ecwid-app.js`,
       ECWID_CSS_URL: `${E2E_ECWID_CDN}/ecwid-sdk/css/1.3.19/ecwid-app-ui.css`,

@@ -4,7 +4,9 @@ import { E2E_ECWID_CDN, E2E_ECWID_PORT, E2E_SHOPIFY_PORT } from '../playwright.c
 import { payCheckoutOnScreen, sendJson, signInViaUi, signUpShop } from './support.ts';
 
 // The Shopify and Ecwid journeys from order to paid against local stand-ins of the platforms,
-// which run in this test process on the ports the server is configured with.
+// which run in this test process on the ports the server is configured with. Each test starts
+// the stand-in it needs on that one port, so this file's tests run one after another.
+test.describe.configure({ mode: 'default' });
 
 const PASSWORD = 'Tienda-2026!';
 const PHONE = { width: 390, height: 844 };
@@ -72,8 +74,11 @@ test('Shopify: the admin connects the store, the shopper pays the order, and Sho
   try {
     const merchant = await openMerchant(request, 'en');
     const domain = `tienda-${merchant.suffix}.myshopify.com`;
-    const token = `shpat_${merchant.suffix}_0123456789`;
-    shopify.addShop(domain, token, 'Tienda Online');
+    const app = {
+      clientId: `e2e${merchant.suffix}0123456789abcdef`.slice(0, 32),
+      clientSecret: `shpss_${merchant.suffix}_0123456789`,
+    };
+    shopify.addShop(domain, app, 'Tienda Online');
 
     // Signed out, the page sends its full path to the login, and sign-in returns there.
     await page.goto(`/ecommerce/shopify?shop=${domain}`);
@@ -81,22 +86,33 @@ test('Shopify: the admin connects the store, the shopper pays the order, and Sho
     await signInViaUi(page, merchant.email, { password: PASSWORD });
     await expect(page).toHaveURL(`/ecommerce/shopify?shop=${domain}`);
     await afterNavigation(page.getByRole('heading', { name: 'Connect Shopify' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Set up Shopify' }).getByRole('listitem')).toHaveCount(4);
 
     await page.getByRole('textbox', { name: 'Store domain' }).fill(domain);
-    await page.getByLabel('Admin API access token').fill('shpat_not_the_right_one');
+    await page.getByRole('textbox', { name: 'Client ID' }).fill(app.clientId);
+    await page.getByLabel('Client secret').fill('shpss_not_the_right_one_000');
     await page.getByRole('combobox', { name: 'Virtual BPT' }).click();
     await page.getByRole('option', { name: /Web shop/ }).click();
+    await screenshots(page, 'shopify-form-en', testInfo);
     await page.getByRole('button', { name: 'Connect' }).click();
     await expect(page.getByRole('alert')).toContainText('The store did not accept these details');
-    await page.getByLabel('Admin API access token').fill(token);
+    await page.getByLabel('Client secret').fill(app.clientSecret);
     await page.getByRole('button', { name: 'Connect' }).click();
     await expect(page.getByTestId('shop-connected-name')).toHaveText(`Tienda Online (${domain})`);
     const entry = (await page.getByTestId('shop-entry-url').textContent()) ?? '';
     expect(entry).toMatch(/\/api\/public\/shopify\/pay\?shop=.*&order=$/);
-    await expect(page.getByTestId('shopify-snippet')).toContainText('{{ order.id }}');
+    await expect(page.getByTestId('shopify-rayo-address')).toHaveText(new URL(entry).origin);
+    // Connecting minted a token with the app and subscribed its webhooks by uri.
+    expect(shopify.grants.filter((grant) => grant.shop === domain).map((grant) => grant.status)).toEqual([400, 200]);
+    expect(
+      shopify.subscriptions
+        .filter((s) => s.shop === domain)
+        .map((s) => s.topic)
+        .sort(),
+    ).toEqual(['APP_UNINSTALLED', 'ORDERS_CANCELLED', 'ORDERS_PAID']);
     await screenshots(page, 'shopify-connected-en', testInfo);
 
-    // The shopper's order, paid with the manual method; its status page links to Rayo.
+    // The shopper's order, paid with the manual method; the extension's button is the pay link.
     const statusPage = `https://${domain}/orders/status-1001`;
     const order = shopify.addOrder(domain, {
       name: '#1001',
@@ -140,7 +156,7 @@ test('Ecwid: the app page inside Ecwid saves the store, Ecwid posts the order, a
     const storeId = String(Date.now() % 1_000_000_000);
     const secret = `Ecwid${merchant.suffix}Secret-0123456789`.slice(0, 30);
     const storeToken = `secret_${merchant.suffix}`;
-    ecwid.addStore(storeId, storeToken);
+    ecwid.addStore(storeId, storeToken, 'Tienda Ecwid');
 
     await serveEcwidCdn(page);
     await page.goto('/ecommerce/ecwid');
@@ -158,8 +174,13 @@ test('Ecwid: the app page inside Ecwid saves the store, Ecwid posts the order, a
 
     await page.getByRole('textbox', { name: 'Store ID' }).fill(storeId);
     await page.getByLabel('Client secret').fill(secret);
+    // A token Ecwid does not take for this store is refused before anything is saved.
+    await page.getByLabel('Secret token').fill('secret_notthisstore1');
     await page.getByRole('combobox', { name: 'Virtual BPT' }).click();
     await page.getByRole('option', { name: /Web shop/ }).click();
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await expect(page.getByRole('alert')).toContainText('The store did not accept these details');
+    await page.getByLabel('Secret token').fill(storeToken);
     await page.getByRole('button', { name: 'Connect' }).click();
     const entry = (await page.getByTestId('shop-entry-url').textContent()) ?? '';
     expect(entry).toMatch(new RegExp(`/api/ecwid/payment\\?storeId=${storeId}$`));
@@ -213,31 +234,64 @@ test('Ecwid: the app page inside Ecwid saves the store, Ecwid posts the order, a
   }
 });
 
-test('the Shopify and Ecwid screens in Spanish, and the Ecwid page without its SDK', async ({
+test('the Shopify and Ecwid screens in Spanish, connected, and the Ecwid page without its SDK', async ({
   page,
   request,
 }, testInfo) => {
-  const merchant = await openMerchant(request, 'es');
-  // No route for Ecwid's CDN: the SDK does not load, and the page works the same.
-  await page.route(`${E2E_ECWID_CDN}/**`, (route) => route.abort());
-  await page.goto('/login');
-  await page.evaluate(() => localStorage.setItem('language', 'es'));
-  await page.goto('/ecommerce/shopify');
-  await page.getByRole('textbox', { name: /Correo/ }).fill(merchant.email);
-  await page.getByRole('textbox', { name: /Contraseña/ }).fill(PASSWORD);
-  await page.getByRole('button', { name: /Iniciar sesión/ }).click();
-  await afterNavigation(page.getByRole('heading', { name: 'Conectar Shopify' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Configura Shopify' })).toBeVisible();
-  await screenshots(page, 'shopify-es', testInfo);
-  await page.goto('/ecommerce/ecwid');
-  await afterNavigation(
-    page.getByRole('heading', { name: 'La forma más fácil y rápida de recibir pagos en bitcoin' }),
-  ).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Abrir app' })).toBeVisible();
-  await expect(page.getByRole('textbox', { name: 'ID de la tienda' })).toBeVisible();
-  await screenshots(page, 'ecwid-es', testInfo);
-  // The Integrations page links to both.
-  await page.goto('/integrations');
-  await expect(page.getByRole('link', { name: 'Shopify' })).toHaveAttribute('href', '/ecommerce/shopify');
-  await expect(page.getByRole('link', { name: 'Ecwid' })).toHaveAttribute('href', '/ecommerce/ecwid');
+  const shopify = await startShopifyStandIn(E2E_SHOPIFY_PORT);
+  const ecwid = await startEcwidStandIn(E2E_ECWID_PORT);
+  try {
+    const merchant = await openMerchant(request, 'es');
+    // No route for Ecwid's CDN: the SDK does not load, and the page works the same.
+    await page.route(`${E2E_ECWID_CDN}/**`, (route) => route.abort());
+    await page.goto('/login');
+    await page.evaluate(() => localStorage.setItem('language', 'es'));
+    await page.goto('/ecommerce/shopify');
+    await page.getByRole('textbox', { name: /Correo/ }).fill(merchant.email);
+    await page.getByRole('textbox', { name: /Contraseña/ }).fill(PASSWORD);
+    await page.getByRole('button', { name: /Iniciar sesión/ }).click();
+    await afterNavigation(page.getByRole('heading', { name: 'Conectar Shopify' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Configura Shopify' })).toBeVisible();
+    await screenshots(page, 'shopify-es', testInfo);
+    const domain = `tienda-es-${merchant.suffix}.myshopify.com`;
+    const app = {
+      clientId: `es${merchant.suffix}0123456789abcdef`.slice(0, 32),
+      clientSecret: `shpss_es_${merchant.suffix}_0123`,
+    };
+    shopify.addShop(domain, app, 'Tienda en línea');
+    await page.getByRole('textbox', { name: 'Dominio de la tienda' }).fill(domain);
+    await page.getByRole('textbox', { name: 'Client ID' }).fill(app.clientId);
+    await page.getByLabel('Secreto de cliente').fill(app.clientSecret);
+    await page.getByRole('combobox', { name: 'BPT virtual' }).click();
+    await page.getByRole('option', { name: /Web shop/ }).click();
+    await page.getByRole('button', { name: 'Conectar', exact: true }).click();
+    await expect(page.getByTestId('shop-connected-name')).toHaveText(`Tienda en línea (${domain})`);
+    await expect(page.getByText('En el editor de checkout, pon esta dirección de Rayo')).toBeVisible();
+    await screenshots(page, 'shopify-connected-es', testInfo);
+
+    await page.goto('/ecommerce/ecwid');
+    await afterNavigation(
+      page.getByRole('heading', { name: 'La forma más fácil y rápida de recibir pagos en bitcoin' }),
+    ).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Abrir app' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'ID de la tienda' })).toBeVisible();
+    await screenshots(page, 'ecwid-es', testInfo);
+    const storeId = String((Date.now() + 7) % 1_000_000_000);
+    ecwid.addStore(storeId, `secret_es${merchant.suffix}`, 'Tienda Ecwid');
+    await page.getByRole('textbox', { name: 'ID de la tienda' }).fill(storeId);
+    await page.getByLabel('Secreto de cliente').fill(`EcwidEs${merchant.suffix}Secret-0123`);
+    await page.getByLabel('Token secreto').fill(`secret_es${merchant.suffix}`);
+    await page.getByRole('combobox', { name: 'BPT virtual' }).click();
+    await page.getByRole('option', { name: /Web shop/ }).click();
+    await page.getByRole('button', { name: 'Conectar', exact: true }).click();
+    await expect(page.getByTestId('shop-connected-name')).toHaveText(`Tienda Ecwid (${storeId})`);
+    await screenshots(page, 'ecwid-connected-es', testInfo);
+    // The Integrations page links to both.
+    await page.goto('/integrations');
+    await expect(page.getByRole('link', { name: 'Shopify' })).toHaveAttribute('href', '/ecommerce/shopify');
+    await expect(page.getByRole('link', { name: 'Ecwid' })).toHaveAttribute('href', '/ecommerce/ecwid');
+  } finally {
+    await shopify.stop();
+    await ecwid.stop();
+  }
 });

@@ -89,10 +89,10 @@ const ConfigSchema = z.object({
   PAYOUT_DESTINATION_COOLDOWN_HOURS: z.coerce.number().int().min(0).max(8760).default(48),
   LNURL_ALLOW_PRIVATE_HOSTS: booleanFromEnv.default(false),
   WEBHOOK_ALLOW_PRIVATE_HOSTS: booleanFromEnv.default(false),
-  SHOPIFY_API_URL: z
+  SHOPIFY_SHOP_URL: z
     .string()
-    .regex(/^https?:\/\//, 'an http(s) URL; {shop} is replaced by the store domain')
-    .default('https://{shop}/admin/api/2025-07/graphql.json'),
+    .regex(/^https?:\/\/\S*\{shop\}/, 'an http(s) URL in which {shop} is replaced by the store domain')
+    .default('https://{shop}'),
   ECWID_API_URL: z.url().default('https://app.ecwid.com'),
   ECWID_SDK_URL: z.url().default('https://djqizrxa6f10j.cloudfront.net/ecwid-sdk/js/1.3.0/ecwid-app.js'),
   ECWID_CSS_URL: z.url().default('https://d35z3p2poghz10.cloudfront.net/ecwid-sdk/css/1.3.19/ecwid-app-ui.css'),
@@ -201,8 +201,11 @@ export type Config = {
    */
   webhookAllowPrivateHosts: boolean;
   shops: {
-    /** The Shopify Admin GraphQL endpoint; `{shop}` becomes the store's `*.myshopify.com` domain. */
-    shopifyApiUrl: string;
+    /**
+     * A Shopify store's origin; `{shop}` becomes its `*.myshopify.com` domain. The token endpoint
+     * and the Admin GraphQL endpoint (at the pinned API version) are paths under it.
+     */
+    shopifyShopUrl: string;
     /** Ecwid's REST API origin (`/api/v3/{storeId}/…` is added). */
     ecwidApiUrl: string;
     /** The Ecwid app SDK and stylesheet the `/ecommerce/ecwid` page loads, and the CSP allows. */
@@ -346,7 +349,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     lnurlAllowPrivateHosts: c.LNURL_ALLOW_PRIVATE_HOSTS,
     webhookAllowPrivateHosts: c.WEBHOOK_ALLOW_PRIVATE_HOSTS,
     shops: {
-      shopifyApiUrl: c.SHOPIFY_API_URL,
+      shopifyShopUrl: c.SHOPIFY_SHOP_URL,
       ecwidApiUrl: c.ECWID_API_URL.replace(/\/+$/, ''),
       ecwidSdkUrl: c.ECWID_SDK_URL,
       ecwidCssUrl: c.ECWID_CSS_URL,

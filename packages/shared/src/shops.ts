@@ -23,13 +23,20 @@ export const SHOPIFY_PAYMENT_METHOD_NAME = 'Bitcoin (Lightning)';
 
 export const ConnectShopifyRequestSchema = z.object({
   shop: ShopifyDomainSchema,
-  /** The Admin API access token of the store's custom app (`shpat_…`); kept sealed, never answered. */
-  accessToken: z.string().trim().min(10).max(255),
   /**
-   * The custom app's API secret key, with which Shopify signs its webhooks (X-Shopify-Hmac-Sha256).
-   * Kept sealed, never answered; without it the store's webhooks are refused.
+   * The client id of the merchant's Rayo app in Shopify's Dev Dashboard (Settings → Client ID).
+   * Kept sealed, never answered.
    */
-  apiSecretKey: z.string().trim().min(16).max(255).optional(),
+  clientId: z
+    .string()
+    .trim()
+    .max(255)
+    .regex(/^[A-Za-z0-9_-]{16,}$/, "A Shopify client id is the app's 32-character id from the Dev Dashboard"),
+  /**
+   * The app's client secret (`shpss_…`): Rayo mints Admin API tokens with it (the client
+   * credentials grant) and checks Shopify's webhook signatures with it. Kept sealed, never answered.
+   */
+  clientSecret: z.string().trim().min(16).max(255),
   virtualBptId: z.uuid(),
 });
 export type ConnectShopifyRequest = z.infer<typeof ConnectShopifyRequestSchema>;
@@ -44,6 +51,16 @@ export const ConnectEcwidRequestSchema = z.object({
   storeId: EcwidStoreIdSchema,
   /** The app's client secret: it opens the payment requests; kept sealed, never answered. */
   clientSecret: z.string().trim().min(16).max(255),
+  /**
+   * The app's secret access token (`secret_…`), from the same Details page: Rayo reads the
+   * store's profile with it when saving, so a wrong store id or an app of another store is
+   * refused then. Used for that call only, never kept.
+   */
+  secretToken: z
+    .string()
+    .trim()
+    .max(255)
+    .regex(/^secret_[A-Za-z0-9]{8,}$/, 'An Ecwid secret token starts with secret_'),
   virtualBptId: z.uuid(),
 });
 export type ConnectEcwidRequest = z.infer<typeof ConnectEcwidRequestSchema>;
@@ -55,7 +72,10 @@ export const ShopConnectionSchema = z.object({
   shop: z.string(),
   shopName: z.string().nullable(),
   virtualBptId: z.string(),
-  /** Shopify: the 'Complete payment' link for the order status page; Ecwid: the app's paymentUrl. */
+  /**
+   * Shopify: the start of the pay link (`…/api/public/shopify/pay?shop=…&order=`), which the
+   * app's extensions complete with the order's id; Ecwid: the app's paymentUrl.
+   */
   entryUrl: z.string(),
   createdAt: z.iso.datetime(),
 });

@@ -478,8 +478,13 @@ export interface ShopConnectionsTable {
   virtual_bpt_id: string;
   secret_sealed: string;
   created_at: Generated<Date>;
-  /** Migration 0026: Shopify's webhook signing secret (the custom app's API secret key), sealed. */
+  /** Migration 0026: Shopify's webhook signing secret (the app's client secret), sealed. */
   webhook_secret_sealed: string | null;
+  /** Migration 0033: the Shopify app's client id, sealed; null for a legacy custom app's token. */
+  client_id_sealed: string | null;
+  /** Migration 0033: the Admin API token last minted with the client credentials grant, sealed. */
+  access_token_sealed: string | null;
+  access_token_expires_at: Date | null;
 }
 
 /** Migration 0026: Shopify webhook deliveries already handled, by X-Shopify-Webhook-Id. */

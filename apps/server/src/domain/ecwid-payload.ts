@@ -2,19 +2,17 @@ import { createDecipheriv } from 'node:crypto';
 
 /**
  * Opening an Ecwid payment request (reference/ecommerce.md §1.2). Ecwid POSTs the order
- * encrypted with the app's client secret, in one of two fields:
- * - `enc_data`: AES-128-GCM, the bytes being a 16-byte IV, the ciphertext, a 16-byte tag;
- * - `data` (legacy): AES-128-CBC, a 16-byte IV then the ciphertext, PKCS#7 padded.
- * The key is the first 16 characters of the client secret as raw bytes; both fields are URL-safe
- * base64 without padding. Anything that does not open (a wrong key, a cut or garbled field)
- * answers `undefined`, never throws.
+ * encrypted with the app's client secret in `enc_data`: AES-128-GCM, the bytes being a 16-byte
+ * IV, the ciphertext and a 16-byte tag, URL-safe base64 without padding; the key is the first 16
+ * characters of the client secret as raw bytes. The tag makes any changed byte fail to open.
+ * Ecwid's legacy `data` field (AES-CBC, sent beside `enc_data`) carries no tag, so its bytes can
+ * be changed unseen, and it is never opened. Anything that does not open (a wrong key, a cut,
+ * changed or garbled field) answers `undefined`, never throws.
  */
 
 const IV_BYTES = 16;
 const TAG_BYTES = 16;
 const KEY_BYTES = 16;
-
-export type EcwidEncoding = 'gcm' | 'cbc';
 
 /** URL-safe base64 without padding, as Ecwid writes it; undefined for anything else. */
 export function decodeEcwidBase64(text: string): Buffer | undefined {
@@ -31,32 +29,22 @@ export function ecwidKey(clientSecret: string): Buffer | undefined {
   return key.length === KEY_BYTES ? key : undefined;
 }
 
-/** The decrypted text of a payment request field, or undefined when it does not open with the secret. */
-export function decryptEcwidPayload(
-  encoded: string,
-  clientSecret: string,
-  encoding: EcwidEncoding,
-): string | undefined {
+/** The decrypted text of `enc_data`, or undefined when it does not open with the secret. */
+export function decryptEcwidPayload(encoded: string, clientSecret: string): string | undefined {
   const key = ecwidKey(clientSecret);
   const bytes = decodeEcwidBase64(encoded);
   if (!key || !bytes) return undefined;
+  if (bytes.length < IV_BYTES + TAG_BYTES) return undefined;
   try {
-    if (encoding === 'gcm') {
-      if (bytes.length < IV_BYTES + TAG_BYTES) return undefined;
-      const iv = bytes.subarray(0, IV_BYTES);
-      const tag = bytes.subarray(bytes.length - TAG_BYTES);
-      const decipher = createDecipheriv('aes-128-gcm', key, iv).setAuthTag(tag);
-      return Buffer.concat([
-        decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
-        decipher.final(),
-      ]).toString('utf8');
-    }
-    const body = bytes.subarray(IV_BYTES);
-    if (bytes.length < IV_BYTES || body.length === 0 || body.length % IV_BYTES !== 0) return undefined;
-    const decipher = createDecipheriv('aes-128-cbc', key, bytes.subarray(0, IV_BYTES));
-    return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+    const iv = bytes.subarray(0, IV_BYTES);
+    const tag = bytes.subarray(bytes.length - TAG_BYTES);
+    const decipher = createDecipheriv('aes-128-gcm', key, iv, { authTagLength: TAG_BYTES }).setAuthTag(tag);
+    return Buffer.concat([
+      decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+      decipher.final(),
+    ]).toString('utf8');
   } catch {
-    // A failed tag or bad padding: the wrong secret, or bytes changed on the way.
+    // A failed tag: the wrong secret, or bytes changed on the way.
     return undefined;
   }
 }

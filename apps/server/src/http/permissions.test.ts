@@ -8,7 +8,7 @@ import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpInbox, startSmtpInbox } from '../../test/fakes/smtp-inbox.ts';
-import { ecwidEncryptGcm, startShopifyStandIn } from '../../test/shop-standins.ts';
+import { ecwidEncryptGcm, startEcwidStandIn, startShopifyStandIn } from '../../test/shop-standins.ts';
 import {
   bearer,
   createTestAccount,
@@ -298,10 +298,12 @@ async function virtualBptOfA(): Promise<string> {
 let walkVirtualBpt: Promise<string> | undefined;
 
 let shopify: Awaited<ReturnType<typeof startShopifyStandIn>>;
+let ecwid: Awaited<ReturnType<typeof startEcwidStandIn>>;
 const WALK_SHOP = 'walk-a.myshopify.com';
-const WALK_SHOP_TOKEN = 'shpat_walk_token_0123';
+const WALK_SHOP_APP = { clientId: '5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b', clientSecret: 'shpss_walk_client_secret_0123' };
 const WALK_ECWID_STORE = '4242';
 const WALK_ECWID_SECRET = 'WalkEcwidSecret16-rest';
+const WALK_ECWID_TOKEN = 'secret_walkEcwidToken';
 
 /** A's store on `platform`, saved directly (as the connect routes would) when it has none. */
 async function shopOfA(platform: 'shopify' | 'ecwid'): Promise<void> {
@@ -313,7 +315,7 @@ async function shopOfA(platform: 'shopify' | 'ecwid'): Promise<void> {
     .executeTakeFirst();
   if (existing) return;
   const id = randomUUID();
-  const secret = platform === 'shopify' ? WALK_SHOP_TOKEN : WALK_ECWID_SECRET;
+  const secret = platform === 'shopify' ? WALK_SHOP_APP.clientSecret : WALK_ECWID_SECRET;
   await t.db
     .insertInto('shop_connections')
     .values({
@@ -324,6 +326,12 @@ async function shopOfA(platform: 'shopify' | 'ecwid'): Promise<void> {
       shop_name: 'Walk',
       virtual_bpt_id: await sharedVirtualBptOfA(),
       secret_sealed: t.runtime.deps.mfaCipher.seal(secret, `shop:${id}`),
+      ...(platform === 'shopify'
+        ? {
+            client_id_sealed: t.runtime.deps.mfaCipher.seal(WALK_SHOP_APP.clientId, `shop-client-id:${id}`),
+            webhook_secret_sealed: t.runtime.deps.mfaCipher.seal(WALK_SHOP_APP.clientSecret, `shop-webhook:${id}`),
+          }
+        : {}),
     })
     .execute();
 }
@@ -827,7 +835,7 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'POST /api/devnet/lnurl-withdraw': () => ({ body: {} }),
   'GET /api/shops/shopify': () => ({}),
   'PUT /api/shops/shopify': async () => ({
-    body: { shop: WALK_SHOP, accessToken: WALK_SHOP_TOKEN, virtualBptId: await sharedVirtualBptOfA() },
+    body: { shop: WALK_SHOP, ...WALK_SHOP_APP, virtualBptId: await sharedVirtualBptOfA() },
   }),
   'DELETE /api/shops/shopify': async () => {
     await shopOfA('shopify');
@@ -835,7 +843,12 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   },
   'GET /api/shops/ecwid': () => ({}),
   'PUT /api/shops/ecwid': async () => ({
-    body: { storeId: WALK_ECWID_STORE, clientSecret: WALK_ECWID_SECRET, virtualBptId: await sharedVirtualBptOfA() },
+    body: {
+      storeId: WALK_ECWID_STORE,
+      clientSecret: WALK_ECWID_SECRET,
+      secretToken: WALK_ECWID_TOKEN,
+      virtualBptId: await sharedVirtualBptOfA(),
+    },
   }),
   'DELETE /api/shops/ecwid': async () => {
     await shopOfA('ecwid');
@@ -956,11 +969,14 @@ beforeAll(async () => {
   inbox = await startSmtpInbox();
   // Every sample signs in again; the sign-in limits have tests of their own.
   shopify = await startShopifyStandIn();
-  shopify.addShop(WALK_SHOP, WALK_SHOP_TOKEN, 'Walk');
+  shopify.addShop(WALK_SHOP, WALK_SHOP_APP, 'Walk');
+  ecwid = await startEcwidStandIn();
+  ecwid.addStore(WALK_ECWID_STORE, WALK_ECWID_TOKEN, 'Walk');
   t = await createTestApp({
     PUBLIC_URL: base,
     // The Shopify sample is a stand-in on 127.0.0.1.
-    SHOPIFY_API_URL: shopify.apiUrl,
+    SHOPIFY_SHOP_URL: shopify.shopUrl,
+    ECWID_API_URL: ecwid.apiUrl,
     WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
     SMTP_URL: inbox.url,
     SIGNIN_LIMIT_PER_EMAIL: '10000',
@@ -998,6 +1014,7 @@ afterAll(async () => {
   await t?.close();
   await inbox?.close();
   await shopify?.stop();
+  await ecwid?.stop();
 });
 
 describe('the permission table', () => {

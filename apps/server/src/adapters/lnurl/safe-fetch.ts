@@ -162,7 +162,7 @@ export async function postSafely(
  */
 export async function sendJsonSafely(
   url: URL,
-  request: { method: 'POST' | 'PUT'; body: string; headers: Record<string, string> },
+  request: { method: 'GET' | 'POST' | 'PUT'; body?: string; headers: Record<string, string> },
   policy: SafeFetchPolicy,
 ): Promise<{ status: number; answer: unknown }> {
   const dispatcher = guardedDispatcher(url, policy);
@@ -172,8 +172,12 @@ export async function sendJsonSafely(
     try {
       response = await fetch(url, {
         method: request.method,
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...request.headers },
-        body: request.body,
+        headers: {
+          ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+          accept: 'application/json',
+          ...request.headers,
+        },
+        ...(request.body === undefined ? {} : { body: request.body }),
         redirect: 'manual',
         signal: policy.signal,
         dispatcher,

@@ -29,6 +29,7 @@ import * as bitcoinToDisburse from './0028-bitcoin-to-disburse.ts';
 import * as devnetTransactions from './0029-devnet-transactions.ts';
 import * as onchainQuotes from './0030-onchain-quotes.ts';
 import * as payoutDestinationChanges from './0031-payout-destination-changes.ts';
+import * as shopifyAppCredentials from './0033-shopify-app-credentials.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0029-devnet-transactions': devnetTransactions,
   '0030-onchain-quotes': onchainQuotes,
   '0031-payout-destination-changes': payoutDestinationChanges,
+  '0033-shopify-app-credentials': shopifyAppCredentials,
 };

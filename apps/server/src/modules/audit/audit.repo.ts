@@ -29,6 +29,7 @@ export type AuditAction =
   | 'settings.webhook_endpoint_deleted'
   | 'settings.shop_connected'
   | 'settings.shop_disconnected'
+  | 'shop.privacy_request'
   | 'manager.created'
   | 'manager.updated'
   | 'manager.deleted'

@@ -1,4 +1,5 @@
 import { AppError, type ConnectEcwidRequest, EcwidStoreIdSchema, type ShopConnection } from '@rayo/shared';
+import { EcwidError, fetchEcwidProfile } from '../../adapters/shops/ecwid.ts';
 import { decryptEcwidPayload, ecwidKey, parseEcwidPaymentRequest } from '../../domain/ecwid-payload.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
@@ -12,9 +13,13 @@ import {
 } from './shops.service.ts';
 
 /**
- * Connects an Ecwid store: its id and the client secret of the payment app installed on it. The
- * secret cannot be checked with Ecwid on its own (it only opens payment requests), so only its
- * shape is: it must hold the 16 characters the key is made of.
+ * Connects an Ecwid store: its id and the client secret of the payment app installed on it.
+ * Ecwid has no call that takes the client secret itself (it only opens payment requests), so the
+ * app is checked through its secret token, from the same Details page: Ecwid must answer the
+ * store's profile for this store id with it. A mistyped store id, a token of another store's app
+ * or a store without API access is refused here rather than at the first payment. The client
+ * secret's shape is checked too (the 16 characters the key is made of); a payment request then
+ * opens only with the right one, since its GCM tag fails with any other.
  */
 export async function connectEcwid(
   deps: ShopDeps,
@@ -27,13 +32,32 @@ export async function connectEcwid(
   if (!ecwidKey(request.clientSecret)) {
     throw new AppError('ShopConnectionFailed', 'An Ecwid client secret has at least 16 characters');
   }
+  let profile: Awaited<ReturnType<typeof fetchEcwidProfile>>;
+  try {
+    profile = await fetchEcwidProfile(
+      { apiUrl: deps.config.shops.ecwidApiUrl, allowPrivateAddresses: deps.config.webhookAllowPrivateHosts },
+      request.storeId,
+      request.secretToken,
+    );
+  } catch (error) {
+    if (!(error instanceof EcwidError)) throw error;
+    throw new AppError(
+      'ShopConnectionFailed',
+      error.failure === 'unauthorized'
+        ? 'Ecwid did not accept this secret token for this store id'
+        : 'Ecwid could not be reached; try again in a moment',
+    );
+  }
+  if (profile.storeId !== request.storeId) {
+    throw new AppError('ShopConnectionFailed', 'Ecwid did not accept this secret token for this store id');
+  }
   return saveShopConnection(
     deps,
     caller,
     {
       platform: 'ecwid',
       shop: request.storeId,
-      shopName: null,
+      shopName: profile.storeName,
       virtualBptId: request.virtualBptId,
       secret: request.clientSecret,
     },
@@ -43,24 +67,24 @@ export async function connectEcwid(
 
 export type EcwidPaymentForm = {
   storeId?: string | undefined;
-  data?: string | undefined;
   encData?: string | undefined;
 };
 
 /**
  * Ecwid's payment request (the app's paymentUrl, a browser form POST): opens `enc_data`
- * (AES-128-GCM) or the legacy `data` (AES-128-CBC) with the store's client secret, and answers
- * the checkout of the order, one per `referenceTransactionId`. The amount and currency come from
- * inside the encrypted order; the shopper returns to Ecwid's `returnUrl`.
+ * (AES-128-GCM) with the store's client secret, and answers the checkout of the order, one per
+ * `referenceTransactionId`. The amount and currency come from inside the encrypted order; the
+ * shopper returns to Ecwid's `returnUrl`. The legacy `data` field that Ecwid posts beside it is
+ * never read: it has no integrity, and a request with only `data` opens nothing.
  */
 export async function openEcwidPayment(deps: ShopDeps, form: EcwidPaymentForm, now = new Date()): Promise<string> {
   const storeId = EcwidStoreIdSchema.safeParse(form.storeId ?? '');
-  const encrypted = form.encData ?? form.data;
+  const encrypted = form.encData;
   if (!storeId.success || !encrypted) throw new AppError('InvalidShopPayload', 'This payment request is not complete');
   const connection = await findConnectionByShop(deps.db, 'ecwid', storeId.data);
   if (!connection) throw new AppError('InvalidShopPayload', 'This store does not take payments with Rayo');
   const secret = deps.mfaCipher.open(connection.secret_sealed, connectionSecretContext(connection.id));
-  const json = decryptEcwidPayload(encrypted, secret, form.encData !== undefined ? 'gcm' : 'cbc');
+  const json = decryptEcwidPayload(encrypted, secret);
   const request = json === undefined ? undefined : parseEcwidPaymentRequest(json);
   if (!request || request.storeId !== storeId.data) {
     throw new AppError('InvalidShopPayload', 'This payment request could not be read');

@@ -3,6 +3,7 @@ import { EcwidError, markEcwidOrderPaid } from '../../adapters/shops/ecwid.ts';
 import { fetchShopifyOrder, markShopifyOrderPaid, ShopifyError } from '../../adapters/shops/shopify.ts';
 import type { Db } from '../../db/database.ts';
 import { createCheckout } from '../checkouts/checkouts.service.ts';
+import { callShopifyStore } from './shopify-session.ts';
 import {
   addMarkOrderPaidJobs,
   findShopOrder,
@@ -11,7 +12,7 @@ import {
   recordMarkAttempt,
   updateShopOrderToken,
 } from './shops.repo.ts';
-import { connectionSecretContext, SHOP_CHECKOUT_SECONDS, type ShopDeps, shopAmountToMinor } from './shops.service.ts';
+import { SHOP_CHECKOUT_SECONDS, type ShopDeps, shopAmountToMinor } from './shops.service.ts';
 
 /** Kept of a failed attempt's reason, on the order row. */
 const MAX_ERROR_LENGTH = 300;
@@ -112,17 +113,14 @@ export async function markShopOrderPaid(deps: ShopDeps, shopOrderId: string, now
     if (!order || order.marked_paid_at) return null;
     try {
       if (order.platform === 'shopify') {
-        const token = deps.mfaCipher.open(order.secret_sealed, connectionSecretContext(order.connection_id));
-        const api = {
-          apiUrl: deps.config.shops.shopifyApiUrl,
-          allowPrivateAddresses: deps.config.webhookAllowPrivateHosts,
-        };
-        const current = await fetchShopifyOrder(api, order.shop, token, order.platform_order_id);
-        if (!current) throw new ShopifyError('refused', 'Shopify no longer has this order');
-        const owed = shopAmountToMinor(current.outstanding.amount, current.outstanding.currencyCode);
-        if (current.displayFinancialStatus !== 'PAID' && owed > 0n) {
-          await markShopifyOrderPaid(api, order.shop, token, order.platform_order_id);
-        }
+        await callShopifyStore(deps, order.connection_id, async (api, shop, token) => {
+          const current = await fetchShopifyOrder(api, shop, token, order.platform_order_id);
+          if (!current) throw new ShopifyError('refused', 'Shopify no longer has this order');
+          const owed = shopAmountToMinor(current.outstanding.amount, current.outstanding.currencyCode);
+          if (current.displayFinancialStatus !== 'PAID' && owed > 0n) {
+            await markShopifyOrderPaid(api, shop, token, order.platform_order_id);
+          }
+        });
       } else {
         if (!order.store_token_sealed) throw new EcwidError('No store token came with the payment request');
         const token = deps.mfaCipher.open(

@@ -26,7 +26,7 @@ export function registerShopifyWebhookRoutes(app: App, deps: ShopDeps & RateLimi
         schema: {
           tags: ['shops'],
           summary:
-            "Shopify's webhooks (orders/cancelled, orders/paid, app/uninstalled), signed with the store's API secret key in X-Shopify-Hmac-Sha256 over the raw body; a repeated X-Shopify-Webhook-Id is acknowledged and not acted on again",
+            "Shopify's webhooks (orders/cancelled, orders/paid, app/uninstalled, and the compliance topics customers/data_request, customers/redact, shop/redact), signed with the app's client secret in X-Shopify-Hmac-Sha256 over the raw body (401 otherwise); a body is acted on only under the topic its shape fits (400 otherwise); a repeated X-Shopify-Webhook-Id is acknowledged and not acted on again",
         },
       },
       async (request, reply) => {

@@ -1,6 +1,6 @@
 import { AppError, ShopifyDomainSchema } from '@rayo/shared';
-import { shopifyOrderGid } from '../../adapters/shops/shopify.ts';
 import { verifyShopifyHmac } from '../../domain/shopify-hmac.ts';
+import { isHandledShopifyTopic, ShopifyWebhookBodySchemas, shopNamedIn } from '../../domain/shopify-webhook-body.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import { notifyCheckoutStatus } from '../checkouts/checkouts.repo.ts';
 import {
@@ -19,36 +19,33 @@ export type ShopifyWebhook = {
   rawBody: Buffer;
 };
 
-/**
- * The order a webhook is about, by its GID: the payload's numeric `id` is above 2^53 and would not
- * survive JSON.parse exactly, so only `admin_graphql_api_id` is read.
- */
-function orderGidOf(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const gid = (body as Record<string, unknown>).admin_graphql_api_id;
-  return typeof gid === 'string' ? shopifyOrderGid(gid) : undefined;
+/** Only the X-Shopify-Hmac-Sha256 check says 401, as Shopify asks of the compliance topics. */
+function refuseSignature(): never {
+  throw new AppError('InvalidWebhookSignature', 'The webhook is not signed with the app’s client secret');
 }
 
 /**
- * A Shopify webhook (reference/ecommerce.md §2): the body is trusted only once its
- * X-Shopify-Hmac-Sha256 verifies with the store's API secret key, and each X-Shopify-Webhook-Id
- * is acted on once (Shopify delivers at least once). `orders/cancelled` and `orders/paid` close
- * the order's checkout if it is still waiting (paid elsewhere, or nothing left to pay); when we
- * marked the order paid ourselves it is already paid and nothing changes. `app/uninstalled`
- * disconnects the store. Other topics are acknowledged and ignored. Answers whether it acted.
+ * A Shopify webhook (reference/ecommerce.md §2.4): the body is trusted only once its
+ * X-Shopify-Hmac-Sha256 verifies with the store's app's client secret, and then only under the
+ * topic its shape fits (the topic header is outside the signature); each X-Shopify-Webhook-Id is
+ * acted on once (Shopify delivers at least once).
+ * - `orders/cancelled`, `orders/paid`: the order's checkout closes if it is still waiting (paid
+ *   elsewhere, or nothing left to pay); when Rayo marked the order paid itself nothing changes.
+ * - `app/uninstalled`, `shop/redact`: the store is disconnected, its orders with it.
+ * - `customers/data_request`, `customers/redact`: Rayo keeps nothing of a Shopify customer (a
+ *   store checkout holds the order's name and amount, no name, email or address), so there is
+ *   nothing to send or erase; the request is recorded in the audit log for the merchant.
+ * Other topics are acknowledged and ignored. Answers whether it acted.
  */
 export async function receiveShopifyWebhook(deps: ShopDeps, webhook: ShopifyWebhook): Promise<{ handled: boolean }> {
   const shop = ShopifyDomainSchema.safeParse(webhook.shop ?? '');
-  if (!shop.success) throw new AppError('NotFound', 'This store is not connected');
+  // Shopify's compliance checks send unsigned or wrongly signed requests and expect 401 for
+  // each, so a request for a store Rayo does not know is refused the same way, saying nothing.
+  if (!shop.success) refuseSignature();
   const connection = await findShopifyWebhookTarget(deps.db, shop.data);
-  if (!connection) throw new AppError('NotFound', 'This store is not connected');
-  if (connection.webhook_secret_sealed === null) {
-    throw new AppError('InvalidWebhookSignature', "The store's API secret key is not set in Rayo");
-  }
+  if (!connection || connection.webhook_secret_sealed === null) refuseSignature();
   const secret = deps.mfaCipher.open(connection.webhook_secret_sealed, webhookSecretContext(connection.id));
-  if (!verifyShopifyHmac(webhook.rawBody, webhook.hmac, secret)) {
-    throw new AppError('InvalidWebhookSignature', 'The webhook is not signed with this store’s API secret key');
-  }
+  if (!verifyShopifyHmac(webhook.rawBody, webhook.hmac, secret)) refuseSignature();
   const topic = webhook.topic ?? '';
   const webhookId = webhook.webhookId?.trim() ?? '';
   if (webhookId === '' || webhookId.length > 200 || topic.length > 100) {
@@ -60,30 +57,44 @@ export async function receiveShopifyWebhook(deps: ShopDeps, webhook: ShopifyWebh
   } catch {
     throw new AppError('InvalidInput', 'The webhook body is not JSON');
   }
+  if (!isHandledShopifyTopic(topic)) {
+    await recordShopifyDelivery(deps.db, { connectionId: connection.id, webhookId, topic });
+    return { handled: false };
+  }
+  const parsed = ShopifyWebhookBodySchemas[topic].safeParse(body);
+  if (!parsed.success || (shopNamedIn(topic, parsed.data) ?? shop.data) !== shop.data) {
+    throw new AppError('InvalidInput', `The webhook body is not a ${topic} body of this store`);
+  }
+  const fields = parsed.data as Record<string, unknown>;
   return deps.db.transaction().execute(async (trx) => {
     if (!(await recordShopifyDelivery(trx, { connectionId: connection.id, webhookId, topic }))) {
       return { handled: false };
     }
     if (topic === 'orders/cancelled' || topic === 'orders/paid') {
-      const orderGid = orderGidOf(body);
-      if (!orderGid) throw new AppError('InvalidInput', 'The order has no id');
-      const expired = await expireShopOrderCheckout(trx, connection.id, orderGid);
+      const expired = await expireShopOrderCheckout(trx, connection.id, String(fields.admin_graphql_api_id));
       if (expired) await notifyCheckoutStatus(trx, expired, 'expired');
       return { handled: expired !== undefined };
     }
-    if (topic === 'app/uninstalled') {
-      const deleted = await deleteShopifyConnection(trx, connection.id);
-      if (deleted) {
-        await insertAuditEntry(trx, {
-          action: 'settings.shop_disconnected',
-          organizationId: deleted.organization_id,
-          target: `shop_connection:${deleted.id}`,
-          before: { platform: 'shopify', shop: deleted.shop },
-          after: { reason: 'app/uninstalled' },
-        });
-      }
-      return { handled: deleted !== undefined };
+    if (topic === 'customers/data_request' || topic === 'customers/redact') {
+      const orders = topic === 'customers/data_request' ? fields.orders_requested : fields.orders_to_redact;
+      await insertAuditEntry(trx, {
+        action: 'shop.privacy_request',
+        organizationId: connection.organization_id,
+        target: `shop_connection:${connection.id}`,
+        after: { topic, orders: Array.isArray(orders) ? orders.length : 0, customerDataKept: false },
+      });
+      return { handled: true };
     }
-    return { handled: false };
+    const deleted = await deleteShopifyConnection(trx, connection.id);
+    if (deleted) {
+      await insertAuditEntry(trx, {
+        action: 'settings.shop_disconnected',
+        organizationId: deleted.organization_id,
+        target: `shop_connection:${deleted.id}`,
+        before: { platform: 'shopify', shop: deleted.shop },
+        after: { reason: topic },
+      });
+    }
+    return { handled: deleted !== undefined };
   });
 }

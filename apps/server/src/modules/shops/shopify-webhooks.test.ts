@@ -22,7 +22,7 @@ beforeAll(async () => {
     FIXED_RATES: 'GTQ=730000,USD=95000',
     PUBLIC_URL: 'https://pay.example.com',
     WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
-    SHOPIFY_API_URL: shopify.apiUrl,
+    SHOPIFY_SHOP_URL: shopify.shopUrl,
   });
   // Shopify reaches the server over HTTP: the signature covers the bytes on the wire.
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -42,8 +42,8 @@ async function inject<T>(method: 'GET' | 'PUT', url: string, headers: Record<str
   return { status: response.statusCode, body: response.json<T>(), raw: response.body };
 }
 
-/** A merchant whose Shopify store is connected with its token and, unless told otherwise, its API secret key. */
-async function connectedStore(options: { withSecret?: boolean } = {}) {
+/** A merchant whose Shopify store is connected through its Dev Dashboard app, whose client secret signs webhooks. */
+async function connectedStore() {
   const organization = await createTestOrganization(t.db);
   const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
   const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
@@ -66,12 +66,11 @@ async function connectedStore(options: { withSecret?: boolean } = {}) {
     payload: { name: 'Shop', bptId: bpt.json<Bpt>().id },
   });
   const shop = `hooks-${++stores}.myshopify.com`;
-  const token = `shpat_hooks_token_${stores}_0123`;
-  shopify.addShop(shop, token, `Hooks ${stores}`);
+  const app = { clientId: `0a1b2c3d4e5f60718293a4b5c6d7e${String(stores).padStart(3, '0')}`, clientSecret: SECRET };
+  shopify.addShop(shop, app, `Hooks ${stores}`);
   const connected = await inject<ShopConnection>('PUT', '/api/shops/shopify', admin, {
     shop,
-    accessToken: token,
-    ...(options.withSecret === false ? {} : { apiSecretKey: SECRET }),
+    ...app,
     virtualBptId: vbpt.json<VirtualBpt>().id,
   });
   expect(connected.status, connected.raw).toBe(200);
@@ -97,7 +96,7 @@ async function checkoutStatus(id: string) {
 }
 
 describe('Shopify webhooks', () => {
-  it('keeps the API secret key sealed and never answers it', async () => {
+  it('keeps the client secret sealed, and subscribes with uri, never the deprecated callbackUrl', async () => {
     const store = await connectedStore();
     const read = await inject<unknown>('GET', '/api/shops/shopify', store.admin);
     expect(read.raw).not.toContain(SECRET);
@@ -111,9 +110,8 @@ describe('Shopify webhooks', () => {
     // The app subscribed to the topics Rayo acts on, at Rayo's address; connecting again is harmless.
     const mine = shopify.subscriptions.filter((s) => s.shop === store.shop);
     expect(mine.map((s) => s.topic).sort()).toEqual(['APP_UNINSTALLED', 'ORDERS_CANCELLED', 'ORDERS_PAID']);
-    expect(new Set(mine.map((s) => s.callbackUrl))).toEqual(
-      new Set(['https://pay.example.com/api/public/shopify/webhooks']),
-    );
+    expect(new Set(mine.map((s) => s.uri))).toEqual(new Set(['https://pay.example.com/api/public/shopify/webhooks']));
+    expect(shopify.deprecatedUses).toEqual([]);
   });
 
   it("a cancelled order's open checkout expires, once for a repeated delivery", async () => {
@@ -121,7 +119,7 @@ describe('Shopify webhooks', () => {
     const { order, checkoutId } = await openOrder(store.shop);
     expect(await checkoutStatus(checkoutId)).toBe('awaiting_payment');
     // Shopify's order payload: the numeric id above 2^53 as a bare number, the GID as text.
-    const body = `{"id":${order}820,"admin_graphql_api_id":"gid://shopify/Order/${order}","name":"#1001","cancel_reason":"customer","financial_status":"pending"}`;
+    const body = `{"id":${order}820,"admin_graphql_api_id":"gid://shopify/Order/${order}","name":"#1001","cancel_reason":"customer","cancelled_at":"2026-11-27T10:00:00-06:00","financial_status":"pending"}`;
     const delivery = {
       shop: store.shop,
       topic: 'orders/cancelled',
@@ -142,10 +140,10 @@ describe('Shopify webhooks', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('refuses a wrong signature (401), an unknown shop (404), a store without the key (401) and an unsigned body, never 500', async () => {
+  it('refuses a wrong signature, an unknown shop and an unsigned body with 401, never 500', async () => {
     const store = await connectedStore();
     const { order, checkoutId } = await openOrder(store.shop);
-    const payload = { admin_graphql_api_id: `gid://shopify/Order/${order}` };
+    const payload = { admin_graphql_api_id: `gid://shopify/Order/${order}`, cancelled_at: '2026-11-27T10:00:00Z' };
     const wrong = await sendShopifyWebhook(webhookUrl, {
       shop: store.shop,
       topic: 'orders/cancelled',
@@ -155,22 +153,14 @@ describe('Shopify webhooks', () => {
     expect(wrong).toMatchObject({ status: 401, json: { code: 'InvalidWebhookSignature' } });
     expect(await checkoutStatus(checkoutId)).toBe('awaiting_payment');
 
+    // A store Rayo does not know cannot be verified: 401, as for a wrong signature, naming nothing.
     const unknown = await sendShopifyWebhook(webhookUrl, {
       shop: 'nobody-here.myshopify.com',
       topic: 'orders/cancelled',
       payload,
       secret: SECRET,
     });
-    expect(unknown).toMatchObject({ status: 404, json: { code: 'NotFound' } });
-
-    const keyless = await connectedStore({ withSecret: false });
-    const refused = await sendShopifyWebhook(webhookUrl, {
-      shop: keyless.shop,
-      topic: 'app/uninstalled',
-      payload: {},
-      secret: SECRET,
-    });
-    expect(refused).toMatchObject({ status: 401, json: { code: 'InvalidWebhookSignature' } });
+    expect(unknown).toMatchObject({ status: 401, json: { code: 'InvalidWebhookSignature' } });
 
     // Signed bytes, other bytes sent: the server checks what arrived, not a re-serialization.
     const response = await fetch(webhookUrl, {
@@ -194,12 +184,59 @@ describe('Shopify webhooks', () => {
     expect(await checkoutStatus(checkoutId)).toBe('awaiting_payment');
   });
 
+  it('acts on a signed body only under the topic it fits: an order re-sent as app/uninstalled disconnects nothing', async () => {
+    const store = await connectedStore();
+    const { order, checkoutId } = await openOrder(store.shop);
+    const orderCreated = `{"id":${order}1,"admin_graphql_api_id":"gid://shopify/Order/${order}","name":"#1001","financial_status":"pending","cancelled_at":null}`;
+    const shopBody = JSON.stringify({ id: 1, name: 'Hooks', myshopify_domain: store.shop, domain: store.shop });
+    const replays = [
+      // The order, signed for orders/create, replayed under each topic Rayo acts on.
+      ...[
+        'app/uninstalled',
+        'shop/redact',
+        'customers/redact',
+        'customers/data_request',
+        'orders/paid',
+        'orders/cancelled',
+      ].map((topic) => ({ topic, body: orderCreated })),
+      // The shop, signed for app/uninstalled or shop/update, replayed as an order or a redaction.
+      { topic: 'orders/cancelled', body: shopBody },
+      { topic: 'shop/redact', body: shopBody },
+      // A redaction of another store, replayed here.
+      { topic: 'shop/redact', body: JSON.stringify({ shop_id: 9, shop_domain: 'someone-else.myshopify.com' }) },
+      { topic: 'app/uninstalled', body: JSON.stringify({ id: 9, myshopify_domain: 'someone-else.myshopify.com' }) },
+    ];
+    for (const replay of replays) {
+      const answer = await sendShopifyWebhook(webhookUrl, {
+        shop: store.shop,
+        payload: null,
+        secret: SECRET,
+        ...replay,
+      });
+      expect(answer, `${replay.topic} ${replay.body}`).toMatchObject({ status: 400, json: { code: 'InvalidInput' } });
+    }
+    expect(
+      (await inject<{ connection: unknown }>('GET', '/api/shops/shopify', store.admin)).body.connection,
+    ).not.toBeNull();
+    expect(await checkoutStatus(checkoutId)).toBe('awaiting_payment');
+    // Under its own topic, an order Rayo does not act on is acknowledged.
+    const created = await sendShopifyWebhook(webhookUrl, {
+      shop: store.shop,
+      topic: 'orders/create',
+      payload: null,
+      body: orderCreated,
+      secret: SECRET,
+    });
+    expect(created).toEqual({ status: 200, json: { handled: false } });
+    expect(await checkoutStatus(checkoutId)).toBe('awaiting_payment');
+  });
+
   it('app/uninstalled disconnects the store', async () => {
     const store = await connectedStore();
     const uninstalled = await sendShopifyWebhook(webhookUrl, {
       shop: store.shop,
       topic: 'app/uninstalled',
-      payload: { id: 1, domain: store.shop },
+      payload: { id: 1, name: 'Hooks', domain: store.shop, myshopify_domain: store.shop },
       secret: SECRET,
     });
     expect(uninstalled).toEqual({ status: 200, json: { handled: true } });
@@ -211,5 +248,63 @@ describe('Shopify webhooks', () => {
       .where('action', '=', 'settings.shop_disconnected')
       .execute();
     expect(audit).toHaveLength(1);
+  });
+
+  it('answers the compliance topics: data requests and customer redactions are recorded, shop/redact disconnects', async () => {
+    const store = await connectedStore();
+    const { order } = await openOrder(store.shop);
+    const customer = { id: 191167, email: 'john@example.com', phone: '555-625-1199' };
+    const dataRequest = await sendShopifyWebhook(webhookUrl, {
+      shop: store.shop,
+      topic: 'customers/data_request',
+      payload: {
+        shop_id: 954889,
+        shop_domain: store.shop,
+        orders_requested: [Number(order)],
+        customer,
+        data_request: { id: 9999 },
+      },
+      secret: SECRET,
+    });
+    expect(dataRequest).toEqual({ status: 200, json: { handled: true } });
+    const redact = await sendShopifyWebhook(webhookUrl, {
+      shop: store.shop,
+      topic: 'customers/redact',
+      payload: { shop_id: 954889, shop_domain: store.shop, customer, orders_to_redact: [Number(order), 2, 3] },
+      secret: SECRET,
+    });
+    expect(redact).toEqual({ status: 200, json: { handled: true } });
+    const requests = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'after'])
+      .where('organization_id', '=', store.organization.id)
+      .where('action', '=', 'shop.privacy_request')
+      .orderBy('occurred_at')
+      .execute();
+    expect(requests.map((entry) => entry.after)).toEqual([
+      { topic: 'customers/data_request', orders: 1, customerDataKept: false },
+      { topic: 'customers/redact', orders: 3, customerDataKept: false },
+    ]);
+    expect(JSON.stringify(requests)).not.toContain('john@example.com');
+
+    // Each compliance topic refuses a wrong signature with 401, as Shopify's checks expect.
+    for (const topic of ['customers/data_request', 'customers/redact', 'shop/redact']) {
+      const unsigned = await sendShopifyWebhook(webhookUrl, {
+        shop: store.shop,
+        topic,
+        payload: { shop_id: 954889, shop_domain: store.shop },
+        secret: 'shpss_wrong',
+      });
+      expect(unsigned.status, topic).toBe(401);
+    }
+
+    const shopRedact = await sendShopifyWebhook(webhookUrl, {
+      shop: store.shop,
+      topic: 'shop/redact',
+      payload: { shop_id: 954889, shop_domain: store.shop },
+      secret: SECRET,
+    });
+    expect(shopRedact).toEqual({ status: 200, json: { handled: true } });
+    expect((await inject<unknown>('GET', '/api/shops/shopify', store.admin)).body).toEqual({ connection: null });
   });
 });

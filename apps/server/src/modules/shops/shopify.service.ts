@@ -8,7 +8,8 @@ import {
 import {
   fetchShopifyOrder,
   fetchShopifyShop,
-  type ShopifyApi,
+  requestShopifyAccessToken,
+  type ShopifyAccessToken,
   ShopifyError,
   shopifyOrderGid,
   subscribeShopifyWebhooks,
@@ -16,23 +17,16 @@ import {
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { openShopOrderCheckout } from './shop-orders.service.ts';
+import { callShopifyStore, shopifyApi } from './shopify-session.ts';
 import { findConnectionByShop, findShopOrder } from './shops.repo.ts';
-import {
-  connectionSecretContext,
-  requireVirtualBptCurrency,
-  type ShopDeps,
-  saveShopConnection,
-  shopAmountToMinor,
-} from './shops.service.ts';
-
-function shopifyApi(deps: ShopDeps): ShopifyApi {
-  return { apiUrl: deps.config.shops.shopifyApiUrl, allowPrivateAddresses: deps.config.webhookAllowPrivateHosts };
-}
+import { requireVirtualBptCurrency, type ShopDeps, saveShopConnection, shopAmountToMinor } from './shops.service.ts';
 
 /**
- * Connects a Shopify store through its custom app's Admin API token, after a real call (the
- * shop's name) proves the domain and the token belong together: a mistyped token is refused
- * here rather than when the first shopper pays.
+ * Connects a Shopify store through the merchant's app from the Dev Dashboard, installed on the
+ * store: Rayo mints an Admin API token with the app's client id and secret, reads the shop's name
+ * and currency with it, and subscribes the app to the webhooks it acts on. Each step is a real
+ * call, so a wrong id or secret, an app not installed on this store or one without the scopes is
+ * refused here rather than when the first shopper pays.
  */
 export async function connectShopify(
   deps: ShopDeps,
@@ -42,16 +36,22 @@ export async function connectShopify(
 ): Promise<ShopConnection> {
   const organizationId = organizationOf(caller);
   const currency = await requireVirtualBptCurrency(deps.db, organizationId, request.virtualBptId);
+  const api = shopifyApi(deps);
+  let token: ShopifyAccessToken;
   let shop: { name: string; currencyCode: string };
   try {
-    shop = await fetchShopifyShop(shopifyApi(deps), request.shop, request.accessToken);
+    token = await requestShopifyAccessToken(api, request.shop, {
+      clientId: request.clientId,
+      clientSecret: request.clientSecret,
+    });
+    shop = await fetchShopifyShop(api, request.shop, token.accessToken);
   } catch (error) {
     if (!(error instanceof ShopifyError)) throw error;
     throw new AppError(
       'ShopConnectionFailed',
       error.failure === 'unauthorized'
-        ? 'Shopify did not accept this access token for this store'
-        : 'Shopify could not be reached with this store domain and token',
+        ? "Shopify did not accept this app's client id and secret for this store: install the app on the store first"
+        : 'Shopify could not be reached with this store domain',
     );
   }
   // Orders are charged in the store's currency, which the virtual BPT's terminal must charge in.
@@ -61,22 +61,19 @@ export async function connectShopify(
       `The store sells in ${shop.currencyCode}; choose a virtual BPT whose BPT charges in ${shop.currencyCode}`,
     );
   }
-  // With the API secret key the store's webhooks can be verified, so the app subscribes to them.
-  if (request.apiSecretKey !== undefined) {
-    try {
-      await subscribeShopifyWebhooks(
-        shopifyApi(deps),
-        request.shop,
-        request.accessToken,
-        `${deps.config.publicUrl}/api/public/shopify/webhooks`,
-      );
-    } catch (error) {
-      if (!(error instanceof ShopifyError)) throw error;
-      throw new AppError(
-        'ShopConnectionFailed',
-        'Shopify did not take the webhook subscriptions: give the app the read_orders scope and try again',
-      );
-    }
+  try {
+    await subscribeShopifyWebhooks(
+      api,
+      request.shop,
+      token.accessToken,
+      `${deps.config.publicUrl}/api/public/shopify/webhooks`,
+    );
+  } catch (error) {
+    if (!(error instanceof ShopifyError)) throw error;
+    throw new AppError(
+      'ShopConnectionFailed',
+      'Shopify did not take the webhook subscriptions: give the app the read_orders and write_orders scopes and try again',
+    );
   }
   return saveShopConnection(
     deps,
@@ -86,16 +83,19 @@ export async function connectShopify(
       shop: request.shop,
       shopName: shop.name,
       virtualBptId: request.virtualBptId,
-      secret: request.accessToken,
-      webhookSecret: request.apiSecretKey,
+      secret: request.clientSecret,
+      // Shopify signs the app's webhooks with its client secret.
+      webhookSecret: request.clientSecret,
+      shopifyApp: { clientId: request.clientId, accessToken: token.accessToken, expiresAt: token.expiresAt },
     },
     ip,
   );
 }
 
 /**
- * The order status page's 'Complete payment' link: the checkout of the order, its amount read
- * from Shopify (what is still outstanding), never from the link. Answers the checkout id.
+ * The pay link the app's extensions show on the Thank you and Order status pages: the checkout
+ * of the order, its amount read from Shopify (what is still outstanding), never from the link.
+ * Answers the checkout id.
  */
 export async function openShopifyOrder(deps: ShopDeps, query: ShopifyPayQuery, now = new Date()): Promise<string> {
   const shop = ShopifyDomainSchema.safeParse(query.shop);
@@ -106,10 +106,11 @@ export async function openShopifyOrder(deps: ShopDeps, query: ShopifyPayQuery, n
   // An order already sent to a checkout opens that checkout, which shows its confirmation once paid.
   const known = await findShopOrder(deps.db, connection.id, orderGid);
   if (known) return known.checkout_id;
-  const token = deps.mfaCipher.open(connection.secret_sealed, connectionSecretContext(connection.id));
   let order: Awaited<ReturnType<typeof fetchShopifyOrder>>;
   try {
-    order = await fetchShopifyOrder(shopifyApi(deps), shop.data, token, orderGid);
+    order = await callShopifyStore(deps, connection.id, (api, domain, token) =>
+      fetchShopifyOrder(api, domain, token, orderGid),
+    );
   } catch (error) {
     if (!(error instanceof ShopifyError)) throw error;
     throw new AppError('ServiceUnavailable', 'The store did not answer; try again in a moment');

@@ -55,6 +55,8 @@ export async function saveConnection(
     virtualBptId: string;
     secretSealed: string;
     webhookSecretSealed?: string | null;
+    /** A Shopify app's client id and its first minted token, sealed. */
+    shopifyApp?: { clientIdSealed: string; accessTokenSealed: string; accessTokenExpiresAt: Date };
   },
 ) {
   await db
@@ -73,9 +75,35 @@ export async function saveConnection(
       virtual_bpt_id: row.virtualBptId,
       secret_sealed: row.secretSealed,
       webhook_secret_sealed: row.webhookSecretSealed ?? null,
+      client_id_sealed: row.shopifyApp?.clientIdSealed ?? null,
+      access_token_sealed: row.shopifyApp?.accessTokenSealed ?? null,
+      access_token_expires_at: row.shopifyApp?.accessTokenExpiresAt ?? null,
     })
     .returning(connectionColumns)
     .executeTakeFirstOrThrow();
+}
+
+/** What calling a Shopify store takes: its app's sealed credentials and the token last minted. */
+export async function findShopifyTokenState(db: Db, connectionId: string) {
+  return db
+    .selectFrom('shop_connections')
+    .select(['id', 'shop', 'secret_sealed', 'client_id_sealed', 'access_token_sealed', 'access_token_expires_at'])
+    .where('id', '=', connectionId)
+    .where('platform', '=', 'shopify')
+    .executeTakeFirst();
+}
+
+/** Keeps a newly minted token; a token minted at the same time by another call may be the one kept. */
+export async function saveShopifyAccessToken(
+  db: Db,
+  connectionId: string,
+  token: { accessTokenSealed: string; expiresAt: Date },
+): Promise<void> {
+  await db
+    .updateTable('shop_connections')
+    .set({ access_token_sealed: token.accessTokenSealed, access_token_expires_at: token.expiresAt })
+    .where('id', '=', connectionId)
+    .execute();
 }
 
 /** Forgets the organization's store on a platform, and with it the orders still to be marked. */
@@ -162,7 +190,6 @@ export async function lockShopOrderToMark(db: Db, id: string) {
       'shop_orders.marked_paid_at',
       'shop_connections.id as connection_id',
       'shop_connections.shop',
-      'shop_connections.secret_sealed',
     ])
     .where('shop_orders.id', '=', id)
     .forUpdate('shop_orders')

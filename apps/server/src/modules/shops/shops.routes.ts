@@ -23,7 +23,10 @@ const tags = ['shops'];
 const entriesPerIp: RateLimitRule = { name: 'shop-entry-ip', limit: 60, windowSeconds: 10 * 60 };
 const entriesPerShop: RateLimitRule = { name: 'shop-entry-shop', limit: 600, windowSeconds: 10 * 60 };
 
-/** Ecwid's form fields are a few kilobytes of base64; more is not a payment request. */
+/**
+ * Ecwid's form fields are a few kilobytes of base64; more is not a payment request. Ecwid posts
+ * the legacy `data` beside `enc_data`: it is accepted in the form and never read.
+ */
 const ECWID_FORM_MAX_BYTES = 256 * 1024;
 const EcwidPaymentBodySchema = z.object({
   data: z.string().max(ECWID_FORM_MAX_BYTES).optional(),
@@ -74,7 +77,7 @@ export function registerShopRoutes(app: App, deps: ShopDeps & RateLimitDeps): vo
       preHandler: requireMfaCode(deps),
       schema: {
         tags,
-        summary: `Connects an Ecwid store with its payment app's client secret. With MFA on, needs a code in the ${MFA_CODE_HEADER} header`,
+        summary: `Connects an Ecwid store with its payment app's client secret, after Ecwid answers the store's profile to the app's secret token. With MFA on, needs a code in the ${MFA_CODE_HEADER} header`,
         body: ConnectEcwidRequestSchema,
         response: { 200: ShopConnectionSchema },
       },
@@ -117,7 +120,7 @@ export function registerShopRoutes(app: App, deps: ShopDeps & RateLimitDeps): vo
         schema: {
           tags,
           summary:
-            "Ecwid's payment request (the app's paymentUrl, a form POST of `enc_data` or legacy `data`): redirects (303) to the order's checkout",
+            "Ecwid's payment request (the app's paymentUrl, a form POST of `enc_data`; the unsigned legacy `data` is never read): redirects (303) to the order's checkout",
           querystring: z.object({ storeId: z.string().max(40).optional() }),
           body: EcwidPaymentBodySchema,
         },
@@ -127,11 +130,7 @@ export function registerShopRoutes(app: App, deps: ShopDeps & RateLimitDeps): vo
         try {
           await enforceRateLimit(deps, reply, entriesPerIp, clientOf(request));
           await enforceRateLimit(deps, reply, entriesPerShop, `ecwid:${storeId ?? ''}`);
-          const checkoutId = await openEcwidPayment(deps, {
-            storeId,
-            data: request.body.data,
-            encData: request.body.enc_data,
-          });
+          const checkoutId = await openEcwidPayment(deps, { storeId, encData: request.body.enc_data });
           return reply.redirect(`/ecommerce/checkout/${checkoutId}`, 303);
         } catch (error) {
           return sendShopEntryProblem(request, reply, error);

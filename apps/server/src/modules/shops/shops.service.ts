@@ -26,6 +26,15 @@ export function webhookSecretContext(connectionId: string): string {
   return `shop-webhook:${connectionId}`;
 }
 
+/** A Shopify app's client id, and the Admin API token minted with it, each under its own context. */
+export function clientIdContext(connectionId: string): string {
+  return `shop-client-id:${connectionId}`;
+}
+
+export function accessTokenContext(connectionId: string): string {
+  return `shop-access-token:${connectionId}`;
+}
+
 type ConnectionRow = NonNullable<Awaited<ReturnType<typeof findConnection>>>;
 
 /** Where the shop sends the shopper: Shopify's 'Complete payment' link, or Ecwid's paymentUrl. */
@@ -75,8 +84,10 @@ export async function saveShopConnection(
     shopName: string | null;
     virtualBptId: string;
     secret: string;
-    /** Shopify's webhook signing key (the app's API secret key), when the merchant gave it. */
+    /** Shopify's webhook signing key (the app's client secret). */
     webhookSecret?: string;
+    /** A Shopify app's client id and the token just minted with it (`secret` is its client secret). */
+    shopifyApp?: { clientId: string; accessToken: string; expiresAt: Date };
   },
   ip: string,
 ): Promise<ShopConnection> {
@@ -95,6 +106,15 @@ export async function saveShopConnection(
         secretSealed: deps.mfaCipher.seal(input.secret, connectionSecretContext(id)),
         webhookSecretSealed:
           input.webhookSecret === undefined ? null : deps.mfaCipher.seal(input.webhookSecret, webhookSecretContext(id)),
+        ...(input.shopifyApp
+          ? {
+              shopifyApp: {
+                clientIdSealed: deps.mfaCipher.seal(input.shopifyApp.clientId, clientIdContext(id)),
+                accessTokenSealed: deps.mfaCipher.seal(input.shopifyApp.accessToken, accessTokenContext(id)),
+                accessTokenExpiresAt: input.shopifyApp.expiresAt,
+              },
+            }
+          : {}),
       });
       await insertAuditEntry(trx, {
         action: 'settings.shop_connected',

@@ -5,7 +5,8 @@ import { ShopConnectionPanel } from './ShopConnectionPanel.tsx';
 
 /**
  * `/ecommerce/ecwid`, inside the Ecwid admin (the layout shows the heading, Open App and the
- * setup steps): the admin saves the store id and the payment app's client secret, and gets the
+ * setup steps): the admin saves the store id, the payment app's client secret and its secret
+ * token (with which Rayo checks the store with Ecwid, and which it does not keep), and gets the
  * payment URL to give Ecwid.
  */
 export function EcwidPage() {
@@ -28,12 +29,25 @@ export function EcwidPage() {
           description: t('shops.ecwid.clientSecretHint'),
           secret: true,
         },
+        {
+          name: 'secretToken',
+          label: t('shops.ecwid.secretToken'),
+          placeholder: 'secret_…',
+          description: t('shops.ecwid.secretTokenHint'),
+          secret: true,
+        },
       ]}
       connect={{
         ...connect,
         mutate: ({ values, virtualBptId, mfaCode }, options) =>
           connect.mutate(
-            { storeId: values.storeId ?? '', clientSecret: values.clientSecret ?? '', virtualBptId, mfaCode },
+            {
+              storeId: values.storeId ?? '',
+              clientSecret: values.clientSecret ?? '',
+              secretToken: values.secretToken ?? '',
+              virtualBptId,
+              mfaCode,
+            },
             options,
           ),
       }}

@@ -33,8 +33,6 @@ export type ShopField = {
   description?: string;
   /** A token or secret: typed hidden, never shown again once saved. */
   secret?: boolean;
-  /** May be left empty. */
-  optional?: boolean;
 };
 
 type Connect = {
@@ -163,7 +161,7 @@ function ConnectForm({ fields, connect }: { fields: ShopField[]; connect: Connec
   const submit = (event: FormEvent) => {
     event.preventDefault();
     connect.reset();
-    if (fields.some((field) => !field.optional && !(values[field.name] ?? '').trim()) || !virtualBptId) {
+    if (fields.some((field) => !(values[field.name] ?? '').trim()) || !virtualBptId) {
       return setInvalid(t('shops.required'));
     }
     setInvalid(null);

@@ -1,18 +1,14 @@
 import { Code, List, Paper, Stack, Text, Title } from '@mantine/core';
-import { SHOPIFY_PAYMENT_METHOD_NAME, type ShopConnection } from '@rayo/shared';
+import { SHOPIFY_PAYMENT_METHOD_NAME } from '@rayo/shared';
 import { useConnectShopify } from '../../api/shops.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { ShopConnectionPanel } from './ShopConnectionPanel.tsx';
 
-/** The Liquid the order status page runs: the link carries the order's id, never its amount. */
-function orderStatusSnippet(connection: ShopConnection, label: string): string {
-  return `{% if order.financial_status != 'paid' %}<a href="${connection.entryUrl}{{ order.id }}">${label}</a>{% endif %}`;
-}
-
 /**
  * `/ecommerce/shopify` (SPEC §2; docs/integrations.md "Shopify"): the admin connects the store
- * with a custom app's Admin API token, then pastes the 'Complete payment' link into the order
- * status page. Rayo reads each order's outstanding amount from Shopify and marks it paid.
+ * with the client id and secret of their Rayo app from Shopify's Dev Dashboard, then sets Rayo's
+ * address in the app's Pay with Bitcoin extension. Rayo reads each order's outstanding amount
+ * from Shopify and marks it paid.
  */
 export function ShopifyPage() {
   const { t } = useTranslation();
@@ -29,9 +25,8 @@ export function ShopifyPage() {
         <List type="ordered" spacing="xs" size="sm">
           <List.Item>{t('shops.shopify.step1')}</List.Item>
           <List.Item>{t('shops.shopify.step2')}</List.Item>
-          <List.Item>{t('shops.shopify.step3')}</List.Item>
-          <List.Item>{t('shops.shopify.step4', { name: SHOPIFY_PAYMENT_METHOD_NAME })}</List.Item>
-          <List.Item>{t('shops.shopify.step5')}</List.Item>
+          <List.Item>{t('shops.shopify.step3', { name: SHOPIFY_PAYMENT_METHOD_NAME })}</List.Item>
+          <List.Item>{t('shops.shopify.step4')}</List.Item>
         </List>
         <Text size="sm" c="dimmed" mt="sm">
           {t('shops.shopify.onPayment')}
@@ -46,14 +41,13 @@ export function ShopifyPage() {
             placeholder: 'my-store.myshopify.com',
             description: t('shops.shopify.domainHint'),
           },
-          { name: 'accessToken', label: t('shops.shopify.token'), placeholder: 'shpat_…', secret: true },
+          { name: 'clientId', label: t('shops.shopify.clientId'), placeholder: '3f9c0a1b2c3d…' },
           {
-            name: 'apiSecretKey',
-            label: t('shops.shopify.apiSecretKey'),
+            name: 'clientSecret',
+            label: t('shops.shopify.clientSecret'),
             placeholder: 'shpss_…',
-            description: t('shops.shopify.apiSecretKeyHint'),
+            description: t('shops.shopify.clientSecretHint'),
             secret: true,
-            optional: true,
           },
         ]}
         connect={{
@@ -62,8 +56,8 @@ export function ShopifyPage() {
             connect.mutate(
               {
                 shop: values.shop ?? '',
-                accessToken: values.accessToken ?? '',
-                ...(values.apiSecretKey ? { apiSecretKey: values.apiSecretKey } : {}),
+                clientId: values.clientId ?? '',
+                clientSecret: values.clientSecret ?? '',
                 virtualBptId,
                 mfaCode,
               },
@@ -72,9 +66,9 @@ export function ShopifyPage() {
         }}
         connectedHelp={(connection) => (
           <Stack gap={4}>
-            <Text size="sm">{t('shops.shopify.snippetHelp')}</Text>
-            <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="shopify-snippet">
-              {orderStatusSnippet(connection, t('shops.shopify.completePayment'))}
+            <Text size="sm">{t('shops.shopify.rayoAddressHelp')}</Text>
+            <Code block style={{ overflowWrap: 'anywhere' }} data-testid="shopify-rayo-address">
+              {new URL(connection.entryUrl).origin}
             </Code>
           </Stack>
         )}
