@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { EARLY_REQUESTS_KEY, HOME_EARLY_PATHS } from './src/api/early-requests.ts';
+import { EARLY_REQUESTS_KEY, HOME_EARLY_PATHS, PUBLIC_EARLY_PAGES } from './src/api/early-requests.ts';
 
 const MANTINE_STYLES = /@mantine\/(core|dates|charts|notifications)\/esm\/(?:.*\/)?([A-Za-z]+)\.module\.mjs$/;
 
@@ -59,6 +59,13 @@ function precompressAssets(): Plugin {
 const HOME =
   /src[\\/](pages[\\/]home[\\/](HomePage\.tsx|home-prefetch\.ts)|layouts[\\/]MainLayout\.tsx|components[\\/]QueryRoutes\.tsx)$/;
 const SPANISH = /src[\\/]i18n[\\/]es\.json$/;
+/** The public pages a buyer or donor opens from a link, and the lazy routes around them. */
+const PUBLIC_PAGES = {
+  checkout:
+    /src[\\/](pages[\\/]checkout[\\/]CheckoutPage\.tsx|layouts[\\/]PlainLayout\.tsx|components[\\/]QueryRoutes\.tsx)$/,
+  donation:
+    /src[\\/](pages[\\/]donation[\\/]DonationPage\.tsx|layouts[\\/]PlainLayout\.tsx|components[\\/]QueryRoutes\.tsx)$/,
+} satisfies Record<keyof typeof PUBLIC_EARLY_PAGES, RegExp>;
 
 /**
  * What a visitor needs beyond the entry would only be asked for once the framework has loaded and
@@ -66,7 +73,8 @@ const SPANISH = /src[\\/]i18n[\\/]es\.json$/;
  * for a signed-in visitor on `/` (an access token is stored) the chunks of home and its layout. A small
  * script in the page's head asks for them at once, beside the framework: `modulepreload` for
  * code, `preload` for style sheets (the app applies them in its own order); and it starts the
- * calls home's first figures wait on (src/api/early-requests.ts). It is a file, written
+ * calls home's first figures wait on (src/api/early-requests.ts). The public checkout and
+ * donation pages get the same: their chunks, and the one call they show nothing without. It is a file, written
  * from the bundle at build time, because the Content-Security-Policy allows only `'self'` scripts.
  */
 function preloadWhatTheVisitorNeeds(): Plugin {
@@ -116,6 +124,24 @@ function preloadWhatTheVisitorNeeds(): Plugin {
       requests[path] = { token, response: fetch('/api' + path, { headers: { authorization: 'Bearer ' + token } }) };
     }
     window[${JSON.stringify(EARLY_REQUESTS_KEY)}] = requests;
+  }
+  for (const [page, api, files] of ${JSON.stringify(
+    Object.entries(PUBLIC_EARLY_PAGES).map(([name, { page, api }]) => [
+      page,
+      api,
+      filesOf(PUBLIC_PAGES[name as keyof typeof PUBLIC_PAGES]),
+    ]),
+  )}) {
+    const id = location.pathname.startsWith(page) ? location.pathname.slice(page.length) : '';
+    if (!id || id.includes('/')) continue;
+    let path;
+    try {
+      path = api + encodeURIComponent(decodeURIComponent(id));
+    } catch {
+      continue;
+    }
+    preload(files);
+    window[${JSON.stringify(EARLY_REQUESTS_KEY)}] = { [path]: { token: '', response: fetch('/api' + path) } };
   }
 }
 `;

@@ -57,4 +57,25 @@ describe('the built web app', () => {
     expect(gzippedKiB(login)).toBeLessThanOrEqual(BUDGET.login);
     expect(gzippedKiB(home)).toBeLessThanOrEqual(BUDGET.home);
   });
+
+  it('preloads the public checkout and donation pages from the head, without zod', () => {
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, Chunk>;
+    const html = readFileSync(`${dist}index.html`, 'utf8');
+    const script = /<script async src="\/(assets\/preload-[^"]+\.js)">/.exec(html)?.[1];
+    expect(script, 'the head has no preload script').toBeDefined();
+    const preload = readFileSync(`${dist}${script}`, 'utf8');
+    const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry) as string;
+    const loaded = routeFiles(manifest, [entry]);
+    for (const page of ['src/pages/checkout/CheckoutPage.tsx', 'src/pages/donation/DonationPage.tsx']) {
+      const files = routeFiles(manifest, [page]);
+      // zod's schemas are in a chunk of their own, which a page that validates nothing does not need.
+      const withZod = [...files].filter((file) => readFileSync(`${dist}${file}`, 'utf8').includes('ZodObject'));
+      expect(withZod, page).toEqual([]);
+      for (const file of files) {
+        if (!loaded.has(file)) expect(preload, `${page}: ${file}`).toContain(`/${file}`);
+      }
+    }
+    expect(preload).toContain('/public/checkouts/');
+    expect(preload).toContain('/public/donation-links/');
+  });
 });

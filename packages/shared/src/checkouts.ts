@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PublicCheckoutOnchainSchema } from './onchain.ts';
 import { CurrencyCodeSchema, DecimalStringSchema, MsatSchema } from './payments.ts';
+import { checkoutStatuses } from './statuses.ts';
 
 /** A payment link an admin made, or a store's order (`POST /api/checkouts`). */
 export const checkoutKinds = ['payment_link', 'store'] as const;
@@ -11,7 +12,6 @@ export type CheckoutKind = z.infer<typeof CheckoutKindSchema>;
  * SPEC §4 for payment links: created 'Awaiting payment', processing 'Processing payment' (an
  * on-chain payment seen, confirming), settled 'Payment completed'. Only store checkouts expire.
  */
-export const checkoutStatuses = ['awaiting_payment', 'processing', 'paid', 'expired'] as const;
 export const CheckoutStatusSchema = z.enum(checkoutStatuses);
 export type CheckoutStatus = z.infer<typeof CheckoutStatusSchema>;
 

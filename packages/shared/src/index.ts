@@ -30,6 +30,7 @@ export * from './period.ts';
 export * from './roles.ts';
 export * from './sale.ts';
 export * from './shops.ts';
+export * from './statuses.ts';
 export * from './store-checkouts.ts';
 export * from './validation.ts';
 export * from './virtual-bpts.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PublicBrandingSchema } from './branding.ts';
+import { invoiceStatuses } from './statuses.ts';
 
 /** A decimal amount as typed on a keypad: digits, optionally a dot and more digits. */
 export const DecimalStringSchema = z
@@ -95,7 +96,6 @@ export const TerminalBptSchema = BptSchema.pick({
 export type TerminalBpt = z.infer<typeof TerminalBptSchema>;
 
 // Invoices
-export const invoiceStatuses = ['pending', 'settled', 'expired', 'cancelled'] as const;
 export const InvoiceStatusSchema = z.enum(invoiceStatuses);
 export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
 

@@ -1,7 +1,9 @@
-import { type CheckoutStatus, CheckoutStatusEventSchema, type PublicCheckout } from '@rayo/shared';
+import { type CheckoutStatus, checkoutStatuses, type PublicCheckout } from '@rayo/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useEffectEvent } from 'react';
 import { apiRequest } from './client.ts';
+import { publicEarlyPath } from './early-requests.ts';
+import { readStatusEvent } from './status-event.ts';
 
 /** A checkout is public: its id is the link the merchant shared. */
 export function checkoutQueryKey(id: string) {
@@ -11,7 +13,7 @@ export function checkoutQueryKey(id: string) {
 export function usePublicCheckout(id: string) {
   return useQuery({
     queryKey: checkoutQueryKey(id),
-    queryFn: () => apiRequest<PublicCheckout>(`/public/checkouts/${encodeURIComponent(id)}`, { auth: false }),
+    queryFn: () => apiRequest<PublicCheckout>(publicEarlyPath('checkout', id), { auth: false }),
     retry: false,
   });
 }
@@ -34,15 +36,8 @@ export function useCheckoutStatus(id: string | null, onStatus: (status: Checkout
     let opened = false;
 
     const onMessage = (event: MessageEvent<string>) => {
-      let data: unknown;
-      try {
-        data = JSON.parse(event.data);
-      } catch {
-        console.warn('Unreadable checkout status event', event.data);
-        return;
-      }
-      const parsed = CheckoutStatusEventSchema.safeParse(data);
-      if (parsed.success && parsed.data.id === id) notify(parsed.data.status);
+      const status = readStatusEvent(event.data, id, checkoutStatuses);
+      if (status) notify(status);
     };
     const onOpen = () => {
       // The first read is the page's own; only a reconnect may have missed something.

@@ -30,7 +30,9 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   };
   const token = sessionStore.get().accessToken;
   if (token && options.auth !== false) headers.authorization = `Bearer ${token}`;
-  const early = token && !options.method && options.auth !== false ? takeEarlyResponse(path, token) : undefined;
+  // A public call's early request was made without a token.
+  const earlyToken = options.auth === false ? '' : token;
+  const early = earlyToken !== null && !options.method ? takeEarlyResponse(path, earlyToken) : undefined;
   // A failed early request is simply asked again.
   const earlyResponse = await early?.catch(() => undefined);
   if (earlyResponse) return earlyResponse;

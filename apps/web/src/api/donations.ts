@@ -11,6 +11,7 @@ import type {
 } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
+import { publicEarlyPath } from './early-requests.ts';
 
 const donationsKey = ['donations'] as const;
 const linksKey = [...donationsKey, 'links'] as const;
@@ -79,7 +80,7 @@ export function useRemoveDonationAddress() {
 export function usePublicDonationLink(id: string) {
   return useQuery({
     queryKey: ['public-donation-link', id],
-    queryFn: () => apiRequest<PublicDonationLink>(`/public/donation-links/${encodeURIComponent(id)}`, { auth: false }),
+    queryFn: () => apiRequest<PublicDonationLink>(publicEarlyPath('donation', id), { auth: false }),
     retry: false,
   });
 }

@@ -1,8 +1,10 @@
 /**
  * Calls the page's head starts before the framework has loaded (the script is written by
  * vite.config.ts): home's first figures wait on the organization, whose time zone places the
- * period, and asking for it once the framework had run would add its round trip after that.
- * The app takes each early answer once, for the same path and access token, through `send`.
+ * period, and the public checkout and donation pages show nothing of their own before their
+ * checkout or link has arrived; asking once the framework had run would add a round trip after
+ * it. The app takes each early answer once, for the same path and access token (none for a
+ * public call), through `send`.
  */
 
 /** The window property the head's script keeps its requests under, by API path. */
@@ -12,6 +14,20 @@ export const CURRENT_ORGANIZATION_PATH = '/organization/current';
 
 /** What the head asks for early when a signed-in visitor opens `/`. */
 export const HOME_EARLY_PATHS = [CURRENT_ORGANIZATION_PATH];
+
+/**
+ * Public pages whose one call the head starts: a page at `page` + id reads `api` + id (the id
+ * as `encodeURIComponent` writes it, as the app's hooks ask for it).
+ */
+export const PUBLIC_EARLY_PAGES = {
+  checkout: { page: '/ecommerce/checkout/', api: '/public/checkouts/' },
+  donation: { page: '/donation/', api: '/public/donation-links/' },
+} as const;
+
+/** The call a public page at `page` + id makes for its id. */
+export function publicEarlyPath(page: keyof typeof PUBLIC_EARLY_PAGES, id: string): string {
+  return `${PUBLIC_EARLY_PAGES[page].api}${encodeURIComponent(id)}`;
+}
 
 type EarlyRequest = { token: string; response: Promise<Response> };
 

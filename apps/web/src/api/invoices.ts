@@ -1,7 +1,8 @@
-import { type Invoice, type InvoiceStatus, InvoiceStatusEventSchema } from '@rayo/shared';
+import { type Invoice, type InvoiceStatus, invoiceStatuses } from '@rayo/shared';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useEffectEvent } from 'react';
 import { apiRequest } from './client.ts';
+import { readStatusEvent } from './status-event.ts';
 
 /** Invoice calls are public: whoever shows an invoice may follow it. */
 export function getInvoice(id: string) {
@@ -48,15 +49,8 @@ export function useInvoiceStatus(
         .catch((error: unknown) => console.warn('Could not read the invoice status', error));
     };
     const onMessage = (event: MessageEvent<string>) => {
-      let data: unknown;
-      try {
-        data = JSON.parse(event.data);
-      } catch {
-        console.warn('Unreadable invoice status event', event.data);
-        return;
-      }
-      const parsed = InvoiceStatusEventSchema.safeParse(data);
-      if (parsed.success && parsed.data.id === invoiceId) notify(parsed.data.status, invoiceId);
+      const status = readStatusEvent(event.data, invoiceId, invoiceStatuses);
+      if (status) notify(status, invoiceId);
     };
     const open = () => {
       source = new EventSource(`/api/invoices/${encodeURIComponent(invoiceId)}/events`);
