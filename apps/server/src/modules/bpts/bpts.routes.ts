@@ -22,6 +22,7 @@ import {
   findSharedBpt,
   getTerminalInfo,
   listBpts,
+  listSharedTerminalSales,
   rotateShareToken,
   updateBpt,
 } from './bpts.service.ts';
@@ -154,9 +155,6 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps & RateLimitDeps): 
         response: { 200: TransactionListSchema },
       },
     },
-    async (request) => {
-      const bpt = await findSharedBpt(db, request.params.token);
-      return listLatestTransactionsOfBpt(db, bpt.id, request.query.limit);
-    },
+    async (request) => listSharedTerminalSales(deps, request.params.token, request.query.limit),
   );
 }

@@ -8,16 +8,19 @@ import {
   SATS,
   satsPerUnit,
   type TerminalInfo,
+  type Transaction,
   type UpdateBptRequest,
 } from '@rayo/shared';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../domain/clock.ts';
 import { countAccounts, findAccount } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findCurrentOrganization } from '../organizations/organizations.repo.ts';
 import { getRateForInvoice, requireFiatCurrency } from '../rates/rates.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
+import { listTodaysTerminalSales } from '../transactions/transactions.service.ts';
 import {
   type BptFields,
   type BptRow,
@@ -161,6 +164,18 @@ export async function findSharedBpt(db: Db, shareToken: string): Promise<BptRow>
   const row = await findBptByShareToken(db, shareToken);
   if (!row) throw new AppError('NotFound', 'This terminal link is not valid any more');
   return row;
+}
+
+/** The latest sales the shared cashier link shows: the terminal's own, of today in the organization's zone. */
+export async function listSharedTerminalSales(
+  deps: { db: Db; clock: Clock },
+  shareToken: string,
+  limit: number,
+): Promise<Transaction[]> {
+  const row = await findSharedBpt(deps.db, shareToken);
+  const organization = await findCurrentOrganization(deps.db, row.organization_id);
+  const bpt = { id: row.id, timeZone: organization?.timeZone ?? 'UTC' };
+  return listTodaysTerminalSales(deps.db, bpt, limit, deps.clock());
 }
 
 export async function getTerminalInfo(deps: { db: Db; config: Config }, row: BptRow): Promise<TerminalInfo> {

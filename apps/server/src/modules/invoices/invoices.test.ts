@@ -1,4 +1,4 @@
-import type { Account, Bpt, ErrorResponse, Invoice, TerminalInfo, Transaction } from '@rayo/shared';
+import type { Account, Bpt, ErrorResponse, Invoice, PublicCheckout, TerminalInfo, Transaction } from '@rayo/shared';
 import { decode as independentDecode } from 'light-bolt11-decoder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSse } from '../../../test/sse.ts';
@@ -207,6 +207,53 @@ describe('charging on a terminal and settling exactly once', () => {
     expect(fresh).not.toBe(token);
     expect((await t.app.inject({ method: 'GET', url: `/api/terminal/${token}` })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: `/api/terminal/${fresh}` })).statusCode).toBe(200);
+  });
+
+  it("shows the shared cashier link only its terminal's sales of today, not the organization's others", async () => {
+    const shared = await setUpShop(t);
+    const token = shared.bpt.shareToken as string;
+    const paidOnTerminal = async () => {
+      const invoice = (await charge(t, shared.bpt, shared.admin, { amount: '10' })).json<Invoice>();
+      expect((await devnetPay(t, invoice.paymentRequest)).statusCode).toBe(200);
+      await waitFor(async () => (await countTransactionsForPayment(t.db, invoice.paymentHash)) === 1);
+      return invoice.paymentHash;
+    };
+    const today = await paidOnTerminal();
+    const older = await paidOnTerminal();
+    // A sale two days ago: the link shows the day's sales, not the terminal's history.
+    await t.db
+      .updateTable('transactions')
+      .set({ settled_at: new Date(Date.now() - 2 * 86_400_000) })
+      .where('payment_hash', '=', older)
+      .execute();
+    // A payment link sold through a virtual BPT books its sale on the same BPT.
+    const vbpt = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/virtual-bpts',
+        headers: shared.admin,
+        payload: { name: 'Web shop', bptId: shared.bpt.id },
+      })
+    ).json<{ id: string }>();
+    const link = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/virtual-bpts/${vbpt.id}/payment-links`,
+        headers: shared.admin,
+        payload: { description: 'Cake', amount: '73', currency: 'GTQ' },
+      })
+    ).json<{ id: string }>();
+    const readLink = async () =>
+      (await t.app.inject({ method: 'GET', url: `/api/public/checkouts/${link.id}` })).json<PublicCheckout>();
+    const { invoice } = await readLink();
+    expect((await devnetPay(t, invoice?.paymentRequest ?? '')).statusCode).toBe(200);
+    await waitFor(async () => (await readLink()).status === 'paid');
+
+    const onLink = await t.app.inject({ method: 'GET', url: `/api/terminal/${token}/transactions?limit=50` });
+    expect(onLink.json<Transaction[]>().map((sale) => sale.transactionId)).toEqual([today]);
+    // Signed in, the BPT's terminal still lists its own sales only, older ones included.
+    const signedIn = await latest(t, shared.bpt, shared.admin);
+    expect(signedIn.map((sale) => sale.transactionId)).toEqual([today, older]);
   });
 
   it('refuses to charge for a blocked organization', async () => {

@@ -70,15 +70,20 @@ export const DAILY_ROLLUP_REBUILD_SQL = `
   ) sale
   group by 1, 2, 3, 4`;
 
-export async function listLatestBptTransactions(db: Db, bptId: string, limit: number): Promise<TransactionRow[]> {
-  return db
-    .selectFrom('transactions')
-    .selectAll()
-    .where('bpt_id', '=', bptId)
-    .orderBy('settled_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+/**
+ * A terminal's own sales, newest first: those charged on it, not those of the payment links,
+ * donations and store checkouts that virtual BPTs book on its BPT. With `since`, only those
+ * settled from then on.
+ */
+export async function listLatestTerminalSales(
+  db: Db,
+  bptId: string,
+  limit: number,
+  since?: Date,
+): Promise<TransactionRow[]> {
+  let query = db.selectFrom('transactions').selectAll().where('bpt_id', '=', bptId).where('source', '=', 'terminal');
+  if (since) query = query.where('settled_at', '>=', since);
+  return query.orderBy('settled_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
 export async function countTransactionsForPayment(db: Db, paymentHash: string): Promise<number> {

@@ -1,7 +1,7 @@
 import type { Transaction } from '@rayo/shared';
-import { formatMinor, satsPerUnit } from '@rayo/shared';
+import { civilDateAt, formatMinor, satsPerUnit, startOfDay } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
-import { listLatestBptTransactions, type TransactionRow } from './transactions.repo.ts';
+import { listLatestTerminalSales, type TransactionRow } from './transactions.repo.ts';
 
 function msat(value: string): number {
   return Number(BigInt(value));
@@ -33,7 +33,22 @@ export function toTransaction(row: TransactionRow): Transaction {
   };
 }
 
-/** A terminal's latest sales, newest first, for its own screen. */
+/** A terminal's latest sales, newest first, for the signed-in screen of its BPT. */
 export async function listLatestTransactionsOfBpt(db: Db, bptId: string, limit: number): Promise<Transaction[]> {
-  return (await listLatestBptTransactions(db, bptId, limit)).map(toTransaction);
+  return (await listLatestTerminalSales(db, bptId, limit)).map(toTransaction);
+}
+
+/**
+ * What the shared cashier link (`/bpts/:bptToken`) shows: the terminal's own sales of the
+ * current day in the organization's time zone. Anyone holding the link sees them, so it shows
+ * neither the organization's other sales nor the terminal's older ones.
+ */
+export async function listTodaysTerminalSales(
+  db: Db,
+  bpt: { id: string; timeZone: string },
+  limit: number,
+  now: Date,
+): Promise<Transaction[]> {
+  const since = new Date(startOfDay(civilDateAt(now.getTime(), bpt.timeZone), bpt.timeZone) * 1000);
+  return (await listLatestTerminalSales(db, bpt.id, limit, since)).map(toTransaction);
 }

@@ -29,18 +29,24 @@ function Row({ transaction }: { transaction: Transaction }) {
   );
 }
 
-/** The BPT's latest sales, newest first. */
+/**
+ * The terminal's latest sales, newest first. Through the shared cashier link the server sends
+ * only the day's (in the organization's time zone), and the heading says so.
+ */
 export function LatestTransactions({ source }: { source: TerminalSource }) {
   const { t } = useTranslation();
   const transactions = useLatestTransactions(source);
+  const shared = source.kind === 'shared';
   return (
     <section aria-labelledby="latest-transactions">
       <Title order={2} size="h4" mb="sm" id="latest-transactions">
-        {t('terminal.latest')}
+        {t(shared ? 'terminal.latestToday' : 'terminal.latest')}
       </Title>
       {transactions.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
       {transactions.isError && <Text c="dimmed">{t('terminal.transactionsFailed')}</Text>}
-      {transactions.data?.length === 0 && <Text c="dimmed">{t('terminal.noTransactions')}</Text>}
+      {transactions.data?.length === 0 && (
+        <Text c="dimmed">{t(shared ? 'terminal.noTransactionsToday' : 'terminal.noTransactions')}</Text>
+      )}
       {transactions.data && transactions.data.length > 0 && (
         <Table.ScrollContainer minWidth={560}>
           <Table striped verticalSpacing="xs" fz="sm">
