@@ -276,3 +276,46 @@ test('opening home signed in asks for each thing once, the organization from the
     '/api/organization/current',
   ]);
 });
+
+test('back office exports an organization with the merchant CSV’s columns and rows, times on its clock', async ({
+  page,
+}) => {
+  test.slow();
+  // The super admin belongs to Demo Café and also sees the back office.
+  await signInViaUi(page, demo.superAdmin);
+  const mine = await accountWithSales(page);
+  const organization = await apiAs<{ id: string }>(page, 'GET', '/api/organization/current');
+  const read = async (click: () => Promise<void>) => {
+    const downloading = page.waitForEvent('download');
+    await click();
+    const download = await downloading;
+    const lines = (await readFile((await download.path()) as string, 'utf8')).trim().split('\r\n');
+    return { name: download.suggestedFilename(), header: lines[0], lines };
+  };
+  const ofMine = (lines: string[]) =>
+    mine.sales.map((sale) => lines.find((line) => line.includes(`,${sale.paymentHash},`)));
+
+  await page.reload();
+  await chooseAccount(page, mine.name);
+  await page.getByText('This Month', { exact: true }).click();
+  await expect(page.getByRole('table').locator('tbody tr')).toHaveCount(2);
+  const merchant = await read(() => page.getByRole('button', { name: 'Download CSV' }).click());
+
+  await page.goto(`/back-office/${organization.id}/transactions`);
+  const backOffice = await read(() => page.getByRole('button', { name: 'Export' }).click());
+
+  // One column list, the dates on Guatemala's clock, which the header names.
+  expect(backOffice.header).toBe(merchant.header);
+  expect(merchant.header?.split(',').slice(0, 4)).toEqual([
+    'Date created (America/Guatemala)',
+    'Date settled (America/Guatemala)',
+    'Account id',
+    'Account name',
+  ]);
+  expect(ofMine(backOffice.lines)).toEqual(ofMine(merchant.lines));
+  for (const line of ofMine(merchant.lines)) {
+    expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-06:00,/);
+    expect(line).toContain(`,${mine.name},`);
+  }
+  expect(backOffice.name).toMatch(/^transactions_demo-cafe_all_\d{4}-\d\d-\d\d\.csv$/);
+});

@@ -83,6 +83,10 @@ test('an admin sets up a terminal, charges 12.50 with a 10% tip and 12% tax, and
   await expect(sale).toContainText('GTQ 1.50');
   await expect(sale).toContainText('GTQ 15.25');
   await expect(sale).toContainText('2,089');
+  // Days are written as on every other screen ("Nov 27, 2026"), not in the short numeric form.
+  const day = sale.getByRole('cell').first();
+  await expect(day).toHaveText(/\b20\d\d\b/);
+  await expect(day).not.toHaveText(/\d{1,2}\/\d{1,2}\/\d{2}\b/);
 });
 
 test.describe('the shareable terminal on a phone, signed out', () => {

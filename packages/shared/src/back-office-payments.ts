@@ -28,7 +28,10 @@ export const OrganizationTransactionsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(BACK_OFFICE_EXPORT_PAGE_SIZE).default(BACK_OFFICE_EXPORT_PAGE_SIZE),
 });
 export type OrganizationTransactionsQuery = z.infer<typeof OrganizationTransactionsQuerySchema>;
-export const OrganizationTransactionsPageSchema = z.array(TransactionSchema);
+/** A sale of the export, with its account's name, which the ledger CSV's columns carry (TRANSACTIONS_CSV_COLUMNS). */
+export const OrganizationTransactionSchema = TransactionSchema.extend({ accountName: z.string() });
+export type OrganizationTransaction = z.infer<typeof OrganizationTransactionSchema>;
+export const OrganizationTransactionsPageSchema = z.array(OrganizationTransactionSchema);
 
 /** An amount of one currency, as a decimal string in its major unit. */
 export const CurrencyAmountSchema = z.object({ currency: z.string(), amount: z.string() });

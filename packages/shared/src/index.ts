@@ -32,6 +32,7 @@ export * from './sale.ts';
 export * from './shops.ts';
 export * from './statuses.ts';
 export * from './store-checkouts.ts';
+export * from './transactions-csv.ts';
 export * from './validation.ts';
 export * from './virtual-bpts.ts';
 export * from './webhooks.ts';

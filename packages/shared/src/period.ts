@@ -51,6 +51,42 @@ function offsetAt(epochMs: number, timeZone: string): number {
   return wallClockAsUtc(wholeSecond, timeZone) - wholeSecond;
 }
 
+/**
+ * An instant as ISO 8601 text on a zone's clock, with the zone's offset
+ * ("2026-11-27T08:03:12.500-06:00"): the same instant as its UTC text, read as the organization
+ * reads its day. Milliseconds are kept.
+ */
+export function isoInstantInZone(epochMs: number, timeZone: string): string {
+  return zonedIso(epochMs, offsetAt(epochMs, timeZone));
+}
+
+const QUARTER_HOUR_MS = 900_000;
+
+/**
+ * `isoInstantInZone` for the many instants of one export: the zone's offset is looked up once per
+ * quarter hour of UTC, since every zone changes its offset on one (St John's at 05:30 UTC,
+ * Chatham at 14:00), instead of once per instant.
+ */
+export function isoInstantInZoneFormatter(timeZone: string): (epochMs: number) => string {
+  const offsets = new Map<number, number>();
+  return (epochMs) => {
+    const quarter = Math.floor(epochMs / QUARTER_HOUR_MS);
+    let offset = offsets.get(quarter);
+    if (offset === undefined) {
+      offset = offsetAt(quarter * QUARTER_HOUR_MS, timeZone);
+      offsets.set(quarter, offset);
+    }
+    return zonedIso(epochMs, offset);
+  };
+}
+
+function zonedIso(epochMs: number, offsetMs: number): string {
+  const wall = new Date(epochMs + offsetMs).toISOString().slice(0, 23);
+  const minutes = Math.round(Math.abs(offsetMs) / 60_000);
+  const sign = offsetMs < 0 ? '-' : '+';
+  return `${wall}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
 /** The calendar day an instant falls on in a zone. */
 export function civilDateAt(epochMs: number, timeZone: string): CivilDate {
   const wall = new Date(wallClockAsUtc(epochMs, timeZone));

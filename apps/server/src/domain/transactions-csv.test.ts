@@ -1,4 +1,11 @@
-import { formatMinor } from '@rayo/shared';
+import {
+  formatMinor,
+  isoInstantInZone,
+  isoInstantInZoneFormatter,
+  TRANSACTIONS_CSV_COLUMNS,
+  transactionCsvLine,
+  transactionsCsvHeader,
+} from '@rayo/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLedgerCsvFormatter, csvField, csvLine, csvTextField, isoInstantOf } from './transactions-csv.ts';
@@ -50,38 +57,38 @@ describe('isoInstantOf', () => {
   });
 });
 
-describe('createLedgerCsvFormatter', () => {
-  const names = new Map([
-    ['6f1c1d2e-0000-4000-8000-000000000001', 'Bar "Sur", Zona 10'],
-    ['6f1c1d2e-0000-4000-8000-000000000002', 'Terraza'],
-  ]);
-  const line = (fields: Record<string, string>) =>
-    [
-      fields.createdAt ?? '2025-03-15 17:59:58.25+00',
-      fields.settledAt ?? '2025-03-15 18:00:00+00',
-      fields.accountId ?? '6f1c1d2e-0000-4000-8000-000000000001',
-      'ab'.repeat(32),
-      fields.bptId ?? '',
-      fields.currency ?? 'GTQ',
-      fields.totalMsat ?? '1234567',
-      fields.billMinor ?? '1250',
-      fields.tipMinor ?? '5',
-      fields.taxMinor ?? '150',
-      '1222221',
-      fields.fiatIncomeMinor ?? '0',
-      fields.rate ?? '75000000',
-      '12345',
-      '0',
-      fields.fiatBps ?? '5000',
-      fields.disbursed ?? 'f',
-    ].join(',');
+const names = new Map([
+  ['6f1c1d2e-0000-4000-8000-000000000001', 'Bar "Sur", Zona 10'],
+  ['6f1c1d2e-0000-4000-8000-000000000002', 'Terraza'],
+]);
+const line = (fields: Record<string, string>) =>
+  [
+    fields.createdAt ?? '2025-03-15 17:59:58.25+00',
+    fields.settledAt ?? '2025-03-15 18:00:00+00',
+    fields.accountId ?? '6f1c1d2e-0000-4000-8000-000000000001',
+    'ab'.repeat(32),
+    fields.bptId ?? '',
+    fields.currency ?? 'GTQ',
+    fields.totalMsat ?? '1234567',
+    fields.billMinor ?? '1250',
+    fields.tipMinor ?? '5',
+    fields.taxMinor ?? '150',
+    '1222221',
+    fields.fiatIncomeMinor ?? '0',
+    fields.rate ?? '75000000',
+    '12345',
+    '0',
+    fields.fiatBps ?? '5000',
+    fields.disbursed ?? 'f',
+  ].join(',');
 
-  it('writes every SPEC §3 column with exact decimals and the account name quoted', () => {
-    const format = createLedgerCsvFormatter(names);
+describe('createLedgerCsvFormatter', () => {
+  it("writes every SPEC §3 column with exact decimals, the account name quoted and times on the zone's clock", () => {
+    const format = createLedgerCsvFormatter(names, 'America/Guatemala');
     expect(format(line({}))).toBe(
       `${[
-        '2025-03-15T17:59:58.250Z',
-        '2025-03-15T18:00:00.000Z',
+        '2025-03-15T11:59:58.250-06:00',
+        '2025-03-15T12:00:00.000-06:00',
         '6f1c1d2e-0000-4000-8000-000000000001',
         '"Bar ""Sur"", Zona 10"',
         'ab'.repeat(32),
@@ -107,14 +114,14 @@ describe('createLedgerCsvFormatter', () => {
 
   it('neutralises an account name a spreadsheet would run as a formula, and no amount', () => {
     const accountId = '6f1c1d2e-0000-4000-8000-000000000003';
-    const format = createLedgerCsvFormatter(new Map([[accountId, '=cmd|" /C calc"!A0']]));
+    const format = createLedgerCsvFormatter(new Map([[accountId, '=cmd|" /C calc"!A0']]), 'UTC');
     const fields = format(line({ accountId, billMinor: '-1250', tipMinor: '-5' })).split(',');
     expect(fields[3]).toBe(`"'=cmd|"" /C calc""!A0"`);
     expect(fields.slice(9, 11)).toEqual(['-12.50', '-0.05']);
   });
 
   it('follows each currency’s minor unit and says true for a disbursed sale', () => {
-    const format = createLedgerCsvFormatter(names);
+    const format = createLedgerCsvFormatter(names, 'UTC');
     const row = format(
       line({
         accountId: '6f1c1d2e-0000-4000-8000-000000000002',
@@ -134,7 +141,7 @@ describe('createLedgerCsvFormatter', () => {
   });
 
   it('writes fiat amounts as formatMinor does, for any amount', () => {
-    const format = createLedgerCsvFormatter(names);
+    const format = createLedgerCsvFormatter(names, 'UTC');
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 2n ** 62n }), (minor) => {
         const terraza = '6f1c1d2e-0000-4000-8000-000000000002';
@@ -144,6 +151,80 @@ describe('createLedgerCsvFormatter', () => {
         expect(row[9]).toBe(formatMinor(minor, 'GTQ'));
         expect(row[13]).toBe(formatMinor(minor, 'GTQ'));
       }),
+    );
+  });
+});
+
+describe('one column list for every ledger CSV', () => {
+  it('writes a ledger line as the shared transactionCsvLine writes the same sale', () => {
+    const zones = ['America/Guatemala', 'America/St_Johns', 'Europe/Madrid', 'Australia/Lord_Howe', 'UTC'];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) }),
+        fc.constantFrom(...zones),
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.boolean(),
+        (epochMs, timeZone, minor, disbursed) => {
+          const settled = new Date(epochMs);
+          const postgres = (date: Date) => `${date.toISOString().slice(0, 23).replace('T', ' ')}+00`;
+          const ledger = line({
+            createdAt: postgres(new Date(epochMs - 1500)),
+            settledAt: postgres(settled),
+            billMinor: String(minor),
+            disbursed: disbursed ? 't' : 'f',
+          });
+          const [, , accountId, transactionId] = ledger.split(',');
+          const shared = transactionCsvLine(
+            {
+              createdAt: new Date(epochMs - 1500).toISOString(),
+              settledAt: settled.toISOString(),
+              accountId: accountId as string,
+              accountName: names.get(accountId as string) as string,
+              transactionId: transactionId as string,
+              bptId: null,
+              currencyPair: 'BTC/GTQ',
+              totalMsatCharged: 1234567,
+              billAmount: formatMinor(minor, 'GTQ'),
+              tip: '0.05',
+              tax: '1.50',
+              msatIncome: 1222221,
+              fiatIncome: '0.00',
+              rate: '133.333',
+              txFeeMsat: 12345,
+              conversionFeeMsat: 0,
+              fiatPercentage: 50,
+              disbursed,
+              currency: 'GTQ',
+            },
+            timeZone,
+          );
+          expect(createLedgerCsvFormatter(names, timeZone)(ledger)).toBe(shared);
+        },
+      ),
+    );
+  });
+
+  it('names the zone of its times in the header', () => {
+    expect(transactionsCsvHeader('America/Guatemala').split(',').slice(0, 4)).toEqual([
+      'Date created (America/Guatemala)',
+      'Date settled (America/Guatemala)',
+      'Account id',
+      'Account name',
+    ]);
+    expect(transactionsCsvHeader('UTC').split(',')).toHaveLength(TRANSACTIONS_CSV_COLUMNS.length);
+  });
+
+  it("reads each instant on the zone's clock, across daylight-saving changes", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) }),
+        fc.constantFrom('America/St_Johns', 'Europe/Madrid', 'Australia/Lord_Howe', 'Pacific/Chatham'),
+        (epochMs, timeZone) => {
+          const text = isoInstantInZoneFormatter(timeZone)(epochMs);
+          expect(Date.parse(text)).toBe(epochMs);
+          expect(text).toBe(isoInstantInZone(epochMs, timeZone));
+        },
+      ),
     );
   });
 });

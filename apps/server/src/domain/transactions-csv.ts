@@ -1,28 +1,12 @@
-import { CSV_LINE_END, csvTextField, currencyExponent, msatToWholeSats, satsPerUnit, shiftDecimal } from '@rayo/shared';
-
-/** SPEC §3 "Transaction" as the CSV's header row, in the order of its columns. */
-export const TRANSACTIONS_CSV_HEADER = [
-  'Date created',
-  'Date settled',
-  'Account id',
-  'Account name',
-  'Transaction id',
-  'BPT id',
-  'Currency pair',
-  'Total msats charged',
-  'Total sats',
-  'Bill amount',
-  'Tip',
-  'Tax',
-  'Msats income',
-  'Fiat income',
-  'Rate (sats per unit)',
-  'Tx fee msats',
-  'Conversion fee msats',
-  'Fiat percentage',
-  'Disbursed',
-  'Currency',
-] as const;
+import {
+  CSV_LINE_END,
+  csvTextField,
+  currencyExponent,
+  isoInstantInZoneFormatter,
+  msatToWholeSats,
+  satsPerUnit,
+  shiftDecimal,
+} from '@rayo/shared';
 
 /**
  * The ledger columns a CSV row is made from, in the order `formatLedgerCsvLine` reads them.
@@ -74,14 +58,20 @@ export function isoInstantOf(utcTimestamp: string): string {
 }
 
 /**
- * Formats ledger lines (LEDGER_CSV_COLUMNS as PostgreSQL writes them) as CSV lines of
- * TRANSACTIONS_CSV_HEADER. It runs for every row of an export: the fields are joined by one
- * array join, which builds a flat string (a template literal builds a chain of pieces that
- * costs as much again to flatten), and each rate is worked out once, since many sales share it.
+ * Formats ledger lines (LEDGER_CSV_COLUMNS as PostgreSQL writes them) as lines of the shared
+ * TRANSACTIONS_CSV_COLUMNS, exactly as the shared `transactionCsvLine` writes the same sale (its
+ * test holds the two together), times on `timeZone`'s clock. It runs for every row of an export:
+ * the fields are joined by one array join, which builds a flat string (a template literal builds
+ * a chain of pieces that costs as much again to flatten), each rate is worked out once, since
+ * many sales share it, and the zone's offset once per quarter hour.
  */
-export function createLedgerCsvFormatter(accountNames: ReadonlyMap<string, string>): (ledgerLine: string) => string {
+export function createLedgerCsvFormatter(
+  accountNames: ReadonlyMap<string, string>,
+  timeZone: string,
+): (ledgerLine: string) => string {
   const names = new Map([...accountNames].map(([id, name]) => [id, csvTextField(name)]));
   const rates = new Map<string, string>();
+  const zoned = isoInstantInZoneFormatter(timeZone);
   return (ledgerLine) => {
     const [
       createdAt = '',
@@ -110,8 +100,8 @@ export function createLedgerCsvFormatter(accountNames: ReadonlyMap<string, strin
       rates.set(rateKey, rate);
     }
     return [
-      isoInstantOf(createdAt),
-      isoInstantOf(settledAt),
+      zoned(Date.parse(isoInstantOf(createdAt))),
+      zoned(Date.parse(isoInstantOf(settledAt))),
       accountId,
       names.get(accountId) ?? '',
       paymentHash,

@@ -1,11 +1,12 @@
 import {
   BACK_OFFICE_EXPORT_PAGE_SIZE,
   type CountryReport,
-  csvLine,
   dayAt,
+  type OrganizationTransaction,
   PAY_TRANSACTIONS_LIMIT,
   type PayTransactionsResponse,
-  type Transaction,
+  transactionCsvLine,
+  transactionsCsvHeader,
   type UnpaidTransaction,
 } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -58,51 +59,6 @@ export function usePayTransactions() {
   });
 }
 
-/** The columns of the organization export, SPEC §3 "Transaction" in the order the dashboard CSV has them. */
-const EXPORT_HEADER = [
-  'Date created',
-  'Date settled',
-  'Account id',
-  'Transaction id',
-  'BPT id',
-  'Currency pair',
-  'Total msats charged',
-  'Bill amount',
-  'Tip',
-  'Tax',
-  'Msats income',
-  'Fiat income',
-  'Rate (sats per unit)',
-  'Tx fee msats',
-  'Conversion fee msats',
-  'Fiat percentage',
-  'Disbursed',
-  'Currency',
-];
-
-function exportLine(transaction: Transaction): string {
-  return csvLine([
-    transaction.createdAt,
-    transaction.settledAt,
-    transaction.accountId,
-    transaction.transactionId,
-    transaction.bptId ?? '',
-    transaction.currencyPair,
-    String(transaction.totalMsatCharged),
-    transaction.billAmount,
-    transaction.tip,
-    transaction.tax,
-    String(transaction.msatIncome),
-    transaction.fiatIncome,
-    transaction.rate,
-    String(transaction.txFeeMsat),
-    String(transaction.conversionFeeMsat),
-    String(transaction.fiatPercentage),
-    String(transaction.disbursed),
-    transaction.currency,
-  ]);
-}
-
 export type ExportProgress = { pages: number; rows: number; total: number };
 
 /** A name as part of a file name: lowercase letters and digits joined by hyphens, accents dropped. */
@@ -127,15 +83,17 @@ export function organizationExportFile(organization: { name: string; timeZone: s
 
 /**
  * SPEC §7: reads the organization's ledger page by page (BACK_OFFICE_EXPORT_PAGE_SIZE) until an
- * empty page, then saves the pages together as one CSV. `total` (the X-Total-Count header) tells
+ * empty page, then saves the pages together as one CSV, with the columns and rules of the
+ * merchant's own download (the shared TRANSACTIONS_CSV_COLUMNS), times on the organization's clock. `total` (the X-Total-Count header) tells
  * the progress bar how far along it is.
  */
 export async function exportOrganizationTransactions(
   organizationId: string,
-  file: string,
+  organization: { file: string; timeZone: string },
   onProgress: (progress: ExportProgress) => void,
 ): Promise<{ rows: number; file: string }> {
-  const parts: string[] = [csvLine(EXPORT_HEADER)];
+  const { file, timeZone } = organization;
+  const parts: string[] = [transactionsCsvHeader(timeZone)];
   let total = 0;
   let rows = 0;
   for (let page = 1; ; page += 1) {
@@ -143,9 +101,9 @@ export async function exportOrganizationTransactions(
       `${organizationPath(organizationId)}/transactions?page=${page}&limit=${BACK_OFFICE_EXPORT_PAGE_SIZE}`,
     );
     total = Number(response.headers.get('x-total-count') ?? total) || total;
-    const transactions = (await response.json()) as Transaction[];
+    const transactions = (await response.json()) as OrganizationTransaction[];
     if (transactions.length === 0) break;
-    parts.push(transactions.map(exportLine).join(''));
+    parts.push(transactions.map((transaction) => transactionCsvLine(transaction, timeZone)).join(''));
     rows += transactions.length;
     onProgress({ pages: page, rows, total });
   }

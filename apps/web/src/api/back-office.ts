@@ -9,6 +9,7 @@ import type {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
 import { apiRequest, apiResponse } from './client.ts';
+import { filenameFromDisposition } from './dashboard.ts';
 
 const backOfficeKey = ['back-office'] as const;
 
@@ -100,10 +101,10 @@ export function useDeleteNotification() {
   });
 }
 
-/** Unix seconds, `start` inclusive and `end` exclusive. */
+/** Unix seconds, `start` inclusive and `end` exclusive; saved under the name the server gives (its days). */
 export async function downloadAuditCsv(start: number, end: number): Promise<void> {
   const response = await apiResponse(`/back-office/audit/csv?start=${start}&end=${end}`);
-  saveBlob(await response.blob(), `audit-${start}-${end}.csv`);
+  saveBlob(await response.blob(), filenameFromDisposition(response.headers.get('content-disposition'), 'audit.csv'));
 }
 
 const onchainBatchesKey = [...backOfficeKey, 'onchain-payouts'] as const;

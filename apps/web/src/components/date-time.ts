@@ -17,11 +17,15 @@ export const TimeZoneContext = createContext<string | undefined>(undefined);
 /** The zone times are shown in when no organization names one. */
 export const FALLBACK_TIME_ZONE = 'UTC';
 
-export type DateTimeStyle = 'dateTime' | 'shortDateTime' | 'dateTimeSeconds' | 'date';
+/**
+ * One date style per language: every screen writes a day the same way ("Nov 27, 2026",
+ * "27 nov 2026"), with or without the time of day; none writes the short numeric form (11/27/26),
+ * which reads differently in each country.
+ */
+export type DateTimeStyle = 'dateTime' | 'dateTimeSeconds' | 'date';
 
 const styles: Record<DateTimeStyle, Intl.DateTimeFormatOptions> = {
   dateTime: { dateStyle: 'medium', timeStyle: 'short' },
-  shortDateTime: { dateStyle: 'short', timeStyle: 'short' },
   dateTimeSeconds: { dateStyle: 'medium', timeStyle: 'medium' },
   date: { dateStyle: 'medium' },
 };

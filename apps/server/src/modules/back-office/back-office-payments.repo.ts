@@ -80,19 +80,21 @@ export async function listUnpaidTransactions(db: Db, organizationId: string, lim
     .execute();
 }
 
-/** One page of the organization's whole ledger in a stable order, for the export. */
+/** One page of the organization's whole ledger in a stable order, with each sale's account name, for the export. */
 export async function listOrganizationTransactionsPage(
   db: Db,
   organizationId: string,
   limit: number,
   offset: number,
-): Promise<TransactionRow[]> {
+): Promise<Array<TransactionRow & { account_name: string }>> {
   return db
     .selectFrom('transactions')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .orderBy('settled_at')
-    .orderBy('id')
+    .innerJoin('accounts', 'accounts.id', 'transactions.account_id')
+    .selectAll('transactions')
+    .select('accounts.name as account_name')
+    .where('transactions.organization_id', '=', organizationId)
+    .orderBy('transactions.settled_at')
+    .orderBy('transactions.id')
     .limit(limit)
     .offset(offset)
     .execute();

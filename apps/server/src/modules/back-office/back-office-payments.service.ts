@@ -2,9 +2,9 @@ import {
   ALL_COUNTRIES_ID,
   AppError,
   type CountryReport,
+  type OrganizationTransaction,
   type OrganizationTransactionsQuery,
   PAY_TRANSACTIONS_LIMIT,
-  type Transaction,
   type UnpaidTransaction,
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
@@ -42,13 +42,13 @@ export async function listOrganizationTransactions(
   db: Db,
   organizationId: string,
   query: OrganizationTransactionsQuery,
-): Promise<{ transactions: Transaction[]; total: number }> {
+): Promise<{ transactions: OrganizationTransaction[]; total: number }> {
   await assertOrganization(db, organizationId);
   const [rows, total] = await Promise.all([
     listOrganizationTransactionsPage(db, organizationId, query.limit, (query.page - 1) * query.limit),
     countOrganizationTransactions(db, organizationId),
   ]);
-  return { transactions: rows.map(toTransaction), total };
+  return { transactions: rows.map((row) => ({ ...toTransaction(row), accountName: row.account_name })), total };
 }
 
 /**

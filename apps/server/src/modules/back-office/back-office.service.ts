@@ -256,7 +256,17 @@ export async function deleteNotification(db: Db, actor: Actor, id: string): Prom
   });
 }
 
-export const AUDIT_CSV_HEADER = ['Time', 'Actor email', 'Action', 'Organization', 'Target', 'Before', 'After', 'IP'];
+/** The log spans organizations, so its times are in UTC, which the header says. */
+export const AUDIT_CSV_HEADER = [
+  'Time (UTC)',
+  'Actor email',
+  'Action',
+  'Organization',
+  'Target',
+  'Before',
+  'After',
+  'IP',
+];
 
 const AUDIT_PAGE_ROWS = 1000;
 
@@ -307,6 +317,8 @@ export async function exportAuditCsv(
       afterId = (rows.at(-1) as (typeof rows)[number]).id;
     }
   }
-  const day = (date: Date) => date.toISOString().slice(0, 10);
-  return { filename: `audit_${day(range.from)}_${day(range.to)}.csv`, stream: Readable.from(lines()) };
+  // Named after the UTC days it covers, both included: `to` is exclusive, so its last second.
+  const day = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
+  const filename = `audit_${day(range.from.getTime())}_${day(range.to.getTime() - 1000)}.csv`;
+  return { filename, stream: Readable.from(lines()) };
 }

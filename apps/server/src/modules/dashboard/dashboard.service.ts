@@ -11,9 +11,10 @@ import {
   type TransactionSeries,
   type TransactionSort,
   type TransactionSums,
+  transactionsCsvHeader,
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
-import { createLedgerCsvFormatter, csvLine, TRANSACTIONS_CSV_HEADER } from '../../domain/transactions-csv.ts';
+import { createLedgerCsvFormatter } from '../../domain/transactions-csv.ts';
 import { findAccount, listAccounts } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
@@ -188,8 +189,8 @@ export async function exportTransactionsCsv(
   const ledger = await streamLedgerCsv(db, { organizationId: id, accountIds: scope.accountIds, ...period });
   // PostgreSQL streams the bare ledger columns and this process formats them, so the two
   // share the work on two cores instead of PostgreSQL doing both on one.
-  const csv = mapLines(createLedgerCsvFormatter(accountNames));
-  csv.push(csvLine(TRANSACTIONS_CSV_HEADER));
+  const csv = mapLines(createLedgerCsvFormatter(accountNames, timeZone));
+  csv.push(transactionsCsvHeader(timeZone));
   // A failure on either side destroys both with the error, which ends the reply; nothing is
   // left for the callback to do.
   pipeline(ledger, csv, () => {});

@@ -423,8 +423,8 @@ describe('dashboard', () => {
     );
     const [header, ...rows] = parseCsv(response.body);
     expect(header).toEqual([
-      'Date created',
-      'Date settled',
+      'Date created (America/Guatemala)',
+      'Date settled (America/Guatemala)',
       'Account id',
       'Account name',
       'Transaction id',
@@ -447,14 +447,16 @@ describe('dashboard', () => {
     expect(rows).toHaveLength(PRESET_SALES.thisYear.length);
     expect(response.body).toContain('"Bar ""Sur"", Zona 10"');
 
-    // Every row says what the JSON page says for the same sale.
+    // Every row says what the JSON page says for the same sale, its times on Guatemala's clock (UTC−6).
     const { transactions } = await page(`${period(PRESETS.thisYear)}&limit=50`);
-    expect(rows.map((row) => row[1])).toEqual(transactions.map((tx) => tx.settledAt));
+    const guatemala = (instant: string) =>
+      `${new Date(Date.parse(instant) - 6 * 3_600_000).toISOString().slice(0, 23)}-06:00`;
+    expect(rows.map((row) => row[1])).toEqual(transactions.map((tx) => guatemala(tx.settledAt)));
     for (const [index, tx] of transactions.entries()) {
       const row = rows[index] ?? [];
       expect(row).toEqual([
-        tx.createdAt,
-        tx.settledAt,
+        guatemala(tx.createdAt),
+        guatemala(tx.settledAt),
         tx.accountId,
         tx.accountId === accountA ? 'Bar "Sur", Zona 10' : 'Terraza',
         tx.transactionId,

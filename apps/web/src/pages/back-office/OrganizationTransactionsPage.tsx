@@ -68,11 +68,11 @@ export function OrganizationTransactionsPage() {
   const runExport = async () => {
     setExporting({ kind: 'running', progress: { pages: 0, rows: 0, total: 0 } });
     try {
-      const file = organizationExportFile(
-        { name: organization?.name ?? id, timeZone: timeZone ?? FALLBACK_TIME_ZONE },
-        new Date(),
+      const zone = timeZone ?? FALLBACK_TIME_ZONE;
+      const file = organizationExportFile({ name: organization?.name ?? id, timeZone: zone }, new Date());
+      await exportOrganizationTransactions(id, { file, timeZone: zone }, (progress) =>
+        setExporting({ kind: 'running', progress }),
       );
-      await exportOrganizationTransactions(id, file, (progress) => setExporting({ kind: 'running', progress }));
       setExporting({ kind: 'idle' });
     } catch (error) {
       console.error(error);

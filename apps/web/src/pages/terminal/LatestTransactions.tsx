@@ -14,7 +14,7 @@ function Row({ transaction }: { transaction: Transaction }) {
     (sum, decimal) => sum + parseAmount(decimal, currency),
     0n,
   );
-  const date = useDateTimeFormat('shortDateTime');
+  const date = useDateTimeFormat();
   return (
     <Table.Tr>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(transaction.settledAt)}</Table.Td>

@@ -82,7 +82,8 @@ describe('the terminal', () => {
     expect(Intl.DateTimeFormat().resolvedOptions().timeZone).toBe('Europe/Madrid');
     await renderTerminal();
     const table = await screen.findByRole('table');
-    expect(within(table).getByText('3/15/26, 11:30 PM')).toBeInTheDocument();
+    // Written as every screen writes a day, not in the short numeric form (3/15/26).
+    expect(within(table).getByText('Mar 15, 2026, 11:30 PM')).toBeInTheDocument();
     // Whole sats, rounded down: 1,739,726.5 sats.
     expect(within(table).getByText('1,739,726 sats')).toBeInTheDocument();
   });
