@@ -244,6 +244,10 @@ test('the admin screens meet WCAG 2.1 AA, in English and Spanish', async ({ brow
   const screens: Screen[] = [
     { path: '/', name: 'home', ready: (p) => p.getByRole('table').first() },
     { path: '/settings', name: 'settings' },
+    ...['security', 'payouts', 'verification', 'branding', 'developers'].map((section) => ({
+      path: `/settings/${section}`,
+      name: `settings ${section}`,
+    })),
     { path: '/accounts', name: 'accounts' },
     { path: `/accounts/${account?.id}/links`, name: 'account links' },
     { path: '/bpts', name: 'bpts' },

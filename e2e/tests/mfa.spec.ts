@@ -28,6 +28,7 @@ async function passwordStep(page: Page, email: string): Promise<void> {
 
 async function openSettings(page: Page) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Security' }).click();
   return page.getByRole('region', { name: 'Multi-factor authentication (MFA)' });
 }
 

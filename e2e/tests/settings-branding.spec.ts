@@ -59,8 +59,13 @@ const texts = {
 
 async function openSettings(page: Page, language: 'en' | 'es') {
   await page.evaluate((lang) => localStorage.setItem('language', lang), language);
-  await page.goto('/settings');
-  await afterNavigation(page.getByRole('region', { name: texts[language].branding })).toBeVisible();
+  await openSection(page, 'branding', texts[language].branding);
+}
+
+/** Each Settings section has its own address. */
+async function openSection(page: Page, section: 'branding' | 'verification' | 'developers', title: string) {
+  await page.goto(`/settings/${section}`);
+  await afterNavigation(page.getByRole('region', { name: title })).toBeVisible();
 }
 
 for (const language of ['en', 'es'] as const) {
@@ -81,9 +86,12 @@ for (const language of ['en', 'es'] as const) {
     await expect(branding.getByRole('img', { name: t.logo })).toBeVisible();
     await branding.getByRole('textbox', { name: t.color }).fill('#0a7d5a');
     await branding.getByRole('textbox', { name: t.color }).press('Escape');
+    // The picker opens below the field, over the button, and closes when one clicks away.
+    await branding.getByRole('heading', { name: t.branding }).click();
     await branding.getByRole('button', { name: t.saveColor }).click();
     await expect(page.getByText(t.colorSaved)).toBeVisible();
 
+    await openSection(page, 'verification', t.kyb);
     const kyb = page.getByRole('region', { name: t.kyb });
     await kyb
       .locator('input[type=file]')
@@ -91,12 +99,14 @@ for (const language of ['en', 'es'] as const) {
     await expect(kyb.getByText(`escritura.pdf — ${t.uploaded}`)).toBeVisible();
     await expect(kyb.getByRole('row').filter({ hasText: 'escritura.pdf' })).toContainText(t.download);
 
+    await openSection(page, 'developers', t.checkout);
     const checkout = page.getByRole('region', { name: t.checkout });
     await checkout.getByRole('switch', { name: t.protect }).click();
     await expect(page.getByText(t.on)).toBeVisible();
     await expect(checkout.getByRole('switch', { name: t.protect })).toBeChecked();
     await page.reload();
     await afterNavigation(page.getByRole('switch', { name: t.protect })).toBeChecked();
+    await openSection(page, 'verification', t.kyb);
     await expect(page.getByRole('region', { name: t.kyb }).getByRole('row', { name: /escritura\.pdf/ })).toBeVisible();
 
     await page.goto(`/bpts/${shop.shareToken}`);
@@ -132,9 +142,11 @@ test('a manager sees the logo, colour and checkout protection read-only, and no 
   await expect(branding.getByText('#0a7d5a')).toBeVisible();
   await expect(branding.getByRole('button', { name: 'Upload logo' })).toHaveCount(0);
   await expect(branding.getByRole('button', { name: 'Save colour' })).toHaveCount(0);
+  await openSection(page, 'verification', 'KYB documents');
   const kyb = page.getByRole('region', { name: 'KYB documents' });
   await expect(kyb.getByText('Only an administrator can see and upload KYB documents.')).toBeVisible();
   await expect(kyb.getByRole('button')).toHaveCount(0);
+  await openSection(page, 'developers', 'Checkout protection');
   const checkout = page.getByRole('region', { name: 'Checkout protection' });
   await expect(checkout.getByRole('switch', { name: 'Protect e-commerce checkouts' })).toBeDisabled();
   await expect(checkout.getByText('Only an administrator can change checkout protection.')).toBeVisible();

@@ -38,7 +38,7 @@ test('an admin creates a developer token, a script uses it, and revoking it stop
   const base = baseURL as string;
   const shop = await openShop(request);
   await signInViaUi(page, shop.email, { password: PASSWORD });
-  await page.goto('/settings');
+  await page.goto('/settings/developers');
   const section = page.getByRole('region', { name: 'Developer token' });
   await afterNavigation(section).toBeVisible();
   await expect(section.getByText('No developer tokens yet.')).toBeVisible();
@@ -82,7 +82,7 @@ test('an admin switches Settings to Español, which stays for the next sign-in',
   const saved = page.waitForResponse((response) => response.url().endsWith('/api/settings/language'));
   await language.getByText('Español').click();
   await expect(page.getByRole('heading', { level: 1, name: 'Configuración' })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Token de desarrollador' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Idioma' })).toBeVisible();
   expect((await saved).status()).toBe(204);
 
   await page.reload();
@@ -99,9 +99,9 @@ test('a manager sees no developer token section and may not list the tokens', as
   const email = `manager-${Date.now().toString(36)}@desarrollo.example`;
   await sendJson(request, '/api/managers', { name: 'Lucía', email, password: PASSWORD, accountIds: [] }, shop.token);
   await signInViaUi(page, email, { password: PASSWORD });
-  await page.goto('/settings');
+  await page.goto('/settings/developers');
   await afterNavigation(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Language' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Checkout protection' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Developer token' })).toHaveCount(0);
   const token = await page.evaluate(() => localStorage.getItem('accessToken'));
   const listed = await request.get('/api/settings/developer-tokens', { headers: { authorization: `Bearer ${token}` } });

@@ -145,7 +145,7 @@ for (const language of ['en', 'es'] as const) {
     await recordShownTexts(page);
     const shop = await openShop(request, language);
     await signInViaUi(page, shop.email, { password: PASSWORD });
-    await page.goto('/settings');
+    await page.goto('/settings/payouts');
 
     const bank = section(page, text.bankSection);
     await afterNavigation(bank.getByText(text.notSet)).toBeVisible();
@@ -180,7 +180,7 @@ for (const language of ['en', 'es'] as const) {
     // The manager of the same organization sees all three, and can change none.
     await page.evaluate(() => localStorage.clear());
     await signInViaUi(page, shop.manager, { password: PASSWORD });
-    await page.goto('/settings');
+    await page.goto('/settings/payouts');
     const managerBank = section(page, text.bankSection);
     const iban = managerBank.getByRole('textbox', { name: text.iban });
     await afterNavigation(iban).toHaveValue(IBAN);

@@ -90,7 +90,7 @@ async function openSettings(page: Page, language: 'en' | 'es') {
       JSON.stringify(['createdAt', 'transactionId', 'billAmount', 'fiatIncome', 'conversionFeeMsat']),
     );
   }, language);
-  await page.goto('/settings');
+  await page.goto('/settings/payouts');
   const section = page.getByRole('region', { name: texts[language].section });
   await afterNavigation(section.getByRole('textbox').first()).toBeVisible();
   return section;

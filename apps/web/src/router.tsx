@@ -175,7 +175,7 @@ export const routes: RouteObject[] = [
               <HomePage />
             </Suspense>,
           ),
-          mainRoute('/settings', 'settings', 'settings', <SettingsPage />),
+          mainRoute('/settings/:section?', 'settings', 'settings', <SettingsPage />),
           mainRoute('/accounts', 'accounts', 'accounts', <AccountsPage />),
           mainRoute('/accounts/:id/links', 'account-links', 'accounts', <AccountLinksPage />),
           mainRoute('/bpts', 'bpts', 'bpts', <BptsPage />),
@@ -183,7 +183,7 @@ export const routes: RouteObject[] = [
           mainRoute('/integrations', 'integrations', 'integrations', <IntegrationsPage />),
           mainRoute('/integrations/payment-links/:vbpt', 'payment-link-vbpt', 'integrations', <PaymentLinksPage />),
           mainRoute('/managers', 'managers', 'managers', <ManagersPage />),
-          mainRoute('/back-office', 'back-office', 'back-office', <BackOfficePage />),
+          mainRoute('/back-office/:section?', 'back-office', 'back-office', <BackOfficePage />),
           mainRoute('/back-office/:id/infos', 'back-office-id-infos', 'back-office', <OrganizationInfosPage />),
           mainRoute(
             '/back-office/:id/transactions',

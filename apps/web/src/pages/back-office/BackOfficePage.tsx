@@ -1,6 +1,6 @@
 import { Select, Stack, Tabs } from '@mantine/core';
 import { ALL_COUNTRIES_ID } from '@rayo/shared';
-import { useState } from 'react';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useCountries } from '../../api/catalog.ts';
 import { localizedCountries } from '../../components/country-names.ts';
 import { ScreenTitle } from '../../components/ScreenTitle.tsx';
@@ -12,14 +12,30 @@ import { NotificationsPanel } from './NotificationsPanel.tsx';
 import { OnchainBatchesPanel } from './OnchainBatchesPanel.tsx';
 import { OrganizationsPanel } from './OrganizationsPanel.tsx';
 
-type Section = 'organizations' | 'reports' | 'notifications' | 'audit' | 'onchain';
+/** The back office's tabs, each at its own address (`/back-office/reports`); `/back-office` opens the first. */
+const sections = ['organizations', 'reports', 'notifications', 'audit', 'onchain'] as const;
+type Section = (typeof sections)[number];
+
+function sectionPath(section: Section): string {
+  return section === sections[0] ? '/back-office' : `/back-office/${section}`;
+}
 
 export function BackOfficePage() {
   const { t } = useTranslation();
   const { language } = useSession();
   const countries = useCountries();
-  const [country, setCountry] = useState(String(ALL_COUNTRIES_ID));
-  const [section, setSection] = useState<Section>('organizations');
+  const navigate = useNavigate();
+  const { section: sectionParam } = useParams();
+  // The country filter is in the address too, so a reload keeps the organizations or reports shown.
+  const [search, setSearch] = useSearchParams();
+  const country = search.get('country') ?? String(ALL_COUNTRIES_ID);
+  const setCountry = (value: string) => {
+    const next = new URLSearchParams(search);
+    if (value === String(ALL_COUNTRIES_ID)) next.delete('country');
+    else next.set('country', value);
+    setSearch(next, { replace: true });
+  };
+  const section: Section = sectionParam === undefined ? sections[0] : (sectionParam as Section);
   const localized = localizedCountries(countries.data ?? [], language);
   const names = new Map(localized.map((c) => [c.id, c.name]));
   const countryName = (id: number | null) => (id === null ? '' : (names.get(id) ?? ''));
@@ -31,10 +47,19 @@ export function BackOfficePage() {
   const countryId = Number(country);
   // The country filter applies to the organizations and their reports, not to notices or the log.
   const byCountry = section === 'organizations' || section === 'reports';
+  if (sectionParam !== undefined && (!sections.includes(sectionParam as Section) || sectionParam === sections[0])) {
+    return <Navigate to="/back-office" replace />;
+  }
   return (
     <>
       <ScreenTitle titleKey="nav.back-office" />
-      <Tabs value={section} onChange={(value) => setSection((value as Section) ?? 'organizations')} keepMounted={false}>
+      <Tabs
+        value={section}
+        onChange={(value) => {
+          if (value) void navigate({ pathname: sectionPath(value as Section), search: search.toString() });
+        }}
+        keepMounted={false}
+      >
         <Tabs.List mb="md">
           <Tabs.Tab value="organizations">{t('backOffice.sections.organizations')}</Tabs.Tab>
           <Tabs.Tab value="reports">{t('backOffice.sections.reports')}</Tabs.Tab>

@@ -2,6 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
@@ -34,7 +35,11 @@ async function renderSettings(language: 'en' | 'es') {
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient()}>
-        <SettingsPage />
+        <MemoryRouter initialEntries={['/settings']}>
+          <Routes>
+            <Route path="/settings/:section?" element={<SettingsPage />} />
+          </Routes>
+        </MemoryRouter>
       </QueryClientProvider>
     </MantineProvider>,
   );

@@ -1,4 +1,6 @@
-import { Stack, Title } from '@mantine/core';
+import { Button, Group, Stack, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link, Navigate, useParams } from 'react-router';
 import { useTranslation } from '../../i18n/index.ts';
 import { BankAccountSection } from './BankAccountSection.tsx';
 import { BrandingSection } from './BrandingSection.tsx';
@@ -12,29 +14,78 @@ import { OnchainAddressSection } from './OnchainAddressSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { PaymentSplitSection } from './PaymentSplitSection.tsx';
 import { PayoutHistorySection } from './PayoutHistorySection.tsx';
+import { isSettingsSection, type SettingsSection, settingsPath, settingsSections } from './settings-sections.ts';
 
-/** Settings of the signed-in user, one section per subject (SPEC §2). */
+/** What each section shows: SPEC §2's Settings subjects, grouped by what a merchant comes to do. */
+const sectionContent: Record<SettingsSection, () => ReactNode> = {
+  profile: () => (
+    <>
+      <PasswordSection />
+      <LanguageSection />
+    </>
+  ),
+  security: () => <MfaSection />,
+  payouts: () => (
+    <>
+      <BankAccountSection />
+      <OnchainAddressSection />
+      <LightningAddressSection />
+      <PaymentSplitSection />
+      <PayoutHistorySection />
+    </>
+  ),
+  verification: () => <KybSection />,
+  branding: () => <BrandingSection />,
+  developers: () => (
+    <>
+      <DeveloperTokenSection />
+      <CheckoutProtectionSection />
+    </>
+  ),
+};
+
+/**
+ * Settings of the signed-in user (SPEC §2), one section at a time at its own address, so that a
+ * reload or a shared link opens the same section: a side list on wide screens, a row of links
+ * above the section on phones. The links are buttons, which every screen already loads, rather
+ * than NavLinks, which would split the sidebar's code out of home's chunks.
+ */
 export function SettingsPage() {
   const { t } = useTranslation();
+  const { section } = useParams();
+  if (section !== undefined && (!isSettingsSection(section) || section === settingsSections[0])) {
+    return <Navigate to="/settings" replace />;
+  }
+  const active: SettingsSection = section ?? settingsSections[0];
+  const links = settingsSections.map((id) => (
+    <Button
+      key={id}
+      component={Link}
+      to={settingsPath(id)}
+      variant={id === active ? 'light' : 'subtle'}
+      color={id === active ? undefined : 'gray'}
+      justify="flex-start"
+      aria-current={id === active ? 'page' : undefined}
+    >
+      {t(`settings.sections.${id}`)}
+    </Button>
+  ));
   return (
     <>
       <Title order={1} size="h2" mb="lg">
         {t('nav.settings')}
       </Title>
-      <Stack gap="lg">
-        <PasswordSection />
-        <LanguageSection />
-        <MfaSection />
-        <BankAccountSection />
-        <OnchainAddressSection />
-        <LightningAddressSection />
-        <PaymentSplitSection />
-        <PayoutHistorySection />
-        <BrandingSection />
-        <KybSection />
-        <DeveloperTokenSection />
-        <CheckoutProtectionSection />
-      </Stack>
+      <Group component="nav" aria-label={t('settings.sections.label')} hiddenFrom="md" gap={4} mb="lg">
+        {links}
+      </Group>
+      <Group align="flex-start" gap="xl" wrap="nowrap">
+        <Stack component="nav" aria-label={t('settings.sections.label')} visibleFrom="md" w={200} gap={4}>
+          {links}
+        </Stack>
+        <Stack gap="lg" style={{ flex: 1, minWidth: 0 }} data-testid="settings-section">
+          {sectionContent[active]()}
+        </Stack>
+      </Group>
     </>
   );
 }
