@@ -21,6 +21,8 @@ import { PeriodFilter } from './PeriodFilter.tsx';
 // have their figures, so they do not compete with them, and show when they arrive.
 const SalesCharts = lazy(() => import('./SalesCharts.tsx').then((m) => ({ default: m.SalesCharts })));
 const TransactionsTable = lazy(() => import('./TransactionsTable.tsx').then((m) => ({ default: m.TransactionsTable })));
+// The setup checklist asks six calls of its own: after the cards too.
+const SetupPanel = lazy(() => import('./SetupPanel.tsx').then((m) => ({ default: m.SetupPanel })));
 
 /** The browser's zone, used only when the organization could not be loaded (the failure is logged). */
 const browserTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -52,7 +54,8 @@ export function HomePage() {
   const currency = organization.data?.currency ?? '';
   // The same query as the metric cards', answered once for both; once the first figures are in,
   // the charts and the table stay, whatever period is chosen next.
-  const sumsLoading = useTransactionSums(filter).isPending;
+  const sums = useTransactionSums(filter);
+  const sumsLoading = sums.isPending;
   const [restWanted, setRestWanted] = useState(false);
   useEffect(() => {
     if (!sumsLoading) setRestWanted(true);
@@ -87,6 +90,9 @@ export function HomePage() {
         </>
       ) : (
         <>
+          <Suspense fallback={null}>
+            <SetupPanel bitcoinToDisburse={sums.data?.msatsToDisburse ?? 0} />
+          </Suspense>
           <Suspense fallback={<Skeleton h={320} radius="md" />}>
             <SalesCharts filter={filter} timeZone={timeZone} />
           </Suspense>
