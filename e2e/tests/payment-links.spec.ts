@@ -165,6 +165,10 @@ for (const language of ['en', 'es'] as const) {
     await afterNavigation(page.getByTestId('payment-link').filter({ hasText: 'Birthday cake' })).toContainText(
       words.completed,
     );
+    // It says when and how it was paid.
+    await expect(
+      page.getByTestId('payment-link').filter({ hasText: 'Birthday cake' }).getByTestId('payment-link-paid'),
+    ).toHaveText(language === 'en' ? /^Paid .*2026.* by Lightning$/ : /^Pagado el .*2026.* por Lightning$/);
 
     // The account's page lists the link too.
     await page.goto('/accounts');

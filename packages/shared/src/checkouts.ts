@@ -92,6 +92,8 @@ export const PaymentLinkSchema = z.object({
   /** Null unless part of the price arrived and the rest is missing ('Underpaid'). */
   underpaid: CheckoutUnderpaidSchema.nullable(),
   paidAt: z.iso.datetime().nullable(),
+  /** How it was paid, once paid. */
+  paidVia: PaidViaSchema.nullable(),
   createdAt: z.iso.datetime(),
 });
 export type PaymentLink = z.infer<typeof PaymentLinkSchema>;

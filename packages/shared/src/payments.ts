@@ -162,6 +162,14 @@ export const TransactionSchema = z.object({
   conversionFeeMsat: MsatSchema,
   fiatPercentage: z.number(),
   disbursed: z.boolean(),
+  /** Where the sale came from: a terminal, a payment link, a donation or a store's order. */
+  source: SaleSourceSchema,
+  /** Which one: the terminal's name, the link's description, the donation page's title, the store's order id. */
+  sourceName: z.string(),
+  /** What the sale says of itself: the terminal's note, the donor's comment; empty when nothing was written. */
+  description: z.string(),
+  /** How it was paid: by a Lightning invoice, or on-chain (its id is then `onchain:<txid>:<output>`). */
+  paidVia: z.enum(['lightning', 'onchain']),
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
 export const TransactionListSchema = z.array(TransactionSchema);

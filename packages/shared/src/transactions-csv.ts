@@ -30,6 +30,10 @@ export const TRANSACTIONS_CSV_COLUMNS = [
   'Fiat percentage',
   'Disbursed',
   'Currency',
+  'Source',
+  'Source name',
+  'Description',
+  'Paid via',
 ] as const;
 
 /** The header row: the date columns say which zone their times are on ("Date created (America/Guatemala)"). */
@@ -62,6 +66,10 @@ export type TransactionCsvRow = {
   fiatPercentage: number;
   disbursed: boolean;
   currency: string;
+  source: string;
+  sourceName: string;
+  description: string;
+  paidVia: string;
 };
 
 /** One sale as a line of TRANSACTIONS_CSV_COLUMNS, its times on `timeZone`'s clock. */
@@ -88,6 +96,15 @@ export function transactionCsvLine(row: TransactionCsvRow, timeZone: string): st
       shiftDecimal(String(Math.round(row.fiatPercentage * 100)), 2),
       String(row.disbursed),
       row.currency,
+      row.source,
+      csvTextField(oneLine(row.sourceName)),
+      csvTextField(oneLine(row.description)),
+      row.paidVia,
     ].join(',') + CSV_LINE_END
   );
+}
+
+/** Typed text on one line, as the ledger's query writes it: a line break and the blanks around it become a space. */
+function oneLine(text: string): string {
+  return text.replace(/[ \t]*[\r\n]+[ \t]*/g, ' ');
 }

@@ -80,6 +80,9 @@ const line = (fields: Record<string, string>) =>
     '0',
     fields.fiatBps ?? '5000',
     fields.disbursed ?? 'f',
+    fields.source ?? 'terminal',
+    fields.sourceName ?? 'Till 1',
+    fields.description ?? '',
   ].join(',');
 
 describe('createLedgerCsvFormatter', () => {
@@ -108,6 +111,10 @@ describe('createLedgerCsvFormatter', () => {
         '50.00',
         'false',
         'GTQ',
+        'terminal',
+        'Till 1',
+        '',
+        'lightning',
       ].join(',')}\r\n`,
     );
   });
@@ -172,6 +179,10 @@ describe('one column list for every ledger CSV', () => {
             settledAt: postgres(settled),
             billMinor: String(minor),
             disbursed: disbursed ? 't' : 'f',
+            // As PostgreSQL's CSV writes what LEDGER_SQL gives: quoted where needed, on one line.
+            source: 'checkout',
+            sourceName: '"Order ""A-1"", 2"',
+            description: '=2+2 line one line two',
           });
           const [, , accountId, transactionId] = ledger.split(',');
           const shared = transactionCsvLine(
@@ -195,6 +206,10 @@ describe('one column list for every ledger CSV', () => {
               fiatPercentage: 50,
               disbursed,
               currency: 'GTQ',
+              source: 'checkout',
+              sourceName: 'Order "A-1", 2',
+              description: '=2+2 line one\nline two',
+              paidVia: 'lightning',
             },
             timeZone,
           );

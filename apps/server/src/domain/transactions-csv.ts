@@ -31,7 +31,48 @@ export const LEDGER_CSV_COLUMNS = [
   'conversion_fee_msat',
   'fiat_bps',
   'disbursed',
+  'source',
+  // Text someone typed, quoted by PostgreSQL where it holds a comma or a quote: last, read apart.
+  'source_name',
+  'description',
 ] as const;
+
+/** How many LEDGER_CSV_COLUMNS come before the two typed ones, none of which holds a comma. */
+const PLAIN_LEDGER_FIELDS = LEDGER_CSV_COLUMNS.indexOf('source_name');
+
+/**
+ * The two typed fields that end a ledger line, as PostgreSQL's CSV writes them: bare, or quoted
+ * with quotes doubled. `LEDGER_SQL` puts each on one line, so a line is a whole row.
+ */
+function typedFields(rest: string): [string, string] {
+  const fields: string[] = [];
+  let at = 0;
+  while (fields.length < 2) {
+    if (rest[at] === '"') {
+      let value = '';
+      let from = at + 1;
+      for (;;) {
+        const quote = rest.indexOf('"', from);
+        if (quote === -1) throw new Error(`Unterminated quoted field in a ledger line: ${rest}`);
+        value += rest.slice(from, quote);
+        if (rest[quote + 1] === '"') {
+          value += '"';
+          from = quote + 2;
+        } else {
+          at = quote + 2;
+          break;
+        }
+      }
+      fields.push(value);
+    } else {
+      const comma = rest.indexOf(',', at);
+      const end = comma === -1 ? rest.length : comma;
+      fields.push(rest.slice(at, end));
+      at = end + 1;
+    }
+  }
+  return [fields[0] ?? '', fields[1] ?? ''];
+}
 
 // One escaper for every CSV Rayo writes, on the server and in the browser.
 export { csvField, csvLine, csvTextField } from '@rayo/shared';
@@ -91,7 +132,11 @@ export function createLedgerCsvFormatter(
       conversionFeeMsat = '',
       fiatBps = '',
       disbursed,
-    ] = ledgerLine.split(',');
+      source = '',
+    ] = ledgerLine.split(',', PLAIN_LEDGER_FIELDS);
+    let rest = ledgerLine;
+    for (let field = 0; field < PLAIN_LEDGER_FIELDS; field += 1) rest = rest.slice(rest.indexOf(',') + 1);
+    const [sourceName, description] = typedFields(rest);
     const exponent = currencyExponent(currency);
     const rateKey = `${rateMinorPerBtc} ${currency}`;
     let rate = rates.get(rateKey);
@@ -119,7 +164,11 @@ export function createLedgerCsvFormatter(
       conversionFeeMsat,
       shiftDecimal(fiatBps, 2),
       disbursed === 't' ? 'true' : 'false',
-      `${currency}${CSV_LINE_END}`,
+      currency,
+      source,
+      csvTextField(sourceName),
+      csvTextField(description),
+      `${paymentHash.startsWith('onchain:') ? 'onchain' : 'lightning'}${CSV_LINE_END}`,
     ].join(',');
   };
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { TransactionRow } from '../transactions/transactions.repo.ts';
+import { type LedgerRow, selectLedger } from '../transactions/transactions.repo.ts';
 
 /** A sale's USD cents per bitcoin: its own rate when it is in dollars, else the cached USD rate. */
 const USD_RATE = sql`case when t.currency = 'USD' then t.rate_minor_per_btc
@@ -67,15 +67,13 @@ export async function findCountryCode(db: Db, countryId: number): Promise<string
 }
 
 /** The organization's sales whose fiat part is not paid, oldest first (the partial index of 0022). */
-export async function listUnpaidTransactions(db: Db, organizationId: string, limit: number): Promise<TransactionRow[]> {
-  return db
-    .selectFrom('transactions')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('disbursed', '=', false)
-    .where('fiat_msat', '>', '0')
-    .orderBy('settled_at')
-    .orderBy('id')
+export async function listUnpaidTransactions(db: Db, organizationId: string, limit: number): Promise<LedgerRow[]> {
+  return selectLedger(db)
+    .where('transactions.organization_id', '=', organizationId)
+    .where('transactions.disbursed', '=', false)
+    .where('transactions.fiat_msat', '>', '0')
+    .orderBy('transactions.settled_at')
+    .orderBy('transactions.id')
     .limit(limit)
     .execute();
 }
@@ -86,11 +84,9 @@ export async function listOrganizationTransactionsPage(
   organizationId: string,
   limit: number,
   offset: number,
-): Promise<Array<TransactionRow & { account_name: string }>> {
-  return db
-    .selectFrom('transactions')
+): Promise<Array<LedgerRow & { account_name: string }>> {
+  return selectLedger(db)
     .innerJoin('accounts', 'accounts.id', 'transactions.account_id')
-    .selectAll('transactions')
     .select('accounts.name as account_name')
     .where('transactions.organization_id', '=', organizationId)
     .orderBy('transactions.settled_at')

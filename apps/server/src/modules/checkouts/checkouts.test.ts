@@ -1,4 +1,12 @@
-import type { Account, Bpt, ErrorResponse, PaymentLink, PublicCheckout, VirtualBpt } from '@rayo/shared';
+import type {
+  Account,
+  Bpt,
+  ErrorResponse,
+  PaymentLink,
+  PublicCheckout,
+  TransactionPage,
+  VirtualBpt,
+} from '@rayo/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSse } from '../../../test/sse.ts';
@@ -369,6 +377,37 @@ describe('store checkouts', () => {
         },
       },
     ]);
+  });
+
+  it("say on the merchant's list of sales where each sale came from: the link's name, the store's order id", async () => {
+    const shop = await openShop();
+    const vbpt = await addVirtualBpt(shop, await addBpt(shop));
+    const link = (await addLink(shop, vbpt, { description: 'Pastel de tres leches', amount: '73', currency: 'GTQ' }))
+      .body;
+    const order = await createCheckout(t.runtime.deps, {
+      organizationId: shop.organization.id,
+      virtualBptId: vbpt.id,
+      kind: 'store',
+      description: 'Order 3001, two cakes',
+      amount: { currency: 'GTQ', minor: 7300n },
+      orderId: '3001',
+    });
+    for (const id of [link.id, order.id]) {
+      await pay((await readPublic(id)).body.invoice?.paymentRequest ?? '');
+      await waitFor(async () => (await readPublic(id)).body.status === 'paid');
+    }
+    const { body } = await call<TransactionPage>('GET', '/api/dashboard/transactions', shop.admin);
+    const bySource = Object.fromEntries(body.transactions.map((sale) => [sale.source, sale]));
+    expect(bySource.payment_link).toMatchObject({
+      sourceName: 'Pastel de tres leches',
+      description: '',
+      paidVia: 'lightning',
+    });
+    expect(bySource.checkout).toMatchObject({
+      sourceName: '3001',
+      description: 'Order 3001, two cakes',
+      paidVia: 'lightning',
+    });
   });
 
   it('answers an unknown or malformed id with a clear refusal', async () => {

@@ -33,6 +33,7 @@ function toPaymentLink(row: PaymentLinkRow, underpaid: CheckoutUnderpaid | null 
     extraPayment: row.extra_payment,
     underpaid,
     paidAt: row.paid_at?.toISOString() ?? null,
+    paidVia: row.paid_via,
     createdAt: row.created_at.toISOString(),
   };
 }

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { type Db, poolOf } from '../../db/database.ts';
 import { LEDGER_CSV_COLUMNS } from '../../domain/transactions-csv.ts';
-import { type TransactionRow, toDisburseColumns } from '../transactions/transactions.repo.ts';
+import { LEDGER_SQL, type LedgerRow, selectLedger, toDisburseColumns } from '../transactions/transactions.repo.ts';
 
 /**
  * Which sales a dashboard call reads: one organization, its accounts (`null` for all of them),
@@ -182,14 +182,19 @@ export async function listTransactionsPage(
   sort: { column: 'settled_at' | 'created_at'; order: 'asc' | 'desc' },
   limit: number,
   offset: number,
-): Promise<TransactionRow[]> {
-  let query = db.selectFrom('transactions').selectAll().where('organization_id', '=', filter.organizationId);
+): Promise<LedgerRow[]> {
+  let query = selectLedger(db).where('transactions.organization_id', '=', filter.organizationId);
   const { accountIds } = filter;
-  if (accountIds?.length === 1) query = query.where('account_id', '=', accountIds[0] as string);
-  else if (accountIds) query = query.where(sql<boolean>`account_id = any(${accountIds}::uuid[])`);
-  if (filter.from) query = query.where('settled_at', '>=', filter.from);
-  if (filter.to) query = query.where('settled_at', '<', filter.to);
-  return query.orderBy(sort.column, sort.order).orderBy('id', sort.order).limit(limit).offset(offset).execute();
+  if (accountIds?.length === 1) query = query.where('transactions.account_id', '=', accountIds[0] as string);
+  else if (accountIds) query = query.where(sql<boolean>`transactions.account_id = any(${accountIds}::uuid[])`);
+  if (filter.from) query = query.where('transactions.settled_at', '>=', filter.from);
+  if (filter.to) query = query.where('transactions.settled_at', '<', filter.to);
+  return query
+    .orderBy(`transactions.${sort.column}`, sort.order)
+    .orderBy('transactions.id', sort.order)
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 /**
@@ -215,7 +220,7 @@ export function ledgerCsvQuery(filter: {
   if (filter.from) conditions.push(`settled_at >= ${instant(filter.from)}`);
   if (filter.to) conditions.push(`settled_at < ${instant(filter.to)}`);
   return `copy (
-    select ${LEDGER_CSV_COLUMNS.join(', ')} from transactions
+    select ${LEDGER_CSV_COLUMNS.join(', ')} from ${LEDGER_SQL} transactions
     where ${conditions.join(' and ')}
     order by settled_at desc, id desc
   ) to stdout with (format csv)`;

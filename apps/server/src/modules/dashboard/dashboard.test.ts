@@ -401,6 +401,10 @@ describe('dashboard', () => {
         'conversionFeeMsat',
         'fiatPercentage',
         'disbursed',
+        'source',
+        'sourceName',
+        'description',
+        'paidVia',
       ].sort(),
     );
   });
@@ -443,6 +447,10 @@ describe('dashboard', () => {
       'Fiat percentage',
       'Disbursed',
       'Currency',
+      'Source',
+      'Source name',
+      'Description',
+      'Paid via',
     ]);
     expect(rows).toHaveLength(PRESET_SALES.thisYear.length);
     expect(response.body).toContain('"Bar ""Sur"", Zona 10"');
@@ -475,6 +483,10 @@ describe('dashboard', () => {
         '0.00',
         'false',
         tx.currency,
+        tx.source,
+        tx.sourceName,
+        tx.description,
+        tx.paidVia,
       ]);
     }
   });

@@ -4,6 +4,41 @@ import type { TransactionsTable } from '../../db/schema.ts';
 
 export type TransactionRow = Selectable<TransactionsTable>;
 export type NewTransaction = Insertable<TransactionsTable>;
+/** A ledger row with where the sale came from and what it says of itself (`selectLedger`). */
+export type LedgerRow = TransactionRow & { source_name: string; description: string };
+
+/**
+ * The ledger as screens and files list it: every column of `transactions`, with the name of the
+ * sale's source (the terminal, the payment link's description, the donation page's title, the
+ * store's order id) and its description (the terminal's note, the donor's comment; a payment
+ * link's description is already its name), each on one line. Every join is by key, one row per
+ * sale, and PostgreSQL folds the subquery into the query around it, so conditions on
+ * `transactions.` still walk the ledger's indexes. Written once as SQL text, because the CSV's
+ * `COPY` (which takes no bind parameters) selects from it too.
+ */
+export const LEDGER_SQL = `(
+  select transactions.*,
+    regexp_replace(case transactions.source
+      when 'terminal' then coalesce(bpts.name, '')
+      when 'donation' then coalesce(donation_links.title, '')
+      when 'checkout' then coalesce(checkouts.order_id, checkouts.description, '')
+      else coalesce(checkouts.description, '') end, '[ \t]*[\r\n]+[ \t]*', ' ', 'g') as source_name,
+    regexp_replace(case transactions.source
+      when 'donation' then coalesce(donations.comment, '')
+      when 'payment_link' then ''
+      else invoices.description end, '[ \t]*[\r\n]+[ \t]*', ' ', 'g') as description
+  from transactions
+  join invoices on invoices.id = transactions.invoice_id
+  left join bpts on bpts.id = transactions.bpt_id
+  left join checkouts on transactions.source in ('payment_link', 'checkout') and checkouts.id = invoices.source_id
+  left join donation_links on transactions.source = 'donation' and donation_links.id = invoices.source_id
+  left join donations on donations.invoice_id = transactions.invoice_id
+)`;
+
+/** `LEDGER_SQL` as a table named `transactions` for Kysely queries. */
+export function selectLedger(db: Db) {
+  return db.selectFrom(sql<LedgerRow>`${sql.raw(LEDGER_SQL)}`.as('transactions')).selectAll('transactions');
+}
 
 export async function insertTransaction(db: Db, transaction: NewTransaction): Promise<TransactionRow> {
   return db.insertInto('transactions').values(transaction).returningAll().executeTakeFirstOrThrow();
@@ -80,10 +115,10 @@ export async function listLatestTerminalSales(
   bptId: string,
   limit: number,
   since?: Date,
-): Promise<TransactionRow[]> {
-  let query = db.selectFrom('transactions').selectAll().where('bpt_id', '=', bptId).where('source', '=', 'terminal');
-  if (since) query = query.where('settled_at', '>=', since);
-  return query.orderBy('settled_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+): Promise<LedgerRow[]> {
+  let query = selectLedger(db).where('transactions.bpt_id', '=', bptId).where('transactions.source', '=', 'terminal');
+  if (since) query = query.where('transactions.settled_at', '>=', since);
+  return query.orderBy('transactions.settled_at', 'desc').orderBy('transactions.id', 'desc').limit(limit).execute();
 }
 
 export async function countTransactionsForPayment(db: Db, paymentHash: string): Promise<number> {

@@ -1,14 +1,14 @@
 import type { Transaction } from '@rayo/shared';
 import { civilDateAt, formatMinor, satsPerUnit, startOfDay } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
-import { listLatestTerminalSales, type TransactionRow } from './transactions.repo.ts';
+import { type LedgerRow, listLatestTerminalSales } from './transactions.repo.ts';
 
 function msat(value: string): number {
   return Number(BigInt(value));
 }
 
 /** SPEC §3 "Transaction", exactly as stored at settlement. */
-export function toTransaction(row: TransactionRow): Transaction {
+export function toTransaction(row: LedgerRow): Transaction {
   const money = (minor: string) => formatMinor(BigInt(minor), row.currency);
   return {
     id: row.id,
@@ -30,6 +30,10 @@ export function toTransaction(row: TransactionRow): Transaction {
     conversionFeeMsat: msat(row.conversion_fee_msat),
     fiatPercentage: row.fiat_bps / 100,
     disbursed: row.disbursed,
+    source: row.source,
+    sourceName: row.source_name,
+    description: row.description,
+    paidVia: row.payment_hash.startsWith('onchain:') ? 'onchain' : 'lightning',
   };
 }
 

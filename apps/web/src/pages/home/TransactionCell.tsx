@@ -1,9 +1,9 @@
-import { ActionIcon, Badge, CopyButton, Group, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
 import type { Transaction } from '@rayo/shared';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
 import type { TFunction } from '../../i18n/index.ts';
-import { shortenId, type TransactionColumn } from './columns.ts';
+import { saleIdLabel, shortenId, type TransactionColumn } from './columns.ts';
 
 export type CellContext = {
   t: TFunction;
@@ -30,7 +30,7 @@ function LongId({ id, label, t }: { id: string; label: string; t: TFunction }) {
   return (
     <Group gap={4} wrap="nowrap">
       <Text span ff="monospace" size="sm" title={id}>
-        {shortenId(id)}
+        {saleIdLabel(id)}
       </Text>
       <CopyButton value={id}>
         {({ copied, copy }) => (
@@ -64,6 +64,28 @@ export function TransactionCell({
       return dateTime(tx.settledAt);
     case 'account':
       return accountNames.get(tx.accountId) ?? shortenId(tx.accountId);
+    case 'source':
+      return (
+        <Stack gap={0}>
+          <Text span size="sm">
+            {t(`home.table.sources.${tx.source}`)}
+            {tx.paidVia === 'onchain' ? ` · ${t('home.table.onchain')}` : ''}
+          </Text>
+          {tx.sourceName && (
+            <Text span size="xs" c="dimmed" lineClamp={1} title={tx.sourceName}>
+              {tx.sourceName}
+            </Text>
+          )}
+        </Stack>
+      );
+    case 'description':
+      return tx.description ? (
+        <Text span size="sm" lineClamp={2} title={tx.description}>
+          {tx.description}
+        </Text>
+      ) : (
+        '—'
+      );
     case 'transactionId':
       return <LongId id={tx.transactionId} label={t('home.table.copy')} t={t} />;
     case 'bptId':

@@ -9,6 +9,7 @@ import {
   COLUMNS_STORAGE_KEY,
   defaultColumns,
   loadColumns,
+  saleIdLabel,
   saveColumns,
   shortenId,
   type TransactionColumn,
@@ -17,8 +18,9 @@ import {
 } from './columns.ts';
 
 describe('column choice', () => {
-  it('covers every SPEC §3 transaction column', () => {
-    expect(transactionColumns).toHaveLength(18);
+  it('covers every SPEC §3 transaction column, and where each sale came from', () => {
+    expect(transactionColumns).toHaveLength(20);
+    expect(defaultColumns).toContain('source');
   });
 
   it('starts with the defaults and remembers a choice in localStorage', () => {
@@ -47,6 +49,9 @@ describe('column choice', () => {
   it('shortens long ids to their ends', () => {
     expect(shortenId('0123456789abcdef0123456789abcdef')).toBe('012345…abcdef');
     expect(shortenId('short')).toBe('short');
+    // An on-chain sale's id reads as its transaction and output, not "onchai…a2e7:0".
+    expect(saleIdLabel(`onchain:${'3f9a1c'}${'0'.repeat(52)}${'77a2e7'}:0`)).toBe('3f9a1c…77a2e7 #0');
+    expect(saleIdLabel('0123456789abcdef0123456789abcdef')).toBe('012345…abcdef');
   });
 });
 

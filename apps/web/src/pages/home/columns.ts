@@ -6,6 +6,8 @@ export const transactionColumns = [
   'createdAt',
   'settledAt',
   'account',
+  'source',
+  'description',
   'transactionId',
   'bptId',
   'currencyPair',
@@ -31,6 +33,7 @@ export type TransactionColumn = (typeof transactionColumns)[number];
 export const defaultColumns: readonly TransactionColumn[] = [
   'settledAt',
   'account',
+  'source',
   'transactionId',
   'billAmount',
   'tip',
@@ -89,4 +92,14 @@ export function isSortable(column: TransactionColumn): column is TransactionSort
 /** A long identifier in a narrow cell: its start and end, which is what people compare. */
 export function shortenId(id: string): string {
   return id.length <= 14 ? id : `${id.slice(0, 6)}…${id.slice(-6)}`;
+}
+
+/**
+ * A sale's id as people read it: a payment hash shortened, and an on-chain payment
+ * (`onchain:<txid>:<output>`) as its transaction, shortened, and the output's number
+ * ("3f9a1c…77a2e7 #0"), instead of a cut that kept only the word "onchai".
+ */
+export function saleIdLabel(transactionId: string): string {
+  const onchain = /^onchain:([0-9a-f]+):(\d+)$/.exec(transactionId);
+  return onchain ? `${shortenId(onchain[1] ?? '')} #${onchain[2]}` : shortenId(transactionId);
 }

@@ -5,6 +5,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { paymentLinkUrl, useDeletePaymentLink } from '../../api/payment-links.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { ListStatus } from '../../components/ListStatus.tsx';
 import { formatMoney } from '../../components/money-format.ts';
@@ -55,6 +56,7 @@ function PaymentLinkCards({
 }) {
   const { t } = useTranslation();
   const locale = useFormatLocale();
+  const date = useDateTimeFormat();
   const remove = useDeletePaymentLink();
   const confirmation = useDeleteConfirmation<PaymentLink>(remove, t('paymentLinks.deleted'));
   const [qrOf, setQrOf] = useState<PaymentLink | null>(null);
@@ -76,6 +78,11 @@ function PaymentLinkCards({
                     {formatMoney(parseAmount(link.amount.value, link.amount.currency), link.amount.currency, locale)}
                     {showVirtualBpt && ` · ${link.virtualBptName}`}
                   </Text>
+                  {link.paidAt && link.paidVia && (
+                    <Text size="sm" c="dimmed" data-testid="payment-link-paid">
+                      {t(`paymentLinks.paidVia.${link.paidVia}`, { when: date(link.paidAt) })}
+                    </Text>
+                  )}
                 </div>
                 <Stack gap={4} align="flex-end">
                   <Badge color={status.color} variant="light" style={{ flexShrink: 0 }}>

@@ -39,6 +39,10 @@ const sale: Transaction = {
   conversionFeeMsat: 0,
   fiatPercentage: 0,
   disbursed: false,
+  source: 'terminal',
+  sourceName: 'Till 1',
+  description: '',
+  paidVia: 'lightning',
 };
 
 let fetch: ReturnType<typeof vi.fn>;
