@@ -21,7 +21,8 @@ import { PeriodFilter } from './PeriodFilter.tsx';
 // have their figures, so they do not compete with them, and show when they arrive.
 const SalesCharts = lazy(() => import('./SalesCharts.tsx').then((m) => ({ default: m.SalesCharts })));
 const TransactionsTable = lazy(() => import('./TransactionsTable.tsx').then((m) => ({ default: m.TransactionsTable })));
-// The setup checklist asks six calls of its own: after the cards too.
+// The setup checklist asks seven calls of its own: once the table shows, so that they do not hold
+// up the table's code and its first page behind the browser's six connections.
 const SetupPanel = lazy(() => import('./SetupPanel.tsx').then((m) => ({ default: m.SetupPanel })));
 
 /** The browser's zone, used only when the organization could not be loaded (the failure is logged). */
@@ -57,6 +58,7 @@ export function HomePage() {
   const sums = useTransactionSums(filter);
   const sumsLoading = sums.isPending;
   const [restWanted, setRestWanted] = useState(false);
+  const [tableShown, setTableShown] = useState(false);
   useEffect(() => {
     if (!sumsLoading) setRestWanted(true);
   }, [sumsLoading]);
@@ -90,14 +92,21 @@ export function HomePage() {
         </>
       ) : (
         <>
-          <Suspense fallback={null}>
-            <SetupPanel bitcoinToDisburse={sums.data?.msatsToDisburse ?? 0} />
-          </Suspense>
+          {tableShown && (
+            <Suspense fallback={null}>
+              <SetupPanel bitcoinToDisburse={sums.data?.msatsToDisburse ?? 0} />
+            </Suspense>
+          )}
           <Suspense fallback={<Skeleton h={320} radius="md" />}>
             <SalesCharts filter={filter} timeZone={timeZone} />
           </Suspense>
           <Suspense fallback={<Skeleton h={320} radius="md" />}>
-            <TransactionsTable filter={filter} timeZone={timeZone ?? browserTimeZone} accountNames={accountNames} />
+            <TransactionsTable
+              filter={filter}
+              timeZone={timeZone ?? browserTimeZone}
+              accountNames={accountNames}
+              onShown={() => setTableShown(true)}
+            />
           </Suspense>
         </>
       )}

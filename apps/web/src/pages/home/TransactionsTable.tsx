@@ -1,6 +1,6 @@
 import { Group, Paper, Select, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { type DashboardFilter, type TableSort, useTransactionPage } from '../../api/dashboard.ts';
 import { dateTimeFormatter } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
@@ -21,10 +21,13 @@ export function TransactionsTable({
   filter,
   timeZone,
   accountNames,
+  onShown,
 }: {
   filter: DashboardFilter | null;
   timeZone: string;
   accountNames: ReadonlyMap<string, string>;
+  /** Called once the first page of sales is shown. */
+  onShown?: () => void;
 }) {
   const { t } = useTranslation();
   const locale = useFormatLocale();
@@ -40,6 +43,11 @@ export function TransactionsTable({
   const query = useTransactionPage(filter, page, limit, sort);
   const transactions = query.isError ? [] : (query.data?.transactions ?? []);
   const total = query.isError ? 0 : (query.data?.total ?? 0);
+  const shown = query.data !== undefined || query.isError;
+  const notifyShown = useEffectEvent(() => onShown?.());
+  useEffect(() => {
+    if (shown) notifyShown();
+  }, [shown]);
   const pages = Math.max(1, Math.ceil(total / limit));
   const context = useMemo<CellContext>(
     () => ({ t, locale, dateTime: dateTimeFormatter(locale, timeZone), accountNames }),
