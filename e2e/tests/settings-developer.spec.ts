@@ -43,6 +43,9 @@ test('an admin creates a developer token, a script uses it, and revoking it stop
   await afterNavigation(section).toBeVisible();
   await expect(section.getByText('No developer tokens yet.')).toBeVisible();
 
+  // The narrowest access is chosen unless the admin picks another: this script only reads.
+  await expect(section.getByRole('radio', { name: /^Store checkouts/ })).toBeChecked();
+  await section.getByRole('radio', { name: /^Read only/ }).check();
   await section.getByRole('textbox', { name: 'Name (optional)' }).fill('Inventory sync');
   await section.getByRole('button', { name: 'Create token' }).click();
   const shown = page.getByRole('dialog', { name: 'Copy your new token' });
@@ -51,6 +54,7 @@ test('an admin creates a developer token, a script uses it, and revoking it stop
   await shown.getByRole('button', { name: 'Done' }).click();
   // Shown once: the list names it, never shows it.
   await expect(section.getByRole('cell', { name: 'Inventory sync', exact: true })).toBeVisible();
+  await expect(section.getByRole('cell', { name: 'Read only', exact: true })).toBeVisible();
   await expect(page.getByText(token)).toHaveCount(0);
 
   const exchanged = await exchange(base, token);
@@ -60,6 +64,13 @@ test('an admin creates a developer token, a script uses it, and revoking it stop
   const accounts = await fetch(`${base}/api/account/all`, { headers: { authorization: `Bearer ${accessToken}` } });
   expect(accounts.status).toBe(200);
   expect(await accounts.json()).toEqual([]);
+  // Reading is all it may do.
+  const write = await fetch(`${base}/api/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Till' }),
+  });
+  expect(write.status).toBe(403);
   // It does not rotate: the same token works again.
   expect((await exchange(base, token)).status).toBe(200);
 

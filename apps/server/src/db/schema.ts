@@ -1,5 +1,6 @@
 import type {
   BankingInfoMetadata,
+  DeveloperTokenScope,
   InvoiceStatus,
   Language,
   PayoutDestinationKind,
@@ -76,6 +77,8 @@ export interface DeveloperTokensTable {
   last_used_at: Date | null;
   revoked_at: Date | null;
   created_at: Generated<Date>;
+  /** Migration 0034: what its access tokens may do. */
+  scope: Generated<DeveloperTokenScope>;
 }
 
 export interface CountriesTable {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { AccessClaims, TokenIssuer } from '../modules/auth/tokens.ts';
 import { requireCallerUser } from '../modules/users/users.service.ts';
-import { permissionOf } from './permissions.ts';
+import { developerScopesOf, permissionOf } from './permissions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -72,6 +72,9 @@ export function registerAccessControl(app: FastifyInstance, deps: AccessDeps): v
     // A deleted user's token is refused as such on every route, before its role is.
     if (!permitted || !permission.userCheckedOnWrite) await requireCallerUser(deps.db, caller.userId);
     if (!permitted) throw new AppError('Forbidden', 'Your role may not do this');
+    if (caller.developerScope && !developerScopesOf(request.method, permission).includes(caller.developerScope)) {
+      throw new AppError('Forbidden', `A developer token with the ${caller.developerScope} scope may not do this`);
+    }
     if (permission.userCheckedOnWrite) request.callerToRecheck = caller;
     else request.caller = caller;
   });

@@ -17,11 +17,18 @@ export const mfaCodeAttempts: RateLimitRule = { name: 'mfa-code-user', limit: 10
  * without MFA pass untouched.
  */
 export function requireMfaCode(deps: MfaDeps & RateLimitDeps) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const caller = callerOf(request);
-    if (!(await hasMfaEnabled(deps.db, caller.userId))) return;
-    await enforceRateLimit(deps, reply, mfaCodeAttempts, caller.userId);
-    const header = request.headers[MFA_CODE_HEADER];
-    await verifyMfaCode(deps, caller.userId, typeof header === 'string' ? header : undefined, request.ip);
-  };
+  return (request: FastifyRequest, reply: FastifyReply): Promise<void> => checkMfaCode(deps, request, reply);
+}
+
+/** `requireMfaCode` inside a handler, for a route whose change is sensitive only with some bodies. */
+export async function checkMfaCode(
+  deps: MfaDeps & RateLimitDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const caller = callerOf(request);
+  if (!(await hasMfaEnabled(deps.db, caller.userId))) return;
+  await enforceRateLimit(deps, reply, mfaCodeAttempts, caller.userId);
+  const header = request.headers[MFA_CODE_HEADER];
+  await verifyMfaCode(deps, caller.userId, typeof header === 'string' ? header : undefined, request.ip);
 }

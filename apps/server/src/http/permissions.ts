@@ -1,4 +1,4 @@
-import { adminRoles, backOfficeRoles, organizationRoles, type Role } from '@rayo/shared';
+import { adminRoles, backOfficeRoles, type DeveloperTokenScope, organizationRoles, type Role } from '@rayo/shared';
 
 /**
  * Who may call every API route: the one table the access hook in `access.ts` consults (DESIGN §6).
@@ -29,6 +29,11 @@ export type Permission = {
    * route takes its caller with `callerToRecheckOf`, never `callerOf`.
    */
   userCheckedOnWrite?: true;
+  /**
+   * The developer-token scopes that may call the route, where not the rule of
+   * `developerScopesOf`. A token acts as its admin, but only inside its scope.
+   */
+  developerScopes?: readonly DeveloperTokenScope[];
 };
 
 export type Scope =
@@ -40,6 +45,9 @@ export type Scope =
       outside?: 400 | 403;
     }
   | { within: 'no-organization'; outside: 409 };
+
+/** What only a person does, never a program holding a developer token. */
+const person = [] as const;
 
 const anyone = { who: 'public' } as const;
 const signedIn = { who: 'signed-in' } as const;
@@ -104,10 +112,15 @@ export const permissions: Readonly<Record<string, Permission>> = {
   // The link mailed to every admin about a change of payout destination: its secret is the credential.
   'POST /api/public/payout-destination-changes/cancel': anyone,
   'PUT /api/settings/language': signedIn,
-  // Developer tokens act as an admin for years, so managers neither see nor make them.
+  // Developer tokens act as an admin for years, so managers neither see nor make them, and no
+  // token makes or revokes one: a token could otherwise outlive its own revocation.
   'GET /api/settings/developer-tokens': { who: admins },
-  'POST /api/settings/developer-tokens': { who: admins },
-  'DELETE /api/settings/developer-tokens/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'POST /api/settings/developer-tokens': { who: admins, developerScopes: person },
+  'DELETE /api/settings/developer-tokens/:id': {
+    who: admins,
+    scope: { param: 'id', within: 'organization' },
+    developerScopes: person,
+  },
   // Webhooks (Integrations): managers see the endpoints and the delivery log, only admins act.
   'GET /api/webhooks': { who: members },
   'POST /api/webhooks': { who: admins },
@@ -127,9 +140,14 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'PATCH /api/accounts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
   'DELETE /api/accounts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
 
+  // A manager's password opens the organization to whoever chose it, and outlives any token: people only.
   'GET /api/managers': { who: admins },
-  'POST /api/managers': { who: admins, scope: { param: 'accountIds', within: 'organization', outside: 400 } },
-  'PATCH /api/managers/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'POST /api/managers': {
+    who: admins,
+    scope: { param: 'accountIds', within: 'organization', outside: 400 },
+    developerScopes: person,
+  },
+  'PATCH /api/managers/:id': { who: admins, scope: { param: 'id', within: 'organization' }, developerScopes: person },
   'DELETE /api/managers/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
 
   'GET /api/bpts': { who: members },
@@ -169,8 +187,16 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/public/checkouts/:id/events': anyone,
   'POST /api/invoices/:id/lnurl-withdraw': anyone,
   // The store checkout API: a store's server acts with its admin's developer token.
-  'POST /api/checkouts': { who: admins, scope: { param: 'virtualBptId', within: 'organization', outside: 400 } },
-  'GET /api/checkouts/:id': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
+  'POST /api/checkouts': {
+    who: admins,
+    scope: { param: 'virtualBptId', within: 'organization', outside: 400 },
+    developerScopes: ['checkouts', 'full'],
+  },
+  'GET /api/checkouts/:id': {
+    who: members,
+    scope: { param: 'id', within: 'linked-accounts' },
+    developerScopes: ['checkouts', 'read-only', 'full'],
+  },
   // A store's public checkout button, honoured only while checkout protection is off.
   'POST /api/public/virtual-bpts/:id/checkouts': anyone,
 
@@ -243,6 +269,20 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'POST /api/devnet/mine': anyone,
   'POST /api/devnet/send-onchain': anyone,
 };
+
+/**
+ * The developer-token scopes that may call a route (docs/security.md "Developer tokens"): the
+ * line's own list, else reads for `read-only` and `full` and writes for `full` only, except what
+ * a person does on their own account (signed-in writes: password, MFA, language) and back
+ * office's decisions, which no token makes. `checkouts` reaches only the lines that name it.
+ */
+export function developerScopesOf(method: string, permission: Permission): readonly DeveloperTokenScope[] {
+  if (permission.developerScopes) return permission.developerScopes;
+  if (method === 'GET' || method === 'HEAD') return ['read-only', 'full'];
+  const ownAccountOrBackOffice =
+    permission.who === 'signed-in' || (permission.who !== 'public' && permission.who.includes('back_office'));
+  return ownAccountOrBackOffice ? person : ['full'];
+}
 
 /** The table's line for a route; HEAD routes are the GET routes Fastify adds, with the same line. */
 export function permissionOf(method: string, url: string): Permission | undefined {

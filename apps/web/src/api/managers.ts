@@ -1,4 +1,4 @@
-import type { CreateManagerRequest, Manager, UpdateManagerRequest } from '@rayo/shared';
+import { type CreateManagerRequest, type Manager, MFA_CODE_HEADER, type UpdateManagerRequest } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
 
@@ -16,15 +16,24 @@ function useManagerMutation<Variables>(call: (variables: Variables) => Promise<u
   });
 }
 
+/** With MFA on, creating a manager or setting a password needs the `mfa-code` header (DESIGN §6). */
+function mfaHeaders(mfaCode: string | undefined) {
+  return mfaCode ? { headers: { [MFA_CODE_HEADER]: mfaCode } } : {};
+}
+
 export function useCreateManager() {
-  return useManagerMutation((request: CreateManagerRequest) =>
-    apiRequest<Manager>('/managers', { method: 'POST', body: request }),
+  return useManagerMutation(({ mfaCode, ...request }: CreateManagerRequest & { mfaCode?: string }) =>
+    apiRequest<Manager>('/managers', { method: 'POST', body: request, ...mfaHeaders(mfaCode) }),
   );
 }
 
 export function useUpdateManager() {
-  return useManagerMutation(({ id, ...request }: UpdateManagerRequest & { id: string }) =>
-    apiRequest<Manager>(`/managers/${encodeURIComponent(id)}`, { method: 'PATCH', body: request }),
+  return useManagerMutation(({ id, mfaCode, ...request }: UpdateManagerRequest & { id: string; mfaCode?: string }) =>
+    apiRequest<Manager>(`/managers/${encodeURIComponent(id)}`, {
+      method: 'PATCH',
+      body: request,
+      ...mfaHeaders(mfaCode),
+    }),
   );
 }
 

@@ -30,6 +30,7 @@ import * as devnetTransactions from './0029-devnet-transactions.ts';
 import * as onchainQuotes from './0030-onchain-quotes.ts';
 import * as payoutDestinationChanges from './0031-payout-destination-changes.ts';
 import * as shopifyAppCredentials from './0033-shopify-app-credentials.ts';
+import * as developerTokenScopes from './0034-developer-token-scopes.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0030-onchain-quotes': onchainQuotes,
   '0031-payout-destination-changes': payoutDestinationChanges,
   '0033-shopify-app-credentials': shopifyAppCredentials,
+  '0034-developer-token-scopes': developerTokenScopes,
 };

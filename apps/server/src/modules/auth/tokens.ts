@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { type Role, RoleSchema } from '@rayo/shared';
+import { type DeveloperTokenScope, DeveloperTokenScopeSchema, type Role, RoleSchema } from '@rayo/shared';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 export type AccessClaims = {
@@ -7,10 +7,11 @@ export type AccessClaims = {
   organizationId: string | null;
   role: Role;
   /**
-   * Exchanged from a developer token: a program, not a browser session. Checkout protection
-   * (DESIGN §9) lets only these create store checkouts.
+   * Exchanged from a developer token, with what it may do: a program, not a browser session.
+   * The permission table limits each scope to its routes, and checkout protection (DESIGN §9)
+   * lets only these create store checkouts.
    */
-  viaDeveloperToken?: true;
+  developerScope?: DeveloperTokenScope;
 };
 
 export type TokenIssuer = {
@@ -42,6 +43,16 @@ async function verified(token: string, key: Uint8Array, audience?: string, curre
   }
 }
 
+/**
+ * The scope a token's `dev` claim names; `true` is an access token issued before scopes existed,
+ * which gets the narrowest.
+ */
+function developerScopeOf(claim: unknown): { developerScope?: DeveloperTokenScope } {
+  if (claim === true) return { developerScope: 'checkouts' };
+  const scope = DeveloperTokenScopeSchema.safeParse(claim);
+  return scope.success ? { developerScope: scope.data } : {};
+}
+
 /** `now` is the clock expiry is judged by; tests move it. */
 export function createTokenIssuer(secret: string, ttlSeconds: number, now: () => Date = () => new Date()): TokenIssuer {
   const key = new TextEncoder().encode(secret);
@@ -54,7 +65,11 @@ export function createTokenIssuer(secret: string, ttlSeconds: number, now: () =>
   const mfaKey = createHmac('sha256', secret).update('rayo mfa challenge').digest();
   return {
     signAccessToken: (claims) =>
-      new SignJWT({ role: claims.role, org: claims.organizationId, ...(claims.viaDeveloperToken ? { dev: true } : {}) })
+      new SignJWT({
+        role: claims.role,
+        org: claims.organizationId,
+        ...(claims.developerScope ? { dev: claims.developerScope } : {}),
+      })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.userId)
         .setIssuer(ISSUER)
@@ -74,7 +89,7 @@ export function createTokenIssuer(secret: string, ttlSeconds: number, now: () =>
         userId: payload.sub,
         organizationId: org,
         role: role.data,
-        ...(payload.dev === true ? { viaDeveloperToken: true as const } : {}),
+        ...developerScopeOf(payload.dev),
       };
       // The oldest entry makes room: Map keeps insertion order.
       if (verifiedAccess.size >= MAX_VERIFIED_TOKENS)

@@ -1,9 +1,16 @@
-import { CreateManagerRequestSchema, ManagerListSchema, ManagerSchema, UpdateManagerRequestSchema } from '@rayo/shared';
+import {
+  CreateManagerRequestSchema,
+  ManagerListSchema,
+  ManagerSchema,
+  MFA_CODE_HEADER,
+  UpdateManagerRequestSchema,
+} from '@rayo/shared';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import { checkMfaCode, requireMfaCode } from '../../http/mfa-code.ts';
 import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import type { MfaDeps } from '../mfa/mfa-codes.ts';
 import { createManager, deleteManager, listManagers, updateManager } from './managers.service.ts';
 
 const IdParamsSchema = z.object({ id: z.uuid() });
@@ -14,7 +21,12 @@ const IdParamsSchema = z.object({ id: z.uuid() });
  */
 const managerPasswords: RateLimitRule = { name: 'manager-passwords', limit: 30, windowSeconds: 60 * 60 };
 
-export function registerManagerRoutes(app: App, deps: { db: Db } & RateLimitDeps): void {
+/**
+ * Creating a manager, or setting one's password, hands the organization to whoever knows that
+ * password, for as long as the manager exists: with MFA on it needs the `mfa-code` header, as
+ * the other sensitive changes do (DESIGN §6).
+ */
+export function registerManagerRoutes(app: App, deps: MfaDeps & RateLimitDeps): void {
   app.get('/api/managers', { schema: { tags: ['managers'], response: { 200: ManagerListSchema } } }, async (request) =>
     listManagers(deps.db, callerOf(request)),
   );
@@ -22,7 +34,13 @@ export function registerManagerRoutes(app: App, deps: { db: Db } & RateLimitDeps
   app.post(
     '/api/managers',
     {
-      schema: { tags: ['managers'], body: CreateManagerRequestSchema, response: { 201: ManagerSchema } },
+      preHandler: requireMfaCode(deps),
+      schema: {
+        tags: ['managers'],
+        summary: `Creates a manager with the password the admin chooses; with MFA on, needs a code in the ${MFA_CODE_HEADER} header`,
+        body: CreateManagerRequestSchema,
+        response: { 201: ManagerSchema },
+      },
     },
     async (request, reply) => {
       const caller = callerOf(request);
@@ -36,6 +54,7 @@ export function registerManagerRoutes(app: App, deps: { db: Db } & RateLimitDeps
     {
       schema: {
         tags: ['managers'],
+        summary: `Changes a manager; setting the password needs, with MFA on, a code in the ${MFA_CODE_HEADER} header`,
         params: IdParamsSchema,
         body: UpdateManagerRequestSchema,
         response: { 200: ManagerSchema },
@@ -44,6 +63,7 @@ export function registerManagerRoutes(app: App, deps: { db: Db } & RateLimitDeps
     async (request, reply) => {
       const caller = callerOf(request);
       if (request.body.password !== undefined) {
+        await checkMfaCode(deps, request, reply);
         await enforceRateLimit(deps, reply, managerPasswords, caller.userId);
       }
       return updateManager(deps.db, caller, request.params.id, request.body, request.ip);

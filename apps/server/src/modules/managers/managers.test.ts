@@ -1,4 +1,5 @@
-import type { AccountSummary, Bpt, ErrorResponse, Manager } from '@rayo/shared';
+import type { AccountSummary, Bpt, ErrorResponse, Manager, MfaEnrollment } from '@rayo/shared';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
@@ -53,7 +54,7 @@ describe('managers: created, linked, edited and removed by admins', () => {
     return `new-manager-${sequence}@example.com`;
   }
 
-  async function create(payload: object, headers = admin) {
+  async function create(payload: object, headers: Record<string, string> = admin) {
     return t.app.inject({ method: 'POST', url: '/api/managers', headers, payload });
   }
 
@@ -289,6 +290,45 @@ describe('managers: created, linked, edited and removed by admins', () => {
     expect(
       (await create({ name: 'Other', email: uniqueEmail(), password: PASSWORD, accountIds: [bar] })).statusCode,
     ).toBe(201);
+  });
+
+  it("needs the admin's MFA code to create a manager or set a password, not to rename one", async () => {
+    const owner = await createTestUser(t.db, { role: 'admin', organizationId });
+    const headers = bearer((await signIn(t.app, owner.email, owner.password)).accessToken);
+    const enable = await t.app.inject({ method: 'POST', url: '/api/settings/mfa/enable', headers });
+    const totp = new TOTP({ secret: Secret.fromBase32(enable.json<MfaEnrollment>().secret) });
+    const validate = await t.app.inject({
+      method: 'POST',
+      url: '/api/settings/mfa/validate',
+      headers,
+      payload: { code: totp.generate() },
+    });
+    expect(validate.statusCode, validate.body).toBe(204);
+
+    const payload = { name: 'Eva', email: uniqueEmail(), password: PASSWORD, accountIds: [bar] };
+    const without = await create(payload, headers);
+    expect([without.statusCode, without.json<ErrorResponse>().code]).toEqual([400, 'MissingMfaCode']);
+    const wrong = await create(payload, { ...headers, 'mfa-code': '000000' });
+    expect(wrong.json<ErrorResponse>().code).toBe('WrongMfaCode');
+    expect((await list(headers)).some((listed) => listed.email === payload.email)).toBe(false);
+    const created = await create(payload, {
+      ...headers,
+      'mfa-code': totp.generate({ timestamp: Date.now() + 30_000 }),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<Manager>().id;
+
+    const patch = (body: object, extra: Record<string, string> = {}) =>
+      t.app.inject({ method: 'PATCH', url: `/api/managers/${id}`, headers: { ...headers, ...extra }, payload: body });
+    expect((await patch({ name: 'Eva R.' })).statusCode).toBe(200);
+    const newPassword = await patch({ password: 'Chosen-by-thief-1' });
+    expect([newPassword.statusCode, newPassword.json<ErrorResponse>().code]).toEqual([400, 'MissingMfaCode']);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/signin',
+      payload: { email: payload.email, password: 'Chosen-by-thief-1' },
+    });
+    expect(response.statusCode).toBe(401);
   });
 
   it('answers 401 without a token', async () => {

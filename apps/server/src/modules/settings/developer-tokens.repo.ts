@@ -1,7 +1,7 @@
-import type { Role } from '@rayo/shared';
+import type { DeveloperTokenScope, Role } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 
-const listed = ['id', 'name', 'created_at', 'last_used_at', 'expires_at'] as const;
+const listed = ['id', 'name', 'scope', 'created_at', 'last_used_at', 'expires_at'] as const;
 
 /**
  * Takes the organization's row for the rest of the transaction, so that two creations at once
@@ -32,7 +32,14 @@ export async function listActiveDeveloperTokens(db: Db, organizationId: string, 
 
 export async function insertDeveloperToken(
   db: Db,
-  token: { organizationId: string; userId: string; name: string | null; tokenHash: string; expiresAt: Date },
+  token: {
+    organizationId: string;
+    userId: string;
+    name: string | null;
+    scope: DeveloperTokenScope;
+    tokenHash: string;
+    expiresAt: Date;
+  },
 ) {
   return db
     .insertInto('developer_tokens')
@@ -40,6 +47,7 @@ export async function insertDeveloperToken(
       organization_id: token.organizationId,
       user_id: token.userId,
       name: token.name,
+      scope: token.scope,
       token_hash: token.tokenHash,
       expires_at: token.expiresAt,
     })
@@ -69,7 +77,7 @@ export async function useDeveloperToken(
   tokenHash: string,
   admins: readonly Role[],
   now: Date,
-): Promise<{ userId: string; organizationId: string; role: Role } | undefined> {
+): Promise<{ userId: string; organizationId: string; role: Role; scope: DeveloperTokenScope } | undefined> {
   const row = await db
     .updateTable('developer_tokens')
     .from('users')
@@ -81,7 +89,7 @@ export async function useDeveloperToken(
     .where('developer_tokens.token_hash', '=', tokenHash)
     .where('developer_tokens.revoked_at', 'is', null)
     .where('developer_tokens.expires_at', '>', now)
-    .returning(['users.id as user_id', 'developer_tokens.organization_id', 'users.role'])
+    .returning(['users.id as user_id', 'developer_tokens.organization_id', 'users.role', 'developer_tokens.scope'])
     .executeTakeFirst();
-  return row && { userId: row.user_id, organizationId: row.organization_id, role: row.role };
+  return row && { userId: row.user_id, organizationId: row.organization_id, role: row.role, scope: row.scope };
 }

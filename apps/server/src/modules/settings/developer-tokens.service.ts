@@ -7,6 +7,7 @@ import {
   DEVELOPER_TOKEN_PREFIX,
   DEVELOPER_TOKEN_YEARS,
   type DeveloperToken,
+  type DeveloperTokenScope,
   type RefreshAccessTokenResponse,
   type Role,
 } from '@rayo/shared';
@@ -26,12 +27,20 @@ import {
 /** Only these roles hold developer tokens; the permission table says the same of the routes. */
 const tokenHolders: readonly Role[] = ['super_admin', 'admin'];
 
-type Row = { id: string; name: string | null; created_at: Date; last_used_at: Date | null; expires_at: Date };
+type Row = {
+  id: string;
+  name: string | null;
+  scope: DeveloperTokenScope;
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date;
+};
 
 function toDeveloperToken(row: Row): DeveloperToken {
   return {
     id: row.id,
     name: row.name,
+    scope: row.scope,
     createdAt: row.created_at.toISOString(),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
     expiresAt: row.expires_at.toISOString(),
@@ -78,6 +87,7 @@ export async function createDeveloperToken(
       organizationId,
       userId: actor.id,
       name,
+      scope: request.scope,
       tokenHash: sha256Hex(token),
       expiresAt,
     });
@@ -87,7 +97,7 @@ export async function createDeveloperToken(
       actorEmail: actor.email,
       organizationId,
       target: `developer_token:${created.id}`,
-      after: { name, expiresAt: expiresAt.toISOString() },
+      after: { name, scope: request.scope, expiresAt: expiresAt.toISOString() },
       ip,
     });
     return created;
@@ -135,5 +145,6 @@ export async function exchangeDeveloperToken(
 ): Promise<RefreshAccessTokenResponse> {
   const holder = await useDeveloperToken(deps.db, sha256Hex(token), tokenHolders, now);
   if (!holder) throw new AppError('Unauthorized', 'The refresh token is not valid');
-  return { accessToken: await deps.tokens.signAccessToken({ ...holder, viaDeveloperToken: true }) };
+  const { scope, ...claims } = holder;
+  return { accessToken: await deps.tokens.signAccessToken({ ...claims, developerScope: scope }) };
 }

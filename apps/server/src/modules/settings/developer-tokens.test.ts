@@ -65,7 +65,14 @@ describe('developer tokens', () => {
 
     const listed = (await list(shop.admin)).json<DeveloperToken[]>();
     expect(listed).toEqual([
-      { id: token.id, name: 'Shop sync', createdAt: token.createdAt, lastUsedAt: null, expiresAt: token.expiresAt },
+      {
+        id: token.id,
+        name: 'Shop sync',
+        scope: 'checkouts',
+        createdAt: token.createdAt,
+        lastUsedAt: null,
+        expiresAt: token.expiresAt,
+      },
     ]);
     expect(JSON.stringify(listed)).not.toContain(token.token);
 
@@ -82,7 +89,7 @@ describe('developer tokens', () => {
 
   it('exchanges for an access token again and again without rotating, and records the last use', async () => {
     const shop = await openTestShop(t);
-    const token = await created(shop.admin);
+    const token = await created(shop.admin, { scope: 'read-only' });
     for (let i = 0; i < 3; i++) {
       const response = await exchange(token.token);
       expect(response.statusCode, response.body).toBe(200);
@@ -113,10 +120,57 @@ describe('developer tokens', () => {
       userId: shop.user.id,
       organizationId: shop.organization.id,
       role: 'admin',
-      viaDeveloperToken: true,
+      developerScope: 'checkouts',
     });
     const session = await t.runtime.deps.tokens.verifyAccessToken(shop.admin.authorization.slice('Bearer '.length));
-    expect(session).not.toHaveProperty('viaDeveloperToken');
+    expect(session).not.toHaveProperty('developerScope');
+  });
+
+  it('does only what its scope allows: store checkouts by default, reads, or all but what a person does', async () => {
+    const shop = await openTestShop(t);
+    const as = async (scope?: string) => {
+      const token = await created(shop.admin, scope ? { scope } : {});
+      return bearer((await exchange(token.token)).json<RefreshAccessTokenResponse>().accessToken);
+    };
+    const send = (headers: Headers, method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+    const forbidden = async (answer: ReturnType<typeof send>) => {
+      const response = await answer;
+      expect([response.statusCode, response.json<ErrorResponse>().code], response.body).toEqual([403, 'Forbidden']);
+    };
+
+    const checkouts = await as();
+    // Past the permission table, the store API answers for itself (no virtual BPT yet).
+    expect(
+      (await send(checkouts, 'POST', '/api/checkouts', { amount: '1', currency: 'GTQ', orderId: '1' })).statusCode,
+    ).toBe(400);
+    await forbidden(send(checkouts, 'GET', '/api/account/all'));
+    await forbidden(send(checkouts, 'POST', '/api/accounts', { name: 'Till' }));
+
+    const reader = await as('read-only');
+    expect((await send(reader, 'GET', '/api/account/all')).statusCode).toBe(200);
+    await forbidden(send(reader, 'POST', '/api/accounts', { name: 'Till' }));
+    await forbidden(send(reader, 'POST', '/api/checkouts', { amount: '1', currency: 'GTQ', orderId: '2' }));
+
+    const full = await as('full');
+    expect((await send(full, 'POST', '/api/accounts', { name: 'Till' })).statusCode).toBe(201);
+    // What only a person does: people with passwords, more tokens, the admin's own password.
+    await forbidden(
+      send(full, 'POST', '/api/managers', {
+        name: 'Mo',
+        email: 'mo@example.com',
+        password: 'Managers-pass-1',
+        accountIds: [],
+      }),
+    );
+    await forbidden(send(full, 'POST', URL, { scope: 'full' }));
+    await forbidden(
+      send(full, 'POST', '/api/settings/password', { currentPassword: TEST_PASSWORD, newPassword: 'Stolen-pass-2!' }),
+    );
+
+    expect((await create(shop.admin, { scope: 'root' })).statusCode).toBe(400);
+    const listed = (await list(shop.admin)).json<DeveloperToken[]>();
+    expect(listed.map((token) => token.scope).sort()).toEqual(['checkouts', 'full', 'read-only']);
   });
 
   it('stops working at once when revoked, and the revocation is audited', async () => {

@@ -199,7 +199,7 @@ export async function createStoreCheckout(
 ): Promise<{ checkout: StoreCheckout; created: boolean }> {
   const organizationId = organizationOf(caller);
   const protectedCheckouts = await findCheckoutProtection(deps.db, organizationId);
-  if (protectedCheckouts && !caller.viaDeveloperToken) {
+  if (protectedCheckouts && caller.developerScope === undefined) {
     throw new AppError('CheckoutProtected', 'Checkout protection is on: create checkouts with the developer token');
   }
   const virtualBptId = await chooseVirtualBpt(deps.db, organizationId, request.virtualBptId);

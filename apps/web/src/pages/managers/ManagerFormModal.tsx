@@ -4,18 +4,19 @@ import { type FormEvent, useState } from 'react';
 import { useAccounts } from '../../api/catalog.ts';
 import { ApiError } from '../../api/client.ts';
 import { useCreateManager, useUpdateManager } from '../../api/managers.ts';
+import { useMfaStatus } from '../../api/mfa.ts';
 import { emailErrorKey, newPasswordErrorKeys } from '../../components/credentials.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
 import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 
-type FieldErrors = Partial<Record<'name' | 'email' | 'password' | 'confirmation', string>>;
+type FieldErrors = Partial<Record<'name' | 'email' | 'password' | 'confirmation' | 'mfaCode', string>>;
 
 /**
  * Creates a manager with the password the administrator assigns (SPEC §5), or renames one,
  * changes their accounts and, when filled in, sets a new password. The email is their sign-in
- * name and stays as created.
+ * name and stays as created. With MFA on, a password chosen here needs the admin's code.
  */
 export function ManagerFormModal({ manager, onClose }: { manager: Manager | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -31,7 +32,10 @@ export function ManagerFormModal({ manager, onClose }: { manager: Manager | null
   const { language: ownLanguage } = useSession();
   const [language, setLanguage] = useState<Language>(manager?.language ?? ownLanguage);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [mfaCode, setMfaCode] = useState('');
+  const hasMfa = useMfaStatus().data?.hasMfa ?? false;
   const mutation = manager ? update : create;
+  const asksForCode = hasMfa && (!manager || password !== '');
   // A taken email belongs next to the email field rather than below the form.
   const emailTaken = mutation.error instanceof ApiError && mutation.error.code === 'UserAlreadyExist';
 
@@ -48,6 +52,7 @@ export function ManagerFormModal({ manager, onClose }: { manager: Manager | null
       if (passwordErrors.password) found.password = t(passwordErrors.password);
       if (passwordErrors.confirmation) found.confirmation = t(passwordErrors.confirmation);
     }
+    if (asksForCode && !mfaCode.trim()) found.mfaCode = t('mfa.errors.missingCode');
     return found;
   };
 
@@ -56,6 +61,7 @@ export function ManagerFormModal({ manager, onClose }: { manager: Manager | null
     const found = validate();
     setErrors(found);
     if (Object.values(found).some(Boolean)) return;
+    const code = asksForCode ? { mfaCode: mfaCode.trim() } : {};
     try {
       if (manager) {
         await update.mutateAsync({
@@ -64,9 +70,10 @@ export function ManagerFormModal({ manager, onClose }: { manager: Manager | null
           accountIds,
           language,
           ...(password && { password }),
+          ...code,
         });
       } else {
-        await create.mutateAsync({ name: name.trim(), email: email.trim(), password, language, accountIds });
+        await create.mutateAsync({ name: name.trim(), email: email.trim(), password, language, accountIds, ...code });
       }
       notifications.show({ color: 'teal', message: t(manager ? 'managers.saved' : 'managers.created') });
       onClose();
@@ -132,6 +139,20 @@ export function ManagerFormModal({ manager, onClose }: { manager: Manager | null
             maxLength={256}
             autoComplete="new-password"
           />
+          {asksForCode && (
+            <TextInput
+              label={t('managers.mfaCode')}
+              description={t('mfa.settings.disableHelp')}
+              value={mfaCode}
+              onChange={(event) => {
+                setMfaCode(event.currentTarget.value);
+                clear('mfaCode');
+              }}
+              error={errors.mfaCode}
+              required
+              autoComplete="one-time-code"
+            />
+          )}
           <Select
             label={t('managers.language')}
             data={languages.map((code) => ({ value: code, label: t(`language.${code}`) }))}

@@ -47,11 +47,18 @@ async function renderSection(role: Role, language: 'en' | 'es' = 'en') {
 const listed = {
   id: '6f1c1a8e-0000-4000-8000-000000000001',
   name: 'Inventory sync',
+  scope: 'read-only',
   createdAt: '2026-11-20T10:00:00.000Z',
   lastUsedAt: null,
   expiresAt: '2046-11-20T10:00:00.000Z',
 };
-const created = { ...listed, id: '6f1c1a8e-0000-4000-8000-000000000002', name: null, token: 'rayo_dev_secret' };
+const created = {
+  ...listed,
+  id: '6f1c1a8e-0000-4000-8000-000000000002',
+  name: null,
+  scope: 'checkouts',
+  token: 'rayo_dev_secret',
+};
 const organization = { id: 'o', name: 'Shop', countryCode: 'GT', timeZone: 'America/Guatemala', currency: 'GTQ' };
 
 describe('DeveloperTokenSection', () => {
@@ -75,11 +82,14 @@ describe('DeveloperTokenSection', () => {
     await renderSection('admin');
     expect(await screen.findByText('Inventory sync')).toBeInTheDocument();
     expect(screen.getByText('Never')).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'Read only' })).toBeInTheDocument();
+    // The narrowest scope, what the shop integrations need, unless the admin picks another.
+    expect(screen.getByRole('radio', { name: /^Store checkouts/ })).toBeChecked();
 
     await userEvent.click(screen.getByRole('button', { name: 'Create token' }));
     const dialog = await screen.findByRole('dialog', { name: 'Copy your new token' });
     expect(within(dialog).getByText('rayo_dev_secret')).toBeInTheDocument();
-    expect(calls.find((c) => c.route === 'POST /api/settings/developer-tokens')?.body).toEqual({});
+    expect(calls.find((c) => c.route === 'POST /api/settings/developer-tokens')?.body).toEqual({ scope: 'checkouts' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByText('rayo_dev_secret')).not.toBeInTheDocument());
     expect(await screen.findByText('Unnamed')).toBeInTheDocument();
@@ -115,6 +125,7 @@ describe('DeveloperTokenSection', () => {
     });
     await renderSection('admin');
     await userEvent.type(await screen.findByLabelText('Name (optional)'), 'Sync');
+    await userEvent.click(screen.getByRole('radio', { name: /^Full access/ }));
     await waitFor(() => expect(calls.some((c) => c.route === 'GET /api/settings/mfa')).toBe(true));
     await userEvent.click(screen.getByRole('button', { name: 'Create token' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create a developer token' });
@@ -123,7 +134,7 @@ describe('DeveloperTokenSection', () => {
     await screen.findByRole('dialog', { name: 'Copy your new token' });
     const post = calls.find((c) => c.route === 'POST /api/settings/developer-tokens');
     expect(post?.headers['mfa-code']).toBe('123456');
-    expect(post?.body).toEqual({ name: 'Sync' });
+    expect(post?.body).toEqual({ name: 'Sync', scope: 'full' });
   });
 
   it('is not shown to managers, and asks the server nothing', async () => {

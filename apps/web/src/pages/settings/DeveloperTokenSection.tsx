@@ -1,9 +1,24 @@
-import { Alert, Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Code,
+  Group,
+  Paper,
+  Radio,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import {
   type CreatedDeveloperToken,
   canChangeOrganization,
   DEVELOPER_TOKEN_LIMIT,
+  DEVELOPER_TOKEN_SCOPES,
   type DeveloperToken,
+  type DeveloperTokenScope,
 } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useCreateDeveloperToken, useDeveloperTokens, useRevokeDeveloperToken } from '../../api/developer-tokens.ts';
@@ -19,8 +34,9 @@ import { useSession } from '../../session/use-session.ts';
 import { MfaCodeModal } from './MfaCodeModal.tsx';
 
 /**
- * Settings → developer token (SPEC §2, §9): admins create tokens for their own programs, see
- * each once, and revoke them. Managers get no section: the tokens act as an admin.
+ * Settings → developer token (SPEC §2, §9): admins create tokens for their own programs, each
+ * with what it may do (store checkouts by default, the narrowest), see each once, and revoke
+ * them. Managers get no section: the tokens act as an admin.
  */
 export function DeveloperTokenSection() {
   const { role } = useSession();
@@ -33,16 +49,18 @@ function DeveloperTokens() {
   const hasMfa = useMfaStatus().data?.hasMfa ?? false;
   const create = useCreateDeveloperToken();
   const [name, setName] = useState('');
+  const [scope, setScope] = useState<DeveloperTokenScope>('checkouts');
   const [askingForCode, setAskingForCode] = useState(false);
   const [created, setCreated] = useState<CreatedDeveloperToken | null>(null);
 
   const send = (mfaCode?: string) => {
     setAskingForCode(false);
     create.mutate(
-      { name: name.trim() || undefined, mfaCode },
+      { name: name.trim() || undefined, scope, mfaCode },
       {
         onSuccess: (token) => {
           setName('');
+          setScope('checkouts');
           setCreated(token);
         },
       },
@@ -76,6 +94,23 @@ function DeveloperTokens() {
           <TokenList tokens={tokens.data ?? []} loading={tokens.isPending} />
         )}
         <form onSubmit={submit} noValidate>
+          <Radio.Group
+            label={t('settings.developerTokens.scopeLabel')}
+            value={scope}
+            onChange={(value) => setScope(value as DeveloperTokenScope)}
+            mb="sm"
+          >
+            <Stack gap="xs" mt="xs">
+              {DEVELOPER_TOKEN_SCOPES.map((option) => (
+                <Radio
+                  key={option}
+                  value={option}
+                  label={t(`settings.developerTokens.scopes.${option}`)}
+                  description={t(`settings.developerTokens.scopeHelp.${option}`)}
+                />
+              ))}
+            </Stack>
+          </Radio.Group>
           <Group align="flex-end" gap="sm">
             <TextInput
               label={t('settings.developerTokens.nameLabel')}
@@ -154,7 +189,8 @@ function TokenList({ tokens, loading }: { tokens: DeveloperToken[]; loading: boo
           <Table.Thead>
             <Table.Tr>
               <Table.Th>{t('settings.developerTokens.name')}</Table.Th>
-              {/* On a phone the creation date gives way, so that revoking stays in reach. */}
+              {/* On a phone the access goes under the name and the creation date gives way, so that revoking stays in reach. */}
+              <Table.Th visibleFrom="sm">{t('settings.developerTokens.scope')}</Table.Th>
               <Table.Th visibleFrom="xs">{t('settings.developerTokens.created')}</Table.Th>
               <Table.Th>{t('settings.developerTokens.lastUsed')}</Table.Th>
               <Table.Th>
@@ -165,7 +201,13 @@ function TokenList({ tokens, loading }: { tokens: DeveloperToken[]; loading: boo
           <Table.Tbody>
             {tokens.map((token) => (
               <Table.Tr key={token.id}>
-                <Table.Td>{labelOf(token)}</Table.Td>
+                <Table.Td>
+                  <div>{labelOf(token)}</div>
+                  <Text size="xs" c="dimmed" hiddenFrom="sm">
+                    {t(`settings.developerTokens.scopes.${token.scope}`)}
+                  </Text>
+                </Table.Td>
+                <Table.Td visibleFrom="sm">{t(`settings.developerTokens.scopes.${token.scope}`)}</Table.Td>
                 <Table.Td visibleFrom="xs">{date(token.createdAt)}</Table.Td>
                 <Table.Td>{token.lastUsedAt ? date(token.lastUsedAt) : t('settings.developerTokens.never')}</Table.Td>
                 <Table.Td ta="right">
