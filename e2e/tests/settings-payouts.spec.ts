@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { sendJson, signInViaUi, signUpShop } from './support.ts';
+import { latestMailTo, linkIn, sendJson, signInViaUi, signUpShop } from './support.ts';
 
 const PASSWORD = 'Destino-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -78,6 +78,12 @@ const texts = {
     pending: 'Pending verification',
     notSet: 'Not set',
     readOnly: 'Only an administrator can change where payouts go.',
+    payoutsSection: 'Payouts',
+    holds: ['Bank transfers are on hold', 'On-chain payouts are on hold', 'Lightning payouts are on hold'],
+    lightningMail: /^The payout Lightning address of Destino .+ was changed$/,
+    cancelTitle: 'Cancel the change of where you are paid?',
+    cancelChange: 'Cancel the change',
+    lightningBack: 'Change cancelled: the previous Lightning address is back.',
   },
   es: {
     bankSection: 'Cuenta bancaria',
@@ -99,6 +105,16 @@ const texts = {
     pending: 'Verificación pendiente',
     notSet: 'Sin configurar',
     readOnly: 'Solo un administrador puede cambiar a dónde van los pagos.',
+    payoutsSection: 'Pagos al comercio',
+    holds: [
+      'Las transferencias bancarias están en espera',
+      'Los pagos on-chain están en espera',
+      'Los pagos Lightning están en espera',
+    ],
+    lightningMail: /^Se cambió la dirección Lightning de pagos de Destino .+$/,
+    cancelTitle: '¿Cancelar el cambio de a dónde se te paga?',
+    cancelChange: 'Cancelar el cambio',
+    lightningBack: 'Cambio cancelado: volvió la dirección Lightning anterior.',
   },
 } as const;
 
@@ -176,6 +192,26 @@ for (const language of ['en', 'es'] as const) {
     await expectShown(page, text.lightningSaved);
     await expect(lightning.getByText(text.pending)).toBeVisible();
     await expect(lightning.getByRole('textbox', { name: text.lightningAddress })).toHaveValue(`shop@${lnurlHost}`);
+
+    // Nothing is paid to the new destinations yet, and the payouts screen says why.
+    const payouts = section(page, text.payoutsSection);
+    for (const hold of text.holds) await expect(payouts.getByText(hold)).toBeVisible();
+    // Every admin is mailed with a link that undoes the change, without a session.
+    const mail = await latestMailTo(shop.email);
+    expect(mail.subject).toMatch(text.lightningMail);
+    const signedOut = await page.context().browser()?.newPage();
+    if (!signedOut) throw new Error('no browser');
+    await signedOut.goto(linkIn(mail));
+    // A browser without a session shows English until the reader picks their language.
+    if (language === 'es') await signedOut.getByText('Español').click();
+    await afterNavigation(signedOut.getByRole('heading', { name: text.cancelTitle })).toBeVisible();
+    await signedOut.getByRole('button', { name: text.cancelChange }).click();
+    await expect(signedOut.getByText(text.lightningBack)).toBeVisible();
+    await signedOut.close();
+    await page.reload();
+    await afterNavigation(section(page, text.lightningSection).getByText(text.notSet)).toBeVisible();
+    await expect(section(page, text.payoutsSection).getByText(text.holds[2] as string)).toHaveCount(0);
+    await expect(section(page, text.payoutsSection).getByText(text.holds[0] as string)).toBeVisible();
 
     // The manager of the same organization sees all three, and can change none.
     await page.evaluate(() => localStorage.clear());
