@@ -1,7 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import { ALL_COUNTRIES_ID } from '@rayo/shared';
 import { E2E_ECWID_CDN } from '../playwright.config.ts';
+import { expectAccessible } from './axe.ts';
 import { DEMO_PASSWORD, demo, sendJson, signInViaUi, signUpShop } from './support.ts';
 
 /**
@@ -10,7 +10,6 @@ import { DEMO_PASSWORD, demo, sendJson, signInViaUi, signUpShop } from './suppor
  * any serious or critical finding fails the run, listed by screen, rule and element.
  */
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const PASSWORD = 'Accesible-2026!';
@@ -18,24 +17,6 @@ const PASSWORD = 'Accesible-2026!';
 const afterNavigation = expect.configure({ timeout: 60_000 });
 
 type Language = 'en' | 'es';
-
-/**
- * Checks the page as it is now; each screen's findings are a failure of their own, listed by rule,
- * impact and element, and the test goes on to the next screen.
- */
-async function expectAccessible(page: Page, screen: string) {
-  // Legacy mode runs axe in the page itself: the default opens a blank page per run to merge the
-  // frames' results, which on a busy machine doubles the time and this page has no frames.
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).setLegacyMode(true).analyze();
-  const findings = violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => {
-      const targets = violation.nodes.map((node) => node.target.join(' '));
-      const shown = targets.slice(0, 4).join(' | ') + (targets.length > 4 ? ` | … ${targets.length - 4} more` : '');
-      return `${violation.id} (${violation.impact}, ${targets.length}×): ${shown}`;
-    });
-  expect.soft(findings, `serious or critical WCAG violations on ${screen}`).toEqual([]);
-}
 
 /** Every screen names itself in the browser's tab and history: '<screen> · Rayo'. */
 async function expectOwnTitle(page: Page, screen: string) {

@@ -13,6 +13,7 @@ import { CheckoutPaid } from './CheckoutPaid.tsx';
 import { LightningPayment } from './LightningPayment.tsx';
 import { OnchainPayment, OnchainState } from './OnchainPayment.tsx';
 import { OrderSummary } from './OrderSummary.tsx';
+import { UnderpaidSummary } from './UnderpaidSummary.tsx';
 
 /**
  * `/ecommerce/checkout/:id` (SPEC §2 checkout pages): the payment request, the order, and the paid
@@ -57,6 +58,7 @@ function Checkout({ checkout, onChanged }: { checkout: PublicCheckout; onChanged
     <BrandedPanel accent={accent} data-testid="checkout-panel">
       <Stack gap="lg">
         <OrderSummary checkout={checkout} />
+        {checkout.underpaid && <UnderpaidSummary underpaid={checkout.underpaid} />}
         {checkout.status === 'paid' && <CheckoutPaid checkout={checkout} accent={accent} onRecheck={onChanged} />}
         {checkout.status === 'paid' && checkout.paidVia === 'onchain' && checkout.onchain && (
           <OnchainState onchain={checkout.onchain} />

@@ -47,7 +47,7 @@ export function OnchainState({ onchain }: { onchain: PublicCheckoutOnchain }) {
   return (
     <Group justify="center" gap="xs" role="status" data-testid="onchain-status" wrap="nowrap">
       {icon}
-      <Text size="sm" fw={state === 'underpaid' ? 600 : undefined} c={state === 'underpaid' ? 'orange.8' : undefined}>
+      <Text size="sm" fw={state === 'underpaid' ? 600 : undefined} c={state === 'underpaid' ? 'orange.9' : undefined}>
         {text}
       </Text>
     </Group>

@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { ListStatus } from '../../components/ListStatus.tsx';
-import { formatMoney } from '../../components/money-format.ts';
+import { formatDecimalMoney, formatMoney } from '../../components/money-format.ts';
 import { notifications } from '../../components/notifications.ts';
 import { QrCode } from '../../components/QrCode.tsx';
 import { useDeleteConfirmation } from '../../components/use-delete-confirmation.ts';
@@ -64,7 +64,7 @@ function PaymentLinkCards({
   return (
     <Stack gap="sm" data-testid="payment-links">
       {links.map((link) => {
-        const status = statusLabel(link.status);
+        const status = statusLabel(link);
         const url = paymentLinkUrl(link.id);
         return (
           <Paper key={link.id} withBorder p="md" data-testid="payment-link">
@@ -83,9 +83,18 @@ function PaymentLinkCards({
                       {t(`paymentLinks.paidVia.${link.paidVia}`, { when: date(link.paidAt) })}
                     </Text>
                   )}
+                  {link.underpaid && (
+                    <Text size="sm" c="orange.9" data-testid="payment-link-underpaid">
+                      {t('paymentLinks.underpaidAmounts', {
+                        received: formatDecimalMoney(link.underpaid.received.value, link.amount.currency, locale),
+                        amount: formatDecimalMoney(link.amount.value, link.amount.currency, locale),
+                        missing: formatDecimalMoney(link.underpaid.missing.value, link.amount.currency, locale),
+                      })}
+                    </Text>
+                  )}
                 </div>
-                <Stack gap={4} align="flex-end">
-                  <Badge color={status.color} variant="light" style={{ flexShrink: 0 }}>
+                <Stack gap={4} align="flex-end" style={{ flexShrink: 0 }}>
+                  <Badge color={status.color} variant="light">
                     {t(status.key)}
                   </Badge>
                   {link.extraPayment && (
