@@ -1,0 +1,16 @@
+import type { BankingInfoMetadata } from '@rayo/shared';
+
+/**
+ * The values that a column's check constraint allows, where no API schema in `@rayo/shared` names
+ * them already. `schema-codegen.ts` gives these types to the generated columns.
+ */
+export type CheckoutKind = 'payment_link' | 'store';
+export type CheckoutStatusColumn = 'awaiting_payment' | 'processing' | 'paid' | 'expired';
+export type CheckoutPaidVia = 'lightning' | 'onchain';
+export type EmailCodePurpose = 'confirm_email' | 'reset_password';
+export type OnchainState = 'awaiting_payment' | 'confirming' | 'underpaid' | 'confirmed';
+export type PayoutKind = 'lightning' | 'onchain';
+export type PayoutStateColumn = 'pending' | 'sent' | 'failed' | 'cancelled';
+export type OnchainBatchState = 'awaiting_signature' | 'signed' | 'broadcast' | 'confirmed';
+/** An address, or a bank account's fields. */
+export type PayoutDestinationValue = string | BankingInfoMetadata;
