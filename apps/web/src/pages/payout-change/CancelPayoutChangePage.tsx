@@ -41,7 +41,7 @@ export function CancelPayoutChangePage() {
       />
       {cancelled ? (
         <Alert color="teal" variant="light" role="status">
-          {t(`payouts.holds.cancelled.${cancelled}`)}
+          {t('payouts.holds.cancelled', { what: t(`payouts.holds.destination.${cancelled}`) })}
         </Alert>
       ) : (
         <Button color="red" fullWidth size="md" loading={sending} disabled={!token} onClick={cancel}>

@@ -23,11 +23,15 @@ export function PayoutHolds({ holds }: { holds: readonly PayoutHold[] }) {
   const cancel = useCancelDestinationChange();
   const [confirming, setConfirming] = useState<PayoutHold | null>(null);
 
+  const what = (hold: PayoutHold) => t(`payouts.holds.destination.${hold.kind}`);
   const send = (hold: PayoutHold, mfaCode?: string) => {
     setConfirming(null);
     cancel.mutate(
       { changeId: hold.changeId, ...(mfaCode ? { mfaCode } : {}) },
-      { onSuccess: () => notifications.show({ color: 'teal', message: t(`payouts.holds.cancelled.${hold.kind}`) }) },
+      {
+        onSuccess: () =>
+          notifications.show({ color: 'teal', message: t('payouts.holds.cancelled', { what: what(hold) }) }),
+      },
     );
   };
 
@@ -43,11 +47,12 @@ export function PayoutHolds({ holds }: { holds: readonly PayoutHold[] }) {
           <Stack gap="xs">
             <Text size="sm">
               {hold.releaseAt
-                ? t(`payouts.holds.until.${hold.kind}`, {
+                ? t('payouts.holds.until', {
+                    what: what(hold),
                     changed: date(hold.changedAt),
                     release: date(hold.releaseAt),
                   })
-                : t(`payouts.holds.unmailed.${hold.kind}`, { changed: date(hold.changedAt) })}
+                : t('payouts.holds.unmailed', { what: what(hold), changed: date(hold.changedAt) })}
             </Text>
             {editable && (
               <Group>
@@ -76,7 +81,7 @@ export function PayoutHolds({ holds }: { holds: readonly PayoutHold[] }) {
       {confirming && !hasMfa && (
         <Modal opened onClose={() => setConfirming(null)} title={t('payouts.holds.confirmTitle')} centered>
           <Stack>
-            <Text size="sm">{t(`payouts.holds.confirmText.${confirming.kind}`)}</Text>
+            <Text size="sm">{t('payouts.holds.confirmText', { what: what(confirming) })}</Text>
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setConfirming(null)}>
                 {t('common.cancel')}
