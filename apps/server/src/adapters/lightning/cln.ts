@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { fetch as undiciFetch } from 'undici';
+import { methodsRuneRefuses } from './cln-rune.ts';
 import {
   AnswerTooLarge,
   Backoff,
@@ -41,10 +42,16 @@ export type ClnBackendOptions = {
   maxReconnectDelayMs?: number;
   /** Hears of every failed long poll before the adapter retries, so the caller can log it. */
   onStreamError?: (error: LightningBackendError, retryInMs: number) => void;
+  /** Hears of what works but not fully at start, e.g. a rune that cannot send payouts. */
+  onWarning?: (message: string) => void;
 };
 
-/** Every method Rayo calls; `pay` and `listpays` only for payouts. */
-export const RUNE_METHODS = ['getinfo', 'invoice', 'listinvoices', 'waitanyinvoice', 'decode', 'pay', 'listpays'];
+/** The methods taking payments needs; without one of them Rayo does not start. */
+const RECEIVING_METHODS = ['getinfo', 'invoice', 'listinvoices', 'waitanyinvoice', 'decode'];
+/** The methods Lightning payouts add. */
+const PAYOUT_METHODS = ['pay', 'listpays'];
+/** Every method Rayo calls. */
+export const RUNE_METHODS = [...RECEIVING_METHODS, ...PAYOUT_METHODS];
 
 /** A rune for Rayo: one restriction whose alternatives are its methods (doc/schemas/createrune.json). */
 export const CREATERUNE_COMMAND = `lightning-cli createrune restrictions='[[${RUNE_METHODS.map((method) => `"method=${method}"`).join(',')}]]'`;
@@ -76,12 +83,37 @@ class ClnError extends LightningBackendError {
 }
 
 /**
+ * Refuses, before any call, a rune that cannot take payments, naming the methods it lacks; one that
+ * cannot send payouts is only reported. clnrest's own refusal names only the first restriction
+ * that failed, and a payout's lookup would fail only when its outcome was lost.
+ */
+function checkRune(options: ClnBackendOptions): void {
+  const refused = methodsRuneRefuses(options.rune, RUNE_METHODS);
+  if (refused === null) return;
+  const receiving = refused.filter((method) => RECEIVING_METHODS.includes(method));
+  if (receiving.length > 0) {
+    throw new LightningBackendError(
+      `The Core Lightning rune does not allow ${receiving.join(', ')}, which taking payments needs. ` +
+        `Create a rune with: ${CREATERUNE_COMMAND}`,
+    );
+  }
+  const payouts = refused.filter((method) => PAYOUT_METHODS.includes(method));
+  if (payouts.length > 0) {
+    options.onWarning?.(
+      `The Core Lightning rune does not allow ${payouts.join(', ')}: Lightning payouts cannot be sent. ` +
+        `Create a rune with: ${CREATERUNE_COMMAND}`,
+    );
+  }
+}
+
+/**
  * The Lightning backend over Core Lightning's clnrest plugin (reference/protocols.md §5).
  *
- * Asks `getinfo` for the network before answering, so a wrong URL, CA or rune stops the server at
- * boot instead of at the first payment.
+ * Reads the rune's restrictions, then asks `getinfo` for the network before answering, so a wrong
+ * URL, CA or rune stops the server at boot instead of at the first payment.
  */
 export async function createClnBackend(options: ClnBackendOptions): Promise<LightningBackend> {
+  checkRune(options);
   const call = createCaller(options);
   const info = await call('getinfo', {});
   const network = typeof info.network === 'string' ? NETWORKS[info.network] : undefined;

@@ -22,6 +22,7 @@ export async function createLightningBackend(
 ): Promise<LightningBackend> {
   const onStreamError = (error: LightningBackendError, retryInMs: number) =>
     log.warn({ err: error, retryInMs }, 'Lightning settlement stream interrupted; retrying');
+  const onWarning = (message: string) => log.warn({}, message);
   switch (config.lightning.backend) {
     case 'devnet':
       return createDevnetBackend(database.db, {
@@ -33,10 +34,10 @@ export async function createLightningBackend(
       return createLndBackend({
         ...(await lndOptions(config.lightning)),
         onStreamError,
-        onWarning: (message) => log.warn({}, message),
+        onWarning,
       });
     case 'cln':
-      return createClnBackend({ ...(await clnOptions(config.lightning)), onStreamError });
+      return createClnBackend({ ...(await clnOptions(config.lightning)), onStreamError, onWarning });
   }
 }
 
