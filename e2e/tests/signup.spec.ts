@@ -3,8 +3,9 @@ import { demo, latestMailTo, linkIn, signInViaUi } from './support.ts';
 
 const PASSWORD = 'Lumbre-2026!';
 const NEW_PASSWORD = 'Lumbre-reset-7?';
+const OTHER_PASSWORD = 'Someone-else-3#';
 
-test('sign up, confirm from the mail, onboard, reset the password and sign in', async ({ page }) => {
+test('sign up, confirm from the mail, onboard, reset the password and sign in', async ({ page, request }) => {
   const email = `owner-${Date.now()}@lumbre.example`;
 
   await page.goto('/login');
@@ -26,9 +27,21 @@ test('sign up, confirm from the mail, onboard, reset the password and sign in', 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert')).toContainText('Confirm your email first');
 
-  const confirmation = await latestMailTo(email);
+  // Someone else signs up with the same address and a password of their own, so the newest
+  // mail is one their sign-up sent: the password typed after opening it is the one that counts.
+  const otherSignUp = Date.now();
+  const other = await request.post('/api/auth/signup', { data: { email, password: OTHER_PASSWORD } });
+  expect(other.status()).toBe(204);
+  const confirmation = await latestMailTo(email, { after: otherSignUp });
   expect(confirmation.subject).toBe('Confirm your email for Rayo');
   await page.goto(linkIn(confirmation));
+  await expect(page.getByRole('heading', { name: 'Confirm your email' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByRole('textbox', { name: 'Confirm password' }).fill('Not-the-same-1!');
+  await page.getByRole('button', { name: 'Confirm and continue' }).click();
+  await expect(page.getByText("Passwords don't match.")).toBeVisible();
+  await page.getByRole('textbox', { name: 'Confirm password' }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Confirm and continue' }).click();
   await expect(page.getByRole('heading', { name: 'Set up your organization' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Organization name' }).fill('Café Lumbre');
   await page.getByRole('combobox', { name: 'Country' }).fill('Mexi');
@@ -45,6 +58,10 @@ test('sign up, confirm from the mail, onboard, reset the password and sign in', 
 
   await page.getByRole('button', { name: 'Log Out' }).click();
   await expect(page).toHaveURL(/\/login/);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(OTHER_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
   await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
   const asked = Date.now();
@@ -97,6 +114,9 @@ test('sign-up and reset refusals show the SPEC messages', async ({ page }) => {
 
 test('a spent confirmation link says so and offers a new one', async ({ page }) => {
   await page.goto('/onboard?code=not-a-real-code');
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByRole('textbox', { name: 'Confirm password' }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Confirm and continue' }).click();
   await expect(page.getByRole('alert')).toHaveText('The code or link is not valid or has expired');
   await expect(page.getByRole('link', { name: 'sign up again for a new link' })).toBeVisible();
 });

@@ -113,7 +113,10 @@ export async function signUpShop(
   const name = `${shop.name} ${suffix}`;
   await sendJson(request, '/api/auth/signup', { email, password: shop.password });
   const code = new URL(linkIn(await latestMailTo(email))).searchParams.get('code');
-  const session = await sendJson<{ accessToken: string }>(request, '/api/auth/confirm-email', { code });
+  const session = await sendJson<{ accessToken: string }>(request, '/api/auth/confirm-email', {
+    code,
+    password: shop.password,
+  });
   const { organizationId, accessToken: token } = await sendJson<{ organizationId: string; accessToken: string }>(
     request,
     '/api/onboard',

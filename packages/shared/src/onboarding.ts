@@ -11,9 +11,13 @@ export const SignUpRequestSchema = z.object({
 });
 export type SignUpRequest = z.input<typeof SignUpRequestSchema>;
 
-/** The code of the emailed confirmation link. */
+/**
+ * The code of the emailed confirmation link, and the password typed on the page it opens: the
+ * one that counts, since anyone can make the address mail a link (docs/security.md).
+ */
 export const ConfirmEmailRequestSchema = z.object({
   code: z.string().trim().min(1).max(128),
+  password: StrongPasswordSchema,
   remember: RememberSchema,
 });
 export type ConfirmEmailRequest = z.infer<typeof ConfirmEmailRequestSchema>;

@@ -217,7 +217,6 @@ export interface EmailCodes {
   expires_at: Timestamp;
   failed_attempts: Generated<number>;
   id: Generated<string>;
-  password_hash: string | null;
   purpose: EmailCodePurpose;
   used_at: Timestamp | null;
   user_id: string;

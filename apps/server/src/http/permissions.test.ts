@@ -490,7 +490,8 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'POST /api/auth/signup': () => ({ body: { email: `signup-${++mailed}@example.com`, password: TEST_PASSWORD } }),
   'POST /api/auth/confirm-email': async () => {
     const { text } = await mailTo((email) => post('/api/auth/signup', { email, password: TEST_PASSWORD }));
-    return { body: { code: new URL(/https?:\/\/\S+/.exec(text)?.[0] ?? '').searchParams.get('code') } };
+    const code = new URL(/https?:\/\/\S+/.exec(text)?.[0] ?? '').searchParams.get('code');
+    return { body: { code, password: TEST_PASSWORD } };
   },
   'POST /api/auth/forgot-password': () => ({ body: { email: f.users.admin.email } }),
   'POST /api/auth/confirm-forgot-password': async () => {

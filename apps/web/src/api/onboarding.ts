@@ -13,8 +13,8 @@ export function signUp(request: SignUpRequest): Promise<void> {
 }
 
 /** The session lasts as long as this browser's "remember me" says, as a sign-in would. */
-export function confirmEmail(code: string) {
-  const body = { code, remember: sessionStore.get().remember };
+export function confirmEmail(request: { code: string; password: string }) {
+  const body = { ...request, remember: sessionStore.get().remember };
   return apiRequest<SignInResponse>('/auth/confirm-email', { method: 'POST', body, auth: false });
 }
 

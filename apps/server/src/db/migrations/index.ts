@@ -31,6 +31,7 @@ import * as onchainQuotes from './0030-onchain-quotes.ts';
 import * as payoutDestinationChanges from './0031-payout-destination-changes.ts';
 import * as shopifyAppCredentials from './0033-shopify-app-credentials.ts';
 import * as developerTokenScopes from './0034-developer-token-scopes.ts';
+import * as signupPasswordOnConfirmation from './0035-signup-password-on-confirmation.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0031-payout-destination-changes': payoutDestinationChanges,
   '0033-shopify-app-credentials': shopifyAppCredentials,
   '0034-developer-token-scopes': developerTokenScopes,
+  '0035-signup-password-on-confirmation': signupPasswordOnConfirmation,
 };

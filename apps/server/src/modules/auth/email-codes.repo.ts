@@ -4,13 +4,10 @@ import type { EmailCodesTable } from '../../db/schema.ts';
 
 export type EmailCodePurpose = EmailCodesTable['purpose'];
 
-/**
- * Stores a new code for the user and purpose and spends the older ones, so only the newest mail
- * works. A confirmation code carries the password of the sign-up that mailed it.
- */
+/** Stores a new code for the user and purpose and spends the older ones, so only the newest mail works. */
 export async function replaceEmailCode(
   db: Db,
-  code: { userId: string; purpose: EmailCodePurpose; codeHash: string; expiresAt: Date; passwordHash?: string },
+  code: { userId: string; purpose: EmailCodePurpose; codeHash: string; expiresAt: Date },
   now: Date,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -22,7 +19,6 @@ export async function replaceEmailCode(
         purpose: code.purpose,
         code_hash: code.codeHash,
         expires_at: code.expiresAt,
-        password_hash: code.passwordHash ?? null,
       })
       .execute();
   });
@@ -48,7 +44,7 @@ export async function spendEmailCodesOfUser(
 export async function lockLiveCodeByHash(db: Db, purpose: EmailCodePurpose, codeHash: string, now: Date) {
   return db
     .selectFrom('email_codes')
-    .select(['id', 'user_id', 'password_hash'])
+    .select(['id', 'user_id'])
     .where('code_hash', '=', codeHash)
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)

@@ -24,9 +24,9 @@ const HOUR_MS = 60 * 60 * 1000;
 /**
  * Creates an unconfirmed admin with no organization yet and mails the confirmation link. An
  * address that signed up but never confirmed gets a new link instead, so a lost mail is not a
- * dead end. Each link carries the password of the sign-up that mailed it and retires the older
- * links: the password that counts is the one whoever proves the mailbox typed, never that of
- * someone who signed up first with an address that is not theirs.
+ * dead end; the newest link retires the older ones. No link carries a password: anyone can make
+ * an address mail one, so the password that counts is typed on the page the link opens, by
+ * whoever holds the mailbox (see `confirmEmail`).
  */
 export async function signUp(
   deps: AccountMailDeps,
@@ -37,10 +37,7 @@ export async function signUp(
   const existing = await findUserByEmail(deps.db, request.email);
   if (existing?.email_confirmed_at) throw new AppError('UserAlreadyExist', 'The email is already in use');
   if (existing) {
-    const passwordHash = await hashPassword(request.password);
-    // The pending account answers sign-in as unconfirmed to the latest sign-up only.
-    await updateUserPassword(deps.db, existing.id, passwordHash);
-    await sendEmailConfirmation(deps, existing, passwordHash, now);
+    await sendEmailConfirmation(deps, existing, now);
     return;
   }
   const user = await createUser(deps.db, {
@@ -53,16 +50,10 @@ export async function signUp(
     emailConfirmed: false,
   });
   await insertAuditEntry(deps.db, { action: 'auth.signup', actorUserId: user.id, actorEmail: user.email, ip });
-  await sendEmailConfirmation(deps, user, undefined, now);
+  await sendEmailConfirmation(deps, user, now);
 }
 
-/** With a `passwordHash`, following the link also sets that password (a repeated sign-up's). */
-async function sendEmailConfirmation(
-  deps: AccountMailDeps,
-  user: UserProfile,
-  passwordHash: string | undefined,
-  now: Date,
-): Promise<void> {
+async function sendEmailConfirmation(deps: AccountMailDeps, user: UserProfile, now: Date): Promise<void> {
   const code = randomBytes(32).toString('base64url');
   await replaceEmailCode(
     deps.db,
@@ -71,7 +62,6 @@ async function sendEmailConfirmation(
       purpose: 'confirm_email',
       codeHash: sha256Hex(code),
       expiresAt: new Date(now.getTime() + CONFIRMATION_LINK_HOURS * HOUR_MS),
-      passwordHash,
     },
     now,
   );
@@ -81,9 +71,9 @@ async function sendEmailConfirmation(
 }
 
 /**
- * Following the emailed link confirms the address, sets the password typed at the sign-up that
- * mailed it, and signs the user in, ready to onboard. A link whose address is already confirmed
- * (by a password reset, say) is spent without effect.
+ * Following the emailed link confirms the address, sets the password typed on the page the link
+ * opened (whatever any sign-up for the address typed), and signs the user in, ready to onboard.
+ * A link whose address is already confirmed (by a password reset, say) is spent without effect.
  */
 export async function confirmEmail(
   deps: AuthDeps,
@@ -91,12 +81,13 @@ export async function confirmEmail(
   ip: string,
   now = new Date(),
 ): Promise<SignInResponse> {
+  const passwordHash = await hashPassword(request.password);
   const userId = await deps.db.transaction().execute(async (trx) => {
     const code = await lockLiveCodeByHash(trx, 'confirm_email', sha256Hex(request.code), now);
     if (!code) return undefined;
     await spendEmailCode(trx, code.id, now);
     if (!(await confirmUserEmail(trx, code.user_id, now))) return undefined;
-    if (code.password_hash) await updateUserPassword(trx, code.user_id, code.password_hash);
+    await updateUserPassword(trx, code.user_id, passwordHash);
     return code.user_id;
   });
   const user = userId ? await findUserById(deps.db, userId) : undefined;

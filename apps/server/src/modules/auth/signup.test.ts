@@ -36,6 +36,11 @@ describe('sign-up, email confirmation and onboarding', () => {
     return inbox.waitForMail(address, { since });
   }
 
+  /** Opens the mail's link and types `password` on the page it shows, as the mailbox's holder does. */
+  function confirm(mail: { text: string }, password = PASSWORD) {
+    return post(t, '/api/auth/confirm-email', { code: linkParam(mail.text, 'code'), password });
+  }
+
   beforeAll(async () => {
     inbox = await startSmtpInbox();
     t = await createTestApp({ SMTP_URL: inbox.url, PUBLIC_URL: 'http://127.0.0.1:9999' });
@@ -51,7 +56,7 @@ describe('sign-up, email confirmation and onboarding', () => {
     expect(mail.subject).toBe('Confirm your email for Rayo');
     expect(mail.text).toContain('http://127.0.0.1:9999/onboard?code=');
 
-    const confirmed = await post(t, '/api/auth/confirm-email', { code: linkParam(mail.text, 'code') });
+    const confirmed = await confirm(mail);
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     const session = confirmed.json<SignInResponse>();
     expect(session).toMatchObject({ role: 'admin', language: 'en' });
@@ -142,50 +147,52 @@ describe('sign-up, email confirmation and onboarding', () => {
     expect(refused.json<ErrorResponse>().code).toBe('EmailNotConfirmed');
 
     const second = await signUp(address, 'es');
-    const stale = await post(t, '/api/auth/confirm-email', { code: linkParam(first.text, 'code') });
+    const stale = await confirm(first);
     expect(stale.json<ErrorResponse>().code).toBe('InvalidCode');
-    const code = linkParam(second.text, 'code');
-    expect((await post(t, '/api/auth/confirm-email', { code })).statusCode).toBe(200);
+    expect((await confirm(second)).statusCode).toBe(200);
     // Single use.
-    const reused = await post(t, '/api/auth/confirm-email', { code });
+    const reused = await confirm(second);
     expect(reused.statusCode).toBe(400);
     expect(reused.json<ErrorResponse>().code).toBe('InvalidCode');
     expect((await signIn(t.app, address, PASSWORD)).role).toBe('admin');
   });
 
-  describe('someone who signs up first with an address that is not theirs', () => {
+  it('refuses a confirmation without a password, or with a weak one, and keeps the link', async () => {
+    const mail = await signUp(nextEmail());
+    const code = linkParam(mail.text, 'code');
+    const missing = await post(t, '/api/auth/confirm-email', { code });
+    expect(missing.json<ErrorResponse>().code).toBe('MissingPassword');
+    const weak = await post(t, '/api/auth/confirm-email', { code, password: 'weakpass' });
+    expect(weak.json<ErrorResponse>().code).toBe('InvalidPassword');
+    expect((await confirm(mail)).statusCode).toBe(200);
+  });
+
+  describe('someone else who signs up with an address that is not theirs', () => {
     const ATTACKER_PASSWORD = 'Attacker-pass-1!';
     const VICTIM_PASSWORD = 'Victim-pass-2?';
 
-    async function expectSignInCode(address: string, password: string, code: string) {
+    async function expectSignInStatus(address: string, password: string, status: number) {
       const response = await post(t, '/api/auth/signin', { email: address, password });
-      expect(response.json<ErrorResponse>().code).toBe(code);
+      expect(response.statusCode, response.body).toBe(status);
     }
 
-    it('loses to the owner, whose own sign-up and link set the password that counts', async () => {
+    it("gains nothing when the owner follows the newest mail, the one the attacker's sign-up sent", async () => {
+      const victim = nextEmail();
+      await signUp(victim, 'en', VICTIM_PASSWORD);
+      const newest = await signUp(victim, 'en', ATTACKER_PASSWORD);
+
+      const confirmed = await confirm(newest, VICTIM_PASSWORD);
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      expect((await signIn(t.app, victim, VICTIM_PASSWORD)).role).toBe('admin');
+      await expectSignInStatus(victim, ATTACKER_PASSWORD, 401);
+    });
+
+    it('gains nothing by signing up first: the password typed after following the link counts', async () => {
       const victim = nextEmail();
       await signUp(victim, 'en', ATTACKER_PASSWORD);
       const own = await signUp(victim, 'en', VICTIM_PASSWORD);
-      // Before anyone confirms, only the latest sign-up hears that the address is pending.
-      await expectSignInCode(victim, ATTACKER_PASSWORD, 'WrongAuth');
-      await expectSignInCode(victim, VICTIM_PASSWORD, 'EmailNotConfirmed');
-
-      const confirmed = await post(t, '/api/auth/confirm-email', { code: linkParam(own.text, 'code') });
-      expect(confirmed.statusCode, confirmed.body).toBe(200);
-      await expectSignInCode(victim, ATTACKER_PASSWORD, 'WrongAuth');
-      expect((await signIn(t.app, victim, VICTIM_PASSWORD)).role).toBe('admin');
-    });
-
-    it("gains nothing when the owner follows the first mail's link after signing up", async () => {
-      const victim = nextEmail();
-      const attackers = await signUp(victim, 'en', ATTACKER_PASSWORD);
-      const own = await signUp(victim, 'en', VICTIM_PASSWORD);
-      const stale = await post(t, '/api/auth/confirm-email', { code: linkParam(attackers.text, 'code') });
-      expect(stale.json<ErrorResponse>().code).toBe('InvalidCode');
-      await expectSignInCode(victim, ATTACKER_PASSWORD, 'WrongAuth');
-
-      expect((await post(t, '/api/auth/confirm-email', { code: linkParam(own.text, 'code') })).statusCode).toBe(200);
-      await expectSignInCode(victim, ATTACKER_PASSWORD, 'WrongAuth');
+      expect((await confirm(own, VICTIM_PASSWORD)).statusCode).toBe(200);
+      await expectSignInStatus(victim, ATTACKER_PASSWORD, 401);
       expect((await signIn(t.app, victim, VICTIM_PASSWORD)).role).toBe('admin');
     });
 
@@ -202,9 +209,9 @@ describe('sign-up, email confirmation and onboarding', () => {
       });
       expect(reset.statusCode, reset.body).toBe(204);
 
-      const late = await post(t, '/api/auth/confirm-email', { code: linkParam(attackers.text, 'code') });
+      const late = await confirm(attackers, ATTACKER_PASSWORD);
       expect(late.json<ErrorResponse>().code).toBe('InvalidCode');
-      await expectSignInCode(victim, ATTACKER_PASSWORD, 'WrongAuth');
+      await expectSignInStatus(victim, ATTACKER_PASSWORD, 401);
       expect((await signIn(t.app, victim, VICTIM_PASSWORD)).role).toBe('admin');
     });
 
@@ -230,16 +237,14 @@ describe('sign-up, email confirmation and onboarding', () => {
       .updateTable('email_codes')
       .set({ expires_at: new Date(Date.now() - 1000) })
       .execute();
-    const response = await post(t, '/api/auth/confirm-email', { code: linkParam(mail.text, 'code') });
+    const response = await confirm(mail);
     expect(response.json<ErrorResponse>().code).toBe('InvalidCode');
   });
 
   it('refuses onboarding to anyone who already has an organization, and an unknown currency', async () => {
     const address = nextEmail();
     const mail = await signUp(address);
-    const session = (
-      await post(t, '/api/auth/confirm-email', { code: linkParam(mail.text, 'code') })
-    ).json<SignInResponse>();
+    const session = (await confirm(mail)).json<SignInResponse>();
     const unknown = await post(
       t,
       '/api/onboard',

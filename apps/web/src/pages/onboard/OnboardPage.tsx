@@ -1,7 +1,7 @@
-import { Alert, Anchor, Button, Center, Loader, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Loader, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import type { Language } from '@rayo/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useCurrencies } from '../../api/bpts.ts';
 import { useCountries } from '../../api/catalog.ts';
@@ -11,21 +11,43 @@ import { errorMessage } from '../../api/error-messages.ts';
 import { confirmEmail, onboard } from '../../api/onboarding.ts';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
 import { localizedCountries } from '../../components/country-names.ts';
+import { newPasswordErrorKeys } from '../../components/credentials.ts';
+import { useFormFields } from '../../components/use-form-fields.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
 import { useSession } from '../../session/use-session.ts';
 import { defaultCurrencyOf } from './default-currency.ts';
 
 /**
- * The emailed link lands here with `?code=`: the code confirms the address and signs the new
- * admin in, and the organization form follows. Anyone who already has an organization goes home.
+ * The emailed link lands here with `?code=`: whoever opened it types the account's password, which
+ * confirms the address and signs the new admin in, and the organization form follows. The password
+ * is asked here rather than taken from the sign-up, since anyone can make an address mail a link.
+ * Anyone who already has an organization goes home.
  */
 export function OnboardPage() {
   const { t } = useTranslation();
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams] = useSearchParams();
   const code = searchParams.get('code');
   const { accessToken } = useSession();
-  const started = useRef(false);
+
+  if (code) return <ConfirmEmailForm code={code} />;
+  if (!accessToken) {
+    return (
+      <Stack gap="md">
+        <AuthHeading title={t('pages.onboard')} subtitle={t('onboard.openLink')} />
+        <Anchor component={Link} to="/login" size="sm">
+          {t('checkEmail.toLogin')}
+        </Anchor>
+      </Stack>
+    );
+  }
+  return <OnboardingGate />;
+}
+
+function ConfirmEmailForm({ code }: { code: string }) {
+  const { t } = useTranslation();
+  const [, setSearchParams] = useSearchParams();
+  const { values, field, check } = useFormFields({ password: '', confirmation: '' });
   const confirmation = useMutation({
     mutationFn: confirmEmail,
     onSuccess: (session) => {
@@ -34,15 +56,13 @@ export function OnboardPage() {
     },
   });
 
-  useEffect(() => {
-    // Once per code: StrictMode runs effects twice, and a code is spent on first use.
-    if (code && !started.current) {
-      started.current = true;
-      confirmation.mutate(code);
-    }
-  }, [code, confirmation]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!check(newPasswordErrorKeys(values.password, values.confirmation))) return;
+    confirmation.mutate({ code, password: values.password });
+  };
 
-  if (confirmation.isError) {
+  if (confirmation.error instanceof ApiError && confirmation.error.code === 'InvalidCode') {
     return (
       <Stack gap="md">
         <AuthHeading title={t('pages.onboard')} subtitle={t('onboard.linkFailed')} />
@@ -61,18 +81,27 @@ export function OnboardPage() {
       </Stack>
     );
   }
-  if (code) return <Waiting label={t('onboard.confirming')} />;
-  if (!accessToken) {
-    return (
+  return (
+    <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <AuthHeading title={t('pages.onboard')} subtitle={t('onboard.openLink')} />
-        <Anchor component={Link} to="/login" size="sm">
-          {t('checkEmail.toLogin')}
-        </Anchor>
+        <AuthHeading
+          title={t('onboard.confirmTitle')}
+          subtitle={t('onboard.confirmSubtitle')}
+          error={confirmation.error && errorMessage(t, confirmation.error)}
+        />
+        <PasswordInput
+          label={t('login.password')}
+          description={t('settings.password.rule')}
+          autoComplete="new-password"
+          {...field('password')}
+        />
+        <PasswordInput label={t('signup.confirmation')} autoComplete="new-password" {...field('confirmation')} />
+        <Button type="submit" loading={confirmation.isPending} fullWidth size="md">
+          {t('onboard.confirmSubmit')}
+        </Button>
       </Stack>
-    );
-  }
-  return <OnboardingGate />;
+    </form>
+  );
 }
 
 function Waiting({ label }: { label: string }) {
