@@ -1,9 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type APIRequestContext, test as base, expect } from '@playwright/test';
+import { type APIRequestContext, type Browser, test as base, expect } from '@playwright/test';
 import { freePort } from '../../apps/server/src/ports.ts';
 import { sendJson, signUpShop } from '../tests/support.ts';
 import { SHOPS_DIR_VARIABLE } from './global-setup.ts';
@@ -11,7 +11,12 @@ import { findProgram } from './prerequisites.ts';
 
 const run = promisify(execFile);
 const PHP_DIR = path.join(import.meta.dirname, 'php');
-const RAYO_PASSWORD = 'Tienda-Woo-2026!';
+/** The merchant's password, in Rayo and in the shop's WordPress. */
+const PASSWORD = 'Tienda-Woo-2026!';
+/** The merchant's user name and address in the shop's WordPress, and the shop's title. */
+const MERCHANT = 'merchant';
+export const MERCHANT_EMAIL = 'merchant@tienda.example';
+export const SHOP_TITLE = 'Tienda Quetzal';
 /** The events the plugin's settings page tells the merchant to subscribe. */
 export const CHECKOUT_EVENTS = ['checkout.paid', 'checkout.expired', 'checkout.processing', 'checkout.underpaid'];
 
@@ -82,7 +87,7 @@ async function openRayo(request: APIRequestContext, webhookUrl: string) {
     emailPrefix: 'woo',
     emailDomain: 'tienda.example',
     name: 'Tienda Woo',
-    password: RAYO_PASSWORD,
+    password: PASSWORD,
   });
   const account = await sendJson<{ id: string }>(request, '/api/accounts', { name: 'Online' }, merchant.token);
   const bpt = await sendJson<{ id: string }>(
@@ -108,6 +113,36 @@ async function openRayo(request: APIRequestContext, webhookUrl: string) {
 }
 
 /**
+ * The merchant signs in to WordPress and fills WooCommerce → Settings → Payments → Rayo, whose
+ * page names the address to register in Rayo: the one the shop's endpoint was made with.
+ */
+async function configureGateway(
+  browser: Browser,
+  url: string,
+  webhookUrl: string,
+  settings: { rayoUrl: string; developerToken: string; secret: string },
+): Promise<void> {
+  const context = await browser.newContext({ baseURL: url });
+  const page = await context.newPage();
+  const adminPage = expect.configure({ timeout: 60_000 });
+  await page.goto('/wp-login.php');
+  await page.getByLabel('Username or Email Address').fill(MERCHANT);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL(/\/wp-admin\//, { timeout: 60_000 });
+  await page.goto('/wp-admin/admin.php?page=wc-settings&tab=checkout&section=rayo');
+  await adminPage(page.getByLabel('Accept bitcoin with Rayo')).toBeVisible();
+  await expect(page.locator('code', { hasText: webhookUrl })).toHaveText(webhookUrl);
+  await page.getByLabel('Accept bitcoin with Rayo').check();
+  await page.getByLabel('Rayo URL').fill(settings.rayoUrl);
+  await page.getByLabel('Developer token').fill(settings.developerToken);
+  await page.getByLabel('Webhook secret').fill(settings.secret);
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await adminPage(page.getByText('Your settings have been saved.')).toBeVisible();
+  await context.close();
+}
+
+/**
  * The worker's shop: a database on the run's MariaDB, WordPress served by `php -S` on a free
  * port and installed through its installer over HTTP, WooCommerce and the plugin activated, the
  * store set up with HPOS on or off, and the gateway configured against this run's Rayo.
@@ -115,7 +150,7 @@ async function openRayo(request: APIRequestContext, webhookUrl: string) {
 export const test = base.extend<object, { hpos: boolean; shop: Shop }>({
   hpos: [true, { scope: 'worker', option: true }],
   shop: [
-    async ({ hpos, playwright }, use, workerInfo) => {
+    async ({ hpos, browser, playwright }, use, workerInfo) => {
       const dir = process.env[SHOPS_DIR_VARIABLE];
       if (!dir) throw new Error(`${SHOPS_DIR_VARIABLE} is not set: run with woocommerce.config.ts`);
       const name = `shop_${hpos ? 'hpos' : 'posts'}_${workerInfo.workerIndex}`;
@@ -139,16 +174,25 @@ export const test = base.extend<object, { hpos: boolean; shop: Shop }>({
         SHOP_URL: url,
         SHOP_DEBUG_LOG: debugLogFile,
         SHOP_MAILBOX: mailbox,
-        // WordPress calls itself (the Store API, loopback checks) while it answers a request.
-        PHP_CLI_SERVER_WORKERS: '4',
+        // WordPress calls itself (the Store API, loopback checks) while it answers a request, and
+        // Rayo's webhooks must not wait behind the browser's requests for scripts and styles.
+        PHP_CLI_SERVER_WORKERS: '8',
       };
-      // PHP compiles WordPress and WooCommerce once, not again on every request and command.
-      const php = ['-d', 'opcache.enable_cli=1', '-d', `opcache.file_cache=${path.join(dir, 'opcache')}`];
-      await mkdir(path.join(dir, 'opcache'), { recursive: true });
       const serverLog = openSync(path.join(dir, `${name}-server.log`), 'a');
       const server = spawn(
         'php',
-        [...php, '-S', url.replace('http://', ''), '-t', wordpress, path.join(PHP_DIR, 'router.php')],
+        // The server's workers share one compiled WordPress and WooCommerce in memory. (Not
+        // opcache.file_cache: a second shop loading the first one's compiled files segfaulted
+        // PHP 8.2.36 while it rendered WooCommerce's customer emails.)
+        [
+          '-d',
+          'opcache.enable_cli=1',
+          '-S',
+          url.replace('http://', ''),
+          '-t',
+          wordpress,
+          path.join(PHP_DIR, 'router.php'),
+        ],
         {
           env,
           stdio: ['ignore', serverLog, serverLog],
@@ -161,19 +205,19 @@ export const test = base.extend<object, { hpos: boolean; shop: Shop }>({
         const installed = await fetch(`${url}/wp-admin/install.php?step=2`, {
           method: 'POST',
           body: new URLSearchParams({
-            weblog_title: 'Tienda Quetzal',
-            user_name: 'merchant',
-            admin_password: RAYO_PASSWORD,
-            admin_password2: RAYO_PASSWORD,
+            weblog_title: SHOP_TITLE,
+            user_name: MERCHANT,
+            admin_password: PASSWORD,
+            admin_password2: PASSWORD,
             pw_weak: '1',
-            admin_email: 'merchant@tienda.example',
+            admin_email: MERCHANT_EMAIL,
             blog_public: '0',
           }),
         });
         expect(await installed.text(), 'the WordPress installer').toContain('<h1>Success!</h1>');
 
         const cli = async <T>(command: string, ...args: string[]): Promise<T> => {
-          const { stdout } = await run('php', [...php, path.join(PHP_DIR, 'shop-cli.php'), command, ...args], { env });
+          const { stdout } = await run('php', [path.join(PHP_DIR, 'shop-cli.php'), command, ...args], { env });
           return JSON.parse(stdout) as T;
         };
         await cli('activate');
@@ -183,11 +227,21 @@ export const test = base.extend<object, { hpos: boolean; shop: Shop }>({
         const request = await playwright.request.newContext({ baseURL: rayoUrl });
         const rayo = await openRayo(request, webhookUrl);
         await request.dispose();
-        const gateway = await cli<{ available: boolean }>(
-          'configure-gateway',
-          JSON.stringify({ rayo_url: rayoUrl, developer_token: rayo.developerToken, webhook_secret: rayo.secret }),
-        );
-        expect(gateway.available, 'the Rayo gateway is offered once configured').toBe(true);
+        await configureGateway(browser, url, webhookUrl, {
+          rayoUrl,
+          developerToken: rayo.developerToken,
+          secret: rayo.secret,
+        });
+        const gateway = await cli<{ available: boolean; settings: Record<string, string> }>('gateway');
+        expect(gateway).toEqual({
+          available: true,
+          settings: expect.objectContaining({
+            enabled: 'yes',
+            rayo_url: rayoUrl,
+            developer_token: rayo.developerToken,
+            webhook_secret: rayo.secret,
+          }),
+        });
         // Installing and activating log WordPress's and WooCommerce's own notices (translations
         // asked of wordpress.org, WooCommerce's first run), none of the plugin's; the tests read
         // the log of the shop at work, from here on.

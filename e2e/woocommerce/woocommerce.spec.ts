@@ -6,7 +6,7 @@ import { runningClusterUrl } from '../../apps/server/src/db/embedded-postgres.ts
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 import { payCheckoutOnScreen } from '../tests/support.ts';
 import { missingPrerequisites } from './prerequisites.ts';
-import { SHOPPER, type Shop, type ShopOrder, test } from './shop.ts';
+import { MERCHANT_EMAIL, SHOP_TITLE, SHOPPER, type Shop, type ShopOrder, test } from './shop.ts';
 
 // The plugin in a real WordPress 6.8.8 with WooCommerce 10.0.2 (shop.ts), against this run's
 // Rayo on its devnet: the shopper orders in Chromium through the block checkout and the classic
@@ -18,6 +18,11 @@ test.skip(missing.length > 0, `the real-shop test needs ${missing.join(', ')}`);
 
 /** WordPress pages render on PHP's built-in server, on a busy machine: slower than Rayo's. */
 const shopPage = expect.configure({ timeout: 60_000 });
+/**
+ * A webhook reaching the shop: on a loaded machine WordPress can take longer than Rayo's 10 s to
+ * answer, and Rayo's retries then come after 3, 7, 20 and 55 s.
+ */
+const DELIVERY_MS = 150_000;
 
 type Delivery = { id: string; endpointId: string; type: string; attempts: number; lastStatus: number | null };
 
@@ -76,15 +81,16 @@ async function payAndReturn(page: Page, request: APIRequestContext): Promise<num
   return Number(id);
 }
 
+/** The order once `done` holds; on a timeout, the order as last read and the shop's debug log say why. */
 async function orderWhen(shop: Shop, id: number, done: (order: ShopOrder) => boolean): Promise<ShopOrder> {
   let order: ShopOrder | undefined;
   await expect
     .poll(
       async () => {
         order = await shop.order(id);
-        return done(order);
+        return done(order) || `${JSON.stringify(order, null, 2)}\n${await shop.debugLog()}`;
       },
-      { timeout: 60_000, message: `order ${id}` },
+      { timeout: DELIVERY_MS, message: `order ${id}` },
     )
     .toBe(true);
   return order as ShopOrder;
@@ -117,7 +123,7 @@ async function redeliverPaid(request: APIRequestContext, shop: Shop): Promise<vo
         const row = (await deliveries(request, shop)).find((candidate) => candidate.id === delivery?.id);
         return row && row.attempts > (delivery?.attempts ?? 0) ? row.lastStatus : undefined;
       },
-      { timeout: 60_000, message: 'the redelivery reached the shop' },
+      { timeout: DELIVERY_MS, message: 'the redelivery reached the shop' },
     )
     .toBe(200);
 }
@@ -201,6 +207,14 @@ async function refuseForgedPayments(shop: Shop, orderId: number, checkoutId: str
   expect(await shop.order(orderId)).toEqual(before);
 }
 
+/** What WooCommerce mails once an order is paid: the merchant's "new order" and the shopper's receipt. */
+function mailsOnPayment(orderId: number) {
+  return [
+    { to: [MERCHANT_EMAIL], subject: `[${SHOP_TITLE}]: You've got a new order: #${orderId}` },
+    { to: [SHOPPER.email], subject: `Your ${SHOP_TITLE} order has been received!` },
+  ];
+}
+
 function paidNote(checkoutId: string): string {
   return `Paid 73.00 GTQ with bitcoin (lightning) on Rayo checkout ${checkoutId}.`;
 }
@@ -220,6 +234,7 @@ test('block checkout: paid once through the devnet; a payment redelivered after 
   shop,
 }) => {
   const stockBefore = await shop.stock();
+  const mailsBefore = (await shop.mails()).length;
   await addToCart(page, shop);
   const checkoutId = await placeWithBlockCheckout(page, shop);
   const orderId = await payAndReturn(page, request);
@@ -238,6 +253,7 @@ test('block checkout: paid once through the devnet; a payment redelivered after 
   expect(count(paid.notes, (note) => note === paidNote(checkoutId))).toBe(1);
   expect(count(paid.notes, (note) => note.startsWith('Stock levels reduced'))).toBe(1);
   expect(await shop.stock()).toBe(stockBefore - 1);
+  expect((await shop.mails()).slice(mailsBefore)).toEqual(mailsOnPayment(orderId));
 
   await undoThenRedeliver(request, shop, orderId, 'cancel', stockBefore);
 });
@@ -248,6 +264,7 @@ test('classic checkout: forged deliveries are refused, an expired checkout is pa
   shop,
 }) => {
   const stockBefore = await shop.stock();
+  const mailsBefore = (await shop.mails()).length;
   await addToCart(page, shop);
   const first = await placeWithClassicCheckout(page, shop);
   const [orderId = 0] = await shop.cli<number[]>('orders');
@@ -275,6 +292,7 @@ test('classic checkout: forged deliveries are refused, an expired checkout is pa
   expect(count(paid.notes, (note) => note === `Awaiting payment on Rayo checkout ${second}.`)).toBe(1);
   expect(count(paid.notes, (note) => note.startsWith('Paid '))).toBe(1);
   expect(await shop.stock()).toBe(stockBefore - 1);
+  expect((await shop.mails()).slice(mailsBefore)).toEqual(mailsOnPayment(orderId));
 
   await undoThenRedeliver(request, shop, orderId, 'refund', stockBefore);
 });

@@ -5,7 +5,7 @@
  *
  *   php shop-cli.php activate                      activates WooCommerce, then Rayo for WooCommerce
  *   php shop-cli.php set-up '{"hpos":true}'        the store (GTQ, Guatemala), its order storage, a product, a classic checkout page
- *   php shop-cli.php configure-gateway '{…}'       Rayo's settings, as saved in WooCommerce → Settings → Payments → Rayo
+ *   php shop-cli.php gateway                       whether checkout offers Rayo, and its settings as saved
  *   php shop-cli.php orders                        the ids of the newest orders, newest first
  *   php shop-cli.php order <id>                    the order: status, transaction, date paid, Rayo meta, notes, storage
  *   php shop-cli.php stock <product id>            the product's stock
@@ -62,6 +62,9 @@ switch ( $argv[1] ) {
 
 	case 'set-up':
 		$rayo_input = json_decode( $rayo_argument, true );
+		// What WooCommerce does on the first admin page after its installation (HPOS on by
+		// default, the store "coming soon"), so that the merchant's own choices below stay.
+		WC_Install::newly_installed();
 		update_option( 'woocommerce_currency', 'GTQ' );
 		update_option( 'woocommerce_default_country', 'GT' );
 		update_option( 'woocommerce_allowed_countries', 'specific' );
@@ -72,6 +75,9 @@ switch ( $argv[1] ) {
 		// WooCommerce refuses to change the order storage while orders are out of sync: the shop has none yet.
 		update_option( 'woocommerce_custom_orders_table_enabled', $rayo_input['hpos'] ? 'yes' : 'no' );
 		update_option( 'woocommerce_custom_orders_table_data_sync_enabled', 'no' );
+		// The merchant went through WooCommerce's onboarding already: its first admin page is not the wizard.
+		delete_transient( '_wc_activation_redirect' );
+		update_option( 'woocommerce_onboarding_profile', array( 'skipped' => true ) );
 		update_option( 'permalink_structure', '/%postname%/' );
 		flush_rewrite_rules();
 
@@ -105,10 +111,12 @@ switch ( $argv[1] ) {
 		);
 		break;
 
-	case 'configure-gateway':
-		update_option( 'woocommerce_rayo_settings', array_merge( array( 'enabled' => 'yes' ), json_decode( $rayo_argument, true ) ) );
+	case 'gateway':
 		$rayo_gateways = WC()->payment_gateways()->get_available_payment_gateways();
-		$rayo_answer   = array( 'available' => isset( $rayo_gateways['rayo'] ) );
+		$rayo_answer   = array(
+			'available' => isset( $rayo_gateways['rayo'] ),
+			'settings'  => get_option( 'woocommerce_rayo_settings', array() ),
+		);
 		break;
 
 	case 'orders':
