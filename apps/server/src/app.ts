@@ -26,6 +26,7 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
+import { registerEventStreamDrain } from './http/sse.ts';
 import { registerTextInputGuard } from './http/text-input.ts';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
@@ -89,6 +90,8 @@ export type AppDeps = {
   clock: Clock;
   /** On a demo server, how far the demo's sales are recorded (main.ts records them after start). */
   demoData?: { state: DemoDataState };
+  /** Set by main.ts when shutdown begins, so /api/ready takes this process out of a load balancer. */
+  lifecycle?: { draining: boolean };
 };
 
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
@@ -127,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     throwFileSizeLimit: true,
   });
   registerTextInputGuard(app);
+  registerEventStreamDrain(app);
 
   await app.register(swagger, {
     openapi: {

