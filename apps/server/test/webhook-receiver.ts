@@ -12,11 +12,22 @@ type Received = { deliveryId: string; event: string; body: string; parsed: Recor
 
 export async function startReceiver(secretFor: () => string) {
   const received: Received[] = [];
+  /** Every delivery id that arrived, answered or not, in order. */
+  const arrivals: string[] = [];
   let answer = 200;
+  let hold: ((deliveryId: string) => void) | undefined;
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      const deliveryId = String(request.headers['rayo-delivery']);
+      arrivals.push(deliveryId);
+      if (hold) {
+        // Left unanswered: the sender is still waiting when the test acts.
+        hold(deliveryId);
+        hold = undefined;
+        return;
+      }
       const body = Buffer.concat(chunks).toString('utf8');
       const header = String(request.headers['rayo-signature'] ?? '');
       const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
@@ -28,7 +39,7 @@ export async function startReceiver(secretFor: () => string) {
       }
       if (answer === 200) {
         received.push({
-          deliveryId: String(request.headers['rayo-delivery']),
+          deliveryId,
           event: String(request.headers['rayo-event']),
           body,
           parsed: JSON.parse(body),
@@ -49,7 +60,13 @@ export async function startReceiver(secretFor: () => string) {
   await listen();
   return {
     received,
+    arrivals,
     url: () => `http://127.0.0.1:${port}/hooks`,
+    /** The delivery id of the next arrival, which is left without an answer. */
+    holdNext: () =>
+      new Promise<string>((resolve) => {
+        hold = resolve;
+      }),
     answerWith: (status: number) => {
       answer = status;
     },
@@ -63,7 +80,21 @@ export async function startReceiver(secretFor: () => string) {
   };
 }
 
-/** Makes the queued job keyed `key` due now, as if its wait (a retry's backoff, a pass's interval) had passed. */
+/** Makes the queued job keyed `key` due now, as if its wait (a retry's backoff) had passed. */
 export async function makeJobDue(db: Db, key: string): Promise<void> {
   await sql`update graphile_worker._private_jobs set run_at = now() where key = ${key}`.execute(db);
+}
+
+/** Makes the periodic pass `task`'s next run due now, as if its interval had passed since the last. */
+export async function makePeriodicPassDue(db: Db, task: string): Promise<void> {
+  await sql`update periodic_pass_runs set started_at = '-infinity' where task = ${task}`.execute(db);
+  await makeJobDue(db, task);
+}
+
+/** The server process whose job runner holds the job keyed `key` (jobs/job-queue.repo.ts registers them). */
+export async function findJobHolder(db: Db, key: string): Promise<{ host: string; pid: number } | undefined> {
+  const { rows } = await sql<{ host: string; pid: number }>`
+    select r.host, r.pid from graphile_worker._private_jobs j join job_runners r on r.pool_id = j.locked_by
+    where j.key = ${key}`.execute(db);
+  return rows[0];
 }

@@ -246,6 +246,14 @@ export interface Invoices {
   virtual_bpt_id: string | null;
 }
 
+export interface JobRunners {
+  host: string;
+  lock_key: number;
+  pid: number;
+  pool_id: string;
+  started_at: Generated<Timestamp>;
+}
+
 export interface KybDocuments {
   bytes: Buffer;
   content_type: string;
@@ -388,6 +396,11 @@ export interface PayoutTransactions {
   kind: PayoutKind;
   payout_id: string;
   transaction_id: string;
+}
+
+export interface PeriodicPassRuns {
+  started_at: Timestamp;
+  task: string;
 }
 
 export interface RateLimitHits {
@@ -573,6 +586,7 @@ export interface DB {
   donations: Donations;
   email_codes: EmailCodes;
   invoices: Invoices;
+  job_runners: JobRunners;
   kyb_documents: KybDocuments;
   lightning_cursors: LightningCursors;
   manager_accounts: ManagerAccounts;
@@ -585,6 +599,7 @@ export interface DB {
   payout_destination_changes: PayoutDestinationChanges;
   payout_transactions: PayoutTransactions;
   payouts: Payouts;
+  periodic_pass_runs: PeriodicPassRuns;
   rate_limit_hits: RateLimitHits;
   rates: Rates;
   refresh_tokens: RefreshTokens;

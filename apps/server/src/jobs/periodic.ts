@@ -1,8 +1,11 @@
-import type { JobHelpers, Task } from 'graphile-worker';
-import { sql } from 'kysely';
+import type { Task } from 'graphile-worker';
 import type { Db } from '../db/database.ts';
+import { claimPeriodicRun, schedulePeriodicPass } from './job-queue.repo.ts';
 
-type Log = { warn: (object: object, message: string) => void };
+type Log = {
+  warn: (object: object, message: string) => void;
+  debug: (object: object, message: string) => void;
+};
 
 /**
  * A pass that runs every `intervalMs` across all server processes together, not in each: a
@@ -13,34 +16,27 @@ type Log = { warn: (object: object, message: string) => void };
 export type PeriodicPass = { task: string; intervalMs: number; run: () => Promise<unknown> };
 
 /**
- * The pass as a task. The successor is scheduled first, so a process that dies inside the pass
- * leaves the next run scheduled; the job key keeps one pending run at most (the running job's key
- * is released to the successor). A failed pass is logged and not retried: the next run is the
- * retry. Only a failure to schedule the successor fails the job, so graphile-worker retries it.
+ * The pass as a task. It starts only when its interval has passed since the last start of any
+ * runner's (`claimPeriodicRun`), so a job handed back from a runner that died inside the pass does
+ * not run it again within the interval, and a process that dies inside the pass leaves the next run
+ * scheduled. A failed pass is logged and not retried: the next run is the retry. Only a failure to
+ * claim or schedule fails the job, so graphile-worker retries it.
  */
-export function periodicTask(pass: PeriodicPass, log: Log): Task {
-  return async (_payload, helpers: JobHelpers) => {
-    await helpers.addJob(
-      pass.task,
-      {},
-      { jobKey: pass.task, jobKeyMode: 'replace', runAt: new Date(Date.now() + pass.intervalMs) },
-    );
+export function periodicTask(pass: PeriodicPass, deps: { db: Db; log: Log }): Task {
+  return async () => {
+    const startedAt = await claimPeriodicRun(deps.db, pass.task, pass.intervalMs);
+    if (!startedAt) return;
+    // The start as the database recorded it: which process ran each pass, and when.
+    deps.log.debug({ task: pass.task, startedAt: startedAt.toISOString() }, 'periodic pass started');
     try {
       await pass.run();
     } catch (error) {
-      log.warn({ err: error, task: pass.task }, `${pass.task} failed`);
+      deps.log.warn({ err: error, task: pass.task }, `${pass.task} failed`);
     }
   };
 }
 
-/**
- * Schedules each pass's first run unless some process already did: `unsafe_dedupe` leaves a job
- * with the key alone, even a running one (which has scheduled its successor already).
- */
+/** Schedules each pass's first run unless some process already did. */
 export async function schedulePeriodicPasses(db: Db, passes: readonly PeriodicPass[]): Promise<void> {
-  for (const pass of passes) {
-    await sql`select graphile_worker.add_job(
-      ${pass.task}, '{}'::json, job_key => ${pass.task}, job_key_mode => 'unsafe_dedupe'
-    )`.execute(db);
-  }
+  for (const pass of passes) await schedulePeriodicPass(db, pass.task);
 }

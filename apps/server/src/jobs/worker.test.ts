@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServerProcess } from '../../test/server-process.ts';
 import { createTestDatabase, createTestOrganization, createTestUser, type TestDatabase } from '../../test/test-app.ts';
 import { waitFor } from '../../test/wait-for.ts';
-import { makeJobDue, startReceiver } from '../../test/webhook-receiver.ts';
+import { findJobHolder, makeJobDue, makePeriodicPassDue, startReceiver } from '../../test/webhook-receiver.ts';
 import { createDatabase, type Db } from '../db/database.ts';
 import { enqueueWebhookEvent } from '../modules/webhooks/webhooks.service.ts';
 import { startJobWorker } from './worker.ts';
@@ -23,7 +23,7 @@ describe('two server processes on one database', () => {
     receiver = await startReceiver(() => secret);
     const env = { WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true', SEED_DEMO: 'false' };
     servers = await Promise.all([startServerProcess(database.url, env), startServerProcess(database.url, env)]);
-  }, 90_000);
+  }, 150_000);
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));
     await receiver?.stop();
@@ -31,8 +31,10 @@ describe('two server processes on one database', () => {
     await database?.drop();
   });
 
+  let organization: Awaited<ReturnType<typeof createTestOrganization>>;
+
   it('deliver each of 50 webhooks exactly once', async () => {
-    const organization = await createTestOrganization(db);
+    organization = await createTestOrganization(db);
     const user = await createTestUser(db, { role: 'admin', organizationId: organization.id });
     const [first] = servers as [ServerProcess];
     const signIn = await fetch(`${first.url}/api/auth/signin`, {
@@ -105,6 +107,21 @@ describe('two server processes on one database', () => {
       })),
     );
   });
+
+  // Last: it kills one of the two.
+  it('hand a delivery held by a killed process to the other at once', async () => {
+    const held = receiver.holdNext();
+    await db.transaction().execute((trx) => enqueueWebhookEvent(trx, organization.id, 'checkout.paid', { n: 'held' }));
+    const deliveryId = await held;
+    // The sender waits for an answer; SIGKILL ends it there, its job still locked.
+    const holder = await findJobHolder(db, deliveryId);
+    const victim = servers.find((server) => server.child.pid === holder?.pid);
+    expect(victim).toBeDefined();
+    await victim?.kill();
+    await waitFor(() => receiver.received.some((arrival) => arrival.deliveryId === deliveryId), 30_000);
+    expect(receiver.arrivals.filter((id) => id === deliveryId)).toHaveLength(2);
+    expect(receiver.received.filter((arrival) => arrival.deliveryId === deliveryId)).toHaveLength(1);
+  }, 60_000);
 });
 
 describe('periodic passes on two runners', () => {
@@ -156,8 +173,15 @@ describe('periodic passes on two runners', () => {
         // per interval all the same, and one queued run for the next.
         expect(await waitFor(quietQueue)).toEqual([{ key: pass.task, running: false, due: false, inAnInterval: true }]);
         expect(runs).toBe(interval);
-        await makeJobDue(db, pass.task);
+        await makePeriodicPassDue(db, pass.task);
       }
+      expect(await waitFor(quietQueue)).toHaveLength(1);
+      // A job due before the interval has passed since the last start (one handed back from a
+      // runner that died inside the pass) does not run the pass again, and leaves the next run
+      // one interval after the last start.
+      await makeJobDue(db, pass.task);
+      expect(await waitFor(quietQueue)).toEqual([{ key: pass.task, running: false, due: false, inAnInterval: true }]);
+      expect(runs).toBe(4);
     } finally {
       await Promise.all(stops.map((stop) => stop()));
     }

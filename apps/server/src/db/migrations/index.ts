@@ -32,6 +32,7 @@ import * as payoutDestinationChanges from './0031-payout-destination-changes.ts'
 import * as shopifyAppCredentials from './0033-shopify-app-credentials.ts';
 import * as developerTokenScopes from './0034-developer-token-scopes.ts';
 import * as signupPasswordOnConfirmation from './0035-signup-password-on-confirmation.ts';
+import * as jobRunners from './0036-job-runners.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0033-shopify-app-credentials': shopifyAppCredentials,
   '0034-developer-token-scopes': developerTokenScopes,
   '0035-signup-password-on-confirmation': signupPasswordOnConfirmation,
+  '0036-job-runners': jobRunners,
 };
