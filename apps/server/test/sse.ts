@@ -1,3 +1,5 @@
+import { EventSource } from 'undici';
+
 /** Reads a Server-Sent Events stream over real HTTP and hands out its events in order. */
 export async function openSse(url: string) {
   const controller = new AbortController();
@@ -44,5 +46,65 @@ export async function openSse(url: string) {
       return queue.shift() as { event: string; data: unknown };
     },
     close: () => controller.abort(),
+  };
+}
+
+export type StatusWatcher = {
+  /** Every status the watcher was told, in order, over all its connections. */
+  statuses: string[];
+  /** How many times a stream opened: more than once means it reconnected. */
+  opens: () => number;
+  /** How many times the stream failed for good and a new one was opened, as the web app does. */
+  reopened: () => number;
+  /** Resolves once `final` was told. */
+  told: Promise<void>;
+  close: () => void;
+};
+
+/**
+ * Follows a status stream as the web app does (apps/web/src/api/invoices.ts): undici's EventSource,
+ * a WHATWG implementation nobody here wrote, reconnects by itself after a dropped or ended stream
+ * and after the server's `retry` wait; a stream refused outright is opened anew. Rayo sends the
+ * current status on every connection, so a reconnected watcher learns what it missed.
+ */
+export function watchStatus(url: string, final: string): StatusWatcher {
+  const statuses: string[] = [];
+  let opens = 0;
+  let reopened = 0;
+  let stopped = false;
+  let source: EventSource | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let resolveTold: () => void = () => {};
+  const told = new Promise<void>((resolve) => {
+    resolveTold = resolve;
+  });
+  const open = () => {
+    const current = new EventSource(url);
+    source = current;
+    current.addEventListener('open', () => {
+      opens += 1;
+    });
+    current.addEventListener('status', (event) => {
+      const { status } = JSON.parse((event as MessageEvent).data) as { status: string };
+      statuses.push(status);
+      if (status === final) resolveTold();
+    });
+    current.addEventListener('error', () => {
+      if (current.readyState !== EventSource.CLOSED || stopped) return;
+      reopened += 1;
+      timer = setTimeout(open, 1000);
+    });
+  };
+  open();
+  return {
+    statuses,
+    opens: () => opens,
+    reopened: () => reopened,
+    told,
+    close: () => {
+      stopped = true;
+      clearTimeout(timer);
+      source?.close();
+    },
   };
 }
