@@ -42,7 +42,7 @@ async function readPostmasterPid(clusterDir: string): Promise<{ pid: number; por
  * cannot tell a running Rayo from a dead one; this file can. Our own pid in it is a leftover from
  * an earlier run that had the same pid, as in a restarted container.
  */
-async function claimDataDir(dataDir: string): Promise<void> {
+export async function claimDataDir(dataDir: string): Promise<void> {
   const owner = await readOwner(dataDir);
   if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
     throw new Error(
@@ -63,7 +63,7 @@ function recordOwner(dataDir: string): Promise<void> {
 }
 
 /** Gives the data directory up, unless another Rayo has claimed it since (two started at once). */
-async function releaseDataDir(dataDir: string): Promise<void> {
+export async function releaseDataDir(dataDir: string): Promise<void> {
   if ((await readOwner(dataDir)) === process.pid) await rm(path.join(dataDir, OWNER_FILE), { force: true });
 }
 
@@ -94,7 +94,7 @@ async function servesCluster(port: number, password: string, clusterDir: string)
  * fast shutdown: open transactions are rolled back and the data stays consistent. It is done when
  * the postmaster removes its pid file, which happens even where nobody reaps the exited process.
  */
-async function stopOrphanedPostgres(clusterDir: string, password: string, log: (message: string) => void) {
+export async function stopOrphanedPostgres(clusterDir: string, password: string, log: (message: string) => void) {
   const postmaster = await readPostmasterPid(clusterDir);
   if (!postmaster || !isAlive(postmaster.pid)) return;
   if (!(await servesCluster(postmaster.port, password, clusterDir))) return;
@@ -117,6 +117,18 @@ export async function runningClusterUrl(dataDir: string, database = 'rayo'): Pro
   const password = await readFile(path.join(dataDir, 'postgres-password'), 'utf8').catch(() => undefined);
   const postmaster = await readPostmasterPid(path.join(dataDir, 'postgres'));
   return password && postmaster ? clusterUrl(password.trim(), postmaster.port, database) : undefined;
+}
+
+/**
+ * The URL of the embedded PostgreSQL serving `dataDir` right now (a running Rayo's), or undefined
+ * when none answers there.
+ */
+export async function liveClusterUrl(dataDir: string, database = 'rayo'): Promise<string | undefined> {
+  const url = await runningClusterUrl(dataDir, database);
+  if (!url) return undefined;
+  const { port, password } = new URL(url);
+  const serving = await servesCluster(Number(port), decodeURIComponent(password), path.join(dataDir, 'postgres'));
+  return serving ? url : undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ import { type ErrorCode, isErrorCode } from '@rayo/shared';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerDigest } from '../../test/ledger-digest.ts';
 import {
   bearer,
   createTestAccount,
@@ -428,17 +429,6 @@ function asText(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }
 
-/** A digest of every ledger table, which no refused request may change. */
-async function ledgerDigest(): Promise<string> {
-  const { rows } = await sql<{ digest: string }>`
-    select concat_ws(':',
-      (select md5(coalesce(string_agg(i::text, ',' order by i.id), '')) from invoices i),
-      (select md5(coalesce(string_agg(x::text, ',' order by x.id), '')) from transactions x),
-      (select md5(coalesce(string_agg(d::text, ',' order by d::text), '')) from transaction_daily d)
-    ) as digest`.execute(t.db);
-  return rows[0]?.digest ?? '';
-}
-
 /**
  * Settlements land a moment after the call that paid, through the settlement stream: wait until
  * every invoice the devnet node has been paid for is in the ledger, whatever the machine's pace.
@@ -615,7 +605,7 @@ describe('every operation of the OpenAPI document, fuzzed from its schemas', () 
     for (const [method, path, operation] of all) {
       await keepSignedIn();
       const property = fc.asyncProperty(requestArbitrary(method, operation), async (request) => {
-        const before = await ledgerDigest();
+        const before = await ledgerDigest(t.db);
         const { status, body, url } = await send(method, path, request);
         if (STATS) {
           const key = `${method.toUpperCase()} ${path}`;
@@ -626,7 +616,7 @@ describe('every operation of the OpenAPI document, fuzzed from its schemas', () 
         const problem = problemWith(status, body);
         if (problem) throw new Error(`${method.toUpperCase()} ${url} as ${request.caller}: ${problem}`);
         if (status >= 400) {
-          const after = await ledgerDigest();
+          const after = await ledgerDigest(t.db);
           if (after !== before) {
             throw new Error(
               `${method.toUpperCase()} ${url} as ${request.caller} answered ${status} but changed the ledger`,

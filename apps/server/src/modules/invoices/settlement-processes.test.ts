@@ -1,13 +1,9 @@
-import type { Account, Bpt, Invoice, SignInResponse } from '@rayo/shared';
+import type { Invoice } from '@rayo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServerProcess } from '../../../test/server-process.ts';
+import { json, openShop } from '../../../test/server-shop.ts';
 import { openSse } from '../../../test/sse.ts';
-import {
-  createTestDatabase,
-  createTestOrganization,
-  createTestUser,
-  type TestDatabase,
-} from '../../../test/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-app.ts';
 import { waitFor } from '../../../test/wait-for.ts';
 import { payDevnetInvoice } from '../../adapters/lightning/devnet.ts';
 import { createDatabase, type Db } from '../../db/database.ts';
@@ -18,32 +14,6 @@ import { countTransactionsForPayment } from '../transactions/transactions.repo.t
  * logs say what each process's stream made of each payment.
  */
 const STREAM_ONLY = { RECONCILE_SECONDS: '3600', LOG_LEVEL: 'debug' };
-
-async function json<T>(response: Response): Promise<T> {
-  if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function openShop(server: ServerProcess, db: Db) {
-  const organization = await createTestOrganization(db);
-  const user = await createTestUser(db, { role: 'admin', organizationId: organization.id });
-  const post = (path: string, body: object, token?: string) =>
-    fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-      body: JSON.stringify(body),
-    });
-  const { accessToken } = await json<SignInResponse>(
-    await post('/api/auth/signin', { email: user.email, password: user.password }),
-  );
-  const account = await json<Account>(await post('/api/accounts', { name: 'Counter' }, accessToken));
-  const bpt = await json<Bpt>(
-    await post('/api/bpts', { name: 'Till', accountId: account.id, currency: 'USD' }, accessToken),
-  );
-  return {
-    charge: async () => json<Invoice>(await post(`/api/bpts/${bpt.id}/invoices`, { amount: '3.75' }, accessToken)),
-  };
-}
 
 /**
  * What `server`'s settlement stream made of the payment: whether it recorded it, or 'failed'
@@ -81,7 +51,7 @@ describe('two server processes on one database', () => {
   });
 
   it('a watcher on one process hears of a payment the other recorded, and the sale is recorded once', async () => {
-    const shop = await openShop(a, db);
+    const shop = await openShop(a.url, db);
     const invoice = await shop.charge();
     const events = await openSse(`${b.url}/api/invoices/${invoice.id}/events`);
     expect((await events.next()).data).toEqual({ id: invoice.id, status: 'pending' });
@@ -123,7 +93,7 @@ describe('a server killed between the settlement and the ledger write', () => {
 
   it('records the sale once after a restart', async () => {
     server = await startServerProcess(database.url, STREAM_ONLY);
-    const shop = await openShop(server, db);
+    const shop = await openShop(server.url, db);
     const invoice = await shop.charge();
 
     // SIGKILL: no shutdown code runs. The node then settles the payment while Rayo is down,
@@ -143,7 +113,7 @@ describe('a server killed between the settlement and the ledger write', () => {
     await server.stop();
     const restarted = await startServerProcess(database.url, STREAM_ONLY);
     server = restarted;
-    const later = await (await openShop(restarted, db)).charge();
+    const later = await (await openShop(restarted.url, db)).charge();
     await payDevnetInvoice(db, later.paymentRequest);
     await waitFor(async () => followed(restarted, later.paymentHash) !== undefined);
     expect(followed(restarted, later.paymentHash)).toBe(true);

@@ -129,3 +129,30 @@ export async function countTransactionsForPayment(db: Db, paymentHash: string): 
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** How many organizations and sales the database holds, and when the last sale settled. */
+export async function summarizeLedger(
+  db: Db,
+): Promise<{ organizations: number; sales: number; lastSaleAt: Date | null }> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('organizations')
+        .select((inner) => inner.fn.countAll<string>().as('n'))
+        .as('organizations'),
+      eb
+        .selectFrom('transactions')
+        .select((inner) => inner.fn.countAll<string>().as('n'))
+        .as('sales'),
+      eb
+        .selectFrom('transactions')
+        .select((inner) => inner.fn.max('settled_at').as('at'))
+        .as('last_sale_at'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    organizations: Number(row.organizations),
+    sales: Number(row.sales),
+    lastSaleAt: row.last_sale_at ? new Date(row.last_sale_at) : null,
+  };
+}
