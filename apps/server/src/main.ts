@@ -37,7 +37,7 @@ const database = await openDatabase(
 const [
   { buildApp },
   { startRuntime },
-  { completeDemoSeed, DEMO_PASSWORD, demoUsers, seedDemoOrganizations },
+  { completeDemoSeed, DEMO_PASSWORD, demoLogins, seedDemoOrganizations },
   { LightningBackendError },
 ] = await (loadingApplication ?? loadApplication());
 
@@ -151,7 +151,9 @@ if (!config.smtpUrl) {
 }
 console.log(`\nRayo is running on ${config.publicUrl}`);
 if (database.embedded && config.seedDemo) {
-  const lines = demoUsers.map((user) => `  ${user.email.padEnd(24)} ${user.role}`);
+  const lines = demoLogins.map((user) =>
+    `  ${user.email.padEnd(24)} ${user.role.padEnd(12)} ${user.organization ?? ''}`.trimEnd(),
+  );
   console.log(`Demo users (password ${DEMO_PASSWORD}):\n${lines.join('\n')}\n`);
   if (runtime.deps.lightning.name === 'devnet') console.log(`Devnet wallet: ${config.publicUrl}/devnet/wallet\n`);
 }

@@ -1,4 +1,4 @@
-import pino, { type DestinationStream, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createChainBackend } from './adapters/chain/index.ts';
 import { createLightningBackend } from './adapters/lightning/index.ts';
 import { createMailer } from './adapters/mail/mailer.ts';
@@ -7,11 +7,11 @@ import type { AppDeps } from './app.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
-import { serializeRequest } from './http/request-log.ts';
 import { deliverWebhookTask } from './jobs/deliver-webhook.ts';
 import { markShopOrderPaidTask } from './jobs/mark-shop-order-paid.ts';
 import { paymentPasses, startSettlementStream } from './jobs/payment-jobs.ts';
 import { startJobWorker } from './jobs/worker.ts';
+import { createLog, type LogOutput } from './log.ts';
 import { loadServerSecret } from './modules/auth/auth.service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { startCheckoutEventHub } from './modules/checkouts/checkout-events.ts';
@@ -26,7 +26,7 @@ export type Runtime = { deps: AppDeps & { log: Logger }; stop: () => Promise<voi
 /** `logDestination` takes the log instead of stdout, so tests can read what would be logged. */
 export type RuntimeOptions = {
   jobs?: boolean;
-  logDestination?: DestinationStream;
+  logDestination?: LogOutput;
   /** How often the job worker looks for jobs due later; tests shorten it. */
   jobPollIntervalMs?: number;
   clock?: Clock;
@@ -42,7 +42,7 @@ export async function startRuntime(
   database: { db: Db; url: string },
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
-  const log = pino({ level: config.logLevel, serializers: { req: serializeRequest } }, options.logDestination);
+  const log = await createLog(config.logLevel, options.logDestination);
   const { db } = database;
   const tokens = createTokenIssuer(await loadServerSecret(db, 'jwt', config.jwtSecret), config.accessTokenTtlSeconds);
   const mfaCipher = createSecretCipher(await loadServerSecret(db, 'mfa', config.mfaEncryptionKey));

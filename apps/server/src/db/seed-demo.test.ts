@@ -7,6 +7,7 @@ import {
   completeDemoSeed,
   DEMO_BOOKSHOP,
   DEMO_ORGANIZATION,
+  demoLogins,
   demoUsers,
   seedDemo,
   seedDemoOrganizations,
@@ -67,6 +68,15 @@ describe('seedDemo', () => {
     expect(links).toHaveLength(1);
     expect(links[0]?.user_id).toBe(manager?.id);
     expect(accounts.map((account) => account.id)).toContain(links[0]?.account_id);
+
+    // The start banner lists every user seeded, with the organization each signs in to.
+    const logins = await t.db
+      .selectFrom('users')
+      .leftJoin('organizations', 'organizations.id', 'users.organization_id')
+      .select(['users.email', 'users.role', 'organizations.name as organization'])
+      .orderBy('users.email')
+      .execute();
+    expect(logins).toEqual([...demoLogins].sort((a, b) => a.email.localeCompare(b.email)));
 
     expect(await seedDemo(t.db)).toBe(false);
     const counts = await Promise.all(

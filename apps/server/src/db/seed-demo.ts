@@ -44,6 +44,16 @@ export const DEMO_BOOKSHOP = {
   days: 30,
 } as const;
 
+/** Every demo user who can sign in, with the organization they see, as the start banner lists them. */
+export const demoLogins: ReadonlyArray<{ email: string; role: Role; organization: string | null }> = [
+  ...demoUsers.map((user) => ({
+    email: user.email,
+    role: user.role,
+    organization: user.role === 'back_office' ? null : DEMO_ORGANIZATION,
+  })),
+  { email: DEMO_BOOKSHOP.admin.email, role: 'admin', organization: DEMO_BOOKSHOP.name },
+];
+
 /**
  * Seeds the demo organization, its accounts with a BPT each, one user per role and a year of
  * sales, only into an empty database. The same as `seedDemoOrganizations` followed by

@@ -24,4 +24,19 @@ describe('workerLogger', () => {
       ['info', 'Worker connected'],
     ]);
   });
+
+  it('logs a job that completed at debug, so the periodic passes do not fill the log', () => {
+    const { lines, log } = recordingLog();
+    const logger = workerLogger(log);
+    logger.info('Completed task 54 (watch-checkout-payments, 3.10ms) with success', {
+      job: { attempts: 1, max_attempts: 25 },
+      duration: 3.1,
+      success: true,
+    } as never);
+    logger.info("Worker connected and looking for jobs... (task names: 'deliver-webhook')");
+    expect(lines).toEqual([
+      ['debug', 'Completed task 54 (watch-checkout-payments, 3.10ms) with success'],
+      ['info', "Worker connected and looking for jobs... (task names: 'deliver-webhook')"],
+    ]);
+  });
 });

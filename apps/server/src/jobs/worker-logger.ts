@@ -7,7 +7,7 @@ type Log = {
   debug: (object: object, message: string) => void;
 };
 
-type FailureMeta = { failure?: boolean; job?: { attempts: number; max_attempts: number } };
+type FailureMeta = { failure?: boolean; success?: boolean; job?: { attempts: number; max_attempts: number } };
 
 /**
  * A job that failed but will be tried again (a webhook receiver that is down) is expected
@@ -18,6 +18,14 @@ function isRetried(meta: unknown): boolean {
   return failure === true && job !== undefined && job.attempts < job.max_attempts;
 }
 
+/**
+ * A job that ran (graphile-worker's 'Completed task …'): the periodic passes finish one every few
+ * seconds, which at `info` would bury the lines a person needs to see.
+ */
+function isRoutineSuccess(meta: unknown): boolean {
+  return (meta as FailureMeta | undefined)?.success === true;
+}
+
 /** graphile-worker's messages through our log, with its scope (task, job id) as fields. */
 export function workerLogger(log: Log): Logger {
   return new Logger((scope) => (level: string, message: string, meta?: unknown) => {
@@ -25,7 +33,7 @@ export function workerLogger(log: Log): Logger {
     // graphile-worker's levels: error, warning, info, debug.
     if (level === 'error' && !isRetried(meta)) log.error(fields, message);
     else if (level === 'error' || level === 'warning') log.warn(fields, message);
-    else if (level === 'info') log.info(fields, message);
+    else if (level === 'info' && !isRoutineSuccess(meta)) log.info(fields, message);
     else log.debug(fields, message);
   });
 }
