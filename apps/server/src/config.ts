@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -13,7 +14,9 @@ const ConfigSchema = z.object({
   DATABASE_URL: z.string().startsWith('postgres').optional(),
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5488),
-  SEED_DEMO: booleanFromEnv.default(true),
+  NODE_ENV: z.string().optional(),
+  RAYO_ENV: z.enum(['production', 'development']).optional(),
+  SEED_DEMO: booleanFromEnv.optional(),
   JWT_SECRET: z.string().min(32).optional(),
   MFA_ENCRYPTION_KEY: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce
@@ -118,6 +121,8 @@ const ConfigSchema = z.object({
 });
 
 export type Config = {
+  /** `NODE_ENV` or `RAYO_ENV` is `production`: `loadConfig` refuses what only a demo may use. */
+  production: boolean;
   host: string;
   port: number;
   /**
@@ -289,16 +294,88 @@ export function onHttpPort(config: Config, port: number): Config {
   return { ...config, port, publicUrl: localUrl(port) };
 }
 
+/**
+ * Secrets that may be given as a file instead (`JWT_SECRET_FILE=/run/credentials/rayo/jwt`), so they
+ * need not sit in the environment, which other processes of the same user and crash reports can read.
+ */
+export const SECRET_VARIABLES = [
+  'DATABASE_URL',
+  'JWT_SECRET',
+  'MFA_ENCRYPTION_KEY',
+  'SMTP_URL',
+  'LND_MACAROON_HEX',
+  'CLN_RUNE',
+  'CHAIN_PAYOUT_XPRV',
+] as const;
+
+/** The environment with each `NAME_FILE` read into `NAME`; the file's trailing newline is not part of it. */
+function withSecretFiles(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const result = { ...env };
+  const problems: string[] = [];
+  for (const name of SECRET_VARIABLES) {
+    const file = env[`${name}_FILE`];
+    if (file === undefined) continue;
+    delete result[`${name}_FILE`];
+    if (env[name] !== undefined) {
+      problems.push(`${name} and ${name}_FILE are both set: keep one`);
+      continue;
+    }
+    try {
+      const value = readFileSync(path.resolve(repoRoot, file), 'utf8').replace(/\r?\n$/, '');
+      if (value !== '') result[name] = value;
+      else problems.push(`${name}_FILE: ${file} is empty`);
+    } catch (error) {
+      problems.push(`${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? error})`);
+    }
+  }
+  if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return result;
+}
+
+/** What a production start refuses, each saying what to set instead. */
+function productionProblems(c: z.infer<typeof ConfigSchema>): string[] {
+  const problems: string[] = [];
+  if (c.LIGHTNING_BACKEND === 'devnet') {
+    problems.push('LIGHTNING_BACKEND is devnet (test invoices, no real bitcoin): set lnd or cln and its node');
+  }
+  if (c.CHAIN_BACKEND === 'devnet') {
+    problems.push('CHAIN_BACKEND is devnet (a simulated chain): set esplora and ESPLORA_URL');
+  }
+  if (c.JWT_SECRET === undefined) {
+    problems.push(
+      'JWT_SECRET is not set, so one would be generated into the database: set JWT_SECRET or JWT_SECRET_FILE',
+    );
+  }
+  if (c.MFA_ENCRYPTION_KEY === undefined) {
+    problems.push(
+      'MFA_ENCRYPTION_KEY is not set, so one would be generated into the database: set MFA_ENCRYPTION_KEY or MFA_ENCRYPTION_KEY_FILE',
+    );
+  }
+  if (c.SEED_DEMO === true) problems.push('SEED_DEMO is on: unset it, or set it to false');
+  if (c.LNURL_ALLOW_PRIVATE_HOSTS) problems.push('LNURL_ALLOW_PRIVATE_HOSTS is on, for tests only: unset it');
+  if (c.WEBHOOK_ALLOW_PRIVATE_HOSTS) problems.push('WEBHOOK_ALLOW_PRIVATE_HOSTS is on, for tests only: unset it');
+  return problems;
+}
+
 /** Reads every setting from the environment once; relative paths are taken from the repository root. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const defined = withSecretFiles(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   const parsed = ConfigSchema.safeParse(defined);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const c = parsed.data;
+  const production = c.NODE_ENV === 'production' || c.RAYO_ENV === 'production';
+  const refused = production ? productionProblems(c) : [];
+  if (refused.length > 0) {
+    throw new Error(
+      `Rayo does not start in production mode (NODE_ENV or RAYO_ENV is production) with:\n  ${refused.join('\n  ')}\n` +
+        'See docs/deploy.md.',
+    );
+  }
   return {
+    production,
     host: c.HOST,
     port: c.PORT,
     portIsDefault: defined.PORT === undefined && c.PUBLIC_URL === undefined,
@@ -306,7 +383,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: c.DATABASE_URL,
     dataDir: path.resolve(repoRoot, c.DATA_DIR),
     embeddedPgPort: c.EMBEDDED_PG_PORT,
-    seedDemo: c.SEED_DEMO,
+    // The demo is seeded into an empty embedded database unless told not to; never in production.
+    seedDemo: c.SEED_DEMO ?? !production,
     jwtSecret: c.JWT_SECRET,
     mfaEncryptionKey: c.MFA_ENCRYPTION_KEY,
     accessTokenTtlSeconds: c.ACCESS_TOKEN_TTL_SECONDS,

@@ -9,7 +9,15 @@ const { loadConfig, onHttpPort } = await import('./config.ts');
 const { openDatabase } = await import('./db/open-database.ts');
 const { chooseHttpPort } = await import('./ports.ts');
 
-const loaded = loadConfig();
+const loaded = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    // A setting to fix, said in the lines that name it, not as a stack trace.
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+})();
 const port = await chooseHttpPort(loaded).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
  */
 export async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
   if (!existsSync(path.join(distDir, 'index.html'))) {
-    app.log.warn({ distDir }, 'web app not built; only the API is served');
+    app.log.warn({ distDir }, 'web app not built; only the API is served: run npm run build, then start again');
     return;
   }
   await app.register(fastifyStatic, {
