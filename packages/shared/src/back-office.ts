@@ -100,6 +100,7 @@ export const NOTIFICATION_KINDS = [
   'settings.kyb_document_deleted',
   'organization.created',
   'payout.failed',
+  'payout.waiting_funds',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -72,6 +72,10 @@ export const errorStatus = {
   DestinationChangeNotCancellable: 409,
   // An on-chain payout batch takes the operator's signature once, while it waits for it.
   BatchNotAwaitingSignature: 409,
+  // A batch's fee can be raised only while no block has its transaction.
+  BatchNotReplaceable: 409,
+  // The platform wallet cannot pay the higher fee of a batch's replacement.
+  BatchFeeNotCovered: 409,
   // Shopify webhooks: the body is not signed with the store's API secret key.
   InvalidWebhookSignature: 401,
   InvoiceFailed: 502,

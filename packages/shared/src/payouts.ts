@@ -58,12 +58,44 @@ export const PayoutHoldSchema = z.object({
 });
 export type PayoutHold = z.infer<typeof PayoutHoldSchema>;
 
+/**
+ * Why an organization's on-chain shares were left out of the last payout run (docs/decisions.md
+ * "On-chain payouts"): the platform wallet cannot cover them yet, they are below the minimum,
+ * the address changed recently, an earlier batch is not on the chain yet, no address is set, the
+ * organization is blocked, the platform has no wallet; `next_run` when no run has looked at them yet.
+ */
+export const ONCHAIN_WAIT_REASONS = [
+  'wallet_funds',
+  'below_minimum',
+  'destination_hold',
+  'batch_pending',
+  'no_address',
+  'blocked',
+  'no_wallet',
+  'next_run',
+] as const;
+export const OnchainWaitReasonSchema = z.enum(ONCHAIN_WAIT_REASONS);
+export type OnchainWaitReason = z.infer<typeof OnchainWaitReasonSchema>;
+
+/** The organization's on-chain shares not in any payout yet, in whole sats, and why they wait. */
+export const OnchainWaitingSchema = z.object({
+  owedSats: z.number().int(),
+  reason: OnchainWaitReasonSchema,
+  /** When they began waiting for this reason; null for `next_run`. */
+  since: z.iso.datetime().nullable(),
+  /** CHAIN_PAYOUT_MIN_SATS, which `below_minimum` refers to. */
+  minimumSats: z.number().int(),
+});
+export type OnchainWaiting = z.infer<typeof OnchainWaitingSchema>;
+
 export const PayoutPageSchema = z.object({
   payouts: z.array(PayoutSchema),
   total: z.number().int(),
   fiat: z.array(FiatShareSchema),
   /** The destinations payouts wait on, and why. */
   holds: z.array(PayoutHoldSchema),
+  /** On-chain shares not paid out yet; null when there are none. */
+  onchainWaiting: OnchainWaitingSchema.nullable(),
 });
 export type PayoutPage = z.infer<typeof PayoutPageSchema>;
 
@@ -85,10 +117,57 @@ export const OnchainPayoutBatchSchema = z.object({
   confirmations: z.number().int(),
   attempts: z.number().int(),
   lastError: z.string().nullable(),
+  /** The fee rate its transaction pays, sat/vB. */
+  feeRate: z.number().int(),
+  /** The transactions fee bumps replaced, oldest first; the chain may still take one of them. */
+  replacedTxids: z.array(z.string()),
+  /** No block has its transaction yet, so a replacement at a higher fee may still take its place. */
+  replaceable: z.boolean(),
 });
 export type OnchainPayoutBatch = z.infer<typeof OnchainPayoutBatchSchema>;
 
+/** A higher fee for a batch stuck unconfirmed (BIP 125 replacement); without `feeRate`, the current estimate. */
+export const BumpBatchFeeRequestSchema = z.object({ feeRate: z.number().int().min(1).max(1000).optional() });
+export type BumpBatchFeeRequest = z.infer<typeof BumpBatchFeeRequestSchema>;
+
 export const OnchainPayoutBatchListSchema = z.array(OnchainPayoutBatchSchema);
+
+/** One organization whose on-chain shares wait, for back office. */
+export const OnchainWaitingOrganizationSchema = OnchainWaitingSchema.omit({ minimumSats: true }).extend({
+  organizationId: z.string(),
+  organizationName: z.string(),
+});
+export type OnchainWaitingOrganization = z.infer<typeof OnchainWaitingOrganizationSchema>;
+
+/**
+ * The platform wallet as back office sees it (docs/api.md "On-chain payouts"): what the
+ * organizations are owed on-chain, what the wallet holds (confirmed, and on its way), what waits
+ * and why, where to fund it, and the run of unused receive addresses a restored wallet must look past.
+ */
+export const OnchainWalletSummarySchema = z.object({
+  chain: z.enum(['devnet', 'esplora']),
+  network: z.enum(['mainnet', 'testnet', 'signet', 'regtest']),
+  /** `hot`: Rayo signs (CHAIN_PAYOUT_XPRV); `operator`: batches wait as PSBTs; null: no platform wallet. */
+  signing: z.enum(['hot', 'operator']).nullable(),
+  /** Unpaid on-chain shares and payouts not sent yet, in whole sats. */
+  owedSats: z.number().int(),
+  organizationsOwed: z.number().int(),
+  /** Confirmed coins the batches can spend. */
+  heldSats: z.number().int(),
+  /** Coins the chain has not confirmed yet: spendable once it has. */
+  unconfirmedSats: z.number().int(),
+  waitingSats: z.number().int(),
+  waiting: z.array(OnchainWaitingOrganizationSchema),
+  minimumSats: z.number().int(),
+  /** The newest deposit address handed out; null before the first. */
+  depositAddress: z.string().nullable(),
+  /** Receive addresses handed out after the last one paid: a wallet's gap limit must exceed it. */
+  unusedReceiveAddresses: z.number().int(),
+});
+export type OnchainWalletSummary = z.infer<typeof OnchainWalletSummarySchema>;
+
+export const DepositAddressSchema = z.object({ address: z.string() });
+export type DepositAddress = z.infer<typeof DepositAddressSchema>;
 
 /** The operator's signed batch: the PSBT in base64, or the raw transaction in hex. */
 export const SignedBatchRequestSchema = z.object({ transaction: z.string().trim().min(1).max(400_000) });

@@ -12,5 +12,14 @@ export type OnchainState = 'awaiting_payment' | 'confirming' | 'underpaid' | 'co
 export type PayoutKind = 'lightning' | 'onchain';
 export type PayoutStateColumn = 'pending' | 'sent' | 'failed' | 'cancelled';
 export type OnchainBatchState = 'awaiting_signature' | 'signed' | 'broadcast' | 'confirmed';
+/** Why an organization's on-chain shares wait (migration 0037). */
+export type OnchainWaitReason =
+  | 'wallet_funds'
+  | 'below_minimum'
+  | 'destination_hold'
+  | 'batch_pending'
+  | 'no_address'
+  | 'blocked'
+  | 'no_wallet';
 /** An address, or a bank account's fields. */
 export type PayoutDestinationValue = string | BankingInfoMetadata;

@@ -3,7 +3,7 @@
  * Please do not edit it manually.
  */
 
-import type { CheckoutKind, CheckoutPaidVia, CheckoutStatusColumn, EmailCodePurpose, OnchainBatchState, OnchainState, PayoutDestinationValue, PayoutKind, PayoutStateColumn } from "./column-types.ts";
+import type { CheckoutKind, CheckoutPaidVia, CheckoutStatusColumn, EmailCodePurpose, OnchainBatchState, OnchainState, OnchainWaitReason, PayoutDestinationValue, PayoutKind, PayoutStateColumn } from "./column-types.ts";
 import type { BankingInfoMetadata, DeveloperTokenScope, InvoiceStatus, Language, PayoutDestinationKind, Role, SaleSource, ShopPlatform, WebhookDeliveryType, WebhookEventType } from "@rayo/shared";
 import type { ColumnType } from "kysely";
 
@@ -291,6 +291,21 @@ export interface Notifications {
   payload: ColumnType<unknown, string, string>;
 }
 
+export interface OnchainBatchVersions {
+  batch_id: string;
+  change_address: string | null;
+  change_index: number | null;
+  change_sats: Int8;
+  fee_rate_sat_per_kvb: Int8;
+  fee_sats: Int8;
+  inputs: ColumnType<unknown, string, string>;
+  psbt: string;
+  raw_tx: string | null;
+  replaced_at: Generated<Timestamp>;
+  txid: string;
+  vsize: number;
+}
+
 export interface OnchainPayoutBatches {
   attempts: Generated<number>;
   block_height: number | null;
@@ -312,6 +327,14 @@ export interface OnchainPayoutBatches {
   txid: string;
   updated_at: Generated<Timestamp>;
   vsize: number;
+}
+
+export interface OnchainPayoutWaits {
+  organization_id: string;
+  owed_sats: Int8;
+  reason: OnchainWaitReason;
+  since: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface OnchainWalletCounters {
@@ -401,6 +424,14 @@ export interface PayoutTransactions {
 export interface PeriodicPassRuns {
   started_at: Timestamp;
   task: string;
+}
+
+export interface PlatformWalletDeposits {
+  address: string;
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  derivation_index: number;
+  wallet: string;
 }
 
 export interface RateLimitHits {
@@ -592,7 +623,9 @@ export interface DB {
   manager_accounts: ManagerAccounts;
   mfa_recovery_codes: MfaRecoveryCodes;
   notifications: Notifications;
+  onchain_batch_versions: OnchainBatchVersions;
   onchain_payout_batches: OnchainPayoutBatches;
+  onchain_payout_waits: OnchainPayoutWaits;
   onchain_wallet_counters: OnchainWalletCounters;
   organization_logos: OrganizationLogos;
   organizations: Organizations;
@@ -600,6 +633,7 @@ export interface DB {
   payout_transactions: PayoutTransactions;
   payouts: Payouts;
   periodic_pass_runs: PeriodicPassRuns;
+  platform_wallet_deposits: PlatformWalletDeposits;
   rate_limit_hits: RateLimitHits;
   rates: Rates;
   refresh_tokens: RefreshTokens;

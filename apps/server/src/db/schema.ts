@@ -24,4 +24,10 @@ export type NewOrganization = Insertable<DB['organizations']>;
 export type User = Selectable<DB['users']>;
 export type NewUser = Insertable<DB['users']>;
 
-export type { OnchainBatchState, OnchainState, PayoutDestinationValue, PayoutKind } from './column-types.ts';
+export type {
+  OnchainBatchState,
+  OnchainState,
+  OnchainWaitReason,
+  PayoutDestinationValue,
+  PayoutKind,
+} from './column-types.ts';

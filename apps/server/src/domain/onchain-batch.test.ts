@@ -1,16 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
 import { Transaction as BitcoinjsTransaction, address as bitcoinjsAddress, networks, Psbt } from 'bitcoinjs-lib';
+import fc from 'fast-check';
 import * as ecc from 'tiny-secp256k1';
 import { describe, expect, it } from 'vitest';
 import {
   acceptSignedBatch,
   buildBatch,
+  chooseRecipients,
   feeRateFromEstimate,
   InsufficientFundsError,
   ONCHAIN_DUST_SATS,
   planRecipients,
   RBF_SEQUENCE,
+  type Recipient,
   SignedBatchError,
   signBatch,
   splitFee,
@@ -67,6 +70,53 @@ describe('planning the recipients of a batch', () => {
     expect(splitFee(10n, 3)).toEqual([4n, 3n, 3n]);
     expect(splitFee(9n, 3)).toEqual([3n, 3n, 3n]);
     expect(splitFee(5n, 0)).toEqual([]);
+  });
+});
+
+describe('choosing whom the wallet can pay', () => {
+  const due = (sats: bigint, name: string) => ({
+    organizationId: name,
+    destination: deriveReceiveAddress(elsewhere, name.charCodeAt(0), 'regtest'),
+    sats,
+  });
+
+  it('takes debts in the order given, skips one that does not fit, and goes on with the next', () => {
+    const ordered = [due(29_700n, 'a'), due(99_000n, 'b'), due(19_800n, 'c'), due(20_000n, 'd')];
+    const { paid, waiting } = chooseRecipients(ordered, [{ valueSats: 60_000n }], 2n);
+    expect(paid.map((r) => r.organizationId)).toEqual(['a', 'c']);
+    expect(waiting.map((r) => r.organizationId)).toEqual(['b', 'd']);
+    // Coins worth less than the fee of spending them count for nothing.
+    expect(chooseRecipients([due(1_000n, 'a')], [{ valueSats: 136n }, { valueSats: 135n }], 2n).paid).toEqual([]);
+  });
+
+  it('chooses only what a batch can then be built for (property)', () => {
+    const templates = [0, 1, 2, 3, 4].map((i) => utxo(100 + i, 1n));
+    const recipients = [0, 1, 2, 3, 4, 5].map((i) => due(1n, String.fromCharCode(97 + i)));
+    fc.assert(
+      fc.property(
+        fc.array(fc.bigInt({ min: 546n, max: 300_000n }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.bigInt({ min: 1n, max: 400_000n }), { minLength: 1, maxLength: 5 }),
+        fc.bigInt({ min: 1n, max: 50n }),
+        (debts, coinValues, feeRate) => {
+          const ordered = debts.map((sats, i) => ({ ...(recipients[i] as Recipient), sats }));
+          const coins = coinValues.map((valueSats, i) => ({ ...(templates[i] as WalletUtxo), valueSats }));
+          const { paid, waiting } = chooseRecipients(ordered, coins, feeRate);
+          expect(paid.length + waiting.length).toBe(ordered.length);
+          if (paid.length === 0) return;
+          const built = buildBatch({
+            account,
+            origin,
+            utxos: coins,
+            recipients: paid,
+            feeRate,
+            changeIndex: 0,
+            network: 'regtest',
+          });
+          expect(built.feeSats).toBeGreaterThan(0n);
+        },
+      ),
+      { numRuns: 30 },
+    );
   });
 });
 

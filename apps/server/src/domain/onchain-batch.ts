@@ -39,6 +39,45 @@ export function planRecipients(due: readonly DueOrganization[], minSats: bigint)
     .filter((recipient) => recipient.sats >= floor);
 }
 
+// The most a batch's bytes can weigh, in vB: the transaction's overhead, a P2WPKH input with its
+// witness (BIP 141: 41 bytes plus a 108-byte witness at a quarter), and an output of the largest
+// standard kind a recipient may use (P2TR or P2WSH, 43 vB; P2WPKH change is 31).
+const TX_OVERHEAD_VB = 11n;
+const P2WPKH_INPUT_VB = 68n;
+const LARGEST_OUTPUT_VB = 43n;
+
+/**
+ * Which recipients the wallet can pay this run, taken in the order given (docs/decisions.md:
+ * oldest debt first). One is taken when the coins cover everyone taken so far, it, and the most
+ * fee such a transaction can cost at `feeRate` (every useful coin an input, every output and the
+ * change of the largest kind). One that does not fit waits and the next is tried, so a debt the
+ * wallet cannot cover does not hold back smaller ones behind it. Coins worth less than the fee of
+ * spending them count for nothing.
+ */
+export function chooseRecipients(
+  ordered: readonly Recipient[],
+  coins: readonly { valueSats: bigint }[],
+  feeRate: bigint,
+): { paid: Recipient[]; waiting: Recipient[] } {
+  const inputCost = P2WPKH_INPUT_VB * feeRate;
+  const useful = coins.filter((coin) => coin.valueSats > inputCost);
+  const held = useful.reduce((sum, coin) => sum + coin.valueSats, 0n);
+  const inputsFee = (TX_OVERHEAD_VB + P2WPKH_INPUT_VB * BigInt(useful.length)) * feeRate;
+  const paid: Recipient[] = [];
+  const waiting: Recipient[] = [];
+  let total = 0n;
+  for (const recipient of ordered) {
+    const outputsFee = LARGEST_OUTPUT_VB * BigInt(paid.length + 2) * feeRate;
+    if (total + recipient.sats + inputsFee + outputsFee <= held) {
+      paid.push(recipient);
+      total += recipient.sats;
+    } else {
+      waiting.push(recipient);
+    }
+  }
+  return { paid, waiting };
+}
+
 /** A backend's estimate (sat/vB, maybe fractional) as the whole sat/vB we pay: rounded up, at least 1. */
 export function feeRateFromEstimate(estimate: number): bigint {
   if (!Number.isFinite(estimate) || estimate <= 0) throw new RangeError(`not a fee rate: ${estimate}`);
@@ -87,24 +126,28 @@ function keyOrigin(origin: KeyOrigin, change: 0 | 1, index: number): KeyOrigin {
   return { fingerprint: origin.fingerprint, path: [...origin.path, change, index] };
 }
 
+/** A payment a batch makes: to an address, or to an output script as an earlier transaction has it. */
+export type BatchOutput = { address: string; amount: bigint } | { script: Uint8Array; amount: bigint };
+
 /**
- * Picks wallet outputs for the recipients' outputs plus the fee at `feeRate`, with change (when
- * above dust) to the account's change address `1/changeIndex`. Outputs stay in the recipients'
- * order, change last, so output i pays recipient i. Every input signals replaceability, and the
- * PSBT names the keys of the inputs and of the change (BIP 174 bip32 derivations), so the
- * operator's wallet signs the one and recognises the other as its own.
+ * Picks wallet outputs for `outputs` plus the fee at `feeRate`, always spending `required` (a fee
+ * bump's coins), with change (when above dust) to the account's change address `1/changeIndex`.
+ * Outputs stay in the order given, change last, so output i pays recipient i. Every input signals
+ * replaceability, and the PSBT names the keys of the inputs and of the change (BIP 174 bip32
+ * derivations), so the operator's wallet signs the one and recognises the other as its own.
  */
-export function buildBatch(input: {
+export function assembleBatch(input: {
   account: HDKey;
   origin: KeyOrigin;
   utxos: readonly WalletUtxo[];
-  recipients: readonly Recipient[];
+  required?: readonly WalletUtxo[];
+  outputs: readonly BatchOutput[];
   feeRate: bigint;
   changeIndex: number;
   network: BitcoinNetwork;
 }): BuiltBatch {
   const network = addressNetwork(input.network);
-  const candidates = input.utxos.map((utxo) => {
+  const toInput = (utxo: WalletUtxo) => {
     const publicKey = input.account.deriveChild(utxo.change).deriveChild(utxo.index).publicKey as Uint8Array;
     return {
       txid: hex.decode(utxo.txid),
@@ -113,23 +156,20 @@ export function buildBatch(input: {
       witnessUtxo: { script: p2wpkh(publicKey, network).script, amount: utxo.valueSats },
       bip32Derivation: [[publicKey, keyOrigin(input.origin, utxo.change, utxo.index)]] as [Uint8Array, KeyOrigin][],
     };
-  });
+  };
+  const required = input.required ?? [];
   const changeKey = input.account.deriveChild(1).deriveChild(input.changeIndex).publicKey as Uint8Array;
   const changeAddress = p2wpkh(changeKey, network).address as string;
-  const selected = selectUTXO(
-    candidates,
-    input.recipients.map((recipient) => ({ address: recipient.destination, amount: recipient.sats })),
-    'default',
-    {
-      feePerByte: input.feeRate,
-      changeAddress,
-      network,
-      // Change below the dust limit (selectUTXO's default: 182 bytes at 3 sat/B, i.e. 546 sats)
-      // is left to the fee rather than made into an output nobody could spend.
-      createTx: true,
-      bip69: false,
-    },
-  );
+  const selected = selectUTXO(input.utxos.map(toInput), [...input.outputs], 'default', {
+    feePerByte: input.feeRate,
+    changeAddress,
+    network,
+    ...(required.length > 0 && { requiredInputs: required.map(toInput) }),
+    // Change below the dust limit (selectUTXO's default: 182 bytes at 3 sat/B, i.e. 546 sats)
+    // is left to the fee rather than made into an output nobody could spend.
+    createTx: true,
+    bip69: false,
+  });
   if (!selected?.tx || selected.fee === undefined) {
     throw new InsufficientFundsError('The platform wallet cannot pay these outputs and their fee');
   }
@@ -149,10 +189,26 @@ export function buildBatch(input: {
     psbt: base64.encode(tx.toPSBT()),
     feeSats: selected.fee,
     vsize: Math.ceil(selected.weight / 4),
-    inputs: input.utxos.filter((utxo) => used.has(`${utxo.txid}:${utxo.vout}`)),
+    inputs: [...required, ...input.utxos].filter((utxo) => used.has(`${utxo.txid}:${utxo.vout}`)),
     changeAddress: selected.change ? changeAddress : null,
     changeSats,
   };
+}
+
+/** A batch paying `recipients` (output i pays recipient i) from the wallet's `utxos`; see `assembleBatch`. */
+export function buildBatch(input: {
+  account: HDKey;
+  origin: KeyOrigin;
+  utxos: readonly WalletUtxo[];
+  recipients: readonly Recipient[];
+  feeRate: bigint;
+  changeIndex: number;
+  network: BitcoinNetwork;
+}): BuiltBatch {
+  return assembleBatch({
+    ...input,
+    outputs: input.recipients.map((recipient) => ({ address: recipient.destination, amount: recipient.sats })),
+  });
 }
 
 /**

@@ -835,6 +835,9 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
       .executeTakeFirstOrThrow();
     return { params: { id: payout.id } };
   },
+  'GET /api/back-office/onchain-wallet': () => ({}),
+  'POST /api/back-office/onchain-wallet/deposit-address': () => ({}),
+  'POST /api/back-office/onchain-wallet/run': () => ({}),
   'GET /api/back-office/onchain-payouts': () => ({}),
   'GET /api/back-office/onchain-payouts/:id/psbt': async () => ({ params: { id: (await awaitingBatch()).id } }),
   // A fresh batch each time, since a batch takes its signature once; the devnet chain then
@@ -843,6 +846,10 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
     const batch = await awaitingBatch();
     return { params: { id: batch.id }, body: { transaction: batch.signed } };
   },
+  'POST /api/back-office/onchain-payouts/:id/bump': async () => ({
+    params: { id: (await awaitingBatch()).id },
+    body: { feeRate: 5 },
+  }),
   'GET /api/back-office/country/report': () => ({}),
   'GET /api/back-office/country/:id/report': () => ({ params: { id: '-1' } }),
   'GET /api/back-office/country/report/csv': () => ({}),

@@ -243,9 +243,13 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/back-office/country/:id/report': { who: backOffice },
   'GET /api/back-office/country/report/csv': { who: backOffice },
   'GET /api/back-office/country/:id/report/csv': { who: backOffice },
+  'GET /api/back-office/onchain-wallet': { who: backOffice },
+  'POST /api/back-office/onchain-wallet/deposit-address': { who: backOffice },
+  'POST /api/back-office/onchain-wallet/run': { who: backOffice },
   'GET /api/back-office/onchain-payouts': { who: backOffice },
   'GET /api/back-office/onchain-payouts/:id/psbt': { who: backOffice },
   'POST /api/back-office/onchain-payouts/:id/signed': { who: backOffice },
+  'POST /api/back-office/onchain-payouts/:id/bump': { who: backOffice },
 
   // Shops (docs/integrations.md): the admin connects a Shopify or Ecwid store; the shopper's
   // entries are public, priced only from what the store says.

@@ -2,7 +2,9 @@ import type {
   BackOfficeNotificationPage,
   BackOfficeOrganizationPage,
   BackOfficeOrganizationsQuery,
+  DepositAddress,
   OnchainPayoutBatch,
+  OnchainWalletSummary,
   OrganizationAdminRecord,
   Verification,
 } from '@rayo/shared';
@@ -108,6 +110,56 @@ export async function downloadAuditCsv(start: number, end: number): Promise<void
 }
 
 const onchainBatchesKey = [...backOfficeKey, 'onchain-payouts'] as const;
+const onchainWalletKey = [...backOfficeKey, 'onchain-wallet'] as const;
+
+/** The platform wallet: what is owed on-chain, what it holds, who waits and why, its deposit address. */
+export function useOnchainWallet() {
+  return useQuery({
+    queryKey: onchainWalletKey,
+    queryFn: () => apiRequest<OnchainWalletSummary>('/back-office/onchain-wallet'),
+  });
+}
+
+/** The on-chain payout pass, now; the wallet, the batches and the notices are read again. */
+export function useRunOnchainPayouts() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<OnchainWalletSummary>('/back-office/onchain-wallet/run', { method: 'POST' }),
+    onSuccess: (summary) => {
+      queryClient.setQueryData(onchainWalletKey, summary);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: onchainBatchesKey }),
+        queryClient.invalidateQueries({ queryKey: notificationsKey }),
+      ]);
+    },
+  });
+}
+
+/** A higher fee for a batch no block has taken (a BIP 125 replacement); without `feeRate`, the estimate. */
+export function useBumpBatchFee() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, feeRate }: { id: string; feeRate?: number }) =>
+      apiRequest<OnchainPayoutBatch>(`/back-office/onchain-payouts/${encodeURIComponent(id)}/bump`, {
+        method: 'POST',
+        body: feeRate === undefined ? {} : { feeRate },
+      }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: onchainBatchesKey }),
+        queryClient.invalidateQueries({ queryKey: onchainWalletKey }),
+      ]),
+  });
+}
+
+/** A fresh deposit address of the platform wallet; the wallet's view is read again. */
+export function useCreateDepositAddress() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<DepositAddress>('/back-office/onchain-wallet/deposit-address', { method: 'POST' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: onchainWalletKey }),
+  });
+}
 
 export function useOnchainPayoutBatches() {
   return useQuery({

@@ -34,6 +34,8 @@ const messageKeys: Record<ErrorCode | 'Network', string> = {
   DestinationChangeNotCancellable: 'errors.destinationChangeNotCancellable',
   InvalidWebhookSignature: 'errors.invalidWebhookSignature',
   BatchNotAwaitingSignature: 'errors.batchNotAwaitingSignature',
+  BatchNotReplaceable: 'errors.batchNotReplaceable',
+  BatchFeeNotCovered: 'errors.batchFeeNotCovered',
   SplitNeedsValidation: 'errors.splitNeedsValidation',
   DeveloperTokenLimit: 'errors.developerTokenLimit',
   InvalidWebhookUrl: 'errors.invalidWebhookUrl',

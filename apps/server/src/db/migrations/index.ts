@@ -33,6 +33,8 @@ import * as shopifyAppCredentials from './0033-shopify-app-credentials.ts';
 import * as developerTokenScopes from './0034-developer-token-scopes.ts';
 import * as signupPasswordOnConfirmation from './0035-signup-password-on-confirmation.ts';
 import * as jobRunners from './0036-job-runners.ts';
+import * as onchainPayoutWaits from './0037-onchain-payout-waits.ts';
+import * as onchainBatchVersions from './0038-onchain-batch-versions.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +72,6 @@ export const migrations: Record<string, Migration> = {
   '0034-developer-token-scopes': developerTokenScopes,
   '0035-signup-password-on-confirmation': signupPasswordOnConfirmation,
   '0036-job-runners': jobRunners,
+  '0037-onchain-payout-waits': onchainPayoutWaits,
+  '0038-onchain-batch-versions': onchainBatchVersions,
 };

@@ -42,6 +42,9 @@ export type AuditAction =
   | 'back_office.kyb_document_downloaded'
   | 'back_office.onchain_batch_downloaded'
   | 'back_office.onchain_batch_signed'
+  | 'back_office.onchain_batch_fee_bumped'
+  | 'back_office.deposit_address_created'
+  | 'back_office.onchain_payouts_run'
   | 'back_office.audit_exported'
   | 'payout.cancelled';
 

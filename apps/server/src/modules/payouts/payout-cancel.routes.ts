@@ -1,6 +1,7 @@
 import { PayoutPageSchema, PayoutQuerySchema, PayoutSchema } from '@rayo/shared';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
+import type { Config } from '../../config.ts';
 import { callerOf } from '../../http/access.ts';
 import { cancelPayout, type PayoutCancelDeps } from './payout-cancel.service.ts';
 import { listOrganizationPayoutsForBackOffice } from './payouts.service.ts';
@@ -8,7 +9,7 @@ import { listOrganizationPayoutsForBackOffice } from './payouts.service.ts';
 const tags = ['back-office'];
 
 /** Back office's payouts of an organization, and cancelling one that no payment can still complete. */
-export function registerPayoutCancelRoutes(app: App, deps: PayoutCancelDeps): void {
+export function registerPayoutCancelRoutes(app: App, deps: PayoutCancelDeps & { config: Config }): void {
   app.get(
     '/api/back-office/organization/:id/payouts',
     {

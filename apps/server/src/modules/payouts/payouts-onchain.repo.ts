@@ -5,6 +5,7 @@ import type { OnchainBatchState, OnchainPayoutBatchesTable } from '../../db/sche
 import type { WalletUtxo } from '../../domain/onchain-batch.ts';
 import { OPEN_PAYOUT_STATES, statesBefore } from '../../domain/payout-state.ts';
 import { unpaidShares } from './payouts.repo.ts';
+import { listDepositAddresses } from './payouts-onchain-wallet.repo.ts';
 
 export type BatchRow = Selectable<OnchainPayoutBatchesTable>;
 
@@ -19,7 +20,13 @@ export async function lockBatchBuilding(trx: Db): Promise<void> {
   await sql`select pg_advisory_xact_lock(${BUILD_LOCK_KEY})`.execute(trx);
 }
 
-export type UnpaidOnchainShare = { organizationId: string; destination: string; id: string; onchainMsat: bigint };
+export type UnpaidOnchainShare = {
+  organizationId: string;
+  destination: string;
+  id: string;
+  onchainMsat: bigint;
+  settledAt: Date;
+};
 
 /**
  * Every unpaid on-chain share of an organization that has an on-chain address and is not
@@ -30,7 +37,7 @@ export async function listUnpaidOnchainShares(trx: Db): Promise<UnpaidOnchainSha
     .innerJoin('organizations as o', 'o.id', 't.organization_id')
     .where('o.onchain_address', 'is not', null)
     .where('o.blocked', '=', false)
-    .select(['t.id', 't.organization_id', 't.onchain_msat', 'o.onchain_address'])
+    .select(['t.id', 't.organization_id', 't.onchain_msat', 't.settled_at', 'o.onchain_address'])
     .orderBy('t.organization_id')
     .orderBy('t.settled_at')
     .forUpdate('t')
@@ -40,6 +47,7 @@ export async function listUnpaidOnchainShares(trx: Db): Promise<UnpaidOnchainSha
     destination: row.onchain_address as string,
     id: row.id,
     onchainMsat: BigInt(row.onchain_msat),
+    settledAt: row.settled_at,
   }));
 }
 
@@ -81,7 +89,7 @@ export async function countUnsentBatches(db: Db): Promise<number> {
 
 /**
  * The wallet's addresses that may hold something to spend: checkout addresses the watcher saw
- * paid, and the change addresses of earlier batches.
+ * paid, the deposit addresses back office handed out, and the change addresses of earlier batches.
  */
 export async function listFundedWalletAddresses(
   db: Db,
@@ -110,8 +118,10 @@ export async function listFundedWalletAddresses(
     .select(['change_address', 'change_index'])
     .where('change_address', 'is not', null)
     .execute();
+  const deposits = await listDepositAddresses(db, wallet);
   return [
     ...received.map((row) => ({ address: row.address, change: 0 as const, index: row.derivation_index })),
+    ...deposits.map((row) => ({ address: row.address, change: 0 as const, index: row.derivation_index })),
     ...change.map((row) => ({
       address: row.change_address as string,
       change: 1 as const,
@@ -120,18 +130,8 @@ export async function listFundedWalletAddresses(
   ];
 }
 
-export type NewBatch = {
+export type NewBatch = BatchTransaction & {
   state: 'awaiting_signature' | 'signed';
-  txid: string;
-  psbt: string;
-  rawTx: string | null;
-  feeSats: bigint;
-  feeRate: bigint;
-  vsize: number;
-  inputs: WalletUtxo[];
-  changeAddress: string | null;
-  changeIndex: number | null;
-  changeSats: bigint;
   payouts: Array<{
     organizationId: string;
     destination: string;
@@ -145,19 +145,7 @@ export type NewBatch = {
 export async function insertBatch(trx: Db, batch: NewBatch): Promise<BatchRow> {
   const row = await trx
     .insertInto('onchain_payout_batches')
-    .values({
-      state: batch.state,
-      txid: batch.txid,
-      psbt: batch.psbt,
-      raw_tx: batch.rawTx,
-      fee_sats: batch.feeSats,
-      fee_rate_sat_per_kvb: batch.feeRate * 1000n,
-      vsize: batch.vsize,
-      inputs: JSON.stringify(batch.inputs.map((input) => ({ ...input, valueSats: input.valueSats.toString() }))),
-      change_address: batch.changeAddress,
-      change_index: batch.changeIndex,
-      change_sats: batch.changeSats,
-    })
+    .values({ ...transactionColumns(batch), state: batch.state })
     .returningAll()
     .executeTakeFirstOrThrow();
   for (const payout of batch.payouts) {
@@ -200,8 +188,169 @@ export async function listOpenBatches(db: Db): Promise<BatchRow[]> {
     .execute();
 }
 
-export async function findBatch(db: Db, id: string): Promise<BatchRow | undefined> {
-  return db.selectFrom('onchain_payout_batches').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findBatch(db: Db, id: string, options: { lock?: boolean } = {}): Promise<BatchRow | undefined> {
+  return db
+    .selectFrom('onchain_payout_batches')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(options.lock === true, (query) => query.forUpdate())
+    .executeTakeFirst();
+}
+
+/** A batch's transaction, as the batch row and its replaced versions hold it. */
+export type BatchTransaction = {
+  txid: string;
+  psbt: string;
+  rawTx: string | null;
+  feeSats: bigint;
+  feeRate: bigint;
+  vsize: number;
+  inputs: WalletUtxo[];
+  changeAddress: string | null;
+  changeIndex: number | null;
+  changeSats: bigint;
+};
+
+function transactionColumns(tx: BatchTransaction) {
+  return {
+    txid: tx.txid,
+    psbt: tx.psbt,
+    raw_tx: tx.rawTx,
+    fee_sats: tx.feeSats,
+    fee_rate_sat_per_kvb: tx.feeRate * 1000n,
+    vsize: tx.vsize,
+    inputs: JSON.stringify(tx.inputs.map((input) => ({ ...input, valueSats: input.valueSats.toString() }))),
+    change_address: tx.changeAddress,
+    change_index: tx.changeIndex,
+    change_sats: tx.changeSats,
+  };
+}
+
+/** The wallet outputs a batch (or a version of it) spends, as stored. */
+export function parseBatchInputs(stored: unknown): WalletUtxo[] {
+  return (stored as Array<Omit<WalletUtxo, 'valueSats'> & { valueSats: string }>).map((input) => ({
+    ...input,
+    valueSats: BigInt(input.valueSats),
+  }));
+}
+
+function storedTransaction(row: {
+  txid: string;
+  psbt: string;
+  raw_tx: string | null;
+  fee_sats: string;
+  fee_rate_sat_per_kvb: string;
+  vsize: number;
+  inputs: unknown;
+  change_address: string | null;
+  change_index: number | null;
+  change_sats: string;
+}): BatchTransaction {
+  return {
+    txid: row.txid,
+    psbt: row.psbt,
+    rawTx: row.raw_tx,
+    feeSats: BigInt(row.fee_sats),
+    feeRate: BigInt(row.fee_rate_sat_per_kvb) / 1000n,
+    vsize: row.vsize,
+    inputs: parseBatchInputs(row.inputs),
+    changeAddress: row.change_address,
+    changeIndex: row.change_index,
+    changeSats: BigInt(row.change_sats),
+  };
+}
+
+/**
+ * Puts `next` in the place of the batch's transaction, which is kept as a version it replaced;
+ * the batch's payouts take the new txid and their parts of the new fee (msat, in payout order).
+ * A signed replacement is broadcast at once; one for the operator's wallet waits for it. In the
+ * caller's transaction, which holds the batch row.
+ */
+export async function replaceBatchTransaction(
+  trx: Db,
+  batch: BatchRow,
+  next: BatchTransaction & { state: 'signed' | 'awaiting_signature'; payoutFeesMsat: bigint[] },
+): Promise<void> {
+  await trx
+    .insertInto('onchain_batch_versions')
+    .values({ ...transactionColumns(storedTransaction(batch)), batch_id: batch.id })
+    .execute();
+  await updateBatchTransaction(trx, batch.id, next, next.state);
+  await setPayoutsTransaction(trx, batch.id, next.txid, next.payoutFeesMsat);
+}
+
+async function updateBatchTransaction(
+  trx: Db,
+  id: string,
+  tx: BatchTransaction,
+  state: OnchainBatchState,
+): Promise<void> {
+  await trx
+    .updateTable('onchain_payout_batches')
+    .set({
+      ...transactionColumns(tx),
+      state,
+      attempts: 0,
+      last_error: null,
+      next_attempt_at: sql`now()`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+async function setPayoutsTransaction(trx: Db, batchId: string, txid: string, feesMsat: bigint[]): Promise<void> {
+  const payouts = await trx
+    .selectFrom('payouts')
+    .select('id')
+    .where('batch_id', '=', batchId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const [index, payout] of payouts.entries()) {
+    await trx
+      .updateTable('payouts')
+      .set({ txid, fee_msat: feesMsat[index] ?? 0n, updated_at: sql`now()` })
+      .where('id', '=', payout.id)
+      .execute();
+  }
+}
+
+/** The transactions the batches' fee bumps replaced, oldest first. */
+export async function listBatchVersions(db: Db, batchIds: readonly string[]) {
+  if (batchIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('onchain_batch_versions')
+    .selectAll()
+    .where('batch_id', 'in', batchIds)
+    .orderBy('replaced_at')
+    .execute();
+  return rows.map((row) => ({ batchId: row.batch_id, ...storedTransaction(row) }));
+}
+
+/**
+ * The chain took a transaction the batch had replaced: it becomes the batch's transaction again
+ * (its payouts take its txid and fee parts back), and the newer one it conflicts with is dropped.
+ */
+export async function adoptBatchVersion(
+  db: Db,
+  batchId: string,
+  txid: string,
+  payoutFeesMsat: bigint[],
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const version = await trx
+      .selectFrom('onchain_batch_versions')
+      .selectAll()
+      .where('batch_id', '=', batchId)
+      .where('txid', '=', txid)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!version) return;
+    await trx.deleteFrom('onchain_batch_versions').where('txid', '=', txid).execute();
+    await updateBatchTransaction(trx, batchId, storedTransaction(version), 'broadcast');
+    await setPayoutsTransaction(trx, batchId, txid, payoutFeesMsat);
+  });
 }
 
 /** Newest first, for back office. */

@@ -1,57 +1,44 @@
-import { randomBytes } from 'node:crypto';
-import { AppError, type OnchainPayoutBatch } from '@rayo/shared';
-import { base64 } from '@scure/base';
-import { HDKey } from '@scure/bip32';
 import { type ChainBackend, ChainBackendError, confirmationsAt } from '../../adapters/chain/types.ts';
-import { storeSecretOnce } from '../../adapters/lightning/devnet.repo.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import {
-  acceptSignedBatch,
   type BuiltBatch,
   buildBatch,
+  chooseRecipients,
   feeRateFromEstimate,
   InsufficientFundsError,
-  type KeyOrigin,
   planRecipients,
-  SignedBatchError,
+  type Recipient,
   signBatch,
   splitFee,
   type WalletUtxo,
   withPreviousTransactions,
 } from '../../domain/onchain-batch.ts';
-import {
-  deriveWalletAddress,
-  maskExtendedKey,
-  parseExtendedPrivateKey,
-  parseExtendedPublicKey,
-  walletId,
-} from '../../domain/onchain-wallet.ts';
 import { retryDelaySeconds } from '../../domain/payout-state.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
-import type { AccessClaims } from '../auth/tokens.ts';
+import { insertNotification } from '../notifications/notifications.repo.ts';
 import { findPayoutDestinationHolds } from '../settings/payout-destination-changes.service.ts';
 import { recordFailedPayoutAttempt, retryPolicy } from './payouts.service.ts';
 import {
+  adoptBatchVersion,
   type BatchRow,
   countUnsentBatches,
-  findBatch,
   insertBatch,
-  listBatches,
   listBatchPayouts,
-  listFundedWalletAddresses,
+  listBatchVersions,
   listOpenBatches,
   listUnpaidOnchainShares,
   lockBatchBuilding,
   markBatchOnChain,
   readNextChangeIndex,
   recordBatchFailure,
-  storeSignedBatch,
   takeChangeIndex,
+  type UnpaidOnchainShare,
 } from './payouts-onchain.repo.ts';
+import { listOnchainDebts, type OnchainWait, replaceOnchainWaits } from './payouts-onchain-wallet.repo.ts';
+import { listWalletCoins, loadPayoutWallet, type PayoutWallet } from './payouts-onchain-wallet.service.ts';
 
 export type OnchainPayoutDeps = { db: Db; config: Config; chain: ChainBackend };
-type Log = {
+export type Log = {
   warn: (details: object, message: string) => void;
   info: (details: object, message: string) => void;
   debug: (details: object, message: string) => void;
@@ -61,77 +48,12 @@ type Log = {
 const FEE_TARGET_BLOCKS = 6;
 /** A batch this deep is final: the job stops following it. */
 export const FINAL_CONFIRMATIONS = 6;
-const DEVNET_SEED_SECRET = 'devnet_chain_seed';
-const HARDENED = 0x80000000;
-
-/** The platform wallet as the payout batch sees it; `signer` is the hot wallet, when there is one. */
-type PayoutWallet = { account: HDKey; id: string; origin: KeyOrigin; signer: HDKey | undefined };
-
-function parseOrigin(text: string): KeyOrigin {
-  const [fingerprint, ...steps] = text.split('/');
-  return {
-    fingerprint: Number.parseInt(fingerprint as string, 16),
-    path: steps.map((step) => (/['hH]$/.test(step) ? Number.parseInt(step, 10) + HARDENED : Number.parseInt(step, 10))),
-  };
-}
-
-/**
- * CHAIN_XPUB's account, signed for by CHAIN_PAYOUT_XPRV when that is set (and is the same
- * account); on devnet without CHAIN_XPUB, the devnet seed's account, which signs (the devnet hot
- * wallet). Undefined when there is no platform wallet: no on-chain payouts then.
- */
-async function payoutWallet(deps: Pick<OnchainPayoutDeps, 'db' | 'config'>): Promise<PayoutWallet | undefined> {
-  const { xpub, network, payoutXprv, xpubOrigin } = deps.config.chain;
-  if (xpub !== undefined) {
-    const parsed = parseExtendedPublicKey(xpub, network);
-    if (!parsed.valid) throw new Error(`CHAIN_XPUB ${maskExtendedKey(xpub)} is not usable: ${parsed.reason}`);
-    const account = parsed.key;
-    let signer: HDKey | undefined;
-    if (payoutXprv !== undefined) {
-      signer = parseExtendedPrivateKey(payoutXprv);
-      if (!signer || signer.publicExtendedKey === undefined || signer.identifier === undefined) {
-        throw new Error('CHAIN_PAYOUT_XPRV is not an extended private key');
-      }
-      if (Buffer.compare(Buffer.from(signer.publicKey as Uint8Array), Buffer.from(account.publicKey as Uint8Array))) {
-        throw new Error('CHAIN_PAYOUT_XPRV is not the private key of CHAIN_XPUB');
-      }
-    }
-    const origin = xpubOrigin ? parseOrigin(xpubOrigin) : { fingerprint: account.fingerprint, path: [] };
-    return { account, id: walletId(account), origin, signer };
-  }
-  if (deps.config.chain.backend !== 'devnet') return undefined;
-  const seed = Buffer.from(await storeSecretOnce(deps.db, DEVNET_SEED_SECRET, randomBytes(32).toString('hex')), 'hex');
-  const master = HDKey.fromMasterSeed(seed);
-  const path = [84 + HARDENED, 1 + HARDENED, HARDENED];
-  const account = path.reduce((key, step) => key.deriveChild(step), master);
-  return { account, id: walletId(account), origin: { fingerprint: master.fingerprint, path }, signer: account };
-}
-
-/**
- * The wallet's confirmed unspent outputs, from the chain, at the addresses it may have been paid
- * at. Unconfirmed ones wait: a batch spending the change of one still in the mempool would be
- * lost with it if that one were replaced by a fee bump, or never confirmed.
- */
-async function listWalletUtxos(deps: OnchainPayoutDeps, trx: Db, wallet: PayoutWallet): Promise<WalletUtxo[]> {
-  const utxos: WalletUtxo[] = [];
-  for (const known of await listFundedWalletAddresses(trx, wallet.id)) {
-    // An address of another account (CHAIN_XPUB changed since) has no key here.
-    if (deriveWalletAddress(wallet.account, known.change, known.index, deps.config.chain.network) !== known.address) {
-      continue;
-    }
-    for (const output of await deps.chain.listAddressUtxos(known.address)) {
-      if (output.blockHeight === null) continue;
-      utxos.push({ ...output, address: known.address, change: known.change, index: known.index });
-    }
-  }
-  return utxos;
-}
 
 /**
  * The PSBT for the operator's wallet, with each input's previous transaction from the chain
  * (hardware wallets refuse a segwit input without it).
  */
-async function psbtForOperator(deps: OnchainPayoutDeps, built: BuiltBatch): Promise<string> {
+export async function psbtForOperator(deps: OnchainPayoutDeps, built: BuiltBatch): Promise<string> {
   const previous = new Map<string, string>();
   for (const input of built.inputs) {
     if (previous.has(input.txid)) continue;
@@ -146,7 +68,7 @@ async function psbtForOperator(deps: OnchainPayoutDeps, built: BuiltBatch): Prom
  * The chain source's estimate for FEE_TARGET_BLOCKS, or CHAIN_FALLBACK_FEE_RATE when it has none
  * (Esplora answers `{}` while its node cannot estimate): the run goes on rather than fail.
  */
-async function estimateFeeRate(deps: OnchainPayoutDeps, log: Log): Promise<number> {
+export async function estimateFeeRate(deps: OnchainPayoutDeps, log: Log): Promise<number> {
   const estimate = await deps.chain.estimateFeeRate(FEE_TARGET_BLOCKS);
   if (estimate !== null) return estimate;
   const fallback = deps.config.chain.fallbackFeeRate;
@@ -154,69 +76,159 @@ async function estimateFeeRate(deps: OnchainPayoutDeps, log: Log): Promise<numbe
   return fallback;
 }
 
+type Due = Recipient & { oldest: Date; shares: UnpaidOnchainShare[] };
+
+/** The organizations that may be paid now, each with its shares, owed whole sats and oldest share. */
+function groupDue(shares: readonly UnpaidOnchainShare[], minSats: bigint): { due: Due[]; belowMinimum: Due[] } {
+  const byOrganization = new Map<string, { destination: string; owedMsat: bigint; shares: UnpaidOnchainShare[] }>();
+  for (const share of shares) {
+    const entry = byOrganization.get(share.organizationId) ?? {
+      destination: share.destination,
+      owedMsat: 0n,
+      shares: [],
+    };
+    entry.owedMsat += share.onchainMsat;
+    entry.shares.push(share);
+    byOrganization.set(share.organizationId, entry);
+  }
+  const all = [...byOrganization].map(([organizationId, entry]) => ({ organizationId, ...entry }));
+  const payable = new Set(planRecipients(all, minSats).map((recipient) => recipient.organizationId));
+  const withAge = all
+    .map((entry) => ({
+      organizationId: entry.organizationId,
+      destination: entry.destination,
+      sats: entry.owedMsat / 1000n,
+      shares: entry.shares,
+      // listUnpaidOnchainShares gives each organization's shares oldest first.
+      oldest: (entry.shares[0] as UnpaidOnchainShare).settledAt,
+    }))
+    // Oldest debt first (docs/decisions.md "On-chain payouts"): whoever has waited longest is paid first.
+    .sort((a, b) => a.oldest.getTime() - b.oldest.getTime() || a.organizationId.localeCompare(b.organizationId));
+  return {
+    due: withAge.filter((entry) => payable.has(entry.organizationId)),
+    belowMinimum: withAge.filter((entry) => !payable.has(entry.organizationId)),
+  };
+}
+
 /**
- * Builds this run's batch, when no earlier one is still waiting to reach the chain: every
- * organization due gets one output, and batch, payouts and the shares they carry are written in
- * one database transaction before anything is broadcast. Null when nothing is built.
+ * The recipients the wallet's confirmed coins can pay, and the batch paying them; recipients that
+ * do not fit wait. `chooseRecipients` estimates the fee from above, so the build rarely fails; when
+ * it does, the newest recipient taken waits too and the build is tried again.
+ */
+function buildForCoverable(
+  wallet: PayoutWallet,
+  due: readonly Due[],
+  coins: readonly WalletUtxo[],
+  feeRate: bigint,
+  changeIndex: number,
+  network: OnchainPayoutDeps['config']['chain']['network'],
+): { built: BuiltBatch | null; paid: Due[]; waiting: Due[] } {
+  const { paid: chosen } = chooseRecipients(due, coins, feeRate);
+  const paid = due.filter((entry) => chosen.some((recipient) => recipient.organizationId === entry.organizationId));
+  while (paid.length > 0) {
+    try {
+      const built = buildBatch({
+        account: wallet.account,
+        origin: wallet.origin,
+        utxos: coins,
+        recipients: paid,
+        feeRate,
+        changeIndex,
+        network,
+      });
+      return { built, paid, waiting: due.filter((entry) => !paid.includes(entry)) };
+    } catch (error) {
+      if (!(error instanceof InsufficientFundsError)) throw error;
+      paid.pop();
+    }
+  }
+  return { built: null, paid: [], waiting: [...due] };
+}
+
+/**
+ * Builds this run's batch and says who waits and why. Organizations are paid oldest debt first,
+ * as many as the wallet's confirmed coins cover; the others wait ('wallet_funds'), as do those
+ * below the minimum, those whose address changed recently, those without an address or blocked,
+ * and everyone while an earlier batch has not reached the chain. Batch, payouts, the shares they
+ * carry and the waits are written in one database transaction before anything is broadcast; an
+ * organization that begins waiting for funds raises one back-office notification. Null when
+ * nothing is built.
  */
 export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Promise<BatchRow | null> {
-  const wallet = await payoutWallet(deps);
-  if (!wallet) return null;
+  const wallet = await loadPayoutWallet(deps);
   const network = deps.config.chain.network;
   return deps.db.transaction().execute(async (trx) => {
     await lockBatchBuilding(trx);
-    if ((await countUnsentBatches(trx)) > 0) return null;
+    const waits: OnchainWait[] = [];
+    const wait = (organizationId: string, reason: OnchainWait['reason'], owedSats: bigint) => {
+      if (owedSats > 0n) waits.push({ organizationId, reason, owedSats });
+    };
+    for (const debt of await listOnchainDebts(trx)) {
+      if (debt.blocked) wait(debt.organizationId, 'blocked', debt.owedMsat / 1000n);
+      else if (!debt.hasAddress) wait(debt.organizationId, 'no_address', debt.owedMsat / 1000n);
+      else if (!wallet) wait(debt.organizationId, 'no_wallet', debt.owedMsat / 1000n);
+    }
+    let coins: WalletUtxo[] = [];
+    const finish = async (batch: BatchRow | null) => {
+      const startedWaiting = await replaceOnchainWaits(trx, waits);
+      const heldSats = coins.reduce((sum, coin) => sum + coin.valueSats, 0n);
+      for (const organizationId of startedWaiting) {
+        const owed = waits.find((entry) => entry.organizationId === organizationId)?.owedSats ?? 0n;
+        await insertNotification(trx, {
+          organizationId,
+          kind: 'payout.waiting_funds',
+          payload: { owedSats: owed.toString(), walletSats: heldSats.toString() },
+        });
+      }
+      return batch;
+    };
+    if (!wallet) return finish(null);
+
     const unpaid = await listUnpaidOnchainShares(trx);
     // An on-chain address that changed waits, like a Lightning address (findPayoutDestinationHolds).
     const held = await findPayoutDestinationHolds(trx, 'onchain', [
       ...new Set(unpaid.map((share) => share.organizationId)),
     ]);
-    const shares = unpaid.filter((share) => !held.has(share.organizationId));
-    const byOrganization = new Map<string, { destination: string; owedMsat: bigint; shares: typeof shares }>();
-    for (const share of shares) {
-      const entry = byOrganization.get(share.organizationId) ?? {
-        destination: share.destination,
-        owedMsat: 0n,
-        shares: [],
-      };
-      entry.owedMsat += share.onchainMsat;
-      entry.shares.push(share);
-      byOrganization.set(share.organizationId, entry);
-    }
-    const recipients = planRecipients(
-      [...byOrganization].map(([organizationId, entry]) => ({ organizationId, ...entry })),
+    const { due, belowMinimum } = groupDue(
+      unpaid.filter((share) => !held.has(share.organizationId)),
       deps.config.chain.payoutMinSats,
     );
-    if (recipients.length === 0) return null;
-    const utxos = await listWalletUtxos(deps, trx, wallet);
+    for (const organizationId of held.keys()) {
+      const owedMsat = unpaid
+        .filter((share) => share.organizationId === organizationId)
+        .reduce((sum, share) => sum + share.onchainMsat, 0n);
+      wait(organizationId, 'destination_hold', owedMsat / 1000n);
+    }
+    for (const entry of belowMinimum) wait(entry.organizationId, 'below_minimum', entry.sats);
+    if (due.length === 0) return finish(null);
+    // Its shares and coins are the earlier batch's until the chain has it.
+    if ((await countUnsentBatches(trx)) > 0) {
+      for (const entry of due) wait(entry.organizationId, 'batch_pending', entry.sats);
+      return finish(null);
+    }
+
+    coins = (await listWalletCoins(deps, trx, wallet)).confirmed;
     const feeRate = feeRateFromEstimate(await estimateFeeRate(deps, log));
     // A change index is taken only by a batch written with change there, so runs that cannot
     // pay leave no unused change addresses for a restored wallet to skip past.
     const changeIndex = await readNextChangeIndex(trx, wallet.id);
-    let built: BuiltBatch;
-    try {
-      built = buildBatch({
-        account: wallet.account,
-        origin: wallet.origin,
-        utxos,
-        recipients,
-        feeRate,
-        changeIndex,
-        network,
-      });
-    } catch (error) {
-      if (!(error instanceof InsufficientFundsError)) throw error;
-      const owedSats = recipients.reduce((sum, recipient) => sum + recipient.sats, 0n);
-      const heldSats = utxos.reduce((sum, utxo) => sum + utxo.valueSats, 0n);
+    const { built, paid, waiting } = buildForCoverable(wallet, due, coins, feeRate, changeIndex, network);
+    for (const entry of waiting) wait(entry.organizationId, 'wallet_funds', entry.sats);
+    if (waiting.length > 0) {
       log.warn(
-        { owedSats: owedSats.toString(), heldSats: heldSats.toString(), organizations: recipients.length },
-        'the platform wallet cannot pay the on-chain payouts due; they wait for the next run',
+        {
+          waitingSats: waiting.reduce((sum, entry) => sum + entry.sats, 0n).toString(),
+          heldSats: coins.reduce((sum, coin) => sum + coin.valueSats, 0n).toString(),
+          waiting: waiting.length,
+          paid: paid.length,
+        },
+        'the platform wallet cannot cover every on-chain payout due; the others wait for funds',
       );
-      return null;
     }
+    if (!built) return finish(null);
     if (built.changeAddress !== null) await takeChangeIndex(trx, wallet.id, changeIndex);
-    const fees = splitFee(built.feeSats, recipients.length);
-    return insertBatch(trx, {
+    const fees = splitFee(built.feeSats, paid.length);
+    const batch = await insertBatch(trx, {
       state: wallet.signer ? 'signed' : 'awaiting_signature',
       txid: built.txid,
       psbt: wallet.signer ? built.psbt : await psbtForOperator(deps, built),
@@ -228,14 +240,15 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
       changeAddress: built.changeAddress,
       changeIndex: built.changeAddress === null ? null : changeIndex,
       changeSats: built.changeSats,
-      payouts: recipients.map((recipient, index) => ({
+      payouts: paid.map((recipient, index) => ({
         organizationId: recipient.organizationId,
         destination: recipient.destination,
         amountMsat: recipient.sats * 1000n,
         feeMsat: (fees[index] as bigint) * 1000n,
-        shares: byOrganization.get(recipient.organizationId)?.shares ?? [],
+        shares: recipient.shares,
       })),
     });
+    return finish(batch);
   });
 }
 
@@ -247,12 +260,19 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
 export async function advanceBatch(deps: OnchainPayoutDeps, batch: BatchRow, log: Log): Promise<void> {
   const status = await deps.chain.getTransactionStatus(batch.txid);
   if (status) {
-    const confirmations = confirmationsAt(await deps.chain.getTipHeight(), status.blockHeight);
-    await markBatchOnChain(deps.db, batch.id, {
-      blockHeight: status.blockHeight,
-      confirmations,
-      final: confirmations >= FINAL_CONFIRMATIONS,
-    });
+    await recordDepth(deps, batch.id, status.blockHeight);
+    return;
+  }
+  // A transaction a fee bump replaced may be the one a block took (first, or because the node
+  // refused the replacement): the batch is settled with it.
+  for (const version of await listBatchVersions(deps.db, [batch.id])) {
+    const earlier = await deps.chain.getTransactionStatus(version.txid);
+    if (earlier?.blockHeight == null) continue;
+    const payouts = await listBatchPayouts(deps.db, batch.id, { includeSent: true });
+    const fees = splitFee(version.feeSats, payouts.length).map((sats) => sats * 1000n);
+    await adoptBatchVersion(deps.db, batch.id, version.txid, fees);
+    log.info({ txid: version.txid, replacement: batch.txid }, 'a block took the transaction the fee bump replaced');
+    await recordDepth(deps, batch.id, earlier.blockHeight);
     return;
   }
   if (batch.raw_tx === null || batch.next_attempt_at.getTime() > Date.now()) return;
@@ -266,6 +286,16 @@ export async function advanceBatch(deps: OnchainPayoutDeps, batch: BatchRow, log
   }
   log.info({ txid: batch.txid }, 'on-chain payout batch broadcast');
   await markBatchOnChain(deps.db, batch.id, { blockHeight: null, confirmations: 0, final: false });
+}
+
+/** The chain has the batch's transaction at `blockHeight` (null: in the mempool): payouts sent, depth kept. */
+async function recordDepth(deps: OnchainPayoutDeps, batchId: string, blockHeight: number | null): Promise<void> {
+  const confirmations = confirmationsAt(await deps.chain.getTipHeight(), blockHeight);
+  await markBatchOnChain(deps.db, batchId, {
+    blockHeight,
+    confirmations,
+    final: confirmations >= FINAL_CONFIRMATIONS,
+  });
 }
 
 /**
@@ -286,104 +316,4 @@ export async function runOnchainPayouts(deps: OnchainPayoutDeps, log: Log): Prom
   for (const batch of await listOpenBatches(deps.db)) await advanceBatch(deps, batch, log);
   const built = await buildOnchainBatch(deps, log);
   if (built) await advanceBatch(deps, built, log);
-}
-
-function toPublicBatch(batch: BatchRow, outputs: number, totalMsat: bigint): OnchainPayoutBatch {
-  return {
-    id: batch.id,
-    createdAt: batch.created_at.toISOString(),
-    state: batch.state,
-    txid: batch.txid,
-    outputs,
-    amountSats: Number(totalMsat / 1000n),
-    feeSats: Number(batch.fee_sats),
-    vsize: batch.vsize,
-    confirmations: batch.confirmations,
-    attempts: batch.attempts,
-    lastError: batch.last_error,
-  };
-}
-
-/** Back office's list of on-chain payout batches, newest first. */
-export async function listOnchainBatches(deps: Pick<OnchainPayoutDeps, 'db'>): Promise<OnchainPayoutBatch[]> {
-  const batches = await listBatches(deps.db, 100);
-  const answer: OnchainPayoutBatch[] = [];
-  for (const batch of batches) {
-    const payouts = await listBatchPayouts(deps.db, batch.id, { includeSent: true });
-    answer.push(
-      toPublicBatch(
-        batch,
-        payouts.length,
-        payouts.reduce((sum, payout) => sum + payout.amountMsat, 0n),
-      ),
-    );
-  }
-  return answer;
-}
-
-async function requireBatch(db: Db, id: string): Promise<BatchRow> {
-  const batch = await findBatch(db, id);
-  if (!batch) throw new AppError('NotFound', 'No such on-chain payout batch');
-  return batch;
-}
-
-/** The batch's PSBT (BIP 174, binary) for the operator's wallet; the download is audit-logged. */
-export async function exportBatchPsbt(
-  deps: Pick<OnchainPayoutDeps, 'db'>,
-  caller: AccessClaims,
-  id: string,
-  ip: string,
-): Promise<{ psbt: Uint8Array; fileName: string }> {
-  const batch = await requireBatch(deps.db, id);
-  await insertAuditEntry(deps.db, {
-    action: 'back_office.onchain_batch_downloaded',
-    actorUserId: caller.userId,
-    target: `onchain_batch:${batch.id}`,
-    after: { txid: batch.txid },
-    ip,
-  });
-  return { psbt: base64.decode(batch.psbt), fileName: `payout-batch-${batch.txid.slice(0, 12)}.psbt` };
-}
-
-/**
- * The operator's signed PSBT (or raw transaction) for a batch waiting for it: checked to be that
- * very transaction, stored, then broadcast at once (the job retries it if the chain refuses).
- */
-export async function submitSignedBatch(
-  deps: OnchainPayoutDeps,
-  caller: AccessClaims,
-  id: string,
-  signed: string,
-  ip: string,
-  log: Log,
-): Promise<OnchainPayoutBatch> {
-  const batch = await requireBatch(deps.db, id);
-  if (batch.state !== 'awaiting_signature') {
-    throw new AppError('BatchNotAwaitingSignature', 'This batch is not waiting for a signature');
-  }
-  let rawTx: string;
-  try {
-    rawTx = acceptSignedBatch(batch.psbt, signed);
-  } catch (error) {
-    if (error instanceof SignedBatchError) throw new AppError('InvalidInput', error.message);
-    throw error;
-  }
-  if (!(await storeSignedBatch(deps.db, batch.id, rawTx))) {
-    throw new AppError('BatchNotAwaitingSignature', 'This batch is not waiting for a signature');
-  }
-  await insertAuditEntry(deps.db, {
-    action: 'back_office.onchain_batch_signed',
-    actorUserId: caller.userId,
-    target: `onchain_batch:${batch.id}`,
-    after: { txid: batch.txid },
-    ip,
-  });
-  await advanceBatch(deps, await requireBatch(deps.db, id), log);
-  const stored = await requireBatch(deps.db, id);
-  const payouts = await listBatchPayouts(deps.db, id, { includeSent: true });
-  return toPublicBatch(
-    stored,
-    payouts.length,
-    payouts.reduce((sum, payout) => sum + payout.amountMsat, 0n),
-  );
 }

@@ -1,19 +1,20 @@
 import { PayoutPageSchema, PayoutQuerySchema } from '@rayo/shared';
 import type { App } from '../../app.ts';
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import { listPayouts } from './payouts.service.ts';
 
 const tags = ['settings'];
 
-export function registerPayoutRoutes(app: App, deps: { db: Db }): void {
+export function registerPayoutRoutes(app: App, deps: { db: Db; config: Config }): void {
   app.get(
     '/api/settings/payouts',
     {
       schema: {
         tags,
         summary:
-          "The organization's payouts of its Lightning share, newest first, and its fiat share awaiting or done by bank transfer",
+          "The organization's payouts, newest first, its fiat share awaiting or done by bank transfer, and why payouts wait",
         querystring: PayoutQuerySchema,
         response: { 200: PayoutPageSchema },
       },

@@ -31,6 +31,7 @@ import {
   sumFiatShares,
 } from './payouts.repo.ts';
 import { listPayoutConfirmations } from './payouts-onchain.repo.ts';
+import { findOnchainWaiting } from './payouts-onchain-wallet.service.ts';
 
 export type PayoutDeps = { db: Db; config: Config; lightning: LightningBackend };
 type Log = { debug: (details: object, message: string) => void; warn: (details: object, message: string) => void };
@@ -312,7 +313,7 @@ export async function runLightningPayouts(deps: PayoutDeps, log: Log): Promise<v
 
 /** The organization's payouts for its history screen, newest first. */
 export async function listPayouts(
-  deps: Pick<PayoutDeps, 'db'>,
+  deps: Pick<PayoutDeps, 'db' | 'config'>,
   caller: AccessClaims,
   query: PayoutQuery,
 ): Promise<PayoutPage> {
@@ -321,7 +322,7 @@ export async function listPayouts(
 
 /** Back office's view of an organization's payouts, where it can cancel one. */
 export async function listOrganizationPayoutsForBackOffice(
-  deps: Pick<PayoutDeps, 'db'>,
+  deps: Pick<PayoutDeps, 'db' | 'config'>,
   organizationId: string,
   query: PayoutQuery,
 ): Promise<PayoutPage> {
@@ -347,7 +348,7 @@ export function toPayoutJson(payout: PayoutRow, confirmations: number | null = n
 }
 
 async function payoutPage(
-  deps: Pick<PayoutDeps, 'db'>,
+  deps: Pick<PayoutDeps, 'db' | 'config'>,
   organizationId: string,
   query: PayoutQuery,
 ): Promise<PayoutPage> {
@@ -370,5 +371,6 @@ async function payoutPage(
       paidMinor: Number(share.paidMinor),
     })),
     payouts: payouts.map((payout) => toPayoutJson(payout, depths.get(payout.id) ?? null)),
+    onchainWaiting: await findOnchainWaiting(deps, organizationId),
   };
 }

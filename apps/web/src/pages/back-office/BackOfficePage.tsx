@@ -10,6 +10,7 @@ import { AuditPanel } from './AuditPanel.tsx';
 import { CountryReportPanel } from './CountryReportPanel.tsx';
 import { NotificationsPanel } from './NotificationsPanel.tsx';
 import { OnchainBatchesPanel } from './OnchainBatchesPanel.tsx';
+import { OnchainWalletPanel } from './OnchainWalletPanel.tsx';
 import { OrganizationsPanel } from './OrganizationsPanel.tsx';
 
 /** The back office's tabs, each at its own address (`/back-office/reports`); `/back-office` opens the first. */
@@ -92,7 +93,10 @@ export function BackOfficePage() {
             <AuditPanel />
           </Tabs.Panel>
           <Tabs.Panel value="onchain">
-            <OnchainBatchesPanel />
+            <Stack gap="lg">
+              <OnchainWalletPanel />
+              <OnchainBatchesPanel />
+            </Stack>
           </Tabs.Panel>
         </Stack>
       </Tabs>

@@ -20,11 +20,18 @@ const batch = (id: string, state: string) => ({
   confirmations: state === 'confirmed' ? 6 : 0,
   attempts: 0,
   lastError: null,
+  feeRate: 2,
+  replacedTxids: [] as string[],
+  replaceable: state !== 'confirmed',
 });
 
 type Call = { route: string; body: unknown };
 
-function stubServer(list: unknown[][], signed: { status: number; body: unknown }) {
+function stubServer(
+  list: unknown[][],
+  signed: { status: number; body: unknown },
+  bumped: { status: number; body: unknown } = signed,
+) {
   const calls: Call[] = [];
   const lists = [...list];
   vi.stubGlobal(
@@ -37,6 +44,7 @@ function stubServer(list: unknown[][], signed: { status: number; body: unknown }
       }
       if (route.endsWith('/psbt')) return new Response(new Uint8Array([0x70, 0x73, 0x62, 0x74, 0xff]));
       if (route.endsWith('/signed')) return Response.json(signed.body, { status: signed.status });
+      if (route.endsWith('/bump')) return Response.json(bumped.body, { status: bumped.status });
       return Response.json({ code: 'NotFound', message: route }, { status: 404 });
     }),
   );
@@ -112,5 +120,52 @@ describe('OnchainBatchesPanel', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
       'This payout batch is not waiting for a signature.',
     );
+  });
+
+  it('raises the fee of a batch no block has taken, at the rate typed, and says what replaced it', async () => {
+    const stuck = { ...batch('d1', 'broadcast'), feeRate: 1 };
+    const replaced = { ...stuck, txid: 'e1'.padEnd(64, '0'), feeRate: 12, replacedTxids: [stuck.txid] };
+    const calls = stubServer(
+      [
+        [stuck, batch('b2', 'confirmed')],
+        [replaced, batch('b2', 'confirmed')],
+      ],
+      {
+        status: 200,
+        body: replaced,
+      },
+    );
+    await renderPanel();
+    const table = await screen.findByTestId('onchain-batches');
+    // A confirmed batch cannot be replaced any more.
+    expect(within(table).getAllByRole('button', { name: 'Raise fee' })).toHaveLength(1);
+    await userEvent.click(within(table).getByRole('button', { name: 'Raise fee' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Raise the network fee' });
+    expect(dialog).toHaveTextContent('it pays 1 sat/vB');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /New fee rate/ }), '12');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Replace the transaction' }));
+    await waitFor(() =>
+      expect(calls).toContainEqual({ route: 'POST /api/back-office/onchain-payouts/d1/bump', body: { feeRate: 12 } }),
+    );
+    expect(await screen.findByText('The batch now pays 12 sat/vB; the replacement was broadcast.')).toBeInTheDocument();
+    expect(
+      await within(screen.getByTestId('onchain-batches')).findByText('Replaces 1 earlier transaction'),
+    ).toBeInTheDocument();
+  });
+
+  it('keeps the fee dialog open with the reason when the wallet cannot pay more', async () => {
+    stubServer(
+      [[batch('f1', 'broadcast')]],
+      { status: 200, body: {} },
+      {
+        status: 409,
+        body: { code: 'BatchFeeNotCovered', message: 'cannot' },
+      },
+    );
+    await renderPanel();
+    await userEvent.click(await screen.findByRole('button', { name: 'Raise fee' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Raise the network fee' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Replace the transaction' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The platform wallet cannot pay a higher fee');
   });
 });

@@ -1,8 +1,13 @@
-import { Alert, Badge, Button, Code, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Modal, NumberInput, Stack, Table, Text, Textarea } from '@mantine/core';
 import type { OnchainPayoutBatch } from '@rayo/shared';
-import { IconDownload, IconUpload } from '@tabler/icons-react';
+import { IconDownload, IconTrendingUp, IconUpload } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
-import { downloadBatchPsbt, useOnchainPayoutBatches, useSubmitSignedBatch } from '../../api/back-office.ts';
+import {
+  downloadBatchPsbt,
+  useBumpBatchFee,
+  useOnchainPayoutBatches,
+  useSubmitSignedBatch,
+} from '../../api/back-office.ts';
 import { errorMessage } from '../../api/error-messages.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
@@ -27,6 +32,7 @@ export function OnchainBatchesPanel() {
   const date = useDateTimeFormat();
   const number = new Intl.NumberFormat(useFormatLocale());
   const [signing, setSigning] = useState<OnchainPayoutBatch | null>(null);
+  const [bumping, setBumping] = useState<OnchainPayoutBatch | null>(null);
 
   if (batches.isError) return <LoadError error={batches.error} onRetry={() => batches.refetch()} />;
   if (batches.isPending) return <Text size="sm">{t('common.loading')}</Text>;
@@ -79,27 +85,44 @@ export function OnchainBatchesPanel() {
                 <Table.Td ta="right">{number.format(batch.feeSats)}</Table.Td>
                 <Table.Td>
                   <Code title={batch.txid}>{`${batch.txid.slice(0, 10)}…${batch.txid.slice(-6)}`}</Code>
+                  {batch.replacedTxids.length > 0 && (
+                    <Text size="xs" c="dimmed" title={batch.replacedTxids.join('\n')}>
+                      {t('backOffice.onchain.replaces', { count: batch.replacedTxids.length })}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>
-                  {batch.state === 'awaiting_signature' && (
-                    <Group gap="xs" wrap="nowrap">
+                  <Group gap="xs" wrap="nowrap">
+                    {batch.replaceable && (
                       <Button
                         size="xs"
                         variant="default"
-                        leftSection={<IconDownload size={14} />}
-                        onClick={() =>
-                          downloadBatchPsbt(batch).catch((error: unknown) =>
-                            toasts.show({ color: 'red', message: errorMessage(t, error) }),
-                          )
-                        }
+                        leftSection={<IconTrendingUp size={14} />}
+                        onClick={() => setBumping(batch)}
                       >
-                        {t('backOffice.onchain.downloadPsbt')}
+                        {t('backOffice.onchain.bump.button')}
                       </Button>
-                      <Button size="xs" leftSection={<IconUpload size={14} />} onClick={() => setSigning(batch)}>
-                        {t('backOffice.onchain.submitSigned')}
-                      </Button>
-                    </Group>
-                  )}
+                    )}
+                    {batch.state === 'awaiting_signature' && (
+                      <>
+                        <Button
+                          size="xs"
+                          variant="default"
+                          leftSection={<IconDownload size={14} />}
+                          onClick={() =>
+                            downloadBatchPsbt(batch).catch((error: unknown) =>
+                              toasts.show({ color: 'red', message: errorMessage(t, error) }),
+                            )
+                          }
+                        >
+                          {t('backOffice.onchain.downloadPsbt')}
+                        </Button>
+                        <Button size="xs" leftSection={<IconUpload size={14} />} onClick={() => setSigning(batch)}>
+                          {t('backOffice.onchain.submitSigned')}
+                        </Button>
+                      </>
+                    )}
+                  </Group>
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -107,6 +130,7 @@ export function OnchainBatchesPanel() {
         </Table>
       </Table.ScrollContainer>
       {signing && <SignedBatchModal batch={signing} onClose={() => setSigning(null)} />}
+      {bumping && <BumpFeeModal batch={bumping} onClose={() => setBumping(null)} />}
     </Stack>
   );
 }
@@ -153,6 +177,70 @@ function SignedBatchModal({ batch, onClose }: { batch: OnchainPayoutBatch; onClo
             </Button>
             <Button type="submit" loading={submit.isPending} disabled={transaction.trim() === ''}>
               {t('backOffice.onchain.broadcastButton')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/**
+ * A higher fee for a batch no block has taken: a replacement pays the same organizations from the
+ * same coins at the rate given (empty: the current estimate), or the lowest rate the network
+ * relays in its place if that is more. Without a hot wallet it then waits for a new signature.
+ */
+function BumpFeeModal({ batch, onClose }: { batch: OnchainPayoutBatch; onClose: () => void }) {
+  const { t } = useTranslation();
+  const bump = useBumpBatchFee();
+  const [feeRate, setFeeRate] = useState<number | string>('');
+
+  function send(event: FormEvent) {
+    event.preventDefault();
+    bump.mutate(
+      { id: batch.id, ...(typeof feeRate === 'number' ? { feeRate } : {}) },
+      {
+        onSuccess: (replaced) => {
+          toasts.show({
+            color: 'teal',
+            message:
+              replaced.state === 'awaiting_signature'
+                ? t('backOffice.onchain.bump.toSign', { rate: replaced.feeRate })
+                : t('backOffice.onchain.bump.done', { rate: replaced.feeRate }),
+          });
+          onClose();
+        },
+      },
+    );
+  }
+
+  return (
+    <Modal opened onClose={onClose} title={t('backOffice.onchain.bump.title')} size="md">
+      <form onSubmit={send}>
+        <Stack gap="sm">
+          <Text size="sm">{t('backOffice.onchain.bump.help', { rate: batch.feeRate })}</Text>
+          <NumberInput
+            label={t('backOffice.onchain.bump.rate')}
+            description={t('backOffice.onchain.bump.rateHint')}
+            value={feeRate}
+            onChange={setFeeRate}
+            min={1}
+            max={1000}
+            allowDecimal={false}
+            allowNegative={false}
+            suffix=" sat/vB"
+          />
+          {bump.isError && (
+            <Alert color="red" role="alert">
+              {errorMessage(t, bump.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={bump.isPending}>
+              {t('backOffice.onchain.bump.submit')}
             </Button>
           </Group>
         </Stack>

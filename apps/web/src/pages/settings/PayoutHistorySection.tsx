@@ -5,6 +5,7 @@ import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney } from '../../components/money-format.ts';
 import { PagedList } from '../../components/PagedList.tsx';
 import { useTranslation } from '../../i18n/index.ts';
+import { OnchainWaitingNotice } from './OnchainWaitingNotice.tsx';
 import { PayoutHolds } from './PayoutHolds.tsx';
 import { PayoutsTable } from './PayoutsTable.tsx';
 
@@ -14,7 +15,8 @@ const PAGE_SIZE = 10;
  * Settings → Payouts (DESIGN §4): what was sent to the organization's Lightning address (with
  * the routing fee and the payment hash) and to its on-chain address (with the txid and how deep
  * the chain has it), newest first; and its fiat share, which waits for the bank transfer back
- * office marks paid; and why payouts wait when a destination changed.
+ * office marks paid; why payouts wait when a destination changed; and the on-chain share that
+ * waits, with the reason.
  */
 export function PayoutHistorySection() {
   const { t } = useTranslation();
@@ -34,6 +36,7 @@ export function PayoutHistorySection() {
           </Text>
         </div>
         {payouts.data && payouts.data.holds.length > 0 && <PayoutHolds holds={payouts.data.holds} />}
+        {payouts.data?.onchainWaiting && <OnchainWaitingNotice waiting={payouts.data.onchainWaiting} />}
         {payouts.data && payouts.data.fiat.length > 0 && (
           <Stack gap={4} data-testid="payouts-fiat">
             {payouts.data.fiat.map((share) => (
