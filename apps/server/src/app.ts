@@ -28,6 +28,7 @@ import { registerSecurityHeaders } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerEventStreamDrain } from './http/sse.ts';
 import { registerTextInputGuard } from './http/text-input.ts';
+import { registerMetricsRoute } from './metrics.ts';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { pruneRefreshTokens } from './modules/auth/auth.service.ts';
@@ -176,6 +177,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Also serves LUD-16's `/.well-known/lnurlp/:name`, outside /api, so before the SPA's catch-all.
   registerLnurlPayRoutes(app, deps);
   if (deps.config.lightning.backend === 'devnet') registerDevnetRoutes(app, deps);
+  // Outside /api, where Prometheus looks by default, so before the SPA's catch-all.
+  if (deps.config.metrics.token) registerMetricsRoute(app, deps.config.metrics.token);
   await registerSpa(app, deps.config.webDistDir);
 
   const prune = setInterval(() => {

@@ -59,6 +59,9 @@ const ConfigSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Rayo <no-reply@rayo.local>'),
   WEB_DIST_DIR: z.string().default('apps/web/dist'),
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(120).default(0),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_TOKEN: z.string().min(32, 'at least 32 characters, e.g. openssl rand -base64 32').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LIGHTNING_BACKEND: z.enum(['devnet', 'lnd', 'cln']).default('devnet'),
   LND_REST_URL: z.url().optional(),
@@ -165,6 +168,11 @@ export type Config = {
    */
   shutdownDrainSeconds: number;
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
+  /**
+   * Prometheus metrics: on a port of their own (`port`, on `host`), and/or at `/metrics` on the
+   * application's port for a scraper sending `token`; neither when both are unset.
+   */
+  metrics: { port: number | undefined; host: string; token: string | undefined };
   lightning: {
     backend: 'devnet' | 'lnd' | 'cln';
     lndRestUrl: string | undefined;
@@ -306,6 +314,7 @@ export const SECRET_VARIABLES = [
   'LND_MACAROON_HEX',
   'CLN_RUNE',
   'CHAIN_PAYOUT_XPRV',
+  'METRICS_TOKEN',
 ] as const;
 
 /** The environment with each `NAME_FILE` read into `NAME`; the file's trailing newline is not part of it. */
@@ -402,6 +411,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: path.resolve(repoRoot, c.WEB_DIST_DIR),
     shutdownDrainSeconds: c.SHUTDOWN_DRAIN_SECONDS,
     logLevel: c.LOG_LEVEL,
+    metrics: { port: c.METRICS_PORT, host: c.METRICS_HOST, token: c.METRICS_TOKEN },
     lightning: {
       backend: c.LIGHTNING_BACKEND,
       lndRestUrl: c.LND_REST_URL,

@@ -12,6 +12,7 @@ import { markShopOrderPaidTask } from './jobs/mark-shop-order-paid.ts';
 import { paymentPasses, startSettlementStream } from './jobs/payment-jobs.ts';
 import { startJobWorker } from './jobs/worker.ts';
 import { createLog, type LogOutput } from './log.ts';
+import { observeDatabase, startMetricsServer } from './metrics.ts';
 import { loadServerSecret } from './modules/auth/auth.service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { startCheckoutEventHub } from './modules/checkouts/checkout-events.ts';
@@ -58,6 +59,12 @@ export async function startRuntime(
   const checkoutEvents = await startCheckoutEventHub(database.url, log);
   const mailer = createMailer(config, log);
   const stops: Array<() => Promise<void> | void> = [];
+  observeDatabase(db);
+  if (config.metrics.port !== undefined) {
+    const metrics = await startMetricsServer(config.metrics.host, config.metrics.port);
+    log.info({ host: config.metrics.host, port: metrics.port }, 'metrics served at /metrics');
+    stops.push(metrics.stop);
+  }
   if (options.jobs !== false) {
     stops.push(startRateRefresh({ db, config, rateSource }, log));
     stops.push(

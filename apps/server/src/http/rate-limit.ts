@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../domain/clock.ts';
 import { addressOwner } from '../domain/ip-address.ts';
+import { rateLimitRefusals } from '../metrics.ts';
 import { countHit, deleteHitsBefore, uncountHit } from './rate-limit.repo.ts';
 
 /** What a limit needs: the shared counters and the time. */
@@ -39,6 +40,7 @@ export async function enforceRateLimit(
   if (hits > rule.limit) {
     const retryAfter = Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000);
     reply.header('retry-after', String(retryAfter));
+    rateLimitRefusals.inc({ rule: rule.name });
     throw new AppError('TooManyRequests', 'Too many attempts, try again later');
   }
   return { key, windowStart };

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { eventStreamsOpen } from '../metrics.ts';
 import { type ConcurrencyLimits, createConcurrencyLimit } from './concurrency.ts';
 import { clientOf } from './rate-limit.ts';
 
@@ -51,6 +52,7 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply): E
     'x-accel-buffering': 'no',
   });
   raw.write(`retry: ${RECONNECT_MS}\n\n`);
+  eventStreamsOpen.inc();
   const serverStreams = openStreams.get(request.server.server) ?? new Set<() => void>();
   openStreams.set(request.server.server, serverStreams);
   const endForShutdown = () => {
@@ -58,7 +60,11 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply): E
     if (!raw.writableEnded) raw.end(`retry: ${wait}\n\n`);
   };
   serverStreams.add(endForShutdown);
-  const cleanups: Array<() => void> = [release, () => serverStreams.delete(endForShutdown)];
+  const cleanups: Array<() => void> = [
+    release,
+    () => serverStreams.delete(endForShutdown),
+    () => eventStreamsOpen.dec(),
+  ];
   const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
   let closed = false;
   const close = () => {

@@ -104,3 +104,20 @@ export async function claimPeriodicRun(db: Db, task: string, intervalMs: number)
     from last`.execute(db);
   return rows[0]?.startedAt ?? null;
 }
+
+export type JobQueueRow = { task: string; depth: number; oldestSeconds: number };
+
+/**
+ * Jobs due now that have attempts left, by task, with how long the oldest has waited: a queue
+ * that grows or ages says the workers cannot keep up or are stuck. Read through graphile-worker's
+ * public `jobs` view.
+ */
+export async function readJobQueue(db: Db, now = new Date()): Promise<JobQueueRow[]> {
+  const { rows } = await sql<{ task: string; depth: string; oldest_seconds: number }>`
+    select task_identifier as task, count(*) as depth,
+      extract(epoch from ${now}::timestamptz - min(run_at))::float8 as oldest_seconds
+    from graphile_worker.jobs
+    where run_at <= ${now} and attempts < max_attempts
+    group by task_identifier`.execute(db);
+  return rows.map((row) => ({ task: row.task, depth: Number(row.depth), oldestSeconds: row.oldest_seconds }));
+}

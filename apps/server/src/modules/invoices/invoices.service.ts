@@ -27,6 +27,7 @@ import { type LnurlLog, redeemLnurlWithdraw } from '../../adapters/lnurl/withdra
 import type { Config } from '../../config.ts';
 import { batchWrites } from '../../db/batch-writes.ts';
 import type { Db } from '../../db/database.ts';
+import { invoicesIssued, invoicesSettled, settlementDelay } from '../../metrics.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { addTransactionToDisbursementTotals } from '../back-office/back-office-payments.repo.ts';
 import type { BptRow } from '../bpts/bpts.repo.ts';
@@ -135,7 +136,9 @@ export async function issueInvoice(deps: InvoiceDeps, order: InvoiceOrder, now =
   // are most of an invoice's cost (docs/benchmarks.md).
   const seller = order.seller ?? (await findSeller(deps.db, bpt.organization_id, bpt.currency));
   const { invoice, nodeRecord } = await signInvoice(deps, order, seller, now);
-  return insertInvoice(deps.db, invoice, nodeRecord);
+  const row = await insertInvoice(deps.db, invoice, nodeRecord);
+  invoicesIssued.inc({ source: row.source });
+  return row;
 }
 
 async function signInvoice(
@@ -259,7 +262,10 @@ export async function createInvoiceForCallerBpt(
       if (error instanceof AppError) return undefined;
       throw error;
     });
-    if (written) return toInvoice(written);
+    if (written) {
+      invoicesIssued.inc({ source: written.source });
+      return toInvoice(written);
+    }
   }
   lastSaleReads.delete(key);
   await requireCallerUser(deps.db, caller.userId);
@@ -329,7 +335,7 @@ export async function settleInvoice(
   backend: string,
   settlement: Settlement,
 ): Promise<boolean> {
-  return deps.db.transaction().execute(async (trx) => {
+  const settled = await deps.db.transaction().execute(async (trx) => {
     const invoice = await markInvoiceSettled(trx, settlement.paymentHash, settlement.settledAt);
     if (invoice) {
       const totalMsat = BigInt(invoice.amount_msat);
@@ -378,8 +384,12 @@ export async function settleInvoice(
       await notifyInvoiceStatus(trx, invoice.id, 'settled');
     }
     if (settlement.settleIndex > 0n) await advanceSettleCursor(trx, backend, settlement.settleIndex);
-    return invoice !== undefined;
+    return invoice;
   });
+  if (!settled) return false;
+  invoicesSettled.inc({ source: settled.source });
+  settlementDelay.observe({ source: settled.source }, Math.max(0, Date.now() - settlement.settledAt.getTime()) / 1000);
+  return true;
 }
 
 export async function expireDueInvoices(db: Db, now = new Date()): Promise<number> {

@@ -6,8 +6,8 @@ import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findUserById } from '../users/users.repo.ts';
 import { cancelPayoutRow, listOpenLightningPayoutsElsewhere } from './payout-cancel.repo.ts';
-import { findPayout, markPayoutSent } from './payouts.repo.ts';
-import { SETTLE_MARGIN_SECONDS, toPayoutJson } from './payouts.service.ts';
+import { findPayout } from './payouts.repo.ts';
+import { recordLightningPayoutSent, SETTLE_MARGIN_SECONDS, toPayoutJson } from './payouts.service.ts';
 
 export type PayoutCancelDeps = { db: Db; lightning: Pick<LightningBackend, 'lookupPayment'> };
 
@@ -39,7 +39,7 @@ async function checkInvoice(
   });
   if (step.step === 'fetch_invoice') return { cancellable: true };
   if (step.step === 'mark_sent') {
-    await markPayoutSent(db, payout.id, { paymentHash: payout.paymentHash, ...step });
+    await recordLightningPayoutSent(db, payout.id, { paymentHash: payout.paymentHash, ...step });
     return { cancellable: false, sent: true, retryAfter: null };
   }
   return {

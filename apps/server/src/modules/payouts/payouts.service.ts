@@ -9,6 +9,7 @@ import { decodeBolt11 } from '../../domain/bolt11.ts';
 import { parseLightningAddress } from '../../domain/lightning-address.ts';
 import { planSplit, splitChangesNothing } from '../../domain/payout-split.ts';
 import { nextStepFor, type RetryPolicy, retryDelaySeconds, shouldAlert } from '../../domain/payout-state.ts';
+import { payoutAttemptsFailed, payoutsSent } from '../../metrics.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
@@ -173,6 +174,7 @@ export async function recordFailedPayoutAttempt(
     error,
     retryInSeconds: (n) => retryDelaySeconds(n, policy),
   });
+  if (attempts !== null) payoutAttemptsFailed.inc();
   if (attempts !== null && shouldAlert(attempts, policy)) {
     await insertNotification(deps.db, {
       organizationId: payout.organizationId,
@@ -215,7 +217,20 @@ async function paySent(deps: PayoutDeps, payout: PayoutRow, paymentHash: string,
     await recordFailure(deps, stored, 'The backend reported a preimage that does not match the invoice', log);
     return;
   }
-  await markPayoutSent(deps.db, stored.id, { paymentHash, preimage: result.preimage, feeMsat: result.feeMsat });
+  await recordLightningPayoutSent(deps.db, stored.id, {
+    paymentHash,
+    preimage: result.preimage,
+    feeMsat: result.feeMsat,
+  });
+}
+
+/** Marks a Lightning payout paid, and counts it when this call did (a racing process may have). */
+export async function recordLightningPayoutSent(
+  db: Db,
+  id: string,
+  payment: Parameters<typeof markPayoutSent>[2],
+): Promise<void> {
+  if (await markPayoutSent(db, id, payment)) payoutsSent.inc({ rail: 'lightning' });
 }
 
 /**
@@ -236,7 +251,7 @@ export async function attemptLightningPayout(deps: PayoutDeps, payoutId: string,
         settleMarginSeconds: SETTLE_MARGIN_SECONDS,
       });
       if (step.step === 'mark_sent') {
-        await markPayoutSent(deps.db, payout.id, { paymentHash: payout.paymentHash, ...step });
+        await recordLightningPayoutSent(deps.db, payout.id, { paymentHash: payout.paymentHash, ...step });
         return;
       }
       if (step.step === 'wait') {

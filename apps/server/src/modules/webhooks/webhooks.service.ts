@@ -19,6 +19,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { signWebhook } from '../../domain/webhook-signature.ts';
 import { checkWebhookUrl } from '../../domain/webhook-url.ts';
+import { webhookDeliveries } from '../../metrics.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
@@ -262,6 +263,7 @@ export async function attemptWebhookDelivery(
       deliveredAt: null,
       nextAttemptAt,
     });
+    webhookDeliveries.inc({ outcome: last ? 'failed' : 'retried' });
     if (!last) throw new DeliveryFailed(error);
   };
   const checked = checkWebhookUrl(delivery.url, deps.config.webhookAllowPrivateHosts);
@@ -290,6 +292,7 @@ export async function attemptWebhookDelivery(
   }
   if (status >= 200 && status < 300) {
     await recordAttempt(deps.db, deliveryId, { status, error: null, deliveredAt: now(), nextAttemptAt: null });
+    webhookDeliveries.inc({ outcome: 'delivered' });
     return;
   }
   return fail(status, `The endpoint answered HTTP ${status}`, true);
