@@ -371,14 +371,14 @@ export async function storeSignedBatch(db: Db, id: string, rawTx: string): Promi
 
 /**
  * The chain has the batch's transaction: its payouts are sent (once; a guarded update), and its
- * depth is recorded; `final` stops the job following it.
+ * depth is recorded; `final` stops the job following it. Answers how many payouts this call marked sent.
  */
 export async function markBatchOnChain(
   db: Db,
   id: string,
   seen: { blockHeight: number | null; confirmations: number; final: boolean },
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
     await trx
       .updateTable('onchain_payout_batches')
       .set({
@@ -392,12 +392,13 @@ export async function markBatchOnChain(
       .where('id', '=', id)
       .where('state', '!=', 'confirmed')
       .execute();
-    await trx
+    const sent = await trx
       .updateTable('payouts')
       .set({ state: 'sent', last_error: null, sent_at: sql`now()`, updated_at: sql`now()` })
       .where('batch_id', '=', id)
       .where('state', 'in', statesBefore('sent'))
-      .execute();
+      .executeTakeFirst();
+    return Number(sent.numUpdatedRows);
   });
 }
 

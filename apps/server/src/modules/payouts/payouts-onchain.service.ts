@@ -15,6 +15,7 @@ import {
   withPreviousTransactions,
 } from '../../domain/onchain-batch.ts';
 import { retryDelaySeconds } from '../../domain/payout-state.ts';
+import { payoutsSent } from '../../metrics.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
 import { findPayoutDestinationHolds } from '../settings/payout-destination-changes.service.ts';
 import { recordFailedPayoutAttempt, retryPolicy } from './payouts.service.ts';
@@ -252,6 +253,11 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
   });
 }
 
+/** Records the batch seen on the chain, counting the payouts it marked sent. */
+async function recordBatchOnChain(db: Db, id: string, seen: Parameters<typeof markBatchOnChain>[2]): Promise<void> {
+  payoutsSent.inc({ rail: 'onchain' }, await markBatchOnChain(db, id, seen));
+}
+
 /**
  * Moves one batch on. The chain is asked about its txid first, so a batch broadcast by a process
  * that died before recording it is found, not sent again (and a new one is never built while it
@@ -285,13 +291,13 @@ export async function advanceBatch(deps: OnchainPayoutDeps, batch: BatchRow, log
     return;
   }
   log.info({ txid: batch.txid }, 'on-chain payout batch broadcast');
-  await markBatchOnChain(deps.db, batch.id, { blockHeight: null, confirmations: 0, final: false });
+  await recordBatchOnChain(deps.db, batch.id, { blockHeight: null, confirmations: 0, final: false });
 }
 
 /** The chain has the batch's transaction at `blockHeight` (null: in the mempool): payouts sent, depth kept. */
 async function recordDepth(deps: OnchainPayoutDeps, batchId: string, blockHeight: number | null): Promise<void> {
   const confirmations = confirmationsAt(await deps.chain.getTipHeight(), blockHeight);
-  await markBatchOnChain(deps.db, batchId, {
+  await recordBatchOnChain(deps.db, batchId, {
     blockHeight,
     confirmations,
     final: confirmations >= FINAL_CONFIRMATIONS,

@@ -13,6 +13,7 @@ import {
 import { createDevnetChain, mineDevnetBlocks, sendDevnetPayment } from '../../adapters/chain/devnet.ts';
 import type { ChainBackend } from '../../adapters/chain/types.ts';
 import { accountKeyFromSeed, deriveReceiveAddress } from '../../domain/onchain-wallet.ts';
+import { payoutsSent } from '../../metrics.ts';
 import { createCheckout } from '../checkouts/checkouts.service.ts';
 import { watchCheckoutPayments } from '../onchain/onchain.service.ts';
 import { advanceBatch, buildOnchainBatch, runOnchainPayouts } from './payouts-onchain.service.ts';
@@ -118,6 +119,12 @@ function decode(rawHex: string) {
   };
 }
 
+/** What `rayo_payouts_sent_total{rail="onchain"}` says. */
+async function onchainPayoutsSent(): Promise<number> {
+  const { values } = await payoutsSent.get();
+  return values.find((value) => value.labels.rail === 'onchain')?.value ?? 0;
+}
+
 describe('the on-chain payout batch', () => {
   it('pays every organization due in one signed transaction, whole sats, fee from the estimate', async () => {
     const a = await openShop();
@@ -128,7 +135,10 @@ describe('the on-chain payout batch', () => {
     await sellOnchain(small, 150n); // 1,485 sats: below the 2,000 sat minimum, it waits.
     expect(owedA % 1000n).not.toBe(0n);
 
+    const sentBefore = await onchainPayoutsSent();
     await runOnchainPayouts(deps(), log);
+    // The metric counts each organization's payout once, as the chain accepted the batch.
+    expect((await onchainPayoutsSent()) - sentBefore).toBe(2);
 
     const [batch, ...others] = await batches();
     expect(others).toEqual([]);
