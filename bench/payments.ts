@@ -10,36 +10,22 @@
  *   npm run bench                              (writes the tables to stdout)
  *   BENCH_CPU_PROF=/tmp/prof npm run bench     (also writes the Rayo process's V8 CPU profile there)
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Account, Bpt, Invoice, SignInResponse } from '@rayo/shared';
+import type { Bpt, Invoice } from '@rayo/shared';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { Agent, request } from 'undici';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres.ts';
 import { formatResult, runFixedRate, runLoad, summarize } from './load.ts';
+import { agent, CONCURRENCY, call, cpuMs, seedShop } from './measure.ts';
 import { startRayo, stopRayo } from './rayo-process.ts';
 
-const CONCURRENCY = 8;
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 3000);
 const SETTLEMENTS = Number(process.env.BENCH_SETTLEMENTS ?? 200);
 const FIXED_RATE = Number(process.env.BENCH_RATE ?? 200);
 const FIXED_RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 15);
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
-const agent = new Agent({ connections: CONCURRENCY * 2 });
-
-async function call<T>(url: string, method: 'GET' | 'POST', body?: object, token?: string): Promise<T> {
-  const response = await request(url, {
-    method,
-    dispatcher: agent,
-    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.body.text();
-  if (response.statusCode >= 400) throw new Error(`${method} ${url}: ${response.statusCode} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
 
 async function floorInsertCommit(url: string) {
   const client = new pg.Client({ connectionString: url });
@@ -63,35 +49,6 @@ async function floorEmptyRoute() {
   return result;
 }
 
-async function seedShop(url: string, databaseUrl: string) {
-  const { createDatabase } = await import('../apps/server/src/db/database.ts');
-  const { createOrganization } = await import('../apps/server/src/modules/organizations/organizations.service.ts');
-  const { createUser } = await import('../apps/server/src/modules/users/users.service.ts');
-  const db = createDatabase(databaseUrl, 1);
-  const organization = await createOrganization(db, { name: 'Bench Café', countryCode: 'US', language: 'en' });
-  await createUser(db, {
-    organizationId: organization.id,
-    email: 'bench@rayo.local',
-    name: 'Bench',
-    password: 'Bench-pass-2026!',
-    role: 'admin',
-    language: 'en',
-  });
-  await db.destroy();
-  const { accessToken } = await call<SignInResponse>(`${url}/api/auth/signin`, 'POST', {
-    email: 'bench@rayo.local',
-    password: 'Bench-pass-2026!',
-  });
-  const account = await call<Account>(`${url}/api/accounts`, 'POST', { name: 'Counter' }, accessToken);
-  const bpt = await call<Bpt>(
-    `${url}/api/bpts`,
-    'POST',
-    { name: 'Till', accountId: account.id, currency: 'USD' },
-    accessToken,
-  );
-  return { token: accessToken, bpt };
-}
-
 /** The statements PostgreSQL ran while `run` went, most frequent first, with how many per `per`. */
 async function countStatements<T>(url: string, per: number, run: () => Promise<T>) {
   const client = new pg.Client({ connectionString: url });
@@ -109,38 +66,6 @@ async function countStatements<T>(url: string, per: number, run: () => Promise<T
   } finally {
     await client.end();
   }
-}
-
-/**
- * CPU time (user + system, ms) used so far by the processes given and by PostgreSQL's (the
- * postmaster in `clusterDir` and its children), from /proc: on a shared machine, CPU spent per
- * invoice says more than invoices per second. Rayo's main thread, the event loop every request
- * shares, is counted apart from its other threads. Undefined where /proc is missing.
- */
-async function cpuMs(
-  pid: number,
-  clusterDir: string,
-): Promise<{ rayo: number; rayoMainThread: number; postgres: number } | undefined> {
-  const ticksOf = async (id: number, file = `/proc/${id}/stat`) => {
-    const stat = await readFile(file, 'utf8').catch(() => '');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
-  };
-  const postmaster = Number(
-    (await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0],
-  );
-  const rayo = await ticksOf(pid);
-  // The main thread's id is the process's.
-  const rayoMainThread = await ticksOf(pid, `/proc/${pid}/task/${pid}/stat`);
-  if (!postmaster || Number.isNaN(rayo.ticks)) return undefined;
-  let postgres = (await ticksOf(postmaster)).ticks;
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const child = await ticksOf(Number(entry));
-    if (child.ppid === postmaster) postgres += child.ticks;
-  }
-  // Linux reports CPU time in clock ticks of 10 ms.
-  return { rayo: rayo.ticks * 10, rayoMainThread: rayoMainThread.ticks * 10, postgres: postgres * 10 };
 }
 
 /** Time from the payment call to the `settled` event arriving at an SSE watcher. */
