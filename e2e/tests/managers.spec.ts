@@ -24,6 +24,12 @@ test('an admin creates a manager who sees only the linked account and can change
 
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await form.getByRole('textbox', { name: 'Confirm password', exact: true }).fill(password);
+  // An address someone already signs in with is named beside the field (docs/decisions.md).
+  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(demo.manager);
+  await form.getByRole('button', { name: 'Create' }).click();
+  await expect(form.getByText('The email is already in use')).toBeVisible();
+  await form.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await expect(form.getByText('The email is already in use')).toBeHidden();
   await form.getByRole('combobox', { name: 'Linked accounts' }).click();
   await page.getByRole('option', { name: 'Terrace' }).click();
   await form.getByRole('textbox', { name: 'Name', exact: true }).click();

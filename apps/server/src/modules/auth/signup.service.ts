@@ -35,7 +35,7 @@ export async function signUp(
   now = new Date(),
 ): Promise<void> {
   const existing = await findUserByEmail(deps.db, request.email);
-  if (existing?.email_confirmed_at) throw new AppError('UserAlreadyExist', 'The email is already in use');
+  if (existing?.email_confirmed_at) throw new AppError('UserAlreadyExist', 'User already exist');
   if (existing) {
     await sendEmailConfirmation(deps, existing, now);
     return;

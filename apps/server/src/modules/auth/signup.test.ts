@@ -115,7 +115,7 @@ describe('sign-up, email confirmation and onboarding', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json<ErrorResponse>()).toEqual({
       code: 'UserAlreadyExist',
-      message: 'The email is already in use',
+      message: 'User already exist',
     });
   });
 

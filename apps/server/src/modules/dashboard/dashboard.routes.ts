@@ -1,4 +1,5 @@
 import {
+  AccountFilterSchema,
   PeriodQuerySchema,
   SeriesQuerySchema,
   TransactionPageQuerySchema,
@@ -13,7 +14,8 @@ import { callerOf } from '../../http/access.ts';
 import { chartTransactions, exportTransactionsCsv, listTransactions, sumTransactions } from './dashboard.service.ts';
 
 const PeriodOnlyQuerySchema = PeriodQuerySchema.omit({ account: true });
-const AccountParamsSchema = z.object({ account: z.uuid() });
+// SPEC §7: `/sum/all` is the path form of `account=all`, every account the caller may see.
+const AccountParamsSchema = z.object({ account: AccountFilterSchema.unwrap() });
 
 export function registerDashboardRoutes(app: App, deps: { db: Db }): void {
   app.get(
@@ -47,7 +49,7 @@ export function registerDashboardRoutes(app: App, deps: { db: Db }): void {
     {
       schema: {
         tags: ['dashboard'],
-        summary: 'SPEC §3 transaction metrics of a period for one account',
+        summary: 'SPEC §3 transaction metrics of a period for one account, or `all`',
         params: AccountParamsSchema,
         querystring: PeriodOnlyQuerySchema,
         response: { 200: TransactionSumsSchema },

@@ -289,6 +289,10 @@ describe('dashboard', () => {
     expect(await sums(year)).toEqual(await sums(`${year}&account=all`));
     const byPath = await get(`/api/dashboard/transactions/sum/${accountB}?${year}`);
     expect(byPath.json()).toEqual(await sums(`${year}&account=${accountB}`));
+    // SPEC §7 skips the account filter for 'all', in the path as in the query.
+    const allByPath = await get(`/api/dashboard/transactions/sum/all?${year}`);
+    expect(allByPath.statusCode).toBe(200);
+    expect(allByPath.json()).toEqual(await sums(year));
     const list = await page(`${year}&account=${accountA}&limit=50`);
     expect(list.transactions.every((tx) => tx.accountId === accountA)).toBe(true);
   });
@@ -299,6 +303,7 @@ describe('dashboard', () => {
     expect(all.total).toBe(onlyB.length);
     expect(all.transactions.every((tx) => tx.accountId === accountB)).toBe(true);
     expect(await sums('account=all', manager)).toMatchObject(expectedSums(onlyB));
+    expect((await get('/api/dashboard/transactions/sum/all', manager)).json()).toMatchObject(expectedSums(onlyB));
 
     for (const url of [
       `/api/dashboard/transactions?account=${accountA}`,

@@ -29,9 +29,8 @@ export function SignUpPage() {
       await signUp({ email, password: values.password, language });
       navigate(`/check-your-email?email=${encodeURIComponent(email)}`);
     } catch (error) {
-      const code = error instanceof ApiError ? error.code : 'Default';
-      // SPEC §8 words a taken address this way on sign-up.
-      setFormError(code === 'UserAlreadyExist' ? 'errors.emailInUse' : errorMessageKey(code));
+      // SPEC §8 maps sign-up's 'email already exist' to UserAlreadyExist, 'User already exist'.
+      setFormError(errorMessageKey(error instanceof ApiError ? error.code : 'Default'));
       setSubmitting(false);
     }
   };
