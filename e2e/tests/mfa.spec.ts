@@ -82,15 +82,23 @@ test('A user turns MFA on, signs in with a code and with a recovery code, and a 
   await passwordStep(page, email);
   expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
   await page.screenshot({ path: 'test-results/mfa-login-code-step.png' });
-  await page.getByLabel('Authentication code').fill(codeOf(secret, 1));
+  const signInCode = codeOf(secret, 1);
+  await page.getByLabel('Authentication code').fill(signInCode);
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).not.toHaveURL(/\/login/);
 
-  // A wrong code on turning it off: the switch goes back on and SPEC's message shows.
+  // The code just used to sign in, typed again, is told apart from a wrong one.
   section = await openSettings(page);
   await expect(toggle).toBeChecked();
   await flip();
   const dialog = page.getByRole('dialog', { name: 'Turn off MFA' });
+  await dialog.getByLabel('Code').fill(signInCode);
+  await dialog.getByRole('button', { name: 'Turn off MFA' }).click();
+  await expect(section.getByText('This code was already used. Wait for your app to show the next code')).toBeVisible();
+  await expect(toggle).toBeChecked();
+
+  // A wrong code on turning it off: the switch goes back on and SPEC's message shows.
+  await flip();
   await dialog.getByLabel('Code').fill(wrongCodeOf(secret));
   await dialog.getByRole('button', { name: 'Turn off MFA' }).click();
   await expect(section.getByText('Error disabling MFA')).toBeVisible();

@@ -93,6 +93,9 @@ export const errorStatus = {
   // the web app sends that call without a session, so it does not log anyone out.
   MissingMfaCode: 400,
   WrongMfaCode: 400,
+  // A right code whose 30-second step was already used: each code works once, so the user waits
+  // for the next one rather than reading that the code is wrong.
+  MfaCodeReused: 400,
   WrongRecoveryCode: 400,
   MfaChallengeExpired: 401,
   MfaAlreadyEnabled: 409,

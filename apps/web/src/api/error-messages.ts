@@ -62,6 +62,7 @@ const messageKeys: Record<ErrorCode | 'Network', string> = {
   MissingMfaCode: 'mfa.errors.missingCode',
   WrongMfaCode: 'mfa.errors.wrongCode',
   WrongRecoveryCode: 'mfa.errors.wrongRecoveryCode',
+  MfaCodeReused: 'mfa.errors.codeReused',
   MfaChallengeExpired: 'mfa.errors.challengeExpired',
   MfaAlreadyEnabled: 'mfa.errors.alreadyEnabled',
   MfaNotEnabled: 'mfa.errors.notEnabled',

@@ -8,7 +8,7 @@ type Signer = Pick<User, 'id' | 'email' | 'organization_id'>;
 export type SignInMethod = 'password' | 'mfa_code' | 'recovery_code';
 
 /** Why a sign-in was refused; never the password or code that was tried. */
-export type SignInFailure = 'password' | 'email_not_confirmed' | 'mfa_code' | 'recovery_code';
+export type SignInFailure = 'password' | 'email_not_confirmed' | 'mfa_code' | 'mfa_code_reused' | 'recovery_code';
 
 export async function recordSignIn(db: Db, user: Signer, ip: string, method: SignInMethod): Promise<void> {
   await insertAuditEntry(db, {

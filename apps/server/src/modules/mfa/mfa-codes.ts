@@ -1,3 +1,4 @@
+import { AppError } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { User } from '../../db/schema.ts';
 import { type AuditAction, insertAuditEntry } from '../audit/audit.repo.ts';
@@ -11,14 +12,26 @@ export type MfaDeps = { db: Db; mfaCipher: SecretCipher };
 export type MfaUser = Pick<User, 'id' | 'email' | 'organization_id'>;
 
 /**
- * True when `code` is the user's current TOTP code (one step either side) and its time step is
- * later than the last one accepted, which it then becomes: each code works once.
+ * What became of a TOTP code: `accepted` when it is the user's current code (one step either
+ * side) and its time step is later than the last one accepted, which it then becomes; `reused`
+ * when it is right but its step was already used, so the user must wait for the next code;
+ * `wrong` otherwise. Each code works once.
  */
-export async function consumeTotpCode(deps: MfaDeps, userId: string, code: string, now: Date): Promise<boolean> {
+export type TotpOutcome = 'accepted' | 'reused' | 'wrong';
+
+export async function consumeTotpCode(deps: MfaDeps, userId: string, code: string, now: Date): Promise<TotpOutcome> {
   const mfa = await findUserMfa(deps.db, userId);
-  if (!mfa?.enabled_at) return false;
+  if (!mfa?.enabled_at) return 'wrong';
   const step = timeStepOfCode(deps.mfaCipher.open(mfa.secret_sealed, userId), code, now);
-  return step !== null && (await claimTimeStep(deps.db, userId, step));
+  if (step === null) return 'wrong';
+  return (await claimTimeStep(deps.db, userId, step)) ? 'accepted' : 'reused';
+}
+
+/** The refusal of a code that was not accepted. */
+export function refuseTotpCode(outcome: Exclude<TotpOutcome, 'accepted'>): AppError {
+  return outcome === 'reused'
+    ? new AppError('MfaCodeReused', 'This code was already used; wait for the next one')
+    : new AppError('WrongMfaCode', 'The code is not correct');
 }
 
 /** True when `code` is one of the user's unused recovery codes, which is then used up. */

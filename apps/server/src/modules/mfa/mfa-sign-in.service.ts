@@ -3,7 +3,7 @@ import { type AuthDeps, startSession } from '../auth/auth.service.ts';
 import { recordFailedSignIn, recordSignIn } from '../auth/sign-in-audit.ts';
 import type { TokenIssuer } from '../auth/tokens.ts';
 import { findUserById } from '../users/users.repo.ts';
-import { consumeRecoveryCode, consumeTotpCode, type MfaDeps } from './mfa-codes.ts';
+import { consumeRecoveryCode, consumeTotpCode, type MfaDeps, refuseTotpCode } from './mfa-codes.ts';
 
 // The second step of sign-in for users with MFA on. The password step (auth.service.ts signIn)
 // answered with a challenge token; these exchange it, with a code, for the session.
@@ -32,9 +32,11 @@ export async function signInWithMfaCode(
   now = new Date(),
 ): Promise<SignInResponse> {
   const user = await challengedUser(deps, userId);
-  if (!(await consumeTotpCode(deps, user.id, code, now))) {
-    await recordFailedSignIn(deps.db, { email: user.email, user, ip, reason: 'mfa_code' });
-    throw new AppError('WrongMfaCode', 'The code is not correct');
+  const outcome = await consumeTotpCode(deps, user.id, code, now);
+  if (outcome !== 'accepted') {
+    const reason = outcome === 'reused' ? 'mfa_code_reused' : 'mfa_code';
+    await recordFailedSignIn(deps.db, { email: user.email, user, ip, reason });
+    throw refuseTotpCode(outcome);
   }
   await recordSignIn(deps.db, user, ip, 'mfa_code');
   return startSession(deps, user, remember, now);

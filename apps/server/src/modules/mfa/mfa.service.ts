@@ -2,7 +2,14 @@ import { AppError, type MfaEnrollment } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import { findUserById } from '../users/users.repo.ts';
 import { deleteUserMfa, enablePendingMfa, findUserMfa, replacePendingMfa } from './mfa.repo.ts';
-import { consumeRecoveryCode, consumeTotpCode, type MfaDeps, type MfaUser, recordMfaChange } from './mfa-codes.ts';
+import {
+  consumeRecoveryCode,
+  consumeTotpCode,
+  type MfaDeps,
+  type MfaUser,
+  recordMfaChange,
+  refuseTotpCode,
+} from './mfa-codes.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, otpauthUriOf, timeStepOfCode } from './totp.ts';
 
 async function existingUser(db: Db, userId: string): Promise<MfaUser> {
@@ -68,9 +75,12 @@ export async function verifyMfaCode(
   now = new Date(),
 ): Promise<void> {
   if (!code?.trim()) throw new AppError('MissingMfaCode', 'This change needs a code in the mfa-code header');
-  if (await consumeTotpCode(deps, userId, code, now)) return;
-  if (await consumeRecoveryCode(deps.db, await existingUser(deps.db, userId), code, ip, now)) return;
-  throw new AppError('WrongMfaCode', 'The code is not correct');
+  const outcome = await consumeTotpCode(deps, userId, code, now);
+  if (outcome === 'accepted') return;
+  if (outcome === 'wrong' && (await consumeRecoveryCode(deps.db, await existingUser(deps.db, userId), code, ip, now))) {
+    return;
+  }
+  throw refuseTotpCode(outcome);
 }
 
 /** Turns MFA off; the route has checked the `mfa-code` header already. */

@@ -134,13 +134,17 @@ describe('MFA', () => {
     });
     expect((await status(signedIn.accessToken)).json()).toEqual({ hasMfa: true });
 
+    // A right code already used is told apart from a wrong one: the user waits for the next.
     const replayed = await signInWithCode(await challengeFor(user.email), code);
     expect(replayed.statusCode).toBe(400);
-    expect(replayed.json<ErrorResponse>().code).toBe('WrongMfaCode');
+    expect(replayed.json<ErrorResponse>().code).toBe('MfaCodeReused');
+    const older = await signInWithCode(await challengeFor(user.email), codeOf(secret));
+    expect(older.json<ErrorResponse>().code).toBe('MfaCodeReused');
 
     const audit = await listAuditEntries(t.db, { actorUserId: user.id });
     expect(audit.map((entry) => [entry.action, entry.after])).toEqual([
-      ['auth.signin_failed', { reason: 'mfa_code' }],
+      ['auth.signin_failed', { reason: 'mfa_code_reused' }],
+      ['auth.signin_failed', { reason: 'mfa_code_reused' }],
       ['auth.signin', { method: 'mfa_code' }],
       ['auth.signin_failed', { reason: 'mfa_code' }],
       ['settings.mfa_enabled', null],
@@ -209,6 +213,10 @@ describe('MFA', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json<ErrorResponse>().code).toBe('WrongMfaCode');
     expect((await status(session.accessToken)).json()).toEqual({ hasMfa: true });
+
+    // The code that turned MFA on is used up: the change asks for the next one.
+    const reused = await disable(session.accessToken, codeOf(secret));
+    expect([reused.statusCode, reused.json<ErrorResponse>().code]).toEqual([400, 'MfaCodeReused']);
 
     const response = await disable(session.accessToken, codeOf(secret, 1));
     expect(response.statusCode, response.body).toBe(204);

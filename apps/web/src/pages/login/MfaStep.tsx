@@ -57,8 +57,9 @@ export function MfaStep({
       setSubmitting(false);
       const code = error instanceof ApiError ? error.code : 'Default';
       if (code === 'MfaChallengeExpired') onRestart(errorMessageKey(code));
-      else if (code === 'WrongMfaCode' || code === 'WrongRecoveryCode') setFieldError(errorMessageKey(code));
-      else setFormError(errorMessageKey(code));
+      else if (code === 'WrongMfaCode' || code === 'MfaCodeReused' || code === 'WrongRecoveryCode') {
+        setFieldError(errorMessageKey(code));
+      } else setFormError(errorMessageKey(code));
     }
   };
 
