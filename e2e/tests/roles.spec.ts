@@ -68,3 +68,15 @@ test('Need help copies the support address', async ({ page, context }) => {
   await expect(page.getByText('Email copied to clipboard.')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('support@rayo.local');
 });
+
+// Issue 26: a browser that refuses the clipboard left the click without any answer.
+test('Need help shows the support address when the browser will not copy it', async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')) },
+    });
+  });
+  await signInViaUi(page, demo.admin);
+  await page.getByRole('button', { name: 'Need help? Contact Us' }).click();
+  await expect(page.getByText('Write to us at support@rayo.local')).toBeVisible();
+});

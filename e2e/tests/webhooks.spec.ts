@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, expect, test } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import { signInViaUi, signUpShop } from './support.ts';
 
 const PASSWORD = 'Ganchos-2026!';
@@ -106,4 +107,51 @@ test('an admin adds a webhook endpoint, sends a signed test event, and redeliver
   } finally {
     receiver.close();
   }
+});
+
+// Issue 26: with MFA on, a plain-http URL was refused only after the code, and the refusal never
+// showed: the dialog's submit reached the form around it, which reopened the dialog.
+test('with MFA on, a wrong URL is refused before the code is asked, and a wrong code in the dialog', async ({
+  page,
+  request,
+}, testInfo) => {
+  const email = await openShop(request);
+  await signInViaUi(page, email, { password: PASSWORD });
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const auth = { authorization: `Bearer ${token}` };
+  const { secret } = await (await request.post('/api/settings/mfa/enable', { headers: auth })).json();
+  const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+  const validated = await request.post('/api/settings/mfa/validate', {
+    headers: auth,
+    data: { code: totp.generate() },
+  });
+  expect(validated.status()).toBe(204);
+
+  await page.goto('/integrations');
+  const section = page.getByRole('region', { name: 'Webhooks' });
+  await afterNavigation(section).toBeVisible();
+  const url = section.getByRole('textbox', { name: 'Endpoint URL' });
+  await url.fill('http://shop.example/rayo');
+  await section.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(section.getByRole('alert')).toContainText('The URL must be an https address on the internet');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await section.screenshot({ path: testInfo.outputPath('webhook-url-refused-390-en.png') });
+
+  await url.fill('https://shop.example/rayo');
+  await section.getByRole('button', { name: 'Add endpoint' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Confirm the new endpoint' });
+  await expect(dialog).toBeVisible();
+  await expect(section.getByRole('alert')).toHaveCount(0);
+  // A wrong code is told in the dialog, which stays open for the next try.
+  const near = new Set([-1, 0, 1, 2].map((steps) => totp.generate({ timestamp: Date.now() + steps * 30_000 })));
+  const wrong = ['000000', '000001', '000002', '000003', '000004'].find((code) => !near.has(code)) ?? '';
+  await dialog.getByLabel('Code').fill(wrong);
+  await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(dialog.getByText('The code is not correct')).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: testInfo.outputPath('webhook-code-refused-1280-en.png') });
+  await dialog.getByLabel('Code').fill(totp.generate({ timestamp: Date.now() + 30_000 }));
+  await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(page.getByRole('dialog', { name: 'Signing secret' })).toBeVisible();
 });

@@ -1,4 +1,4 @@
-import { MFA_CODE_HEADER } from '@rayo/shared';
+import { AppError, MFA_CODE_HEADER } from '@rayo/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hasMfaEnabled, verifyMfaCode } from '../modules/mfa/mfa.service.ts';
 import type { MfaDeps } from '../modules/mfa/mfa-codes.ts';
@@ -28,7 +28,11 @@ export async function checkMfaCode(
 ): Promise<void> {
   const caller = callerOf(request);
   if (!(await hasMfaEnabled(deps.db, caller.userId))) return;
-  await enforceRateLimit(deps, reply, mfaCodeAttempts, caller.userId);
   const header = request.headers[MFA_CODE_HEADER];
-  await verifyMfaCode(deps, caller.userId, typeof header === 'string' ? header : undefined, request.ip);
+  const code = typeof header === 'string' ? header : undefined;
+  // A request without a code guesses nothing, so it is not counted: the web app sends a change
+  // without one to hear every other refusal before it asks for the code.
+  if (!code?.trim()) throw new AppError('MissingMfaCode', 'This change needs a code in the mfa-code header');
+  await enforceRateLimit(deps, reply, mfaCodeAttempts, caller.userId);
+  await verifyMfaCode(deps, caller.userId, code, request.ip);
 }

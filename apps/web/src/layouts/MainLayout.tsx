@@ -22,8 +22,13 @@ function ContactUs() {
     try {
       await navigator.clipboard.writeText(config.data.supportEmail);
       notifications.show({ message: t('nav.emailCopied'), color: 'teal', position: 'top-center' });
-    } catch (error) {
-      console.warn('Could not copy the support address', error);
+    } catch {
+      // The browser refused the clipboard: the address is what the user came for, so show it.
+      notifications.show({
+        message: t('nav.emailNotCopied', { email: config.data.supportEmail }),
+        color: 'blue',
+        position: 'top-center',
+      });
     }
   };
   return (

@@ -301,6 +301,10 @@ describe('MFA', () => {
     const { user, secret, session } = await userWithMfa();
     const mfaToken = await challengeFor(user.email);
     const wrong = wrongCodeOf(secret);
+    // A change sent without a code guesses nothing and is not counted.
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      expect((await disable(session.accessToken)).json<ErrorResponse>().code).toBe('MissingMfaCode');
+    }
     // The validate that turned MFA on was the first attempt of the window.
     for (let attempt = 2; attempt <= 10; attempt++) {
       expect((await signInWithCode(mfaToken, wrong)).statusCode).toBe(400);

@@ -18,6 +18,7 @@ import {
   listWebhookDeliveries,
   listWebhookEndpoints,
   redeliverWebhook,
+  refuseInvalidWebhookUrl,
   sendTestWebhook,
   type WebhookDeps,
 } from './webhooks.service.ts';
@@ -40,7 +41,12 @@ export function registerWebhookRoutes(app: App, deps: WebhookDeps & RateLimitDep
   app.post(
     '/api/webhooks',
     {
-      preHandler: requireMfaCode(deps),
+      preHandler: [
+        async (request) => {
+          refuseInvalidWebhookUrl(deps.config, request.body.url);
+        },
+        requireMfaCode(deps),
+      ],
       schema: {
         tags,
         summary: `Adds a webhook endpoint (https, public host) for the events listed; its signing secret is answered this once. With MFA on, needs a code in the ${MFA_CODE_HEADER} header`,

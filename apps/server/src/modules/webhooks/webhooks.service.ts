@@ -85,6 +85,16 @@ export async function listWebhookEndpoints(db: Db, caller: AccessClaims): Promis
   return (await listActiveEndpoints(db, organizationOf(caller))).map(toEndpoint);
 }
 
+/**
+ * Refuses a URL no endpoint may have. The route checks it before the MFA code, so the merchant
+ * hears of a wrong URL before being asked for a code, and no code is spent on it.
+ */
+export function refuseInvalidWebhookUrl(config: Pick<Config, 'webhookAllowPrivateHosts'>, url: string): URL {
+  const checked = checkWebhookUrl(url, config.webhookAllowPrivateHosts);
+  if (!checked.ok) throw new AppError('InvalidWebhookUrl', checked.reason);
+  return checked.url;
+}
+
 /** A new endpoint; its signing secret is answered this once, and kept sealed to sign deliveries. */
 export async function createWebhookEndpoint(
   deps: WebhookDeps,
@@ -93,8 +103,7 @@ export async function createWebhookEndpoint(
   ip: string,
 ): Promise<CreatedWebhookEndpoint> {
   const organizationId = organizationOf(caller);
-  const checked = checkWebhookUrl(request.url, deps.config.webhookAllowPrivateHosts);
-  if (!checked.ok) throw new AppError('InvalidWebhookUrl', checked.reason);
+  const url = refuseInvalidWebhookUrl(deps.config, request.url);
   const actor = await findUserById(deps.db, caller.userId);
   const id = randomUUID();
   const secret = `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString('base64url')}`;
@@ -112,7 +121,7 @@ export async function createWebhookEndpoint(
     const created = await insertEndpoint(trx, {
       id,
       organizationId,
-      url: checked.url.toString(),
+      url: url.toString(),
       secretSealed: deps.mfaCipher.seal(secret, secretContext(id)),
       events,
     });

@@ -168,10 +168,25 @@ describe('webhook endpoints', () => {
       });
     const without = await add(admin);
     expect([without.statusCode, without.json<ErrorResponse>().code]).toEqual([400, 'MissingMfaCode']);
+    // The URL is checked before the code: a plain-http URL is refused without one, and a right
+    // code sent with it is not spent.
+    const plainHttp = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks',
+        headers,
+        payload: { url: 'http://shop.example/hooks', events: ['checkout.paid'] },
+      });
+    const refused = await plainHttp(admin);
+    expect([refused.statusCode, refused.json<ErrorResponse>()]).toEqual([
+      400,
+      { code: 'InvalidWebhookUrl', message: 'The webhook URL must use https' },
+    ]);
+    const unspent = totp.generate({ timestamp: Date.now() + 30_000 });
+    expect((await plainHttp({ ...admin, 'mfa-code': unspent })).json<ErrorResponse>().code).toBe('InvalidWebhookUrl');
     expect((await add({ ...admin, 'mfa-code': '000000' })).json<ErrorResponse>().code).toBe('WrongMfaCode');
-    // The validate used the current step's code; the next step's is still unused.
-    const code = totp.generate({ timestamp: Date.now() + 30_000 });
-    expect((await add({ ...admin, 'mfa-code': code })).statusCode).toBe(201);
+    // The validate used the current step's code; the next step's was not spent on the refused URL.
+    expect((await add({ ...admin, 'mfa-code': unspent })).statusCode).toBe(201);
   });
 
   it("answers 404 for another organization's endpoint", async () => {

@@ -64,3 +64,32 @@ describe('the tax of a BPT', () => {
     expect(fetch.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === 'PUT')).toBe(false);
   });
 });
+
+describe('the lists a BPT is chosen from', () => {
+  it('says so when the accounts could not be loaded, and loads them again on retry', async () => {
+    let accountsFail = true;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url.endsWith('/currencies')) return Response.json([{ code: 'GTQ' }]);
+        if (accountsFail) return Response.json({ code: 'Default', message: 'boom' }, { status: 500 });
+        return Response.json([{ id: 'account-1', name: 'Counter' }]);
+      }),
+    );
+    const i18n = initI18n();
+    await i18n.changeLanguage('en');
+    render(
+      <MantineProvider>
+        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <MemoryRouter>
+            <BptFormModal bpt={bpt} onClose={() => {}} />
+          </MemoryRouter>
+        </QueryClientProvider>
+      </MantineProvider>,
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('An unexpected error occurred');
+    accountsFail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await vi.waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+});

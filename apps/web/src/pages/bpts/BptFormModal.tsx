@@ -6,6 +6,7 @@ import { useCreateBpt, useCurrencies, useUpdateBpt } from '../../api/bpts.ts';
 import { useAccounts } from '../../api/catalog.ts';
 import { ApiError } from '../../api/client.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { channelLabel, channelValue, suggestedChannels } from './channels.ts';
@@ -189,6 +190,15 @@ export function BptFormModal({ bpt, onClose }: { bpt: Bpt | null; onClose: () =>
               checked={form.shareable}
               onChange={(event) => set('shareable', event.currentTarget.checked)}
             />
+            {(accounts.isError || currencies.isError) && (
+              <LoadError
+                error={accounts.error ?? currencies.error}
+                onRetry={() => {
+                  if (accounts.isError) accounts.refetch();
+                  if (currencies.isError) currencies.refetch();
+                }}
+              />
+            )}
             <FormFooter editing={bpt !== null} error={mutation.error} saving={mutation.isPending} onCancel={onClose} />
           </Stack>
         </form>

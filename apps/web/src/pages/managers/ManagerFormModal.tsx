@@ -7,6 +7,7 @@ import { useCreateManager, useUpdateManager } from '../../api/managers.ts';
 import { useMfaStatus } from '../../api/mfa.ts';
 import { emailErrorKey, newPasswordErrorKeys } from '../../components/credentials.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
+import { LoadError } from '../../components/LoadError.tsx';
 import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
@@ -173,6 +174,7 @@ export function ManagerFormModal({ manager, onClose }: { manager: Manager | null
             nothingFoundMessage={t('managers.noAccountFound')}
             comboboxProps={{ withinPortal: true }}
           />
+          {accounts.isError && <LoadError error={accounts.error} onRetry={() => accounts.refetch()} />}
           <FormFooter
             editing={manager !== null}
             error={emailTaken ? null : mutation.error}

@@ -11,6 +11,7 @@ export function MfaCodeModal({
   submitLabel,
   submitColor,
   loading,
+  error,
   onSubmit,
   onClose,
 }: {
@@ -19,6 +20,8 @@ export function MfaCodeModal({
   /** Red for a change that lowers protection, such as turning MFA off. */
   submitColor?: string;
   loading: boolean;
+  /** The server's refusal of the code typed, shown under it so it can be typed again. */
+  error?: string | null;
   onSubmit: (code: string) => void;
   onClose: () => void;
 }) {
@@ -28,6 +31,8 @@ export function MfaCodeModal({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // The dialog renders in a portal, but React bubbles its submit to any form around it.
+    event.stopPropagation();
     const value = code.trim();
     setMissing(value === '');
     if (value !== '') onSubmit(value);
@@ -44,7 +49,7 @@ export function MfaCodeModal({
             data-autofocus
             value={code}
             onChange={(event) => setCode(event.currentTarget.value)}
-            error={missing && t('mfa.errors.missingCode')}
+            error={missing ? t('mfa.errors.missingCode') : error}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

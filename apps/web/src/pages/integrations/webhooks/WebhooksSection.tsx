@@ -7,8 +7,8 @@ import {
   type WebhookEventType,
 } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
+import { ApiError } from '../../../api/client.ts';
 import { errorMessage } from '../../../api/error-messages.ts';
-import { useMfaStatus } from '../../../api/mfa.ts';
 import {
   useCreateWebhookEndpoint,
   useDeleteWebhookEndpoint,
@@ -57,24 +57,34 @@ export function WebhooksSection() {
   );
 }
 
+/** Refusals of the code itself, answered in the dialog that asked for it. */
+const CODE_REFUSALS = new Set(['WrongMfaCode', 'MfaCodeReused']);
+
 function AddEndpointForm() {
   const { t } = useTranslation();
-  const hasMfa = useMfaStatus().data?.hasMfa ?? false;
   const create = useCreateWebhookEndpoint();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['checkout.paid']);
   const [askingForCode, setAskingForCode] = useState(false);
   const [created, setCreated] = useState<CreatedWebhookEndpoint | null>(null);
   const [invalid, setInvalid] = useState<string | null>(null);
+  const refusal = create.error instanceof ApiError ? create.error.code : create.isError ? 'Default' : null;
+  const codeRefused = refusal !== null && CODE_REFUSALS.has(refusal);
 
+  // Sent first without a code: the server checks the URL and everything else before it asks for
+  // one (MissingMfaCode), so a wrong URL is told before any code is typed.
   const send = (mfaCode?: string) => {
-    setAskingForCode(false);
     create.mutate(
       { url: url.trim(), events: events as WebhookEventType[], mfaCode },
       {
         onSuccess: (endpoint) => {
+          setAskingForCode(false);
           setUrl('');
           setCreated(endpoint);
+        },
+        onError: (error) => {
+          const code = error instanceof ApiError ? error.code : 'Default';
+          setAskingForCode(code === 'MissingMfaCode' || CODE_REFUSALS.has(code));
         },
       },
     );
@@ -86,55 +96,61 @@ function AddEndpointForm() {
     if (!url.trim()) return setInvalid(t('webhooks.form.urlRequired'));
     if (events.length === 0) return setInvalid(t('webhooks.form.eventsRequired'));
     setInvalid(null);
-    if (hasMfa) setAskingForCode(true);
-    else send();
+    send();
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-labelledby="webhooks-add">
-      <Stack gap="sm">
-        <Title order={3} size="h5" id="webhooks-add">
-          {t('webhooks.form.title')}
-        </Title>
-        <TextInput
-          label={t('webhooks.form.url')}
-          placeholder="https://shop.example/rayo-webhooks"
-          description={t('webhooks.form.urlHint')}
-          value={url}
-          maxLength={2000}
-          type="url"
-          onChange={(event) => setUrl(event.currentTarget.value)}
-        />
-        <Checkbox.Group label={t('webhooks.form.events')} value={events} onChange={setEvents}>
-          <Group gap="md" mt={6}>
-            {WEBHOOK_EVENT_TYPES.map((type) => (
-              <Checkbox key={type} value={type} label={<Code>{type}</Code>} />
-            ))}
+    <>
+      <form onSubmit={submit} noValidate aria-labelledby="webhooks-add">
+        <Stack gap="sm">
+          <Title order={3} size="h5" id="webhooks-add">
+            {t('webhooks.form.title')}
+          </Title>
+          <TextInput
+            label={t('webhooks.form.url')}
+            placeholder="https://shop.example/rayo-webhooks"
+            description={t('webhooks.form.urlHint')}
+            value={url}
+            maxLength={2000}
+            type="url"
+            onChange={(event) => setUrl(event.currentTarget.value)}
+          />
+          <Checkbox.Group label={t('webhooks.form.events')} value={events} onChange={setEvents}>
+            <Group gap="md" mt={6}>
+              {WEBHOOK_EVENT_TYPES.map((type) => (
+                <Checkbox key={type} value={type} label={<Code>{type}</Code>} />
+              ))}
+            </Group>
+          </Checkbox.Group>
+          {invalid && (
+            <Text c="red" size="sm" role="alert">
+              {invalid}
+            </Text>
+          )}
+          {create.isError && !askingForCode && (
+            <Alert color="red" variant="light" role="alert" title={t('webhooks.form.failed')}>
+              {errorMessage(t, create.error)}
+            </Alert>
+          )}
+          <Group>
+            <Button type="submit" loading={create.isPending && !askingForCode}>
+              {t('webhooks.form.add')}
+            </Button>
           </Group>
-        </Checkbox.Group>
-        {invalid && (
-          <Text c="red" size="sm" role="alert">
-            {invalid}
-          </Text>
-        )}
-        {create.isError && (
-          <Alert color="red" variant="light" role="alert" title={t('webhooks.form.failed')}>
-            {errorMessage(t, create.error)}
-          </Alert>
-        )}
-        <Group>
-          <Button type="submit" loading={create.isPending}>
-            {t('webhooks.form.add')}
-          </Button>
-        </Group>
-      </Stack>
+        </Stack>
+      </form>
+      {/* Outside the form: a dialog's submit would otherwise bubble, through React's tree, to it. */}
       {askingForCode && (
         <MfaCodeModal
           title={t('webhooks.form.mfaTitle')}
           submitLabel={t('webhooks.form.add')}
           loading={create.isPending}
+          error={codeRefused ? errorMessage(t, create.error) : null}
           onSubmit={send}
-          onClose={() => setAskingForCode(false)}
+          onClose={() => {
+            create.reset();
+            setAskingForCode(false);
+          }}
         />
       )}
       {created && (
@@ -148,7 +164,7 @@ function AddEndpointForm() {
           onClose={() => setCreated(null)}
         />
       )}
-    </form>
+    </>
   );
 }
 
