@@ -30,6 +30,15 @@ async function openBookshop(page: Page, tab: 'Information' | 'Transactions') {
   if (tab === 'Transactions') await page.getByRole('tab', { name: 'Transactions' }).click();
 }
 
+async function bookshopId(request: APIRequestContext, token: string): Promise<string> {
+  const page = (await (
+    await request.get('/api/back-office/organizations?search=Aurora', { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as { organizations: { id: string; name: string }[] };
+  const found = page.organizations.find((organization) => organization.name === bookshop.name);
+  if (!found) throw new Error('Librería Aurora is not seeded');
+  return found.id;
+}
+
 async function setVerification(page: Page, field: string, action: 'Validate' | 'Invalidate') {
   const changed = page.waitForResponse(
     (r) => r.url().includes('/verification') && r.request().method() === 'PUT' && r.ok(),
@@ -47,6 +56,55 @@ async function chargeOnce(request: APIRequestContext, token: string, bptId: stri
     headers: { authorization: `Bearer ${token}` },
   });
 }
+
+// Issue 26: Librería Aurora has no bank account yet, and its fiat was marked paid without a word.
+test('marking fiat paid to an organization without a bank account names it and asks for a confirmation', async ({
+  page,
+  request,
+}) => {
+  await openBookshop(page, 'Transactions');
+  const boxes = page.getByRole('checkbox', { name: /^Select transaction / });
+  await afterNavigation(boxes.first()).toBeVisible();
+  await boxes.first().check();
+  await page.getByRole('button', { name: 'Mark as paid' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Mark as paid?' });
+  await expect(dialog.getByText('Librería Aurora has not entered a bank account')).toBeVisible();
+  const confirm = dialog.getByRole('button', { name: 'Mark as paid' });
+  await expect(confirm).toBeDisabled();
+  await page.screenshot({ path: test.info().outputPath('mark-paid-no-bank-1280-en.png') });
+  await dialog.getByRole('checkbox', { name: 'I paid Librería Aurora another way' }).check();
+  const paid = page.waitForResponse((r) => r.url().endsWith('/api/back-office/pay-transactions'));
+  await confirm.click();
+  expect((await paid).status()).toBe(200);
+  await expect(page.getByText('1 transaction marked as paid.')).toBeVisible();
+
+  // A sale paid by someone else while the dialog is open: SPEC's refusal, and nothing left to press.
+  const box = boxes.first();
+  const id = ((await box.getAttribute('aria-label')) ?? '').replace('Select transaction ', '');
+  await box.check();
+  await page.getByRole('button', { name: 'Mark as paid' }).click();
+  await dialog.getByRole('checkbox', { name: 'I paid Librería Aurora another way' }).check();
+  const token = await signInApi(request, demo.backOffice);
+  const unpaid = (await (
+    await request.get(`/api/back-office/organization/${await bookshopId(request, token)}/unpaid-transactions`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+  ).json()) as { id: string; transactionId: string }[];
+  const sale = unpaid.find((transaction) => transaction.transactionId.startsWith(id));
+  if (!sale) throw new Error(`no unpaid sale ${id}`);
+  await sendJson(
+    request,
+    '/api/back-office/pay-transactions',
+    { transactionsIds: [sale.id], withoutBankAccount: [await bookshopId(request, token)] },
+    token,
+  );
+  await confirm.click();
+  await expect(dialog.getByRole('alert')).toHaveText("Transaction doesn't exists");
+  await expect(dialog.getByText('None of the checked transactions is still unpaid')).toBeVisible();
+  await expect(confirm).toBeDisabled();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: test.info().outputPath('mark-paid-nothing-left-390-en.png') });
+});
 
 test('back office verifies what the merchant entered, which unlocks the split, and blocks then unblocks the shop', async ({
   page,

@@ -17,6 +17,11 @@ export const UnpaidTransactionListSchema = z.array(UnpaidTransactionSchema);
 
 export const PayTransactionsRequestSchema = z.object({
   transactionsIds: z.array(z.uuid()).max(PAY_TRANSACTIONS_LIMIT),
+  /**
+   * The organizations back office confirms it paid although they have no bank account in Rayo
+   * (paid some other way); without it, their sales are refused with `BankAccountMissing`.
+   */
+  withoutBankAccount: z.array(z.uuid()).max(PAY_TRANSACTIONS_LIMIT).optional(),
 });
 export type PayTransactionsRequest = z.infer<typeof PayTransactionsRequestSchema>;
 
@@ -52,6 +57,8 @@ export const CountryReportRowSchema = z.object({
   pendingTransactionsCount: z.number().int(),
   feeUsdEarned: z.string(),
   transactions: z.array(z.object({ id: z.string() })),
+  /** Whether the organization entered a bank account, where its fiat is paid. */
+  hasBankAccount: z.boolean(),
 });
 export type CountryReportRow = z.infer<typeof CountryReportRowSchema>;
 

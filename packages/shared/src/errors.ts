@@ -107,6 +107,8 @@ export const errorStatus = {
   // SPEC §8 'Transaction doesn't exists': an id back office marks paid that is unknown, already
   // paid or without a fiat part; the whole request is refused.
   TransactionNotFound: 404,
+  // Fiat marked paid to an organization without a bank account, which back office did not confirm.
+  BankAccountMissing: 409,
   UserAlreadyExist: 409,
   // SPEC §8 names this answer for a password reset, so the email is revealed there on purpose.
   EmailNotFound: 404,

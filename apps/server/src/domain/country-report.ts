@@ -15,6 +15,7 @@ export type OrganizationCurrencyTotals = {
   paidFiatMinor: bigint;
   paidMsat: bigint;
   feeUsdMicros: bigint;
+  hasBankAccount: boolean;
 };
 
 /** Microdollars as dollars with cents, rounded down to the cent. */
@@ -50,6 +51,7 @@ export function buildCountryReport(
     paidMsat: bigint;
     feeUsdMicros: bigint;
     paidFiat: Map<string, bigint>;
+    hasBankAccount: boolean;
   };
   const byOrganization = new Map<string, Acc>();
   for (const line of totals) {
@@ -63,6 +65,7 @@ export function buildCountryReport(
         paidMsat: 0n,
         feeUsdMicros: 0n,
         paidFiat: new Map(),
+        hasBankAccount: line.hasBankAccount,
       };
       byOrganization.set(line.organizationId, acc);
     }
@@ -90,6 +93,7 @@ export function buildCountryReport(
       pendingTransactionsCount: Number(acc.pending),
       feeUsdEarned: usdOfMicros(acc.feeUsdMicros),
       transactions: (unpaidIds.get(acc.organizationId) ?? []).map((id) => ({ id })),
+      hasBankAccount: acc.hasBankAccount,
     });
     pendingTransactions += acc.pending;
     paidTransactions += acc.paid;

@@ -4,6 +4,7 @@ import {
   dayAt,
   type OrganizationTransaction,
   PAY_TRANSACTIONS_LIMIT,
+  type PayTransactionsRequest,
   type PayTransactionsResponse,
   transactionCsvLine,
   transactionsCsvHeader,
@@ -42,16 +43,15 @@ export function useCountryReport(countryId: number) {
 export function usePayTransactions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (ids: readonly string[]) => {
+    mutationFn: async ({ ids, withoutBankAccount }: { ids: readonly string[]; withoutBankAccount: string[] }) => {
       let paid = 0;
       for (let start = 0; start < ids.length; start += PAY_TRANSACTIONS_LIMIT) {
-        const transactionsIds = ids.slice(start, start + PAY_TRANSACTIONS_LIMIT);
-        paid += (
-          await apiRequest<PayTransactionsResponse>('/back-office/pay-transactions', {
-            method: 'POST',
-            body: { transactionsIds },
-          })
-        ).paid;
+        const body: PayTransactionsRequest = {
+          transactionsIds: ids.slice(start, start + PAY_TRANSACTIONS_LIMIT),
+          ...(withoutBankAccount.length > 0 && { withoutBankAccount }),
+        };
+        paid += (await apiRequest<PayTransactionsResponse>('/back-office/pay-transactions', { method: 'POST', body }))
+          .paid;
       }
       return paid;
     },

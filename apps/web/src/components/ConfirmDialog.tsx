@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from '../i18n/index.ts';
 
 /** Asks before an action that cannot be undone, and shows why it failed if it does. */
@@ -9,6 +10,9 @@ export function ConfirmDialog(props: {
   confirmLabel: string;
   loading: boolean;
   error: string | null;
+  /** What else the action needs to be confirmed, such as a box to check, below the message. */
+  children?: ReactNode;
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onClose: () => void;
 }) {
@@ -17,6 +21,7 @@ export function ConfirmDialog(props: {
     <Modal opened={props.opened} onClose={props.onClose} title={props.title} centered>
       <Stack>
         <Text>{props.message}</Text>
+        {props.children}
         {props.error && (
           <Alert color="red" role="alert">
             {props.error}
@@ -26,7 +31,13 @@ export function ConfirmDialog(props: {
           <Button variant="default" onClick={props.onClose}>
             {t('common.cancel')}
           </Button>
-          <Button color="red" loading={props.loading} onClick={props.onConfirm} data-autofocus>
+          <Button
+            color="red"
+            loading={props.loading}
+            disabled={props.confirmDisabled}
+            onClick={props.onConfirm}
+            data-autofocus
+          >
             {props.confirmLabel}
           </Button>
         </Group>

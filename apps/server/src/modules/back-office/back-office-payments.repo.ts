@@ -106,6 +106,21 @@ export async function countOrganizationTransactions(db: Db, organizationId: stri
   return Number(row.count);
 }
 
+/** Of the named organizations, those that have entered no bank account, by name. */
+export async function listOrganizationsWithoutBankAccount(
+  db: Db,
+  organizationIds: readonly string[],
+): Promise<{ id: string; name: string }[]> {
+  if (organizationIds.length === 0) return [];
+  const { rows } = await sql<{ id: string; name: string }>`
+    select o.id, o.name from organizations o
+    where o.id = any(${organizationIds}::uuid[])
+      and not exists (select 1 from banking_info b where b.organization_id = o.id)
+    order by o.name, o.id
+  `.execute(db);
+  return rows;
+}
+
 export type PayableRow = { id: string; organizationId: string; disbursed: boolean; fiatMsat: string };
 
 /**
@@ -193,6 +208,7 @@ export type ReportTotalsRow = {
   paidFiatMinor: string;
   paidMsat: string;
   feeUsdMicros: string;
+  hasBankAccount: boolean;
 };
 
 /** Every organization of a country (null: all), with its totals per currency (none without sales). */
@@ -201,7 +217,8 @@ export async function listReportTotals(db: Db, countryId: number | null): Promis
     select o.id as "organizationId", o.name as "organizationName", d.currency,
       coalesce(d.pending_count, 0)::text as "pendingCount", coalesce(d.paid_count, 0)::text as "paidCount",
       coalesce(d.paid_fiat_minor, 0)::text as "paidFiatMinor", coalesce(d.paid_msat, 0)::text as "paidMsat",
-      coalesce(d.fee_usd_micros, 0)::text as "feeUsdMicros"
+      coalesce(d.fee_usd_micros, 0)::text as "feeUsdMicros",
+      exists (select 1 from banking_info b where b.organization_id = o.id) as "hasBankAccount"
     from organizations o
     left join disbursement_totals d on d.organization_id = o.id
     where ${countryId === null ? sql`true` : sql`o.country_id = ${countryId}`}

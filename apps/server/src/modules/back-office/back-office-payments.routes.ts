@@ -61,7 +61,7 @@ export function registerBackOfficePaymentRoutes(app: App, deps: { db: Db }): voi
       },
     },
     async (request) => ({
-      paid: await payTransactions(db, callerOf(request), request.body.transactionsIds, request.ip),
+      paid: await payTransactions(db, callerOf(request), request.body, request.ip),
     }),
   );
 

@@ -5,6 +5,7 @@ import {
   type OrganizationTransaction,
   type OrganizationTransactionsQuery,
   PAY_TRANSACTIONS_LIMIT,
+  type PayTransactionsRequest,
   type UnpaidTransaction,
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
@@ -17,6 +18,7 @@ import { findUserById } from '../users/users.repo.ts';
 import {
   countOrganizationTransactions,
   findCountryCode,
+  listOrganizationsWithoutBankAccount,
   listOrganizationTransactionsPage,
   listReportTotals,
   listUnpaidIdsByOrganization,
@@ -53,17 +55,20 @@ export async function listOrganizationTransactions(
 
 /**
  * SPEC §4 mark as paid: every named sale's fiat part becomes disbursed, or none does. An id that
- * is unknown, already paid or has no fiat part refuses the whole request. Ids may belong to
- * several organizations (a country report's checked rows); each organization gets its audit entry.
+ * is unknown, already paid or has no fiat part refuses the whole request, and so does a sale of
+ * an organization without a bank account unless `withoutBankAccount` names it (back office
+ * confirmed it paid some other way). Ids may belong to several organizations (a country report's
+ * checked rows); each organization gets its audit entry.
  */
 export async function payTransactions(
   db: Db,
   caller: AccessClaims,
-  transactionIds: readonly string[],
+  request: PayTransactionsRequest,
   ip: string,
 ): Promise<number> {
-  const ids = [...new Set(transactionIds)];
+  const ids = [...new Set(request.transactionsIds)];
   if (ids.length === 0) return 0;
+  const confirmedWithoutBank = new Set(request.withoutBankAccount ?? []);
   return db.transaction().execute(async (trx) => {
     const rows = await lockTransactionsForPay(trx, ids);
     const payable = rows.filter((row) => !row.disbursed && BigInt(row.fiatMsat) > 0n);
@@ -79,11 +84,18 @@ export async function payTransactions(
         `An organization's bank account changed on ${hold.changedAt} and is not verified: verify it before paying${hold.releaseAt ? `, or wait until ${hold.releaseAt}` : ''}`,
       );
     }
-    await markTransactionsPaid(trx, ids);
     const byOrganization = new Map<string, string[]>();
     for (const row of payable) {
       byOrganization.set(row.organizationId, [...(byOrganization.get(row.organizationId) ?? []), row.id]);
     }
+    const withoutBank = await listOrganizationsWithoutBankAccount(trx, [...byOrganization.keys()]);
+    const unconfirmed = withoutBank.filter((organization) => !confirmedWithoutBank.has(organization.id));
+    if (unconfirmed.length > 0) {
+      const names = unconfirmed.map((organization) => organization.name).join(', ');
+      throw new AppError('BankAccountMissing', `No bank account to pay: ${names}; confirm it was paid another way`);
+    }
+    await markTransactionsPaid(trx, ids);
+    const paidWithoutBank = new Set(withoutBank.map((organization) => organization.id));
     const actor = await findUserById(trx, caller.userId);
     for (const [organizationId, paid] of byOrganization) {
       await insertAuditEntry(trx, {
@@ -92,7 +104,11 @@ export async function payTransactions(
         actorEmail: actor?.email ?? null,
         organizationId,
         target: `organization:${organizationId}`,
-        after: { count: paid.length, transactionIds: paid },
+        after: {
+          count: paid.length,
+          transactionIds: paid,
+          ...(paidWithoutBank.has(organizationId) && { withoutBankAccount: true }),
+        },
         ip,
       });
     }
@@ -125,6 +141,7 @@ async function buildReport(db: Db, countryId: number, withIds: boolean): Promise
       paidFiatMinor: BigInt(line.paidFiatMinor),
       paidMsat: BigInt(line.paidMsat),
       feeUsdMicros: BigInt(line.feeUsdMicros),
+      hasBankAccount: line.hasBankAccount,
     })),
     unpaidIds,
   );

@@ -126,8 +126,14 @@ describe('back office payments', () => {
     return row.id;
   }
 
-  async function newOrganization(name: string, countryCode: string, fiatBps: number) {
+  async function newOrganization(name: string, countryCode: string, fiatBps: number, bank = true) {
     const organization = await createOrganization(t.db, { name, countryCode, language: 'en', currency: 'GTQ' });
+    if (bank) {
+      await t.db
+        .insertInto('banking_info')
+        .values({ organization_id: organization.id, metadata: JSON.stringify({ bank: 'Banco Industrial' }) })
+        .execute();
+    }
     await t.db
       .updateTable('organizations')
       .set({ payout_fiat_bps: fiatBps, payout_onchain_bps: 0, payout_lightning_bps: 10_000 - fiatBps })
@@ -146,7 +152,7 @@ describe('back office payments', () => {
       .execute();
     const a = await newOrganization('Alpha "Café"', 'GT', 5000);
     const b = await newOrganization('=Beta', 'GT', 10_000);
-    const c = await newOrganization('Gamma', 'SV', 0);
+    const c = await newOrganization('Gamma', 'SV', 0, false);
     org.a = a.id;
     org.b = b.id;
     org.c = c.id;
@@ -363,6 +369,7 @@ describe('back office payments', () => {
       feeUsdEarned: usd(feeMicros(org.a)),
     });
     expect(alpha?.transactions.map((transaction) => transaction.id)).toEqual(sales.a.slice(2));
+    expect(gt.rows.map((row) => row.hasBankAccount)).toEqual([true, true]);
     const paidGtq = ofOrg(org.a)
       .filter((row) => row.disbursed)
       .reduce((sum, row) => sum + BigInt(row.fiat_income_minor), 0n);
@@ -398,6 +405,7 @@ describe('back office payments', () => {
       pendingTransactionsCount: 0,
       transactions: [],
       feeUsdEarned: usd(feeMicros(org.c)),
+      hasBankAccount: false,
     });
   });
 
@@ -456,7 +464,7 @@ describe('back office payments', () => {
   });
 
   it('pays no sale to a bank account that changed until back office has verified it', async () => {
-    const shop = await newOrganization('Delta', 'GT', 10_000);
+    const shop = await newOrganization('Delta', 'GT', 10_000, false);
     const sale = await sell(shop.id, shop.accountId, 4_000n, new Date());
     const admin = await createTestUser(t.db, { role: 'admin', organizationId: shop.id });
     const adminHeaders = bearer((await signIn(t.app, admin.email, admin.password)).accessToken);
@@ -483,5 +491,48 @@ describe('back office payments', () => {
     });
     expect(verified.statusCode, verified.body).toBe(200);
     expect((await pay([sale])).statusCode).toBe(200);
+  });
+
+  it('pays an organization without a bank account only when back office confirms it was paid another way', async () => {
+    const epsilon = await newOrganization('Epsilon', 'HN', 10_000, false);
+    const ids = [
+      await sell(epsilon.id, epsilon.accountId, 4_000n, new Date(Date.UTC(2025, 3, 1, 15))),
+      await sell(epsilon.id, epsilon.accountId, 4_100n, new Date(Date.UTC(2025, 3, 2, 15))),
+    ];
+    const withAlpha = [...ids, sales.a[4] as string];
+
+    const refused = await pay(withAlpha);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<ErrorResponse>()).toEqual({
+      code: 'BankAccountMissing',
+      message: 'No bank account to pay: Epsilon; confirm it was paid another way',
+    });
+    expect(await disbursedOf(withAlpha)).toEqual([false, false, false]);
+    // Confirming another organization does not confirm this one.
+    const elsewhere = await call('POST', '/api/back-office/pay-transactions', backOffice, {
+      transactionsIds: withAlpha,
+      withoutBankAccount: [org.c],
+    });
+    expect(elsewhere.statusCode).toBe(409);
+
+    const confirmed = await call('POST', '/api/back-office/pay-transactions', backOffice, {
+      transactionsIds: withAlpha,
+      withoutBankAccount: [epsilon.id],
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(await disbursedOf(withAlpha)).toEqual([true, true, true]);
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select(['organization_id', 'after'])
+      .where('action', '=', 'back_office.transactions_paid')
+      .where('organization_id', 'in', [epsilon.id, org.a])
+      .orderBy('occurred_at', 'desc')
+      .limit(2)
+      .execute();
+    expect(audit.find((entry) => entry.organization_id === epsilon.id)?.after).toMatchObject({
+      count: 2,
+      withoutBankAccount: true,
+    });
+    expect(audit.find((entry) => entry.organization_id === org.a)?.after).not.toHaveProperty('withoutBankAccount');
   });
 });

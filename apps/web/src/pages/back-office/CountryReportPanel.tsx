@@ -132,6 +132,9 @@ export function CountryReportPanel({ countryId }: { countryId: number }) {
                 formatted: number.format(selected.length),
               }),
             })}
+            withoutBankAccount={selected
+              .filter((row) => !row.hasBankAccount && row.transactions.length > 0)
+              .map((row) => ({ id: row.organizationId, name: row.organizationName }))}
             onPaid={() => setIds([])}
           />
         </Group>

@@ -39,7 +39,8 @@ export function OrganizationTransactionsPage() {
   const [exporting, setExporting] = useState<ExportState>({ kind: 'idle' });
   const [page, setPage] = useState(1);
   // The organization's own clock, as on its dashboard; UTC (and said so) until its record is in.
-  const organization = useOrganizationAdminRecord(id).data?.organization;
+  const record = useOrganizationAdminRecord(id).data;
+  const organization = record?.organization;
   const timeZone = organization?.timeZone;
   const dateTime = useMemo(
     () => dateTimeFormatter(locale, timeZone ?? FALLBACK_TIME_ZONE, 'dateTime', timeZone === undefined),
@@ -114,6 +115,9 @@ export function OrganizationTransactionsPage() {
                   count: selected.length,
                   sum: selectedSum(selected, locale),
                 })}
+                withoutBankAccount={
+                  organization && record?.bankingInfo.length === 0 ? [{ id, name: organization.name }] : []
+                }
                 onPaid={() => setChecked(new Set())}
               />
             </Group>
