@@ -77,6 +77,9 @@ test('back office finds a new organization, verifies its bank account, blocks an
 
   expect(await chargeStatus(request, shop.token, bpt.id)).toBe(201);
   await page.getByRole('button', { name: 'Block organization' }).click();
+  // Back office says what the merchant is told; nothing is blocked until it does.
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Confirm' })).toBeDisabled();
+  await page.getByRole('dialog').getByRole('radio', { name: 'Another reason: write to support' }).check();
   await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByTestId('blocked-banner')).toBeVisible();
   expect(await chargeStatus(request, shop.token, bpt.id)).toBe(403);

@@ -149,6 +149,7 @@ test('back office verifies what the merchant entered, which unlocks the split, a
   const bpts = await (await request.get('/api/bpts', { headers: { authorization: `Bearer ${merchant}` } })).json();
   const bptId = (bpts as { id: string }[])[0]?.id as string;
   await page.getByRole('button', { name: 'Block organization' }).click();
+  await page.getByRole('dialog').getByRole('radio', { name: 'Information is missing in Settings' }).check();
   await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByTestId('blocked-banner')).toBeVisible();
   const whileBlocked = await chargeOnce(request, merchant, bptId);
@@ -166,9 +167,13 @@ test('back office verifies what the merchant entered, which unlocks the split, a
   await afterNavigation(merchantPage.getByRole('group', { name: 'Teclado' })).toBeVisible();
   await merchantPage.getByRole('group', { name: 'Teclado' }).getByRole('button', { name: '5', exact: true }).click();
   await merchantPage.getByRole('button', { name: /^Cobrar / }).click();
+  // The refused charge and the banner above every screen both say so.
   await expect(
-    merchantPage.getByText('Tu organización está deshabilitada, falta información en Configuración'),
+    merchantPage
+      .getByTestId('terminal-panel')
+      .getByText('Tu organización está deshabilitada, falta información en Configuración'),
   ).toBeVisible();
+  await expect(merchantPage.getByTestId('organization-blocked')).toContainText('Ir a Configuración');
 
   await page.getByRole('button', { name: 'Unblock organization' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();

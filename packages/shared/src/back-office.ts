@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LanguageSchema, RoleSchema } from './auth.ts';
 import { ALL_COUNTRIES_ID, DEFAULT_PAGE_SIZE } from './constants.ts';
+import { BlockReasonSchema } from './dashboard.ts';
 import { KybDocumentListSchema } from './kyb.ts';
 import { BankingInfoListSchema } from './payout-destinations.ts';
 import { VERIFICATIONS, VerificationsSchema } from './payout-split.ts';
@@ -77,6 +78,8 @@ export const OrganizationAdminRecordSchema = z.object({
   kybDocuments: KybDocumentListSchema,
   verifications: VerificationsSchema,
   blocked: z.boolean(),
+  /** Null when not blocked. */
+  blockedReason: BlockReasonSchema.nullable(),
 });
 export type OrganizationAdminRecord = z.infer<typeof OrganizationAdminRecordSchema>;
 
@@ -86,7 +89,8 @@ export const VerificationRequestSchema = z.object({
 });
 export type VerificationRequest = z.infer<typeof VerificationRequestSchema>;
 
-export const BlockedRequestSchema = z.object({ blocked: z.boolean() });
+/** Blocking without a reason blocks for `other`. */
+export const BlockedRequestSchema = z.object({ blocked: z.boolean(), reason: BlockReasonSchema.optional() });
 export type BlockedRequest = z.infer<typeof BlockedRequestSchema>;
 
 /** What raises a back-office notification; the server's `NotificationKind` is this list. */

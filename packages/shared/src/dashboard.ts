@@ -82,11 +82,22 @@ export const TransactionSeriesSchema = z.object({
 export type TransactionSeries = z.infer<typeof TransactionSeriesSchema>;
 
 /** The signed-in user's organization, as the dashboard needs it to compute periods and format money. */
+/**
+ * Why back office blocks an organization, which its members are told: information missing in
+ * Settings (SPEC §8's 'Your organization is disabled, missing info in Settings'), or another
+ * reason they take up with support.
+ */
+export const BLOCK_REASONS = ['missing_info', 'other'] as const;
+export const BlockReasonSchema = z.enum(BLOCK_REASONS);
+export type BlockReason = z.infer<typeof BlockReasonSchema>;
+
 export const CurrentOrganizationSchema = z.object({
   id: z.string(),
   name: z.string(),
   countryCode: z.string().nullable(),
   timeZone: z.string(),
   currency: z.string(),
+  /** Why back office blocked it from taking payments; null when it may sell. */
+  blockedReason: BlockReasonSchema.nullable(),
 });
 export type CurrentOrganization = z.infer<typeof CurrentOrganizationSchema>;

@@ -44,7 +44,10 @@ export const errorStatus = {
   OrderIdConflict: 409,
   // DESIGN §9: with checkout protection on, only the store's server (developer token) creates checkouts.
   CheckoutProtected: 403,
+  // SPEC §8 'Your organization is disabled, missing info in Settings': blocked for missing information.
   OrganizationDisabled: 403,
+  // Blocked by back office for another reason, which the merchant takes up with support.
+  OrganizationBlocked: 403,
   // An organization holds at most DEVELOPER_TOKEN_LIMIT active developer tokens.
   DeveloperTokenLimit: 409,
   // Webhooks: the endpoint URL is merchant-chosen, so only https to public hosts (docs/security.md).

@@ -11,6 +11,7 @@ const COLUMN_TYPES = './column-types.ts';
 
 /** Where a column's type comes from, for the columns whose database type says less than the code knows. */
 const customImports: Record<string, string> = {
+  BlockReason: SHARED,
   DeveloperTokenScope: SHARED,
   InvoiceStatus: SHARED,
   Language: SHARED,
@@ -40,6 +41,7 @@ const customImports: Record<string, string> = {
  */
 const columns: Record<string, string> = {
   'organizations.language': 'Language',
+  'organizations.blocked_reason': 'BlockReason | null',
   'users.role': 'Role',
   'users.language': 'Language',
   'developer_tokens.scope': 'Generated<DeveloperTokenScope>',

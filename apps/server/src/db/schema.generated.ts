@@ -4,7 +4,7 @@
  */
 
 import type { CheckoutKind, CheckoutPaidVia, CheckoutStatusColumn, EmailCodePurpose, OnchainBatchState, OnchainState, OnchainWaitReason, PayoutDestinationValue, PayoutKind, PayoutStateColumn } from "./column-types.ts";
-import type { BankingInfoMetadata, DeveloperTokenScope, InvoiceStatus, Language, PayoutDestinationKind, Role, SaleSource, ShopPlatform, WebhookDeliveryType, WebhookEventType } from "@rayo/shared";
+import type { BankingInfoMetadata, BlockReason, DeveloperTokenScope, InvoiceStatus, Language, PayoutDestinationKind, Role, SaleSource, ShopPlatform, WebhookDeliveryType, WebhookEventType } from "@rayo/shared";
 import type { ColumnType } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -355,6 +355,7 @@ export interface Organizations {
   accent_color: string | null;
   bank_verified: Generated<boolean>;
   blocked: Generated<boolean>;
+  blocked_reason: BlockReason | null;
   checkout_protection: Generated<boolean>;
   conversion_address_verified: Generated<boolean>;
   country_id: number | null;

@@ -2,6 +2,7 @@ import type {
   BackOfficeNotificationPage,
   BackOfficeOrganizationPage,
   BackOfficeOrganizationsQuery,
+  BlockedRequest,
   DepositAddress,
   OnchainPayoutBatch,
   OnchainWalletSummary,
@@ -60,10 +61,10 @@ export function useSetVerification(organizationId: string) {
 export function useSetBlocked(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (blocked: boolean) =>
+    mutationFn: (request: BlockedRequest) =>
       apiRequest<OrganizationAdminRecord>(`/back-office/organization/${encodeURIComponent(organizationId)}/blocked`, {
         method: 'PUT',
-        body: { blocked },
+        body: request,
       }),
     onSuccess: (record) => {
       queryClient.setQueryData(adminRecordKey(organizationId), record);

@@ -27,6 +27,7 @@ const messageKeys: Record<ErrorCode | 'Network', string> = {
   TooManyRequests: 'errors.tooManyRequests',
   Network: 'errors.network',
   OrganizationDisabled: 'errors.organizationDisabled',
+  OrganizationBlocked: 'errors.organizationBlocked',
   NothingToVerify: 'errors.nothingToVerify',
   PayoutNotCancellable: 'errors.payoutNotCancellable',
   PayoutInFlight: 'errors.payoutInFlight',
@@ -101,4 +102,17 @@ export function errorMessageKey(code: ErrorCode | 'Network'): string {
 /** The translated message for any failure a call can throw. */
 export function errorMessage(t: TFunction, error: unknown): string {
   return t(error instanceof ApiError ? errorMessageKey(error.code) : 'errors.default');
+}
+
+/** Whether a refusal says the organization may not take payments, whatever back office blocked it for. */
+export function isOrganizationBlocked(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === 'OrganizationBlocked' || error.code === 'OrganizationDisabled');
+}
+
+/**
+ * The message for a page the public uses (donations, checkouts, a shared terminal): why a
+ * merchant was blocked is the merchant's business, so a blocked one reads neutrally.
+ */
+export function publicErrorMessage(t: TFunction, error: unknown): string {
+  return isOrganizationBlocked(error) ? t('errors.merchantUnavailable') : errorMessage(t, error);
 }

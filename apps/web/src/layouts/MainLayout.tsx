@@ -10,6 +10,7 @@ import { PageOutlet } from '../components/PageOutlet.tsx';
 import { useTranslation } from '../i18n/index.ts';
 import { OnboardingRedirect } from '../session/OnboardingRedirect.tsx';
 import { useSession } from '../session/use-session.ts';
+import { BlockedBanner } from './BlockedBanner.tsx';
 import { NavLinks } from './nav-links.tsx';
 
 const HEADER_HEIGHT = 60;
@@ -108,6 +109,7 @@ export function MainLayout() {
       </AppShell.Navbar>
       <AppShell.Main>
         {role === 'admin' && <OnboardingRedirect />}
+        <BlockedBanner />
         <PageOutlet />
       </AppShell.Main>
     </AppShell>

@@ -35,6 +35,7 @@ import * as signupPasswordOnConfirmation from './0035-signup-password-on-confirm
 import * as jobRunners from './0036-job-runners.ts';
 import * as onchainPayoutWaits from './0037-onchain-payout-waits.ts';
 import * as onchainBatchVersions from './0038-onchain-batch-versions.ts';
+import * as blockReason from './0039-block-reason.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '0036-job-runners': jobRunners,
   '0037-onchain-payout-waits': onchainPayoutWaits,
   '0038-onchain-batch-versions': onchainBatchVersions,
+  '0039-block-reason': blockReason,
 };

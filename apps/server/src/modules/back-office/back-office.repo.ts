@@ -1,3 +1,4 @@
+import type { BlockReason } from '@rayo/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 
@@ -119,12 +120,21 @@ export type VerificationColumn = (typeof VERIFICATION_COLUMNS)[keyof typeof VERI
 export async function setOrganizationFlag(
   db: Db,
   id: string,
-  column: VerificationColumn | 'blocked',
+  column: VerificationColumn,
   value: boolean,
 ): Promise<void> {
   await db
     .updateTable('organizations')
     .set({ [column]: value })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Blocks the organization for `reason`, or unblocks it with null. */
+export async function setOrganizationBlock(db: Db, id: string, reason: BlockReason | null): Promise<void> {
+  await db
+    .updateTable('organizations')
+    .set({ blocked: reason !== null, blocked_reason: reason })
     .where('id', '=', id)
     .execute();
 }

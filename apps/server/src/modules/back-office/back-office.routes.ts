@@ -85,8 +85,7 @@ export function registerBackOfficeRoutes(app: App, deps: { db: Db }): void {
         response: { 200: OrganizationAdminRecordSchema },
       },
     },
-    async (request) =>
-      setBlocked(db, { caller: callerOf(request), ip: request.ip }, request.params.id, request.body.blocked),
+    async (request) => setBlocked(db, { caller: callerOf(request), ip: request.ip }, request.params.id, request.body),
   );
 
   app.get(

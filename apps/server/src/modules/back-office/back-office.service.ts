@@ -6,6 +6,7 @@ import {
   type BackOfficeNotificationPage,
   type BackOfficeOrganizationPage,
   type BackOfficeOrganizationsQuery,
+  type BlockedRequest,
   formatMinor,
   type NotificationQuery,
   type OrganizationAdminRecord,
@@ -33,6 +34,7 @@ import {
   listOrganizationAdmins,
   listOrganizationRows,
   listPendingFiat,
+  setOrganizationBlock,
   setOrganizationFlag,
   VERIFICATION_COLUMNS,
 } from './back-office.repo.ts';
@@ -127,6 +129,7 @@ async function adminRecordOf(db: Db, organization: Organization): Promise<Organi
     kybDocuments: documents.map(toKybDocument),
     verifications: verificationsOf(organization),
     blocked: organization.blocked,
+    blockedReason: organization.blocked_reason,
   };
 }
 
@@ -186,23 +189,32 @@ export async function setVerification(
   });
 }
 
-/** SPEC §4: a blocked organization creates no invoices (issueInvoice refuses them). */
-export async function setBlocked(db: Db, actor: Actor, id: string, blocked: boolean): Promise<OrganizationAdminRecord> {
+/**
+ * SPEC §4: a blocked organization creates no invoices (issueInvoice refuses them). The reason,
+ * `other` unless given, is what its members are told; blocking again changes it.
+ */
+export async function setBlocked(
+  db: Db,
+  actor: Actor,
+  id: string,
+  request: BlockedRequest,
+): Promise<OrganizationAdminRecord> {
   const who = await auditActor(db, actor);
+  const reason = request.blocked ? (request.reason ?? 'other') : null;
   return db.transaction().execute(async (trx) => {
     const organization = await requireOrganization(trx, id, { lock: true });
-    if (organization.blocked !== blocked) {
-      await setOrganizationFlag(trx, id, 'blocked', blocked);
+    if (organization.blocked_reason !== reason) {
+      await setOrganizationBlock(trx, id, reason);
       await insertAuditEntry(trx, {
         ...who,
-        action: blocked ? 'back_office.organization_blocked' : 'back_office.organization_unblocked',
+        action: request.blocked ? 'back_office.organization_blocked' : 'back_office.organization_unblocked',
         organizationId: id,
         target: `organization:${id}`,
-        before: { blocked: organization.blocked },
-        after: { blocked },
+        before: { blocked: organization.blocked, reason: organization.blocked_reason },
+        after: { blocked: request.blocked, reason },
       });
     }
-    return adminRecordOf(trx, { ...organization, blocked });
+    return adminRecordOf(trx, { ...organization, blocked: request.blocked, blocked_reason: reason });
   });
 }
 

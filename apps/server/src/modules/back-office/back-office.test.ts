@@ -50,8 +50,8 @@ function verify(id: string, field: string, verified: boolean, headers = backOffi
   return call('PUT', `/api/back-office/organization/${id}/verification`, headers, { field, verified });
 }
 
-function block(id: string, blocked: boolean) {
-  return call('PUT', `/api/back-office/organization/${id}/blocked`, backOffice, { blocked });
+function block(id: string, blocked: boolean, reason?: 'missing_info' | 'other') {
+  return call('PUT', `/api/back-office/organization/${id}/blocked`, backOffice, { blocked, reason });
 }
 
 describe('organizations list', () => {
@@ -68,7 +68,7 @@ describe('organizations list', () => {
       .execute();
     await t.db
       .updateTable('organizations')
-      .set({ bank_verified: true, kyb_verified: true, blocked: true, currency: 'GTQ' })
+      .set({ bank_verified: true, kyb_verified: true, blocked: true, blocked_reason: 'other', currency: 'GTQ' })
       .where('id', '=', first.organization.id)
       .execute();
     const account = (await call('POST', '/api/accounts', first.admin, { name: 'Till' })).json<Account>();
@@ -399,26 +399,42 @@ describe('blocking', () => {
 
     const blocked = await block(id, true);
     expect(blocked.statusCode, blocked.body).toBe(200);
-    expect(blocked.json<OrganizationAdminRecord>().blocked).toBe(true);
+    expect(blocked.json<OrganizationAdminRecord>()).toMatchObject({ blocked: true, blockedReason: 'other' });
+    expect((await call('GET', '/api/organization/current', shop.admin)).json()).toMatchObject({
+      blockedReason: 'other',
+    });
     for (const [path, attempt] of Object.entries(attempts)) {
       const response = await attempt();
       expect([path, response.statusCode, response.json<ErrorResponse>()]).toEqual([
         path,
         403,
-        { code: 'OrganizationDisabled', message: 'Your organization is disabled, missing info in Settings' },
+        { code: 'OrganizationBlocked', message: 'Your organization is blocked; contact support' },
       ]);
     }
+    // Blocked because information is missing in Settings: SPEC §8's words.
+    const missing = await block(id, true, 'missing_info');
+    expect(missing.json<OrganizationAdminRecord>()).toMatchObject({ blocked: true, blockedReason: 'missing_info' });
+    const refused = await attempts.terminal();
+    expect(refused.json<ErrorResponse>()).toEqual({
+      code: 'OrganizationDisabled',
+      message: 'Your organization is disabled, missing info in Settings',
+    });
 
-    expect((await block(id, false)).json<OrganizationAdminRecord>().blocked).toBe(false);
+    expect((await block(id, false)).json<OrganizationAdminRecord>()).toMatchObject({
+      blocked: false,
+      blockedReason: null,
+    });
+    expect((await call('GET', '/api/organization/current', shop.admin)).json()).toMatchObject({ blockedReason: null });
     for (const [path, attempt] of Object.entries(attempts)) {
       const response = await attempt();
       expect([path, response.statusCode < 300], response.body).toEqual([path, true]);
     }
 
     const entries = await listAuditEntries(t.db, { organizationId: id, actorUserId: backOfficeUserId });
-    expect(entries.map((e) => e.action)).toEqual([
-      'back_office.organization_unblocked',
-      'back_office.organization_blocked',
+    expect(entries.map((e) => [e.action, e.after])).toEqual([
+      ['back_office.organization_unblocked', { blocked: false, reason: null }],
+      ['back_office.organization_blocked', { blocked: true, reason: 'missing_info' }],
+      ['back_office.organization_blocked', { blocked: true, reason: 'other' }],
     ]);
     expect(refusal(await block(randomUUID(), true))).toEqual([404, 'NotFound']);
     expect(

@@ -43,7 +43,7 @@ export async function findBptForSale(
     .leftJoin('rates', 'rates.currency', 'bpts.currency')
     .select([
       'organizations.name as organization_name',
-      'organizations.blocked as organization_blocked',
+      'organizations.blocked_reason as organization_blocked_reason',
       'rates.rate_minor_per_btc',
       'rates.fetched_at as rate_fetched_at',
     ])
@@ -52,12 +52,12 @@ export async function findBptForSale(
   if (managerUserId) query = query.where(onAccountLinkedTo(managerUserId, 'bpts.account_id'));
   const row = await query.executeTakeFirst();
   if (!row) return undefined;
-  const { organization_name, organization_blocked, rate_minor_per_btc, rate_fetched_at, ...bpt } = row;
+  const { organization_name, organization_blocked_reason, rate_minor_per_btc, rate_fetched_at, ...bpt } = row;
   return {
     bpt,
     seller: {
       name: organization_name,
-      blocked: organization_blocked,
+      blockedReason: organization_blocked_reason,
       rate: toSellerRate(rate_minor_per_btc, rate_fetched_at),
     },
   };

@@ -109,9 +109,17 @@ describe('a terminal charge', () => {
         });
       // The second process has verified the token and charged before the change.
       expect((await chargeThere()).statusCode).toBe(201);
-      await t.db.updateTable('organizations').set({ blocked: true }).where('id', '=', organization.id).execute();
-      expect((await chargeThere()).json<ErrorResponse>().code).toBe('OrganizationDisabled');
-      await t.db.updateTable('organizations').set({ blocked: false }).where('id', '=', organization.id).execute();
+      await t.db
+        .updateTable('organizations')
+        .set({ blocked: true, blocked_reason: 'other' })
+        .where('id', '=', organization.id)
+        .execute();
+      expect((await chargeThere()).json<ErrorResponse>().code).toBe('OrganizationBlocked');
+      await t.db
+        .updateTable('organizations')
+        .set({ blocked: false, blocked_reason: null })
+        .where('id', '=', organization.id)
+        .execute();
       expect((await chargeThere()).statusCode).toBe(201);
 
       const manager = { name: 'Gone', email: `gone-${bpt.id.slice(0, 8)}@example.com`, password: 'Manager-pass-1' };
@@ -207,7 +215,11 @@ describe('a terminal charge', () => {
   it('still refuses a blocked organization at once', async () => {
     const { organization, charge } = await openTill('GTQ');
     expect((await charge()).statusCode).toBe(201);
-    await t.db.updateTable('organizations').set({ blocked: true }).where('id', '=', organization.id).execute();
-    expect((await charge()).json<ErrorResponse>().code).toBe('OrganizationDisabled');
+    await t.db
+      .updateTable('organizations')
+      .set({ blocked: true, blocked_reason: 'other' })
+      .where('id', '=', organization.id)
+      .execute();
+    expect((await charge()).json<ErrorResponse>().code).toBe('OrganizationBlocked');
   });
 });

@@ -1,4 +1,4 @@
-import type { InvoiceStatus, SaleSource } from '@rayo/shared';
+import type { BlockReason, InvoiceStatus, SaleSource } from '@rayo/shared';
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { NodeInvoiceRecord } from '../../adapters/lightning/types.ts';
@@ -136,7 +136,8 @@ export async function insertInvoicesIfSalesHold(
 /** What issuing an invoice reads of the seller: whether it may sell, its name, and the cached price of `currency`. */
 export type SellerRow = {
   name: string;
-  blocked: boolean;
+  /** Why back office blocked it; null when it may sell. */
+  blockedReason: BlockReason | null;
   rate: { rateMinorPerBtc: bigint; fetchedAt: Date } | undefined;
 };
 
@@ -145,10 +146,16 @@ export async function findSeller(db: Db, organizationId: string, currency: strin
   const row = await db
     .selectFrom('organizations')
     .leftJoin('rates', (join) => join.on('rates.currency', '=', currency))
-    .select(['organizations.name', 'organizations.blocked', 'rates.rate_minor_per_btc', 'rates.fetched_at'])
+    .select(['organizations.name', 'organizations.blocked_reason', 'rates.rate_minor_per_btc', 'rates.fetched_at'])
     .where('organizations.id', '=', organizationId)
     .executeTakeFirst();
-  return row && { name: row.name, blocked: row.blocked, rate: toSellerRate(row.rate_minor_per_btc, row.fetched_at) };
+  return (
+    row && {
+      name: row.name,
+      blockedReason: row.blocked_reason,
+      rate: toSellerRate(row.rate_minor_per_btc, row.fetched_at),
+    }
+  );
 }
 
 /** A left-joined cached rate: none when its columns are null. */

@@ -3,6 +3,7 @@ import {
   AppError,
   assertInvoiceWithinLimit,
   assertTipWithinLimit,
+  type BlockReason,
   type CreateInvoiceRequest,
   computeSale,
   computeSettlement,
@@ -114,12 +115,22 @@ function priceSale(price: InvoicePrice, rateMinorPerBtc: bigint, currency: strin
   return { sale: { billMinor: totalMinor, tipMinor: 0n, taxMinor: 0n, totalMinor }, amountMsat: price.amountMsat };
 }
 
-/** SPEC §4: back office may block an organization, and a blocked one creates no invoices. */
-export async function assertOrganizationMaySell(db: Db, organizationId: string): Promise<void> {
-  const organization = await findOrganizationById(db, organizationId);
-  if (!organization || organization.blocked) {
+/**
+ * SPEC §4: back office may block an organization, and a blocked one creates no invoices. SPEC §8's
+ * 'Your organization is disabled, missing info in Settings' is said only when that is why; any
+ * other block is told as a block, to take up with support. Public pages show neither.
+ */
+function refuseBlocked(reason: BlockReason | null | undefined): void {
+  if (reason === 'missing_info') {
     throw new AppError('OrganizationDisabled', 'Your organization is disabled, missing info in Settings');
   }
+  if (reason) throw new AppError('OrganizationBlocked', 'Your organization is blocked; contact support');
+}
+
+export async function assertOrganizationMaySell(db: Db, organizationId: string): Promise<void> {
+  const organization = await findOrganizationById(db, organizationId);
+  if (!organization) throw new AppError('NotFound', 'Organization not found');
+  refuseBlocked(organization.blocked_reason);
 }
 
 /** An invoice the node has issued, priced at `rateMinorPerBtc`, ready to record. */
@@ -148,9 +159,8 @@ async function signInvoice(
   now: Date,
 ): Promise<SignedInvoice> {
   const { bpt } = order;
-  if (!seller || seller.blocked) {
-    throw new AppError('OrganizationDisabled', 'Your organization is disabled, missing info in Settings');
-  }
+  if (!seller) throw new AppError('NotFound', 'Organization not found');
+  refuseBlocked(seller.blockedReason);
   const rateMinorPerBtc =
     order.price.kind === 'quoted'
       ? order.price.rateMinorPerBtc

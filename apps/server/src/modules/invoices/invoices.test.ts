@@ -256,15 +256,28 @@ describe('charging on a terminal and settling exactly once', () => {
     expect(signedIn.map((sale) => sale.transactionId)).toEqual([today, older]);
   });
 
-  it('refuses to charge for a blocked organization', async () => {
+  it('refuses to charge for a blocked organization, saying why it was blocked', async () => {
     const blocked = await setUpShop(t);
-    await t.db.updateTable('organizations').set({ blocked: true }).where('id', '=', blocked.organization.id).execute();
+    const blockFor = (reason: 'missing_info' | 'other') =>
+      t.db
+        .updateTable('organizations')
+        .set({ blocked: true, blocked_reason: reason })
+        .where('id', '=', blocked.organization.id)
+        .execute();
+    await blockFor('other');
     const response = await charge(t, blocked.bpt, blocked.admin);
     expect(response.statusCode).toBe(403);
     expect(response.json<ErrorResponse>()).toEqual({
-      code: 'OrganizationDisabled',
-      message: 'Your organization is disabled, missing info in Settings',
+      code: 'OrganizationBlocked',
+      message: 'Your organization is blocked; contact support',
     });
+    // SPEC §8's message is for the case it names: information missing in Settings.
+    await blockFor('missing_info');
+    const missing = await charge(t, blocked.bpt, blocked.admin);
+    expect([missing.statusCode, missing.json<ErrorResponse>()]).toEqual([
+      403,
+      { code: 'OrganizationDisabled', message: 'Your organization is disabled, missing info in Settings' },
+    ]);
   });
 });
 

@@ -33,6 +33,7 @@ export async function findCurrentOrganization(db: Db, id: string): Promise<Curre
       'countries.code as countryCode',
       'organizations.time_zone as timeZone',
       'organizations.currency',
+      'organizations.blocked_reason as blockedReason',
     ])
     .where('organizations.id', '=', id)
     .executeTakeFirst();

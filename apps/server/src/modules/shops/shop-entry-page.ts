@@ -51,6 +51,7 @@ function messageOf(code: ErrorCode): keyof typeof messages {
     case 'InvalidAmount':
     case 'InvalidCurrency':
     case 'OrganizationDisabled':
+    case 'OrganizationBlocked':
       return 'notChargeable';
     case 'TooManyRequests':
       return 'tooMany';

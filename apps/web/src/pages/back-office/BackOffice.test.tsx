@@ -113,6 +113,7 @@ const record: OrganizationAdminRecord = {
   kybDocuments: [],
   verifications: { bank: false, crypto: false, disbursementAddress: false, conversionAddress: false, kyb: false },
   blocked: false,
+  blockedReason: null,
 };
 
 describe('OrganizationInfosPage', () => {
@@ -132,7 +133,12 @@ describe('OrganizationInfosPage', () => {
       },
       [`PUT ${admin}/blocked`]: {
         status: 200,
-        body: { ...record, verifications: { ...record.verifications, bank: true }, blocked: true },
+        body: {
+          ...record,
+          verifications: { ...record.verifications, bank: true },
+          blocked: true,
+          blockedReason: 'missing_info',
+        },
       },
     });
     await renderAt(`/back-office/${ORG}/infos`, <OrganizationInfosPage />);
@@ -149,9 +155,18 @@ describe('OrganizationInfosPage', () => {
 
     expect(screen.queryByTestId('blocked-banner')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Block organization' }));
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
-    expect(await screen.findByTestId('blocked-banner')).toBeTruthy();
-    expect(calls.find((c) => c.route === `PUT ${admin}/blocked`)?.body).toEqual({ blocked: true });
+    const blocking = await screen.findByRole('dialog');
+    // What the merchant will be told is chosen before anything is blocked.
+    expect(within(blocking).getByRole('button', { name: 'Confirm' })).toBeDisabled();
+    await userEvent.click(within(blocking).getByRole('radio', { name: 'Information is missing in Settings' }));
+    await userEvent.click(within(blocking).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByTestId('blocked-banner')).toHaveTextContent(
+      'Its members are told information is missing in Settings.',
+    );
+    expect(calls.find((c) => c.route === `PUT ${admin}/blocked`)?.body).toEqual({
+      blocked: true,
+      reason: 'missing_info',
+    });
     expect(screen.getByRole('button', { name: 'Unblock organization' })).toBeTruthy();
   });
 

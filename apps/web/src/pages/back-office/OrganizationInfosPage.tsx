@@ -1,5 +1,25 @@
-import { Alert, Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { BANKING_FIELDS, type OrganizationAdminRecord, VERIFICATIONS, type Verification } from '@rayo/shared';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Radio,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import {
+  BANKING_FIELDS,
+  BLOCK_REASONS,
+  type BlockReason,
+  type OrganizationAdminRecord,
+  VERIFICATIONS,
+  type Verification,
+} from '@rayo/shared';
 import { IconBan, IconLock, IconLockOpen } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useParams } from 'react-router';
@@ -76,6 +96,7 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
   const verify = useSetVerification(organization.id);
   const block = useSetBlocked(organization.id);
   const [pending, setPending] = useState<Pending | null>(null);
+  const [blockReason, setBlockReason] = useState<BlockReason | null>(null);
   const [error, setError] = useState<string | null>(null);
   // Times of this organization are read on its clock, as its own members read them.
   const date = dateTimeFormatter(locale, organization.timeZone);
@@ -101,7 +122,8 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
       onError: (failure: unknown) => setError(errorMessage(t, failure)),
     };
     if (pending.kind === 'verification') verify.mutate({ field: pending.field, verified: pending.verified }, options);
-    else block.mutate(pending.blocked, options);
+    else if (!pending.blocked) block.mutate({ blocked: false }, options);
+    else if (blockReason) block.mutate({ blocked: true, reason: blockReason }, options);
   };
   const fieldName = (field: Verification) => t(`backOffice.fields.${field}`);
   const dialog =
@@ -126,7 +148,7 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
     <Stack gap="md">
       {record.blocked && (
         <Alert color="red" icon={<IconBan size={18} />} role="status" data-testid="blocked-banner">
-          {t('backOffice.blockedBanner')}
+          {t('backOffice.blockedBanner')} {record.blockedReason && t(`backOffice.blockedTold.${record.blockedReason}`)}
         </Alert>
       )}
 
@@ -147,7 +169,10 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
               variant="light"
               color="red"
               leftSection={<IconLock size={16} />}
-              onClick={() => setPending({ kind: 'blocked', blocked: true })}
+              onClick={() => {
+                setBlockReason(null);
+                setPending({ kind: 'blocked', blocked: true });
+              }}
             >
               {t('backOffice.block')}
             </Button>
@@ -294,9 +319,24 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
         confirmLabel={t('backOffice.confirm')}
         loading={verify.isPending || block.isPending}
         error={error}
+        confirmDisabled={pending?.kind === 'blocked' && pending.blocked && blockReason === null}
         onConfirm={confirm}
         onClose={close}
-      />
+      >
+        {pending?.kind === 'blocked' && pending.blocked && (
+          <Radio.Group
+            label={t('backOffice.blockReason.label')}
+            value={blockReason}
+            onChange={(value) => setBlockReason(value as BlockReason)}
+          >
+            <Stack gap="xs" mt="xs">
+              {BLOCK_REASONS.map((reason) => (
+                <Radio key={reason} value={reason} label={t(`backOffice.blockReason.${reason}`)} />
+              ))}
+            </Stack>
+          </Radio.Group>
+        )}
+      </ConfirmDialog>
     </Stack>
   );
 }

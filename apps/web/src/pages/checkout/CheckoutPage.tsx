@@ -4,7 +4,7 @@ import { IconBolt, IconClockX, IconCurrencyBitcoin } from '@tabler/icons-react';
 import { useParams } from 'react-router';
 import { useCheckoutStatus, usePublicCheckout } from '../../api/checkouts.ts';
 import { ApiError } from '../../api/client.ts';
-import { errorMessage } from '../../api/error-messages.ts';
+import { publicErrorMessage } from '../../api/error-messages.ts';
 import { BrandedPanel } from '../../components/BrandedPanel.tsx';
 import { BrandedTitle } from '../../components/BrandedTitle.tsx';
 import { FormatCountryContext } from '../../components/format-locale.ts';
@@ -39,7 +39,7 @@ export function CheckoutPage() {
       {checkout.isPending && <Loader aria-label={t('common.loading')} />}
       {checkout.isError && (
         <Alert color={notFound ? 'yellow' : 'red'} role="alert">
-          {notFound ? t('checkout.notFound') : errorMessage(t, checkout.error)}
+          {notFound ? t('checkout.notFound') : publicErrorMessage(t, checkout.error)}
         </Alert>
       )}
       {checkout.data && (

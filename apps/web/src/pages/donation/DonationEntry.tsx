@@ -2,7 +2,7 @@ import { Alert, Button, Divider, NumberInput, Stack, Text, Textarea } from '@man
 import type { DonationInvoice, PublicDonationLink } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { useCreateDonationInvoice } from '../../api/donations.ts';
-import { errorMessage } from '../../api/error-messages.ts';
+import { publicErrorMessage } from '../../api/error-messages.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatSats } from '../../components/money-format.ts';
 import { QrCode } from '../../components/QrCode.tsx';
@@ -87,7 +87,7 @@ export function DonationEntry({
           )}
           {create.isError && (
             <Alert color="red" role="alert">
-              {errorMessage(t, create.error)}
+              {publicErrorMessage(t, create.error)}
             </Alert>
           )}
           <Button type="submit" size="lg" color={link.merchant.accentColor ?? undefined} loading={create.isPending}>

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { usePublicDonationLink } from '../../api/donations.ts';
-import { errorMessage } from '../../api/error-messages.ts';
+import { publicErrorMessage } from '../../api/error-messages.ts';
 import { BrandedPanel } from '../../components/BrandedPanel.tsx';
 import { BrandedTitle } from '../../components/BrandedTitle.tsx';
 import { useTranslation } from '../../i18n/index.ts';
@@ -91,7 +91,7 @@ export function DonationPage() {
       {link.isPending && <Loader aria-label={t('common.loading')} />}
       {link.isError && (
         <Alert color="red" role="alert">
-          {notFound ? t('donations.page.notFound') : errorMessage(t, link.error)}
+          {notFound ? t('donations.page.notFound') : publicErrorMessage(t, link.error)}
         </Alert>
       )}
       {link.data && <Donation link={link.data} />}

@@ -16,7 +16,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
-import { errorMessage } from '../../api/error-messages.ts';
+import { currentOrganizationQuery } from '../../api/dashboard.ts';
+import { errorMessage, isOrganizationBlocked, publicErrorMessage } from '../../api/error-messages.ts';
 import { useInvoiceStatus } from '../../api/invoices.ts';
 import { type TerminalSource, terminalKey, useCreateInvoice, useTerminalInfo } from '../../api/terminal.ts';
 import { BrandedPanel } from '../../components/BrandedPanel.tsx';
@@ -103,7 +104,13 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
       amount: formatMinor(billMinor, bpt.currency),
       tip: tipMinor > 0n ? formatMinor(tipMinor, bpt.currency) : undefined,
     };
-    createInvoice.mutate(request, { onSuccess: (invoice) => setStage({ name: 'invoice', invoice, sale: of }) });
+    createInvoice.mutate(request, {
+      onSuccess: (invoice) => setStage({ name: 'invoice', invoice, sale: of }),
+      // Blocked since the screens last asked: the banner above every screen says so now.
+      onError: (error) => {
+        if (isOrganizationBlocked(error)) void queryClient.invalidateQueries(currentOrganizationQuery);
+      },
+    });
   };
 
   // The status names its invoice: an old invoice's last event can land after "Charge again" has
@@ -158,7 +165,7 @@ function Register({ info, source }: { info: TerminalInfo; source: TerminalSource
   };
   const chargeError = createInvoice.error && (
     <Alert color="red" role="alert">
-      {errorMessage(t, createInvoice.error)}
+      {(source.kind === 'shared' ? publicErrorMessage : errorMessage)(t, createInvoice.error)}
     </Alert>
   );
 
