@@ -54,7 +54,9 @@ test('back office finds a new organization, verifies its bank account, blocks an
   // The search applies once typing pauses: then the new organization is the only row.
   await afterNavigation(table.getByRole('row')).toHaveCount(2);
   const row = table.getByRole('row').filter({ hasText: shop.name });
-  await expect(row.getByText('5 to verify')).toBeVisible();
+  // The bank account (and so the conversion address) waits for review; nothing else was entered.
+  await expect(row.getByText('2 to review')).toBeVisible();
+  await expect(row.getByText('3 not entered')).toBeVisible();
 
   await table.getByRole('link', { name: shop.name }).click();
   await afterNavigation(page.getByRole('heading', { level: 1, name: shop.name })).toBeVisible();
@@ -64,16 +66,17 @@ test('back office finds a new organization, verifies its bank account, blocks an
 
   const verifications = page.getByTestId('verifications');
   const bankRow = verifications.locator('[data-field="bank"]');
-  await expect(bankRow.getByText('Not verified')).toBeVisible();
+  await expect(bankRow.getByText('To review')).toBeVisible();
   await bankRow.getByRole('button', { name: 'Validate: Bank info' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
   await expect(bankRow.getByText('Verified', { exact: true })).toBeVisible();
 
-  // Nothing uploaded: KYB cannot be verified, and the dialog says why.
-  await verifications.locator('[data-field="kyb"]').getByRole('button', { name: 'Validate: KYB' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByRole('dialog').getByText('There is nothing entered to verify yet')).toBeVisible();
-  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  // Nothing uploaded: KYB is not offered for validation, and the row says why.
+  const kybRow = verifications.locator('[data-field="kyb"]');
+  await expect(kybRow.getByText('Not entered')).toBeVisible();
+  await expect(kybRow.getByText('Nothing to verify yet')).toBeVisible();
+  await expect(kybRow.getByRole('button')).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('back-office-verifications-1280-en.png'), fullPage: true });
 
   expect(await chargeStatus(request, shop.token, bpt.id)).toBe(201);
   await page.getByRole('button', { name: 'Block organization' }).click();

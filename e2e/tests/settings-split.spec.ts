@@ -57,8 +57,8 @@ const texts = {
     lightning: 'Lightning',
     save: 'Save split',
     refusal: 'Your information needs to be validated by our team before you can change the payment split',
-    notVerified: 'not verified yet',
-    allVerified: 'Our team has verified all your information.',
+    notEntered: 'not entered yet: fill it in above',
+    allVerified: 'Our team has verified what this split relies on.',
     saved: 'Payment split saved. It applies to the sales paid from now on.',
     home: 'Home',
     fiatIncome: 'GTQ\u00a049.00',
@@ -71,8 +71,8 @@ const texts = {
     lightning: 'Lightning',
     save: 'Guardar división',
     refusal: 'Nuestro equipo debe validar tu información antes de que puedas cambiar la división de pagos',
-    notVerified: 'aún sin verificar',
-    allVerified: 'Nuestro equipo verificó toda tu información.',
+    notEntered: 'aún no ingresado: complétalo arriba',
+    allVerified: 'Nuestro equipo verificó lo que necesita esta división.',
     saved: 'División de pagos guardada. Se aplica a las ventas pagadas desde ahora.',
     home: 'Inicio',
     // Numbers follow the organization's country: Spanish in Guatemala writes Q 49.00.
@@ -109,7 +109,8 @@ for (const language of ['en', 'es'] as const) {
     await signInViaUi(page, shop.email, { password: PASSWORD });
     let section = await openSettings(page, language);
 
-    await expect(section.getByText(t.notVerified)).toHaveCount(5);
+    // All Lightning, as every organization starts: the Lightning address and KYB, neither entered.
+    await expect(section.getByText(t.notEntered)).toHaveCount(2);
     await section.getByRole('switch', { name: t.conversion }).check();
     await section.getByRole('textbox', { name: t.fiat }).fill('50');
     await section.getByRole('textbox', { name: t.lightning }).fill('50');
@@ -140,6 +141,75 @@ for (const language of ['en', 'es'] as const) {
     await expect(row).toContainText(t.conversionFee);
   });
 }
+
+/** Sets back office's verdict on the named fields only, the rest not verified. */
+async function verifyOnly(organizationId: string, columns: readonly string[]): Promise<void> {
+  const url = await runningClusterUrl(path.resolve(import.meta.dirname, '../..', E2E_DATA_DIR));
+  if (!url) throw new Error('The e2e server’s PostgreSQL is not running');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const all = ['bank', 'crypto', 'disbursement_address', 'conversion_address', 'kyb'];
+    const sets = all.map((name) => `${name}_verified = ${columns.includes(name)}`).join(', ');
+    await client.query(`update organizations set ${sets} where id = $1`, [organizationId]);
+  } finally {
+    await client.end();
+  }
+}
+
+// Issue 26: a fiat-only merchant needed the on-chain and Lightning addresses verified too.
+test('a split all in fiat needs only the bank account and KYB verified', async ({ page, request }, testInfo) => {
+  test.setTimeout(180_000);
+  const shop = await openShop(request);
+  await sendJson(
+    request,
+    '/api/settings/banking-info',
+    {
+      bankingInfoMetadata: {
+        bank: 'Banco Industrial',
+        accountName: 'Reparto',
+        accountNumber: 'GT82TRAJ01020000001210029690',
+        accountType: 'checking',
+        currency: 'GTQ',
+      },
+    },
+    shop.token,
+  );
+  await signInViaUi(page, shop.email, { password: PASSWORD });
+  let section = await openSettings(page, 'en');
+  const list = section.getByTestId('split-verifications');
+  await section.getByRole('switch', { name: 'Fiat conversion' }).check();
+  await section.getByRole('textbox', { name: 'Fiat (GTQ, bank)' }).fill('100');
+  await section.getByRole('textbox', { name: 'Lightning' }).fill('0');
+  // Entered and waiting for the team, apart from what is not entered at all.
+  await expect(list).toContainText("Bank account — entered, waiting for our team's review");
+  await expect(list).toContainText('KYB documents — not entered yet: fill it in above');
+  await expect(list).not.toContainText('Lightning');
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await list.screenshot({ path: testInfo.outputPath(`split-fiat-only-${width}-en.png`) });
+  }
+
+  await verifyOnly(shop.organizationId, ['bank', 'conversion_address', 'kyb']);
+  await page.reload();
+  section = page.getByRole('region', { name: 'Payment split' });
+  await afterNavigation(section.getByRole('switch', { name: 'Fiat conversion' })).toBeVisible();
+  await section.getByRole('switch', { name: 'Fiat conversion' }).check();
+  await section.getByRole('textbox', { name: 'Fiat (GTQ, bank)' }).fill('100');
+  await section.getByRole('textbox', { name: 'Lightning' }).fill('0');
+  await expect(section.getByText('Our team has verified what this split relies on.')).toBeVisible();
+  await section.getByRole('button', { name: 'Save split' }).click();
+  await expect(page.getByText('Payment split saved. It applies to the sales paid from now on.')).toBeVisible();
+  await expect(section.getByRole('textbox', { name: 'Fiat (GTQ, bank)' })).toHaveValue('100 %');
+  await page.evaluate(() => localStorage.setItem('language', 'es'));
+  await page.reload();
+  const seccion = page.getByRole('region', { name: 'División de pagos' });
+  await afterNavigation(seccion.getByText('Nuestro equipo verificó lo que necesita esta división.')).toBeVisible();
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await seccion.screenshot({ path: testInfo.outputPath(`split-fiat-only-${width}-es.png`) });
+  }
+});
 
 test('a manager sees the split read-only', async ({ page, request }) => {
   const shop = await openShop(request);

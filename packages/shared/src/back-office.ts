@@ -28,8 +28,10 @@ export const BackOfficeOrganizationRowSchema = z.object({
   currency: z.string(),
   createdAt: z.iso.datetime(),
   blocked: z.boolean(),
-  /** How many of the five verifications are still missing. */
-  pendingVerifications: z.number().int().min(0).max(VERIFICATIONS.length),
+  /** Verifications whose field the merchant entered and back office has not reviewed yet. */
+  verificationsToReview: z.number().int().min(0).max(VERIFICATIONS.length),
+  /** Verifications with nothing entered to review. */
+  verificationsNotEntered: z.number().int().min(0).max(VERIFICATIONS.length),
   transactionsCount: z.number().int(),
   /** Sales whose fiat part is not paid out yet. */
   unpaidFiatCount: z.number().int(),

@@ -10,6 +10,8 @@ import {
   splitForSale,
   VERIFICATIONS,
   type Verifications,
+  verificationState,
+  verificationsNeededFor,
 } from './payout-split.ts';
 
 const percent = fc.integer({ min: 0, max: 100 });
@@ -65,22 +67,65 @@ describe('the payout split request', () => {
 });
 
 describe('missingVerifications', () => {
-  it('lists every verification not yet given, in SPEC order: the split needs them all', () => {
-    const none: Verifications = {
-      bank: false,
-      crypto: false,
-      disbursementAddress: false,
-      conversionAddress: false,
-      kyb: false,
-    };
-    expect(missingVerifications(none)).toEqual([...VERIFICATIONS]);
-    expect(missingVerifications({ ...none, bank: true, kyb: true })).toEqual([
-      'crypto',
+  const none: Verifications = {
+    bank: false,
+    crypto: false,
+    disbursementAddress: false,
+    conversionAddress: false,
+    kyb: false,
+  };
+  const split = (fiatPercent: number, onchainPercent: number, lightningPercent: number) => ({
+    fiatPercent,
+    onchainPercent,
+    lightningPercent,
+  });
+
+  it('asks only what the chosen shares rely on, and KYB always, in SPEC order', () => {
+    expect(missingVerifications(none, split(100, 0, 0))).toEqual(['bank', 'conversionAddress', 'kyb']);
+    expect(missingVerifications(none, split(0, 100, 0))).toEqual(['crypto', 'kyb']);
+    expect(missingVerifications(none, split(0, 0, 100))).toEqual(['disbursementAddress', 'kyb']);
+    expect(missingVerifications(none, split(40, 30, 30))).toEqual([...VERIFICATIONS]);
+    expect(missingVerifications({ ...none, bank: true, conversionAddress: true, kyb: true }, split(100, 0, 0))).toEqual(
+      [],
+    );
+    expect(missingVerifications({ ...none, kyb: true }, split(50, 0, 50))).toEqual([
+      'bank',
       'disbursementAddress',
       'conversionAddress',
     ]);
-    const all = Object.fromEntries(VERIFICATIONS.map((name) => [name, true])) as Verifications;
-    expect(missingVerifications(all)).toEqual([]);
+  });
+
+  it('asks nothing more of a split whose shares are all verified', () => {
+    fc.assert(
+      fc.property(percents, (chosen) => {
+        const needed = verificationsNeededFor(chosen);
+        const verified = Object.fromEntries(
+          VERIFICATIONS.map((name) => [name, needed.includes(name)]),
+        ) as Verifications;
+        expect(missingVerifications(verified, chosen)).toEqual([]);
+        expect(needed).toContain('kyb');
+      }),
+    );
+  });
+});
+
+describe('verificationState', () => {
+  const entries = { bankAccount: true, onchainAddress: false, lightningAddress: true, kybDocument: false };
+  it('tells what waits for review from what was never entered', () => {
+    const verifications: Verifications = {
+      bank: false,
+      crypto: false,
+      disbursementAddress: true,
+      conversionAddress: false,
+      kyb: false,
+    };
+    expect(VERIFICATIONS.map((name) => verificationState(name, verifications, entries))).toEqual([
+      'awaitingReview',
+      'notEntered',
+      'verified',
+      'awaitingReview',
+      'notEntered',
+    ]);
   });
 });
 

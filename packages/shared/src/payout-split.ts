@@ -23,6 +23,43 @@ export const VerificationsSchema = z.object({
 });
 export type Verifications = z.infer<typeof VerificationsSchema>;
 
+/** What the merchant has entered of what back office verifies. */
+export const VerificationEntriesSchema = z.object({
+  bankAccount: z.boolean(),
+  onchainAddress: z.boolean(),
+  lightningAddress: z.boolean(),
+  kybDocument: z.boolean(),
+});
+export type VerificationEntries = z.infer<typeof VerificationEntriesSchema>;
+
+/**
+ * What each verification checks. Rayo keeps no conversion address of its own: the fiat part, once
+ * converted, is paid into the bank account, so the conversion address is that account too.
+ */
+const ENTRY_OF: Record<Verification, keyof VerificationEntries> = {
+  bank: 'bankAccount',
+  crypto: 'onchainAddress',
+  disbursementAddress: 'lightningAddress',
+  conversionAddress: 'bankAccount',
+  kyb: 'kybDocument',
+};
+
+export function isEntered(field: Verification, entries: VerificationEntries): boolean {
+  return entries[ENTRY_OF[field]];
+}
+
+/** Verified; entered and waiting for back office's review; or nothing entered to review yet. */
+export type VerificationState = 'verified' | 'awaitingReview' | 'notEntered';
+
+export function verificationState(
+  field: Verification,
+  verifications: Verifications,
+  entries: VerificationEntries,
+): VerificationState {
+  if (verifications[field]) return 'verified';
+  return isEntered(field, entries) ? 'awaitingReview' : 'notEntered';
+}
+
 const PercentSchema = z.number().int().min(0).max(100);
 
 const SplitFieldsSchema = z.object({
@@ -47,16 +84,32 @@ export const PayoutSplitSettingsSchema = SplitFieldsSchema.extend({
   /** The operator's fee on the part converted to fiat, in percent with two decimals ("1.00"). */
   conversionFeePercent: z.string(),
   verifications: VerificationsSchema,
+  entries: VerificationEntriesSchema,
 });
 export type PayoutSplitSettings = z.infer<typeof PayoutSplitSettingsSchema>;
 
 /**
- * The verifications still missing before the split may change. SPEC §4 says the split "may
- * only be updated after all fields are verified", so every one of them counts, whatever the new
- * split pays where; see "The payout split" in docs/decisions.md.
+ * The verifications a split relies on (docs/decisions.md "The payout split"): the KYB documents
+ * always, and the destination of each share it pays: the bank account (and so the conversion
+ * address) for fiat, the on-chain address, the Lightning address.
  */
-export function missingVerifications(verifications: Verifications): Verification[] {
-  return VERIFICATIONS.filter((name) => !verifications[name]);
+export function verificationsNeededFor(split: SplitPercents): Verification[] {
+  const needed = new Set<Verification>(['kyb']);
+  if (split.fiatPercent > 0) {
+    needed.add('bank');
+    needed.add('conversionAddress');
+  }
+  if (split.onchainPercent > 0) needed.add('crypto');
+  if (split.lightningPercent > 0) needed.add('disbursementAddress');
+  return VERIFICATIONS.filter((name) => needed.has(name));
+}
+
+/**
+ * SPEC §4 and §5: the split changes only once the team has validated the information it relies
+ * on. The verifications `split` needs that back office has not given yet, in SPEC's order.
+ */
+export function missingVerifications(verifications: Verifications, split: SplitPercents): Verification[] {
+  return verificationsNeededFor(split).filter((name) => !verifications[name]);
 }
 
 export function percentsToBps(split: SplitPercents): PayoutSplit {

@@ -14,6 +14,8 @@ export type ResolveLightningAddressInput = {
   allowInsecureLoopback?: boolean;
   /** Lets the service sit at loopback and private addresses: tests and local devnet setups only. */
   allowPrivateAddresses?: boolean;
+  /** An origin reached whatever its address (Rayo's own on devnet, whose addresses it serves). */
+  trustedOrigin?: string | undefined;
   /** Default 5 s. */
   timeoutMs?: number;
   log: LnurlLog;
@@ -42,6 +44,7 @@ export async function resolveLightningAddress(input: ResolveLightningAddressInpu
     answer = await getJsonObjectSafely(url, {
       signal: AbortSignal.timeout(input.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       allowPrivateAddresses: input.allowPrivateAddresses === true,
+      trustedOrigin: input.trustedOrigin,
     });
   } catch (error) {
     if (!(error instanceof SafeFetchError)) throw error;

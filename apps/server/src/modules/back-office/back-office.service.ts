@@ -8,12 +8,14 @@ import {
   type BackOfficeOrganizationsQuery,
   type BlockedRequest,
   formatMinor,
+  isEntered,
   type NotificationQuery,
   type OrganizationAdminRecord,
   VERIFICATIONS,
-  type Verification,
+  type VerificationEntries,
   type VerificationRequest,
   type Verifications,
+  verificationState,
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { Organization } from '../../db/schema.ts';
@@ -24,6 +26,7 @@ import { listBankingInfoRows } from '../settings/banking-info.repo.ts';
 import { toBankingInfo } from '../settings/banking-info.service.ts';
 import { findKybDocument, listKybDocumentRows } from '../settings/kyb.repo.ts';
 import { toKybDocument } from '../settings/kyb.service.ts';
+import { readVerificationEntries } from '../settings/payout-split.service.ts';
 import { findUserById } from '../users/users.repo.ts';
 import {
   countSalesByOrganization,
@@ -37,6 +40,7 @@ import {
   setOrganizationBlock,
   setOrganizationFlag,
   VERIFICATION_COLUMNS,
+  type VerificationColumn,
 } from './back-office.repo.ts';
 
 /** Who did a back-office action, for its audit entry. */
@@ -47,7 +51,23 @@ async function auditActor(db: Db, actor: Actor) {
   return { actorUserId: actor.caller.userId, actorEmail: user?.email ?? null, ip: actor.ip };
 }
 
-function verificationsOf(organization: Organization): Verifications {
+const NOTHING_ENTERED: VerificationEntries = {
+  bankAccount: false,
+  onchainAddress: false,
+  lightningAddress: false,
+  kybDocument: false,
+};
+
+/** How many verifications wait for review, and how many have nothing entered to review. */
+function verificationCounts(verifications: Verifications, entries: VerificationEntries = NOTHING_ENTERED) {
+  const states = VERIFICATIONS.map((name) => verificationState(name, verifications, entries));
+  return {
+    verificationsToReview: states.filter((state) => state === 'awaitingReview').length,
+    verificationsNotEntered: states.filter((state) => state === 'notEntered').length,
+  };
+}
+
+function verificationsOf(organization: Pick<Organization, VerificationColumn>): Verifications {
   return {
     bank: organization.bank_verified,
     crypto: organization.crypto_verified,
@@ -68,7 +88,11 @@ export async function listOrganizations(
     limit: query.limit,
   });
   const ids = rows.map((row) => row.id);
-  const [sales, pending] = await Promise.all([countSalesByOrganization(db, ids), listPendingFiat(db, ids)]);
+  const [sales, pending, entries] = await Promise.all([
+    countSalesByOrganization(db, ids),
+    listPendingFiat(db, ids),
+    readVerificationEntries(db, ids),
+  ]);
   return {
     total,
     organizations: rows.map((row) => {
@@ -86,7 +110,7 @@ export async function listOrganizations(
         currency: row.currency,
         createdAt: row.created_at.toISOString(),
         blocked: row.blocked,
-        pendingVerifications: VERIFICATIONS.filter((name) => !row[VERIFICATION_COLUMNS[name]]).length,
+        ...verificationCounts(verificationsOf(row), entries.get(row.id)),
         transactionsCount: Number(sales.get(row.id) ?? 0n),
         unpaidFiatCount: Number(unpaidFiatCount),
         pendingFiat: formatMinor(pendingFiatMinor, row.currency),
@@ -138,24 +162,6 @@ export async function getOrganizationAdminRecord(db: Db, id: string): Promise<Or
 }
 
 /**
- * Whether the merchant has entered what `field` verifies. The conversion address is where the
- * fiat part, once converted, is paid: the bank account (docs/decisions.md "Back office").
- */
-async function hasSomethingToVerify(db: Db, organization: Organization, field: Verification): Promise<boolean> {
-  switch (field) {
-    case 'bank':
-    case 'conversionAddress':
-      return (await listBankingInfoRows(db, organization.id)).length > 0;
-    case 'crypto':
-      return organization.onchain_address !== null;
-    case 'disbursementAddress':
-      return organization.lightning_address !== null;
-    case 'kyb':
-      return (await listKybDocumentRows(db, organization.id)).length > 0;
-  }
-}
-
-/**
  * Verifies or withdraws one of SPEC §4's five fields. The organization's row is held meanwhile,
  * so that a merchant's change of the same field (which withdraws its verification) lands either
  * before the check or after the verification, never between.
@@ -169,7 +175,8 @@ export async function setVerification(
   const who = await auditActor(db, actor);
   return db.transaction().execute(async (trx) => {
     const organization = await requireOrganization(trx, id, { lock: true });
-    if (request.verified && !(await hasSomethingToVerify(trx, organization, request.field))) {
+    const entries = (await readVerificationEntries(trx, [id])).get(id) ?? NOTHING_ENTERED;
+    if (request.verified && !isEntered(request.field, entries)) {
       throw new AppError('NothingToVerify', `The organization has not entered its ${request.field} information yet`);
     }
     const column = VERIFICATION_COLUMNS[request.field];

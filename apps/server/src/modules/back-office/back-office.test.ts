@@ -68,7 +68,14 @@ describe('organizations list', () => {
       .execute();
     await t.db
       .updateTable('organizations')
-      .set({ bank_verified: true, kyb_verified: true, blocked: true, blocked_reason: 'other', currency: 'GTQ' })
+      .set({
+        bank_verified: true,
+        kyb_verified: true,
+        blocked: true,
+        blocked_reason: 'other',
+        currency: 'GTQ',
+        onchain_address: 'bcrt1qexample',
+      })
       .where('id', '=', first.organization.id)
       .execute();
     const account = (await call('POST', '/api/accounts', first.admin, { name: 'Till' })).json<Account>();
@@ -138,13 +145,20 @@ describe('organizations list', () => {
       id: first.organization.id,
       countryId: mexico.id,
       blocked: true,
-      pendingVerifications: 3,
+      // Bank and KYB verified; the on-chain address waits for review; nothing else is entered.
+      verificationsToReview: 1,
+      verificationsNotEntered: 2,
       transactionsCount: 7,
       unpaidFiatCount: 3,
       pendingFiat: '123.45',
       currency: 'GTQ',
     });
-    expect(page.organizations[1]).toMatchObject({ pendingVerifications: 5, transactionsCount: 0, pendingFiat: '0.00' });
+    expect(page.organizations[1]).toMatchObject({
+      verificationsToReview: 0,
+      verificationsNotEntered: 5,
+      transactionsCount: 0,
+      pendingFiat: '0.00',
+    });
 
     const paged = (
       await call('GET', `/api/back-office/organizations?search=${tag}&page=2&limit=2`, backOffice)

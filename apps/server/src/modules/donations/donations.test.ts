@@ -496,6 +496,20 @@ describe('the organization Lightning address (LUD-16)', () => {
     expect(unknown.body.status).toBe('ERROR');
   });
 
+  // Issue 26: on the default devnet (no LNURL_ALLOW_PRIVATE_HOSTS) Rayo could not reach its own
+  // origin, so no Lightning address could be saved as a payout destination.
+  it("takes a devnet address Rayo serves itself as another organization's payout destination", async () => {
+    const payee = await setUpShop('Panadería Sol');
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings/lightning-address',
+      headers: payee.admin,
+      payload: { lightningAddress: `cafe-luna@${host()}` },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json<{ lightningAddress: string | null }>().lightningAddress).toBe(`cafe-luna@${host()}`);
+  });
+
   it('goes away with its donation link', async () => {
     const del = await t.app.inject({ method: 'DELETE', url: `/api/donation-links/${link.id}`, headers: shop.admin });
     expect(del.statusCode).toBe(204);

@@ -61,9 +61,18 @@ export function retryPolicy(config: Config): RetryPolicy {
   };
 }
 
-/** Lightning addresses at loopback over HTTP: on devnet, or where the test-only private-host switch is on. */
-function lnurlOptions(config: Config) {
-  return { allowInsecureLoopback: config.lightning.backend === 'devnet' || config.lnurlAllowPrivateHosts };
+/**
+ * How Rayo reaches a Lightning address's service, to check it when it is saved and to pay it:
+ * over HTTP at loopback on devnet or with the test-only private-host switch, and on devnet its
+ * own origin whatever address that is, since the devnet's Lightning addresses are Rayo's own.
+ */
+export function lightningAddressReach(config: Pick<Config, 'lightning' | 'lnurlAllowPrivateHosts' | 'publicUrl'>) {
+  const devnet = config.lightning.backend === 'devnet';
+  return {
+    allowInsecureLoopback: devnet || config.lnurlAllowPrivateHosts,
+    allowPrivateAddresses: config.lnurlAllowPrivateHosts,
+    trustedOrigin: devnet ? new URL(config.publicUrl).origin : undefined,
+  };
 }
 
 /** The routing fee we allow: the operator's LIGHTNING_MAX_FEE_PERCENT of the amount, at least 1 sat. */
@@ -99,13 +108,12 @@ async function fetchInvoice(
   payout: PayoutRow,
   log: Log,
 ): Promise<{ paymentRequest: string; paymentHash: string; expiresAt: Date; metadata: string }> {
-  const options = lnurlOptions(deps.config);
+  const reach = lightningAddressReach(deps.config);
   let payRequest: Awaited<ReturnType<typeof resolveLightningAddress>>;
   try {
     payRequest = await resolveLightningAddress({
       address: parseLightningAddress(payout.destination),
-      ...options,
-      allowPrivateAddresses: deps.config.lnurlAllowPrivateHosts,
+      ...reach,
       timeoutMs: LNURL_TIMEOUT_MS,
       log,
     });
@@ -124,7 +132,8 @@ async function fetchInvoice(
   try {
     answer = await getJsonObjectSafely(callback, {
       signal: AbortSignal.timeout(LNURL_TIMEOUT_MS),
-      allowPrivateAddresses: deps.config.lnurlAllowPrivateHosts,
+      allowPrivateAddresses: reach.allowPrivateAddresses,
+      trustedOrigin: reach.trustedOrigin,
     });
   } catch (error) {
     if (!(error instanceof SafeFetchError)) throw error;

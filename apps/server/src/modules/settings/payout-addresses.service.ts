@@ -11,6 +11,7 @@ import { type AuditAction, insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { insertNotification, type NotificationKind } from '../notifications/notifications.repo.ts';
 import { cancelPayoutsToOldAddress } from '../payouts/payout-cancel.service.ts';
+import { lightningAddressReach } from '../payouts/payouts.service.ts';
 import { findUserById } from '../users/users.repo.ts';
 import {
   findPayoutAddresses,
@@ -169,13 +170,8 @@ export async function setLightningAddress(
 ): Promise<PayoutAddresses> {
   organizationOf(caller);
   const address = parseLightningAddress(request.lightningAddress);
-  await resolveLightningAddress({
-    address,
-    // The same rule as the payout job's, which resolves this address again to pay it.
-    allowInsecureLoopback: deps.config.lightning.backend === 'devnet' || deps.config.lnurlAllowPrivateHosts,
-    allowPrivateAddresses: deps.config.lnurlAllowPrivateHosts,
-    log,
-  });
+  // The same reach as the payout job's, which resolves this address again to pay it.
+  await resolveLightningAddress({ address, ...lightningAddressReach(deps.config), log });
   return changeAddress(deps, caller, ip, log, {
     field: 'lightningAddress',
     action: 'settings.lightning_address_changed',

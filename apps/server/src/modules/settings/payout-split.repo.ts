@@ -1,4 +1,5 @@
-import type { PayoutSplit } from '@rayo/shared';
+import type { PayoutSplit, VerificationEntries } from '@rayo/shared';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 
 /** What the split settings read of an organization: its split, currency and verifications. */
@@ -62,4 +63,22 @@ export async function updatePayoutSplit(db: Db, organizationId: string, split: P
     })
     .where('id', '=', organizationId)
     .execute();
+}
+
+/** What each organization has entered of what back office verifies, by organization id. */
+export async function listVerificationEntries(
+  db: Db,
+  organizationIds: readonly string[],
+): Promise<Map<string, VerificationEntries>> {
+  if (organizationIds.length === 0) return new Map();
+  const { rows } = await sql<VerificationEntries & { id: string }>`
+    select o.id,
+      exists (select 1 from banking_info b where b.organization_id = o.id) as "bankAccount",
+      o.onchain_address is not null as "onchainAddress",
+      o.lightning_address is not null as "lightningAddress",
+      exists (select 1 from kyb_documents k where k.organization_id = o.id) as "kybDocument"
+    from organizations o
+    where o.id = any(${organizationIds}::uuid[])
+  `.execute(db);
+  return new Map(rows.map(({ id, ...entries }) => [id, entries]));
 }

@@ -7,6 +7,7 @@ import {
   SPLIT_NEEDS_VALIDATION_MESSAGE,
   type SplitPercents,
   shiftDecimal,
+  type VerificationEntries,
   type Verifications,
 } from '@rayo/shared';
 import type { Config } from '../../config.ts';
@@ -16,7 +17,12 @@ import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
 import { findUserById } from '../users/users.repo.ts';
-import { findPayoutSplitSettings, type PayoutSplitRow, updatePayoutSplit } from './payout-split.repo.ts';
+import {
+  findPayoutSplitSettings,
+  listVerificationEntries,
+  type PayoutSplitRow,
+  updatePayoutSplit,
+} from './payout-split.repo.ts';
 
 export type PayoutSplitDeps = { db: Db; config: Pick<Config, 'conversionFeeBps'> };
 
@@ -39,13 +45,28 @@ function verificationsOf(row: PayoutSplitRow): Verifications {
   };
 }
 
-function toSettings(row: PayoutSplitRow, conversionFeeBps: number): PayoutSplitSettings {
+function toSettings(row: PayoutSplitRow, entries: VerificationEntries, conversionFeeBps: number): PayoutSplitSettings {
   return {
     ...percentsOf(row),
     currency: row.currency,
     conversionFeePercent: shiftDecimal(String(conversionFeeBps), 2),
     verifications: verificationsOf(row),
+    entries,
   };
+}
+
+/** What the organizations have entered of what back office verifies, by id. */
+export async function readVerificationEntries(
+  db: Db,
+  organizationIds: readonly string[],
+): Promise<Map<string, VerificationEntries>> {
+  return listVerificationEntries(db, organizationIds);
+}
+
+async function entriesOf(db: Db, organizationId: string): Promise<VerificationEntries> {
+  const entries = (await listVerificationEntries(db, [organizationId])).get(organizationId);
+  if (!entries) throw new AppError('NotFound', 'Organization not found');
+  return entries;
 }
 
 async function readSettings(db: Db, organizationId: string, lock = false): Promise<PayoutSplitRow> {
@@ -55,14 +76,16 @@ async function readSettings(db: Db, organizationId: string, lock = false): Promi
 }
 
 export async function getPayoutSplit(deps: PayoutSplitDeps, caller: AccessClaims): Promise<PayoutSplitSettings> {
-  const row = await readSettings(deps.db, organizationOf(caller));
-  return toSettings(row, deps.config.conversionFeeBps);
+  const organizationId = organizationOf(caller);
+  const [row, entries] = await Promise.all([readSettings(deps.db, organizationId), entriesOf(deps.db, organizationId)]);
+  return toSettings(row, entries, deps.config.conversionFeeBps);
 }
 
 /**
  * Changes how the organization's sales are paid out from the next settlement on; settled sales
- * keep the split they were recorded with. SPEC §4: only once back office has verified every
- * field. The change, its audit entry and back office's notification commit together.
+ * keep the split they were recorded with. SPEC §4: only once back office has verified what the
+ * new split relies on (`verificationsNeededFor`). The change, its audit entry and back office's
+ * notification commit together.
  */
 export async function setPayoutSplit(
   deps: PayoutSplitDeps,
@@ -74,13 +97,14 @@ export async function setPayoutSplit(
   const actor = await findUserById(deps.db, caller.userId);
   return deps.db.transaction().execute(async (trx) => {
     const row = await readSettings(trx, organizationId, true);
-    if (missingVerifications(verificationsOf(row)).length > 0)
-      throw new AppError('SplitNeedsValidation', SPLIT_NEEDS_VALIDATION_MESSAGE);
     const split: SplitPercents = {
       fiatPercent: request.fiatPercent,
       onchainPercent: request.onchainPercent,
       lightningPercent: request.lightningPercent,
     };
+    if (missingVerifications(verificationsOf(row), split).length > 0) {
+      throw new AppError('SplitNeedsValidation', SPLIT_NEEDS_VALIDATION_MESSAGE);
+    }
     const bps = percentsToBps(split);
     await updatePayoutSplit(trx, organizationId, bps);
     await insertAuditEntry(trx, {
@@ -105,6 +129,7 @@ export async function setPayoutSplit(
         payout_onchain_bps: bps.onchainBps,
         payout_lightning_bps: bps.lightningBps,
       },
+      await entriesOf(trx, organizationId),
       deps.config.conversionFeeBps,
     );
   });

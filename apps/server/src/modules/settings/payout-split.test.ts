@@ -113,6 +113,26 @@ describe('reading the payout split', () => {
       currency: 'USD',
       conversionFeePercent: '1.00',
       verifications: { bank: false, crypto: false, disbursementAddress: false, conversionAddress: false, kyb: false },
+      entries: { bankAccount: false, onchainAddress: false, lightningAddress: false, kybDocument: false },
+    });
+  });
+
+  it('says what the merchant has entered, for the screen to tell what waits for review from what is missing', async () => {
+    const shop = await openShop();
+    await t.db
+      .updateTable('organizations')
+      .set({ onchain_address: 'bcrt1qexample' })
+      .where('id', '=', shop.organization.id)
+      .execute();
+    await t.db
+      .insertInto('banking_info')
+      .values({ organization_id: shop.organization.id, metadata: JSON.stringify({ bank: 'Banco Industrial' }) })
+      .execute();
+    expect((await getSplit(shop.admin)).json<PayoutSplitSettings>().entries).toEqual({
+      bankAccount: true,
+      onchainAddress: true,
+      lightningAddress: false,
+      kybDocument: false,
     });
   });
 
@@ -133,7 +153,7 @@ describe('reading the payout split', () => {
 });
 
 describe('changing the payout split', () => {
-  it('is refused with SPEC’s message until every field is verified, whichever one is missing', async () => {
+  it('is refused with SPEC’s message until what the new split relies on is verified, whichever one is missing', async () => {
     const shop = await openShop();
     const refusedWith = async () => {
       const response = await putSplit(shop.admin, HALF_FIAT);
@@ -144,8 +164,8 @@ describe('changing the payout split', () => {
     expect(SPLIT_NEEDS_VALIDATION_MESSAGE).toBe(
       'Your information needs to be validated by our team before you can change the payment split',
     );
-    // Even a split that pays nothing to the missing field's destination waits for all of them.
-    for (const missing of VERIFICATIONS) {
+    // Half fiat, half Lightning relies on the bank account, the conversion, the Lightning address and KYB.
+    for (const missing of ['bank', 'conversionAddress', 'disbursementAddress', 'kyb'] as const) {
       await verify(shop.organization.id, true, [missing]);
       expect((await refusedWith()).code, missing).toBe('SplitNeedsValidation');
     }
@@ -156,6 +176,28 @@ describe('changing the payout split', () => {
       ),
     ).toEqual([]);
     expect(await settingsNotices(shop.organization.id)).toEqual([]);
+  });
+
+  it('asks a fiat-only split for the bank account and KYB only, and an on-chain one for the address and KYB', async () => {
+    const shop = await openShop();
+    await verify(shop.organization.id, false);
+    const verifyOnly = (...names: (keyof typeof FLAGS)[]) =>
+      verify(
+        shop.organization.id,
+        true,
+        VERIFICATIONS.filter((name) => !names.includes(name)),
+      );
+    const allFiat = { fiatPercent: 100, onchainPercent: 0, lightningPercent: 0 };
+    await verifyOnly('bank', 'conversionAddress');
+    expect((await putSplit(shop.admin, allFiat)).statusCode).toBe(409);
+    await verifyOnly('bank', 'conversionAddress', 'kyb');
+    const fiat = await putSplit(shop.admin, allFiat);
+    expect(fiat.statusCode, fiat.body).toBe(200);
+    // The bank account is no help to a split that pays on-chain.
+    const allOnchain = { fiatPercent: 0, onchainPercent: 100, lightningPercent: 0 };
+    expect((await putSplit(shop.admin, allOnchain)).statusCode).toBe(409);
+    await verifyOnly('crypto', 'kyb');
+    expect((await putSplit(shop.admin, allOnchain)).statusCode).toBe(200);
   });
 
   it('saves the split once all is verified, audits it with before and after, and tells back office', async () => {

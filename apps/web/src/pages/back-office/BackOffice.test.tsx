@@ -144,7 +144,14 @@ describe('OrganizationInfosPage', () => {
     await renderAt(`/back-office/${ORG}/infos`, <OrganizationInfosPage />);
     expect(await screen.findByRole('heading', { name: 'Café Quetzal', level: 1 })).toBeTruthy();
     const bankRow = (await screen.findByTestId('verifications')).querySelector('[data-field="bank"]') as HTMLElement;
-    expect(within(bankRow).getByText('Not verified')).toBeTruthy();
+    expect(within(bankRow).getByText('To review')).toBeTruthy();
+    // Nothing entered for the on-chain address: nothing to validate, and the row says so.
+    const cryptoRow = (await screen.findByTestId('verifications')).querySelector(
+      '[data-field="crypto"]',
+    ) as HTMLElement;
+    expect(within(cryptoRow).getByText('Not entered')).toBeTruthy();
+    expect(within(cryptoRow).getByText('Nothing to verify yet')).toBeTruthy();
+    expect(within(cryptoRow).queryByRole('button')).toBeNull();
 
     await userEvent.click(within(bankRow).getByRole('button', { name: 'Validate: Bank info' }));
     const dialog = await screen.findByRole('dialog');
@@ -172,8 +179,22 @@ describe('OrganizationInfosPage', () => {
 
   it('shows why a verification was refused', async () => {
     const admin = `/api/back-office/organization/${ORG}`;
+    // The page shows a document the merchant deletes before back office confirms.
+    const withDocument: OrganizationAdminRecord = {
+      ...record,
+      kybDocuments: [
+        {
+          id: '6f1c1a8e-0000-4000-8000-0000000000e1',
+          fileName: 'acta.pdf',
+          contentType: 'application/pdf',
+          size: 2048,
+          sha256: '0'.repeat(64),
+          createdAt: '2026-11-02T10:00:00.000Z',
+        },
+      ],
+    };
     stubServer({
-      [`GET ${admin}/admin`]: { status: 200, body: record },
+      [`GET ${admin}/admin`]: { status: 200, body: withDocument },
       'GET /api/countries': { status: 200, body: [] },
       [`PUT ${admin}/verification`]: { status: 409, body: { code: 'NothingToVerify', message: 'nothing' } },
     });

@@ -19,6 +19,9 @@ import {
   type OrganizationAdminRecord,
   VERIFICATIONS,
   type Verification,
+  type VerificationEntries,
+  type VerificationState,
+  verificationState,
 } from '@rayo/shared';
 import { IconBan, IconLock, IconLockOpen } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
@@ -43,6 +46,22 @@ import { OrganizationTabs } from './OrganizationTabs.tsx';
 
 /** A pending confirmation: a verification to set, or the organization to block or unblock. */
 type Pending = { kind: 'verification'; field: Verification; verified: boolean } | { kind: 'blocked'; blocked: boolean };
+
+const STATE_COLOR: Record<VerificationState, string> = {
+  verified: 'teal',
+  awaitingReview: 'yellow',
+  notEntered: 'gray',
+};
+
+/** What the merchant has entered, as the record shows it. */
+function entriesOfRecord(record: OrganizationAdminRecord): VerificationEntries {
+  return {
+    bankAccount: record.bankingInfo.length > 0,
+    onchainAddress: record.onchainAddress !== null,
+    lightningAddress: record.lightningAddress !== null,
+    kybDocument: record.kybDocuments.length > 0,
+  };
+}
 
 function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
   const id = `section-${title.replace(/\W+/g, '-').toLowerCase()}`;
@@ -102,6 +121,7 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
   const date = dateTimeFormatter(locale, organization.timeZone);
   const country = localizedCountries(countries.data ?? [], language).find((c) => c.id === organization.countryId);
   const bank = record.bankingInfo[0]?.bankingInfoMetadata;
+  const entries = entriesOfRecord(record);
   const notEntered = (
     <Text span size="sm" c="dimmed">
       {t('backOffice.notEntered')}
@@ -194,26 +214,34 @@ function AdminRecord({ record }: { record: OrganizationAdminRecord }) {
         <Table verticalSpacing="xs" data-testid="verifications">
           <Table.Tbody>
             {VERIFICATIONS.map((field) => {
-              const verified = record.verifications[field];
+              const state = verificationState(field, record.verifications, entries);
+              const verified = state === 'verified';
               return (
                 <Table.Tr key={field} data-field={field}>
                   <Table.Td>
                     <Group gap={6}>
                       <Text size="sm">{fieldName(field)}</Text>
-                      <Badge color={verified ? 'teal' : 'gray'} variant="light" style={{ flexShrink: 0 }}>
-                        {verified ? t('backOffice.verified') : t('backOffice.notVerified')}
+                      <Badge color={STATE_COLOR[state]} variant="light" style={{ flexShrink: 0 }}>
+                        {t(`backOffice.states.${state}`)}
                       </Badge>
                     </Group>
                   </Table.Td>
                   <Table.Td ta="right">
-                    <Button
-                      size="xs"
-                      variant={verified ? 'default' : 'filled'}
-                      onClick={() => setPending({ kind: 'verification', field, verified: !verified })}
-                      aria-label={`${verified ? t('backOffice.invalidate') : t('backOffice.validate')}: ${fieldName(field)}`}
-                    >
-                      {verified ? t('backOffice.invalidate') : t('backOffice.validate')}
-                    </Button>
+                    {/* Nothing entered, nothing to validate: the merchant is the one to act. */}
+                    {state === 'notEntered' ? (
+                      <Text size="xs" c="dimmed">
+                        {t('backOffice.waitingForMerchant')}
+                      </Text>
+                    ) : (
+                      <Button
+                        size="xs"
+                        variant={verified ? 'default' : 'filled'}
+                        onClick={() => setPending({ kind: 'verification', field, verified: !verified })}
+                        aria-label={`${verified ? t('backOffice.invalidate') : t('backOffice.validate')}: ${fieldName(field)}`}
+                      >
+                        {verified ? t('backOffice.invalidate') : t('backOffice.validate')}
+                      </Button>
+                    )}
                   </Table.Td>
                 </Table.Tr>
               );

@@ -26,16 +26,30 @@ const PAGE_SIZE = 10;
 
 type View = 'table' | 'dashboard';
 
+/** What waits for back office's review, apart from what the merchant has not entered yet. */
 function VerificationBadge({ organization }: { organization: BackOfficeOrganizationRow }) {
   const { t } = useTranslation();
-  return organization.pendingVerifications === 0 ? (
-    <Badge color="teal" variant="light">
-      {t('backOffice.allVerified')}
-    </Badge>
-  ) : (
-    <Badge color="yellow" variant="light">
-      {t('backOffice.pendingVerifications', { count: organization.pendingVerifications })}
-    </Badge>
+  const { verificationsToReview: toReview, verificationsNotEntered: notEntered } = organization;
+  if (toReview === 0 && notEntered === 0) {
+    return (
+      <Badge color="teal" variant="light">
+        {t('backOffice.allVerified')}
+      </Badge>
+    );
+  }
+  return (
+    <Group gap={4} wrap="wrap">
+      {toReview > 0 && (
+        <Badge color="yellow" variant="light">
+          {t('backOffice.toReview', { count: toReview })}
+        </Badge>
+      )}
+      {notEntered > 0 && (
+        <Badge color="gray" variant="light">
+          {t('backOffice.notEnteredCount', { count: notEntered })}
+        </Badge>
+      )}
+    </Group>
   );
 }
 

@@ -38,6 +38,7 @@ const settings: PayoutSplitSettings = {
   currency: 'GTQ',
   conversionFeePercent: '1.00',
   verifications: { ...allVerified, bank: false, kyb: false },
+  entries: { bankAccount: true, onchainAddress: true, lightningAddress: true, kybDocument: false },
 };
 const refusal = {
   status: 409,
@@ -89,15 +90,18 @@ describe('PaymentSplitSection', { timeout: 20_000 }, () => {
     sessionStore.logout();
   });
 
-  it('shows what is not verified yet, checks the sum inline, and shows SPEC’s refusal', async () => {
+  it('lists what the chosen split relies on, checks the sum inline, and shows SPEC’s refusal', async () => {
     const calls = stubServer({
       'GET /api/settings/payout-split': { status: 200, body: settings },
       'GET /api/settings/mfa': { status: 200, body: { hasMfa: false } },
       'PUT /api/settings/payout-split': refusal,
     });
     await renderSection('admin');
-    expect(await screen.findByText('Bank account')).toBeInTheDocument();
-    expect(screen.getAllByText(/not verified yet/)).toHaveLength(2);
+    // All Lightning relies on the Lightning address (verified) and the KYB papers (not sent yet).
+    const list = await screen.findByTestId('split-verifications');
+    expect(list).toHaveTextContent('Disbursement Lightning address — verified');
+    expect(list).toHaveTextContent('KYB documents — not entered yet: fill it in above');
+    expect(within(list).queryByText('Bank account')).toBeNull();
     expect(screen.getByLabelText('Fiat (GTQ, bank)')).toBeDisabled();
 
     await userEvent.click(screen.getByRole('switch', { name: /Fiat conversion/ }));
@@ -107,6 +111,8 @@ describe('PaymentSplitSection', { timeout: 20_000 }, () => {
     expect(calls.filter((call) => call.route.startsWith('PUT'))).toEqual([]);
 
     await typeInto('Lightning', '50');
+    // A fiat share relies on the bank account too, which waits for the team's review.
+    expect(list).toHaveTextContent("Bank account — entered, waiting for our team's review");
     await userEvent.click(screen.getByRole('button', { name: 'Save split' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Your information needs to be validated by our team before you can change the payment split',
@@ -140,7 +146,7 @@ describe('PaymentSplitSection', { timeout: 20_000 }, () => {
       'PUT /api/settings/payout-split': { status: 200, body: saved },
     });
     await renderSection('admin');
-    expect(await screen.findByText('Our team has verified all your information.')).toBeInTheDocument();
+    expect(await screen.findByText('Our team has verified what this split relies on.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('switch', { name: /Fiat conversion/ }));
     await typeInto('Fiat (GTQ, bank)', '50');
     await typeInto('Lightning', '50');

@@ -18,7 +18,9 @@ import {
   missingVerifications,
   type PayoutSplitSettings,
   type SplitPercents,
-  VERIFICATIONS,
+  type VerificationState,
+  verificationState,
+  verificationsNeededFor,
 } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../api/error-messages.ts';
@@ -58,7 +60,7 @@ export function PaymentSplitSection() {
   );
 }
 
-function formOf(settings: PayoutSplitSettings): SplitForm {
+function splitOf(settings: PayoutSplitSettings): SplitPercents {
   return {
     fiatPercent: settings.fiatPercent,
     onchainPercent: settings.onchainPercent,
@@ -72,11 +74,12 @@ function SplitEditor({ settings }: { settings: PayoutSplitSettings }) {
   const editable = canChangeOrganization(role);
   const hasMfa = useMfaStatus().data?.hasMfa ?? false;
   const save = useSetPayoutSplit();
-  const [form, setForm] = useState<SplitForm>(() => formOf(settings));
+  const [form, setForm] = useState<SplitForm>(() => splitOf(settings));
   const [conversion, setConversion] = useState(settings.fiatPercent > 0);
   const [askingForCode, setAskingForCode] = useState<SplitPercents | null>(null);
   const check = checkSplitForm(form);
-  const missing = missingVerifications(settings.verifications);
+  // What the split being typed relies on; while the form does not add up, what the saved one does.
+  const chosen = check.split ?? splitOf(settings);
 
   const set = (field: keyof SplitForm, value: number | string) => {
     save.reset();
@@ -152,7 +155,7 @@ function SplitEditor({ settings }: { settings: PayoutSplitSettings }) {
               {t(check.error.key, check.error.values)}
             </Text>
           )}
-          <Verifications missing={missing} />
+          <Verifications settings={settings} split={chosen} />
           {save.isError && (
             <Alert color="red" variant="light" role="alert">
               {errorMessage(t, save.error)}
@@ -184,30 +187,42 @@ function SplitEditor({ settings }: { settings: PayoutSplitSettings }) {
   );
 }
 
-/** SPEC §4: the split changes only once every field is verified; this says which are not yet. */
-function Verifications({ missing }: { missing: readonly string[] }) {
+const STATE_COLOR: Record<VerificationState, string> = {
+  verified: 'teal',
+  awaitingReview: 'yellow',
+  notEntered: 'gray',
+};
+const STATE_MARK: Record<VerificationState, string> = { verified: '✓', awaitingReview: '…', notEntered: '·' };
+
+/**
+ * SPEC §4 and §5: the split changes once the team has validated the information it relies on
+ * (docs/decisions.md "The payout split"). Lists what the split being chosen needs, and of each
+ * whether it is verified, waits for the team's review, or has not been entered yet.
+ */
+function Verifications({ settings, split }: { settings: PayoutSplitSettings; split: SplitPercents }) {
   const { t } = useTranslation();
+  const missing = missingVerifications(settings.verifications, split);
   return (
-    <Stack gap={6}>
+    <Stack gap={6} data-testid="split-verifications">
       <Text size="sm" fw={500}>
         {t(missing.length === 0 ? 'payoutSplit.allVerified' : 'payoutSplit.needsVerification')}
       </Text>
       <List spacing={4} size="sm" center>
-        {VERIFICATIONS.map((name) => {
-          const verified = !missing.includes(name);
+        {verificationsNeededFor(split).map((name) => {
+          const state = verificationState(name, settings.verifications, settings.entries);
           return (
             <List.Item
               key={name}
               icon={
-                <ThemeIcon color={verified ? 'teal' : 'gray'} variant="light" size={20} radius="xl" aria-hidden>
-                  {verified ? '✓' : '·'}
+                <ThemeIcon color={STATE_COLOR[state]} variant="light" size={20} radius="xl" aria-hidden>
+                  {STATE_MARK[state]}
                 </ThemeIcon>
               }
             >
               {t(`payoutSplit.verifications.${name}`)}
-              <Text span size="sm" c={verified ? 'teal' : 'dimmed'}>
+              <Text span size="sm" c={state === 'verified' ? 'teal' : 'dimmed'}>
                 {' — '}
-                {t(verified ? 'payoutSplit.verified' : 'payoutSplit.notVerified')}
+                {t(`payoutSplit.states.${state}`)}
               </Text>
             </List.Item>
           );

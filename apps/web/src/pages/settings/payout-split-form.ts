@@ -7,7 +7,7 @@ export const SPLIT_FIELDS = ['fiatPercent', 'onchainPercent', 'lightningPercent'
 
 export type SplitFormCheck =
   | { split: SplitPercents; error?: undefined }
-  | { error: { key: string; values?: Record<string, number> } };
+  | { split?: undefined; error: { key: string; values?: Record<string, number> } };
 
 function wholePercent(value: number | string): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 100 ? value : null;
