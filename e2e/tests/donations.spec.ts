@@ -54,6 +54,7 @@ const texts = {
     donate: 'Donate',
     lnurlQr: 'QR code of the LNURL-pay link',
     invoiceQr: 'QR code of the Lightning invoice',
+    openWallet: 'Open wallet',
     thanks: 'Thank you!',
     again: 'Donate again',
     history: 'Donation history',
@@ -74,6 +75,7 @@ const texts = {
     donate: 'Donar',
     lnurlQr: 'Código QR del enlace LNURL-pay',
     invoiceQr: 'Código QR de la factura Lightning',
+    openWallet: 'Abrir billetera',
     thanks: '¡Gracias!',
     again: 'Donar de nuevo',
     history: 'Historial de donaciones',
@@ -121,6 +123,11 @@ async function donate(browser: Browser, language: 'en' | 'es', linkId: string, s
   await expect(page.getByRole('img', { name: t.invoiceQr })).toBeVisible();
   // Spanish without a country writes 1234; English 1,234.
   await expect(page.getByTestId('donation-invoice-amount')).toContainText(/1,?234 sats/);
+  // A wallet on the same phone opens with the invoice.
+  await expect(page.getByRole('link', { name: t.openWallet })).toHaveAttribute(
+    'href',
+    `lightning:${invoice.paymentRequest}`,
+  );
 
   // Paid at once: the journey's server issues invoices that last 60 s.
   await payOnDevnetWallet(wallet, invoice.paymentRequest, { invoice: t.walletInvoice, pay: t.walletPay });

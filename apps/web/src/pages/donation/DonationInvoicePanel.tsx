@@ -1,6 +1,6 @@
 import { Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { DonationInvoice } from '@rayo/shared';
-import { IconCheck } from '@tabler/icons-react';
+import { IconBolt, IconCheck } from '@tabler/icons-react';
 import { useInvoiceStatus } from '../../api/invoices.ts';
 import { AwaitingPayment } from '../../components/AwaitingPayment.tsx';
 import { mmss, useInvoiceCountdown } from '../../components/countdown.ts';
@@ -48,10 +48,18 @@ export function DonationInvoicePanel({
         copyLabel={t('donations.page.copyInvoice')}
         copiedLabel={t('donations.page.invoiceCopied')}
       >
-        <Button variant="default" onClick={onBack}>
-          {t('donations.page.back')}
+        <Button
+          component="a"
+          href={`lightning:${invoice.paymentRequest}`}
+          variant="default"
+          leftSection={<IconBolt size={18} />}
+        >
+          {t('checkout.openWallet')}
         </Button>
       </PaymentRequestActions>
+      <Button variant="subtle" onClick={onBack}>
+        {t('donations.page.back')}
+      </Button>
     </Stack>
   );
 }
