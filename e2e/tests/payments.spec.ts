@@ -87,6 +87,19 @@ test('an admin sets up a terminal, charges 12.50 with a 10% tip and 12% tax, and
   const day = sale.getByRole('cell').first();
   await expect(day).toHaveText(/\b20\d\d\b/);
   await expect(day).not.toHaveText(/\d{1,2}\/\d{1,2}\/\d{2}\b/);
+
+  // On a phone the date takes its own line, and tax, total and sats fit the screen's width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const header = latest.getByRole('row').first();
+  await header.scrollIntoViewIfNeeded();
+  for (const column of ['Bill', 'Tip', 'Tax', 'Total', 'Sats']) {
+    await expect(latest.getByRole('columnheader', { name: column, exact: true })).toBeInViewport({ ratio: 1 });
+  }
+  const amounts = latest.getByRole('row').filter({ hasText: 'GTQ 15.25' }).first();
+  await amounts.scrollIntoViewIfNeeded();
+  await expect(amounts.getByRole('cell', { name: 'GTQ 15.25' })).toBeInViewport({ ratio: 1 });
+  await expect(amounts.getByRole('cell', { name: '2,089 sats' })).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: test.info().outputPath('terminal-latest-390-en.png') });
 });
 
 test.describe('the shareable terminal on a phone, signed out', () => {

@@ -1,4 +1,5 @@
 import { Loader, Table, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { msatToWholeSats, parseAmount, type Transaction } from '@rayo/shared';
 import { type TerminalSource, useLatestTransactions } from '../../api/terminal.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
@@ -6,7 +7,15 @@ import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney, formatSats } from '../../components/money-format.ts';
 import { useTranslation } from '../../i18n/index.ts';
 
-function Row({ transaction }: { transaction: Transaction }) {
+/**
+ * One sale. On a phone its date takes a line of its own above the five amounts, so that tax,
+ * total and sats fit the screen's width rather than hide past its edge.
+ */
+/** The six columns' least width; a screen narrower than it and the page's margins gets the phone layout. */
+const TABLE_MIN_WIDTH_PX = 560;
+const PHONE_QUERY = `(max-width: ${TABLE_MIN_WIDTH_PX + 40 - 0.02}px)`;
+
+function Row({ transaction, phone }: { transaction: Transaction; phone: boolean }) {
   const locale = useFormatLocale();
   const { currency } = transaction;
   const money = (decimal: string) => formatMoney(parseAmount(decimal, currency), currency, locale);
@@ -15,9 +24,8 @@ function Row({ transaction }: { transaction: Transaction }) {
     0n,
   );
   const date = useDateTimeFormat();
-  return (
-    <Table.Tr>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(transaction.settledAt)}</Table.Td>
+  const amounts = (
+    <>
       <Table.Td ta="right">{money(transaction.billAmount)}</Table.Td>
       <Table.Td ta="right">{money(transaction.tip)}</Table.Td>
       <Table.Td ta="right">{money(transaction.tax)}</Table.Td>
@@ -25,6 +33,24 @@ function Row({ transaction }: { transaction: Transaction }) {
         {formatMoney(total, currency, locale)}
       </Table.Td>
       <Table.Td ta="right">{formatSats(msatToWholeSats(transaction.totalMsatCharged), locale)}</Table.Td>
+    </>
+  );
+  if (phone) {
+    return (
+      <>
+        <Table.Tr>
+          <Table.Td colSpan={5} pb={0} c="dimmed" style={{ borderBottom: 'none' }}>
+            {date(transaction.settledAt)}
+          </Table.Td>
+        </Table.Tr>
+        <Table.Tr>{amounts}</Table.Tr>
+      </>
+    );
+  }
+  return (
+    <Table.Tr>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(transaction.settledAt)}</Table.Td>
+      {amounts}
     </Table.Tr>
   );
 }
@@ -37,6 +63,7 @@ export function LatestTransactions({ source }: { source: TerminalSource }) {
   const { t } = useTranslation();
   const transactions = useLatestTransactions(source);
   const shared = source.kind === 'shared';
+  const phone = useMediaQuery(PHONE_QUERY) ?? false;
   return (
     <section aria-labelledby="latest-transactions">
       <Title order={2} size="h4" mb="sm" id="latest-transactions">
@@ -48,11 +75,11 @@ export function LatestTransactions({ source }: { source: TerminalSource }) {
         <Text c="dimmed">{t(shared ? 'terminal.noTransactionsToday' : 'terminal.noTransactions')}</Text>
       )}
       {transactions.data && transactions.data.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped verticalSpacing="xs" fz="sm">
+        <Table.ScrollContainer minWidth={phone ? 0 : TABLE_MIN_WIDTH_PX}>
+          <Table striped={!phone} verticalSpacing="xs" horizontalSpacing={phone ? 6 : 'sm'} fz={phone ? 'xs' : 'sm'}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>{t('terminal.date')}</Table.Th>
+                {!phone && <Table.Th>{t('terminal.date')}</Table.Th>}
                 <Table.Th ta="right">{t('terminal.bill')}</Table.Th>
                 <Table.Th ta="right">{t('terminal.tipLine')}</Table.Th>
                 <Table.Th ta="right">{t('bpts.tax')}</Table.Th>
@@ -62,7 +89,7 @@ export function LatestTransactions({ source }: { source: TerminalSource }) {
             </Table.Thead>
             <Table.Tbody>
               {transactions.data.map((transaction) => (
-                <Row key={transaction.id} transaction={transaction} />
+                <Row key={transaction.id} transaction={transaction} phone={phone} />
               ))}
             </Table.Tbody>
           </Table>
