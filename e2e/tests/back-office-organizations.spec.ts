@@ -96,8 +96,23 @@ test('back office finds a new organization, verifies its bank account, blocks an
   const notices = page.getByTestId('back-office-notifications');
   const created = notices.getByRole('row').filter({ hasText: shop.name }).filter({ hasText: 'New organization' });
   await afterNavigation(created).toHaveCount(1);
+  // A deleted notice leaves at once, a message names it, and undo brings it back.
   await created.getByRole('button', { name: 'Delete' }).click();
   await expect(created).toHaveCount(0);
+  const deleted = page.getByRole('alert').filter({ hasText: `Deleted the notice “New organization” of ${shop.name}.` });
+  await page.screenshot({ path: test.info().outputPath('notification-deleted-1280-en.png') });
+  await deleted.getByRole('button', { name: 'Undo' }).click();
+  await expect(deleted).toBeHidden();
+  await expect(created).toHaveCount(1);
+  const deletedOnServer = page.waitForResponse(
+    (response) => response.request().method() === 'DELETE' && response.url().includes('/api/back-office/notification/'),
+  );
+  await created.getByRole('button', { name: 'Delete' }).click();
+  await expect(created).toHaveCount(0);
+  // Once the message goes, the server deletes it: a reload does not bring it back.
+  expect((await deletedOnServer).ok()).toBe(true);
+  await expect(deleted).toBeHidden();
+  await page.reload();
   await expect(
     notices.getByRole('row').filter({ hasText: shop.name }).filter({ hasText: 'Bank account changed' }),
   ).toHaveCount(1);

@@ -16,6 +16,9 @@ export const notifications = {
     }
     void import('@mantine/notifications').then((mantine) => mantine.notifications.show(data));
   },
+  hide(id: string): void {
+    void import('@mantine/notifications').then((mantine) => mantine.notifications.hide(id));
+  },
 };
 
 export function subscribeToFirstNotification(listener: () => void): () => void {

@@ -64,7 +64,8 @@ describe('NotificationsPanel', () => {
     sessionStore.logout();
   });
 
-  it('names each kind in Spanish, deletes one and shows the list reloaded', async () => {
+  it('names each kind in Spanish, deletes one once its undo has lapsed, and shows the list reloaded', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const first = notice('6f1c1a8e-0000-4000-8000-0000000000b1', 'organization.created');
     const second = notice('6f1c1a8e-0000-4000-8000-0000000000b2', 'settings.banking_info_changed');
     const calls = stubServer({
@@ -80,12 +81,19 @@ describe('NotificationsPanel', () => {
     expect(within(table).getByText('Cuenta bancaria cambiada')).toBeTruthy();
 
     await userEvent.click(within(table).getAllByRole('button', { name: 'Eliminar' })[0] as HTMLElement);
-    await waitFor(() => expect(within(table).queryByText('Nueva organización')).toBeNull());
-    expect(calls.map((c) => c.route)).toEqual([
-      'GET /api/back-office/notification?page=1&limit=20',
-      `DELETE /api/back-office/notification/${first.id}`,
-      'GET /api/back-office/notification?page=1&limit=20',
-    ]);
+    // Gone from the list at once, but not from the server while it can still be undone.
+    expect(within(table).queryByText('Nueva organización')).toBeNull();
+    expect(calls.map((c) => c.route)).toEqual(['GET /api/back-office/notification?page=1&limit=20']);
+    vi.advanceTimersByTime(6000);
+    await waitFor(() =>
+      expect(calls.map((c) => c.route)).toEqual([
+        'GET /api/back-office/notification?page=1&limit=20',
+        `DELETE /api/back-office/notification/${first.id}`,
+        'GET /api/back-office/notification?page=1&limit=20',
+      ]),
+    );
+    expect(within(table).queryByText('Nueva organización')).toBeNull();
+    vi.useRealTimers();
   });
 });
 
