@@ -97,3 +97,18 @@ test('at 900 px the sidebar shows without a menu button', async ({ page }) => {
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeInViewport();
   await expect(page.getByRole('button', { name: 'Menu' })).toHaveCount(0);
 });
+
+test('the first Tab reaches a skip link that moves the focus past the menu to the page', async ({ page }) => {
+  await signInViaUi(page, demo.admin);
+  await expect(page.getByRole('heading', { name: 'Home' })).toBeVisible();
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to main content' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.screenshot({ path: test.info().outputPath('skip-link-1280-en.png') });
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('main')).toBeFocused();
+  // The next stop is inside the page, not the menu.
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true);
+});

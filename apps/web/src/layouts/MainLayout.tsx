@@ -12,6 +12,7 @@ import { OnboardingRedirect } from '../session/OnboardingRedirect.tsx';
 import { useSession } from '../session/use-session.ts';
 import { BlockedBanner } from './BlockedBanner.tsx';
 import { NavLinks } from './nav-links.tsx';
+import { MAIN_CONTENT_ID, SkipLink } from './SkipLink.tsx';
 
 const HEADER_HEIGHT = 60;
 
@@ -79,6 +80,7 @@ export function MainLayout() {
       navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !menuOpen } }}
       padding="lg"
     >
+      <SkipLink />
       {isMobile && (
         <AppShell.Header px="md">
           <Group h="100%" justify="space-between">
@@ -107,7 +109,7 @@ export function MainLayout() {
           />
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} style={{ outline: 'none' }}>
         {role === 'admin' && <OnboardingRedirect />}
         <BlockedBanner />
         <PageOutlet />
