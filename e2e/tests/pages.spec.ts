@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, sidebarEntries, signInViaUi, storage } from './support.ts';
+import { DEMO_PASSWORD, demo, sidebarEntries, signInViaUi, storage } from './support.ts';
 
 test('an unknown path shows the 404 page, whose button goes home', async ({ page }) => {
   await signInViaUi(page, demo.admin);
@@ -111,4 +111,30 @@ test('the first Tab reaches a skip link that moves the focus past the menu to th
   // The next stop is inside the page, not the menu.
   await page.keyboard.press('Tab');
   expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true);
+});
+
+test("a public page opens in the browser's language, and its switch changes it", async ({ browser, request }) => {
+  const signIn = await request.post('/api/auth/signin', { data: { email: demo.admin, password: DEMO_PASSWORD } });
+  const auth = { authorization: `Bearer ${(await signIn.json()).accessToken}` };
+  const accounts = await (await request.get('/api/account/all', { headers: auth })).json();
+  const bpt = await (
+    await request.post('/api/bpts', {
+      headers: auth,
+      data: { name: `Stall ${Date.now()}`, accountId: accounts[0].id, currency: 'USD', shareable: true },
+    })
+  ).json();
+  // A Mexican visitor who never chose a language here; the demo organization writes in English.
+  const visitor = await browser.newContext({ locale: 'es-MX' });
+  const page = await visitor.newPage();
+  await page.goto(`/bpts/${bpt.shareToken}`);
+  await expect(page.getByRole('heading', { name: 'Ventas de hoy en esta terminal' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await page.screenshot({ path: test.info().outputPath('shared-terminal-browser-es-1280.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: test.info().outputPath('shared-terminal-browser-es-390.png') });
+  await page.getByText('English').click();
+  await expect(page.getByRole('heading', { name: "Today's sales on this terminal" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: "Today's sales on this terminal" })).toBeVisible();
+  await visitor.close();
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LanguageSchema } from './auth.ts';
 import { PublicCheckoutOnchainSchema } from './onchain.ts';
 import { CurrencyCodeSchema, DecimalStringSchema, MsatSchema } from './payments.ts';
 import { checkoutStatuses } from './statuses.ts';
@@ -47,6 +48,8 @@ export const PublicCheckoutSchema = z.object({
   merchant: z.object({ name: z.string(), logoUrl: z.string().nullable(), accentColor: z.string().nullable() }),
   /** The merchant's country, so that the page writes money as the terminal does there (Q 73.00 in Guatemala). */
   countryCode: z.string().nullable(),
+  /** The merchant's language, for a buyer whose browser asks for neither of ours. */
+  language: LanguageSchema,
   /** The amount as it was set: fiat of the linked BPT's currency, or satoshis. */
   amount: MoneySchema,
   /** Its worth in the linked BPT's currency at the current invoice's locked rate; null before one exists. */

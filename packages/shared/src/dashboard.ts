@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LanguageSchema } from './auth.ts';
 import { DEFAULT_PAGE_SIZE } from './constants.ts';
 import { seriesBuckets, sortOrders, transactionSorts } from './dashboard-options.ts';
 import { MsatSchema, TransactionSchema } from './payments.ts';
@@ -97,6 +98,8 @@ export const CurrentOrganizationSchema = z.object({
   countryCode: z.string().nullable(),
   timeZone: z.string(),
   currency: z.string(),
+  /** The organization's language: public pages read in it when the visitor's browser asks for neither of ours. */
+  language: LanguageSchema,
   /** Why back office blocked it from taking payments; null when it may sell. */
   blockedReason: BlockReasonSchema.nullable(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LanguageSchema } from './auth.ts';
 import { MsatSchema } from './payments.ts';
 
 // LNURL-pay donations (SPEC §3 'LNURL-Pay: amount per pay (optional)', SPEC §5 'The LNURL amount
@@ -100,6 +101,8 @@ export const PublicDonationLinkSchema = z.object({
   commentAllowed: z.number().int(),
   lnurl: z.string(),
   merchant: z.object({ name: z.string(), logoUrl: z.string().nullable(), accentColor: z.string().nullable() }),
+  /** The merchant's language, for a donor whose browser asks for neither of ours. */
+  language: LanguageSchema,
 });
 export type PublicDonationLink = z.infer<typeof PublicDonationLinkSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LanguageSchema } from './auth.ts';
 import { PublicBrandingSchema } from './branding.ts';
 import { invoiceStatuses } from './statuses.ts';
 
@@ -187,6 +188,8 @@ export const TerminalInfoSchema = z.object({
   countryCode: z.string().nullable(),
   /** The organization's time zone, in which the terminal shows every time. */
   timeZone: z.string(),
+  /** The organization's language, for a shared terminal whose browser asks for neither of ours. */
+  language: LanguageSchema,
 });
 export type TerminalInfo = z.infer<typeof TerminalInfoSchema>;
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore, storageKeys } from './session-store.ts';
 
 const result = { accessToken: 'access', refreshToken: 'refresh', role: 'admin', language: 'es' } as const;
@@ -48,5 +48,38 @@ describe('sessionStore', () => {
     localStorage.setItem(storageKeys.language, 'fr');
     sessionStore.reload();
     expect(sessionStore.get()).toMatchObject({ role: null, language: 'en' });
+  });
+
+  describe('before any language is chosen', () => {
+    const browserPrefers = (...tags: string[]) => vi.spyOn(navigator, 'languages', 'get').mockReturnValue(tags);
+    afterEach(() => {
+      vi.restoreAllMocks();
+      localStorage.clear();
+      sessionStore.reload();
+    });
+
+    it("reads in the browser's language, es-MX as es", () => {
+      localStorage.removeItem(storageKeys.language);
+      browserPrefers('es-MX', 'en');
+      sessionStore.reload();
+      expect(sessionStore.get().language).toBe('es');
+    });
+
+    it("takes the organization's when the browser asks for neither, and a choice wins over both", () => {
+      localStorage.removeItem(storageKeys.language);
+      browserPrefers('fr-FR', 'de');
+      sessionStore.offerOrganizationLanguage('es');
+      expect(sessionStore.get().language).toBe('es');
+      sessionStore.setLanguage('en');
+      expect(sessionStore.get().language).toBe('en');
+    });
+
+    it("keeps the browser's language over the organization's", () => {
+      localStorage.removeItem(storageKeys.language);
+      browserPrefers('en-GB');
+      sessionStore.offerOrganizationLanguage('es');
+      sessionStore.reload();
+      expect(sessionStore.get().language).toBe('en');
+    });
   });
 });

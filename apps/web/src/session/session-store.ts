@@ -18,16 +18,42 @@ export type Session = {
 };
 
 const listeners = new Set<() => void>();
+/** The language of the organization whose public page is open, offered by that page. */
+let organizationLanguage: Language | null = null;
 let snapshot: Session = read();
+
+function isLanguage(value: string | null | undefined): value is Language {
+  return languages.includes(value as Language);
+}
+
+/** The first of the browser's preferred languages that the app is written in (es-MX reads as es). */
+export function browserLanguage(): Language | null {
+  if (typeof navigator === 'undefined') return null;
+  const preferred = navigator.languages?.length ? navigator.languages : [navigator.language];
+  for (const tag of preferred) {
+    const base = tag?.toLowerCase().split('-')[0];
+    if (isLanguage(base)) return base;
+  }
+  return null;
+}
+
+/**
+ * The language chosen (with the switch, or answered by sign-in) wins; before any choice, the
+ * browser's, then the organization's on its public pages, then the default.
+ */
+function readLanguage(): Language {
+  const stored = localStorage.getItem(storageKeys.language);
+  if (isLanguage(stored)) return stored;
+  return browserLanguage() ?? organizationLanguage ?? DEFAULT_LANGUAGE;
+}
 
 function read(): Session {
   const role = localStorage.getItem(storageKeys.role);
-  const language = localStorage.getItem(storageKeys.language);
   return {
     accessToken: localStorage.getItem(storageKeys.accessToken),
     refreshToken: localStorage.getItem(storageKeys.refreshToken),
     role: isRole(role) ? role : null,
-    language: languages.includes(language as Language) ? (language as Language) : DEFAULT_LANGUAGE,
+    language: readLanguage(),
     remember: localStorage.getItem(storageKeys.remember) === 'true',
   };
 }
@@ -75,6 +101,12 @@ export const sessionStore = {
   },
   setLanguage(language: Language) {
     write(storageKeys.language, language);
+    changed();
+  },
+  /** A public page's organization: its language applies only while nothing better is known. */
+  offerOrganizationLanguage(language: Language) {
+    if (organizationLanguage === language) return;
+    organizationLanguage = language;
     changed();
   },
   /** SPEC §4: clears the tokens; role, language and remember stay. */

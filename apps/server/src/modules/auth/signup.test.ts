@@ -81,7 +81,7 @@ describe('sign-up, email confirmation and onboarding', () => {
       url: '/api/organization/current',
       headers: bearer(accessToken),
     });
-    expect(current.json()).toMatchObject({ name: 'Café Lumbre', countryCode: 'MX', currency: 'MXN' });
+    expect(current.json()).toMatchObject({ name: 'Café Lumbre', countryCode: 'MX', currency: 'MXN', language: 'es' });
     expect(current.json().timeZone).toMatch(/^America\//);
 
     // The refresh token of the confirmation session reads the user afresh, organization included.

@@ -4,6 +4,7 @@ import {
   type Bpt,
   type CreateBptRequest,
   CreateBptRequestSchema,
+  DEFAULT_LANGUAGE,
   parsePercentToBps,
   SATS,
   satsPerUnit,
@@ -195,5 +196,6 @@ export async function getTerminalInfo(deps: { db: Db; config: Config }, row: Bpt
     branding: await getPublicBranding(deps.db, row.organization_id),
     countryCode: organization?.countryCode ?? null,
     timeZone: organization?.timeZone ?? 'UTC',
+    language: organization?.language ?? DEFAULT_LANGUAGE,
   };
 }

@@ -37,5 +37,11 @@ describe('the terminal names its organization’s country', () => {
     expect(shared.json<TerminalInfo>().countryCode).toBe('GT');
     const own = await t.app.inject({ method: 'GET', url: `/api/bpts/${bpt.id}/terminal`, headers: admin });
     expect(own.json<TerminalInfo>().countryCode).toBe('GT');
+
+    // And its language, which the shared page reads in when the browser asks for neither of ours.
+    expect(shared.json<TerminalInfo>().language).toBe('en');
+    await t.db.updateTable('organizations').set({ language: 'es' }).where('id', '=', organization.id).execute();
+    const inSpanish = await t.app.inject({ method: 'GET', url: `/api/terminal/${bpt.shareToken}` });
+    expect(inSpanish.json<TerminalInfo>().language).toBe('es');
   });
 });

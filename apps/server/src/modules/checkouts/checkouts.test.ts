@@ -198,6 +198,7 @@ describe('payment links', () => {
       description: 'Cake',
       merchant: { name: 'Café Quetzal', logoUrl: null, accentColor: null },
       countryCode: 'GT',
+      language: 'en',
       amount: { currency: 'GTQ', value: '73.00' },
       fiatAmount: { currency: 'GTQ', value: '73.00' },
       amountSats: 10_000,

@@ -236,6 +236,7 @@ describe('dashboard', () => {
       countryCode: 'GT',
       timeZone: 'America/Guatemala',
       currency: 'GTQ',
+      language: 'en',
       blockedReason: null,
     });
   });

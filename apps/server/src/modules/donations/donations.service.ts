@@ -11,6 +11,7 @@ import {
   type DonationInvoice,
   type DonationLink,
   formatMinor,
+  type Language,
   type LnurlPayInvoice,
   type LnurlPayRequest,
   MAX_INVOICE_MSAT,
@@ -201,6 +202,7 @@ export type PayTarget = {
   link: DonationLinkRow;
   bpt: BptRow;
   organizationName: string;
+  organizationLanguage: Language;
   minMsat: bigint;
   maxMsat: bigint;
   callback: string;
@@ -222,6 +224,7 @@ async function findPayable(deps: DonationDeps, id: string): Promise<Omit<PayTarg
     link,
     bpt: selling.bpt,
     organizationName: organization.name,
+    organizationLanguage: organization.language,
     minMsat: fixed ?? MIN_SENDABLE_MSAT,
     maxMsat: fixed ?? MAX_INVOICE_MSAT,
   };
@@ -348,6 +351,7 @@ export async function getPublicDonationLink(deps: DonationDeps, target: PayTarge
     commentAllowed: target.link.comment_allowed,
     lnurl: encodeLnurl(payRequestUrl(deps, target.link.id)),
     merchant: { name: target.organizationName, logoUrl: branding.logoUrl, accentColor: branding.accentColor },
+    language: target.organizationLanguage,
   };
 }
 

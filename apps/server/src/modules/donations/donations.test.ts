@@ -333,6 +333,7 @@ describe('donation links through LNURL-pay, proven with independent clients', ()
       commentAllowed: 140,
       lnurl: link.lnurl,
       merchant: { name: 'Bosque Vivo', logoUrl: null, accentColor: null },
+      language: 'en',
     });
     const created = await t.app.inject({
       method: 'POST',

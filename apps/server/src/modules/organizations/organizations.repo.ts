@@ -22,7 +22,7 @@ export async function findOrganizationById(db: Db, id: string): Promise<Organiza
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The organization as its users' screens show it: name, country, time zone and currency. */
+/** The organization as its users' screens show it: name, country, time zone, currency and language. */
 export async function findCurrentOrganization(db: Db, id: string): Promise<CurrentOrganization | undefined> {
   return db
     .selectFrom('organizations')
@@ -33,6 +33,7 @@ export async function findCurrentOrganization(db: Db, id: string): Promise<Curre
       'countries.code as countryCode',
       'organizations.time_zone as timeZone',
       'organizations.currency',
+      'organizations.language',
       'organizations.blocked_reason as blockedReason',
     ])
     .where('organizations.id', '=', id)

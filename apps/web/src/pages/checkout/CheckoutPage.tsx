@@ -9,6 +9,7 @@ import { BrandedPanel } from '../../components/BrandedPanel.tsx';
 import { BrandedTitle } from '../../components/BrandedTitle.tsx';
 import { FormatCountryContext } from '../../components/format-locale.ts';
 import { useTranslation } from '../../i18n/index.ts';
+import { useOrganizationLanguage } from '../../session/use-organization-language.ts';
 import { CheckoutPaid } from './CheckoutPaid.tsx';
 import { LightningPayment } from './LightningPayment.tsx';
 import { OnchainPayment, OnchainState } from './OnchainPayment.tsx';
@@ -24,6 +25,7 @@ export function CheckoutPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const checkout = usePublicCheckout(id);
+  useOrganizationLanguage(checkout.data?.language);
   // Every status change (and every reconnect) reads the checkout again: it carries what to show.
   useCheckoutStatus(checkout.data ? id : null, () => void checkout.refetch());
   const notFound =

@@ -13,6 +13,7 @@ const paid: PublicCheckout = {
   orderId: '1001',
   merchant: { name: 'Librería Aurora', logoUrl: null, accentColor: null },
   countryCode: 'MX',
+  language: 'es',
   amount: { currency: 'MXN', value: '250.00' },
   fiatAmount: { currency: 'MXN', value: '250.00' },
   amountSats: 12_000,

@@ -8,6 +8,7 @@ import { publicErrorMessage } from '../../api/error-messages.ts';
 import { BrandedPanel } from '../../components/BrandedPanel.tsx';
 import { BrandedTitle } from '../../components/BrandedTitle.tsx';
 import { useTranslation } from '../../i18n/index.ts';
+import { useOrganizationLanguage } from '../../session/use-organization-language.ts';
 import { DonationEntry } from './DonationEntry.tsx';
 import { DonationInvoicePanel, DonationThanks } from './DonationInvoicePanel.tsx';
 
@@ -80,6 +81,7 @@ export function DonationPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const link = usePublicDonationLink(id);
+  useOrganizationLanguage(link.data?.language);
   const notFound = link.error instanceof ApiError && (link.error.status === 404 || link.error.status === 400);
   return (
     <Stack maw={480} w="100%" mx="auto" gap="md">

@@ -26,6 +26,7 @@ import { TimeZoneContext } from '../../components/date-time.ts';
 import { FormatCountryContext, useFormatLocale } from '../../components/format-locale.ts';
 import { formatMoney } from '../../components/money-format.ts';
 import { useTranslation } from '../../i18n/index.ts';
+import { useOrganizationLanguage } from '../../session/use-organization-language.ts';
 import { useSession } from '../../session/use-session.ts';
 import { InvoiceAmount, InvoicePanel } from './InvoicePanel.tsx';
 import { Keypad } from './Keypad.tsx';
@@ -291,6 +292,7 @@ function LoadProblem({ error, onRetry }: { error: unknown; onRetry: () => void }
 export function TerminalPage({ source, canCharge }: { source: TerminalSource; canCharge: boolean }) {
   const { t } = useTranslation();
   const info = useTerminalInfo(source);
+  useOrganizationLanguage(info.data?.language);
   return (
     // Numbers are written as the organization's country writes them, with or without a session.
     <FormatCountryContext.Provider value={info.data?.countryCode}>
