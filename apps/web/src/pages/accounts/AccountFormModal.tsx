@@ -4,10 +4,12 @@ import { type FormEvent, useState } from 'react';
 import { useCreateAccount, useUpdateAccount } from '../../api/accounts.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
 import { notifications } from '../../components/notifications.ts';
+import { useReturnFocus } from '../../components/use-return-focus.ts';
 import { useTranslation } from '../../i18n/index.ts';
 
 /** Creates an account, or renames one and changes its internal code (SPEC §5: the code is optional). */
 export function AccountFormModal({ account, onClose }: { account: Account | null; onClose: () => void }) {
+  useReturnFocus();
   const { t } = useTranslation();
   const create = useCreateAccount();
   const update = useUpdateAccount();

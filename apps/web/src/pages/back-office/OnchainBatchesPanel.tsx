@@ -13,6 +13,7 @@ import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { notifications as toasts } from '../../components/notifications.ts';
+import { useReturnFocus } from '../../components/use-return-focus.ts';
 import { useTranslation } from '../../i18n/index.ts';
 
 const stateColor: Record<OnchainPayoutBatch['state'], string> = {
@@ -136,6 +137,7 @@ export function OnchainBatchesPanel() {
 }
 
 function SignedBatchModal({ batch, onClose }: { batch: OnchainPayoutBatch; onClose: () => void }) {
+  useReturnFocus();
   const { t } = useTranslation();
   const submit = useSubmitSignedBatch();
   const [transaction, setTransaction] = useState('');

@@ -1,8 +1,9 @@
 import { MantineProvider } from '@mantine/core';
 import type { Bpt } from '@rayo/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
@@ -91,5 +92,46 @@ describe('the lists a BPT is chosen from', () => {
     accountsFail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await vi.waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+});
+
+// As the BPT list does: the form is there only while it is open.
+function Opener() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Edit Till
+      </button>
+      {open && <BptFormModal bpt={bpt} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+describe('closing the form', () => {
+  it('gives the focus back to the button that opened it', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        Response.json(url.endsWith('/currencies') ? [{ code: 'GTQ' }] : [{ id: 'account-1', name: 'Counter' }]),
+      ),
+    );
+    const i18n = initI18n();
+    await i18n.changeLanguage('en');
+    render(
+      <MantineProvider>
+        <QueryClientProvider client={new QueryClient()}>
+          <MemoryRouter>
+            <Opener />
+          </MemoryRouter>
+        </QueryClientProvider>
+      </MantineProvider>,
+    );
+    const opener = screen.getByRole('button', { name: 'Edit Till' });
+    await userEvent.click(opener);
+    await screen.findByLabelText('Tax percentage');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByLabelText('Tax percentage')).toBeNull());
+    await waitFor(() => expect(opener).toHaveFocus());
   });
 });

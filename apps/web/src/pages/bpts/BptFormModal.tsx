@@ -8,6 +8,7 @@ import { ApiError } from '../../api/client.ts';
 import { FormFooter } from '../../components/FormFooter.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { notifications } from '../../components/notifications.ts';
+import { useReturnFocus } from '../../components/use-return-focus.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { channelLabel, channelValue, suggestedChannels } from './channels.ts';
 
@@ -64,6 +65,7 @@ function AccountNeeded({ onClose }: { onClose: () => void }) {
 
 /** Creates a BPT (`bpt` null) or edits one. */
 export function BptFormModal({ bpt, onClose }: { bpt: Bpt | null; onClose: () => void }) {
+  useReturnFocus();
   const { t, i18n } = useTranslation();
   const accounts = useAccounts();
   const currencies = useCurrencies();

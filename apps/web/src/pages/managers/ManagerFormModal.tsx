@@ -9,6 +9,7 @@ import { emailErrorKey, newPasswordErrorKeys } from '../../components/credential
 import { FormFooter } from '../../components/FormFooter.tsx';
 import { LoadError } from '../../components/LoadError.tsx';
 import { notifications } from '../../components/notifications.ts';
+import { useReturnFocus } from '../../components/use-return-focus.ts';
 import { useTranslation } from '../../i18n/index.ts';
 import { useSession } from '../../session/use-session.ts';
 
@@ -20,6 +21,7 @@ type FieldErrors = Partial<Record<'name' | 'email' | 'password' | 'confirmation'
  * name and stays as created. With MFA on, a password chosen here needs the admin's code.
  */
 export function ManagerFormModal({ manager, onClose }: { manager: Manager | null; onClose: () => void }) {
+  useReturnFocus();
   const { t } = useTranslation();
   const accounts = useAccounts();
   const create = useCreateManager();
