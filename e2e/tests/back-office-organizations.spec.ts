@@ -100,7 +100,18 @@ test('back office finds a new organization, verifies its bank account, blocks an
   await created.getByRole('button', { name: 'Delete' }).click();
   await expect(created).toHaveCount(0);
   const deleted = page.getByRole('alert').filter({ hasText: `Deleted the notice “New organization” of ${shop.name}.` });
+  await expect(deleted).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('notification-deleted-1280-en.png') });
+  // The message leaves the page's title readable: its words, not the heading's full-width box.
+  const title = await page.getByRole('heading', { level: 1 }).evaluate((heading) => {
+    const words = document.createRange();
+    words.selectNodeContents(heading);
+    const { x, y, width, height } = words.getBoundingClientRect();
+    return { x, y, width, height };
+  });
+  const message = await deleted.boundingBox();
+  if (!message) throw new Error('the message is not shown');
+  expect(message.x >= title.x + title.width || message.y >= title.y + title.height).toBe(true);
   await deleted.getByRole('button', { name: 'Undo' }).click();
   await expect(deleted).toBeHidden();
   await expect(created).toHaveCount(1);

@@ -14,7 +14,8 @@ export function DeferredNotifications() {
   if (!wanted) return null;
   return (
     <Suspense fallback={null}>
-      <Notifications position="top-center" />
+      {/* At the top (SPEC §8), on the right: every page's title is on the left, where a centred message covered it. */}
+      <Notifications position="top-right" />
     </Suspense>
   );
 }

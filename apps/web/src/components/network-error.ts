@@ -6,7 +6,7 @@ export function showNetworkError(t: TFunction): void {
   notifications.show({
     id: 'network-error',
     color: 'red',
-    position: 'top-center',
+    position: 'top-right',
     message: t('errors.network'),
     autoClose: false,
   });

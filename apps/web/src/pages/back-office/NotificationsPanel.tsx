@@ -63,13 +63,13 @@ export function NotificationsPanel() {
       withCloseButton: false,
       message: (
         <Group justify="space-between" wrap="nowrap" gap="sm">
-          <Text size="sm">
+          <Text size="sm" style={{ flex: 1 }}>
             {t('backOffice.notifications.deleted', {
               kind: t(notificationKindKey(notice.kind)),
               organization: notice.organizationName,
             })}
           </Text>
-          <Button size="compact-sm" variant="light" onClick={undo}>
+          <Button size="compact-sm" variant="light" onClick={undo} style={{ flexShrink: 0 }}>
             {t('backOffice.notifications.undo')}
           </Button>
         </Group>

@@ -39,7 +39,7 @@ export function BptsPage() {
   const failedAt = bpts.isError ? bpts.errorUpdatedAt : 0;
   useEffect(() => {
     if (failedAt) {
-      notifications.show({ id: 'bpts-failed', color: 'red', position: 'top-center', message: t('errors.bptsFailed') });
+      notifications.show({ id: 'bpts-failed', color: 'red', position: 'top-right', message: t('errors.bptsFailed') });
     }
   }, [failedAt, t]);
 
