@@ -43,10 +43,25 @@ test('sign up, confirm from the mail, onboard, reset the password and sign in', 
   await page.getByRole('textbox', { name: 'Confirm password' }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Confirm and continue' }).click();
   await expect(page.getByRole('heading', { name: 'Set up your organization' })).toBeVisible();
+  // Sent empty, the form says what is missing; each error goes once its field is filled.
+  await page.getByRole('button', { name: 'Start selling' }).click();
+  await expect(page.getByText('The name is missing')).toBeVisible();
+  await expect(page.getByText('Choose a country')).toBeVisible();
+  await expect(page.getByText('Choose a currency')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('onboard-errors-1280-en.png') });
   await page.getByRole('textbox', { name: 'Organization name' }).fill('Café Lumbre');
+  await expect(page.getByText('The name is missing')).toBeHidden();
   await page.getByRole('combobox', { name: 'Country' }).fill('Mexi');
   await page.getByRole('option', { name: 'Mexico' }).click();
-  await expect(page.getByRole('combobox', { name: 'Currency' })).toHaveValue('MXN');
+  await expect(page.getByText('Choose a country')).toBeHidden();
+  await expect(page.getByText('Choose a currency')).toBeHidden();
+  const currency = page.getByRole('combobox', { name: 'Currency' });
+  await expect(currency).toHaveValue('MXN');
+  // Choosing the currency already chosen keeps it.
+  await currency.click();
+  await page.getByRole('option', { name: 'MXN', exact: true }).click();
+  await expect(currency).toHaveValue('MXN');
+  await page.screenshot({ path: test.info().outputPath('onboard-fixed-1280-en.png') });
   await page.getByRole('button', { name: 'Start selling' }).click();
 
   await expect(page).toHaveURL(/\/$/);

@@ -136,6 +136,15 @@ function OnboardForm() {
   const fiat = (currencies.data ?? []).filter((currency) => currency.isFiat).map((currency) => currency.code);
   const [form, setForm] = useState({ name: '', countryCode: '', language: session.language, currency: '' });
   const [errors, setErrors] = useState<Partial<Record<keyof typeof form, string>>>({});
+  // A field's error goes as soon as the field is given a value, not at the next submit.
+  const change = (fields: Partial<typeof form>) => {
+    setForm({ ...form, ...fields });
+    setErrors((current) => {
+      const left = { ...current };
+      for (const [name, value] of Object.entries(fields)) if (value?.trim()) delete left[name as keyof typeof form];
+      return left;
+    });
+  };
   const save = useMutation({
     mutationFn: onboard,
     onSuccess: async ({ accessToken }) => {
@@ -159,8 +168,7 @@ function OnboardForm() {
   };
 
   const chooseCountry = (countryCode: string | null) =>
-    setForm({
-      ...form,
+    change({
       countryCode: countryCode ?? '',
       currency: (countryCode && defaultCurrencyOf(countryCode, fiat)) || form.currency,
     });
@@ -177,7 +185,7 @@ function OnboardForm() {
         <TextInput
           label={t('onboard.name')}
           value={form.name}
-          onChange={(event) => setForm({ ...form, name: event.currentTarget.value })}
+          onChange={(event) => change({ name: event.currentTarget.value })}
           error={errors.name && t(errors.name)}
           autoComplete="organization"
         />
@@ -190,6 +198,7 @@ function OnboardForm() {
           }))}
           value={form.countryCode || null}
           onChange={chooseCountry}
+          allowDeselect={false}
           error={errors.countryCode && t(errors.countryCode)}
           nothingFoundMessage={t('onboard.noCountry')}
         />
@@ -198,7 +207,8 @@ function OnboardForm() {
           description={t('onboard.currencyHelp')}
           data={fiat}
           value={form.currency || null}
-          onChange={(currency) => setForm({ ...form, currency: currency ?? '' })}
+          onChange={(currency) => change({ currency: currency ?? '' })}
+          allowDeselect={false}
           error={errors.currency && t(errors.currency)}
         />
         <Select
