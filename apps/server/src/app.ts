@@ -21,7 +21,8 @@ import type { Config, TrustProxy } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './domain/clock.ts';
 import { registerAccessControl } from './http/access.ts';
-import { answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
+import { capConnectionsPerAddress } from './http/connections.ts';
+import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
 import { registerSecurityHeaders } from './http/security.ts';
@@ -109,12 +110,19 @@ function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: s
 
 /** Builds the whole HTTP application around its dependencies; tests pass their own. */
 export async function buildApp(deps: AppDeps): Promise<App> {
+  const { http } = deps.config;
   const app = Fastify({
     loggerInstance: deps.log,
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    // Node looks for connections past these limits every `connectionsCheckingInterval` (30 s by
+    // default, which would let a trickling request live that much longer than its limit).
+    requestTimeout: http.requestTimeoutSeconds * 1000,
+    http: { headersTimeout: http.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
   }).withTypeProvider<ZodTypeProvider>();
+  capConnectionsPerAddress(app.server, http.connectionsPerAddress, deps.config.trustProxy);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -51,6 +51,9 @@ const ConfigSchema = z.object({
       return trust;
     })
     .default(false),
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   SUPPORT_EMAIL: z.email().default('support@rayo.local'),
   SMTP_URL: z
     .string()
@@ -157,6 +160,11 @@ export type Config = {
    * hops, or hops sent by these addresses or ranges (Fastify's `trustProxy`).
    */
   trustProxy: TrustProxy;
+  /**
+   * How long a client may take to send a request's headers, and the whole request with its
+   * body; and how many connections one client address may hold open at once.
+   */
+  http: { headersTimeoutSeconds: number; requestTimeoutSeconds: number; connectionsPerAddress: number };
   supportEmail: string;
   /** Mail goes through this SMTP server; without it mail is only written to the log, on devnet. */
   smtpUrl: string | undefined;
@@ -405,6 +413,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signInLimitPerEmailGlobal: c.SIGNIN_LIMIT_PER_EMAIL_GLOBAL,
     signInLimitWindowSeconds: c.SIGNIN_LIMIT_WINDOW_SECONDS,
     trustProxy: c.TRUST_PROXY,
+    http: {
+      // Node refuses a headers timeout longer than the request's.
+      headersTimeoutSeconds: Math.min(c.HTTP_HEADERS_TIMEOUT_SECONDS, c.HTTP_REQUEST_TIMEOUT_SECONDS),
+      requestTimeoutSeconds: c.HTTP_REQUEST_TIMEOUT_SECONDS,
+      connectionsPerAddress: c.CONNECTIONS_PER_ADDRESS,
+    },
     supportEmail: c.SUPPORT_EMAIL,
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,

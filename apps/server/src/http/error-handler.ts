@@ -1,7 +1,9 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { AppError, type ErrorCode, isErrorCode } from '@rayo/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { applySecurityHeaders } from './security.ts';
+import { applySecurityHeaders, securityHeaderLines } from './security.ts';
 
 function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
@@ -41,6 +43,59 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   // No hook runs for these, so the security headers are set here.
   applySecurityHeaders(request, reply);
   send(reply, 'InvalidInput', error.message, error.statusCode ?? 400);
+}
+
+const SECURITY_HEADER_LINES = securityHeaderLines();
+
+/**
+ * A whole HTTP answer `{ code, message }` with the security headers, for a socket that has no
+ * request Fastify could answer on; the connection closes after it.
+ */
+export function rawErrorAnswer(status: number, code: ErrorCode, message: string, headers: string[] = []): string {
+  const body = JSON.stringify({ code, message });
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'cache-control: no-store',
+    'connection: close',
+    ...SECURITY_HEADER_LINES,
+    ...headers,
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/** Writes `answer` if the socket still takes it, then closes the socket once it is sent. */
+export function answerOnSocket(socket: Socket, answer: string): void {
+  if (socket.writable) socket.end(answer, () => socket.destroy());
+  else socket.destroy();
+}
+
+/** Node's parser names the fault it met (llhttp's reason, a fixed text) on the error it raises. */
+function parserReason(error: Error): string | undefined {
+  const reason = (error as { reason?: unknown }).reason;
+  return typeof reason === 'string' && reason !== '' ? reason : undefined;
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before Fastify sees a request
+ * (headers too large, Content-Length beside chunked, bytes HTTP does not allow, a request that
+ * took too long to arrive) is answered in our shape with the security headers, instead of
+ * Fastify's `{ error, message, statusCode }` without them.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  // A connection reset has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    answerOnSocket(socket, rawErrorAnswer(408, 'InvalidInput', 'The request took too long to arrive'));
+  } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+    answerOnSocket(socket, rawErrorAnswer(431, 'InvalidInput', 'The request headers are too large'));
+  } else {
+    const reason = parserReason(error);
+    const message = reason ? `The request is not valid HTTP: ${reason}` : 'The request is not valid HTTP';
+    answerOnSocket(socket, rawErrorAnswer(400, 'InvalidInput', message));
+  }
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 
@@ -53,6 +54,8 @@ function ecwidPageHeaders(policy: EcwidPagePolicy) {
 }
 
 const ECWID_PAGE = /^\/ecommerce\/ecwid\/?(?:[?#]|$)/;
+/** The API's answers, but not its documentation's page and files. */
+const API_ANSWER = /^\/api\/(?!docs(?:[/?#]|$))/;
 
 /**
  * The headers on a reply that no hook sees: Fastify answers a malformed URL through
@@ -61,6 +64,21 @@ const ECWID_PAGE = /^\/ecommerce\/ecwid\/?(?:[?#]|$)/;
 export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   // helmet sets every header before it returns, and throws rather than passing on an error.
   setSecurityHeaders(request.raw, reply.raw, () => {});
+}
+
+/**
+ * The same headers as `name: value` lines, for answers written straight to a socket, where there
+ * is no request or reply for helmet to work on: refusals of Node's HTTP parser and of the
+ * connection cap. helmet only sets and removes headers, so a recorder stands in for the reply.
+ */
+export function securityHeaderLines(): string[] {
+  const headers = new Map<string, string>();
+  const recorder = {
+    setHeader: (name: string, value: string) => headers.set(name, value),
+    removeHeader: (name: string) => headers.delete(name),
+  };
+  setSecurityHeaders({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
+  return [...headers].map(([name, value]) => `${name}: ${value}`);
 }
 
 /**
@@ -73,6 +91,9 @@ export function registerSecurityHeaders(app: FastifyInstance, ecwid: EcwidPagePo
   app.addHook('onRequest', (request, reply, done) => {
     if (ECWID_PAGE.test(request.url)) setEcwidPageHeaders(request.raw, reply.raw, () => {});
     else applySecurityHeaders(request, reply);
+    // API answers hold a caller's data (an IBAN, a session's tokens): no cache, the browser's or a
+    // proxy's, keeps them. A route whose answer may be kept says so itself and replaces this.
+    if (API_ANSWER.test(request.url)) reply.header('cache-control', 'no-store');
     done();
   });
 }
