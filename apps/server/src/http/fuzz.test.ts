@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerDigest } from '../../test/ledger-digest.ts';
+import { rawExchange } from '../../test/raw-http.ts';
 import {
   bearer,
   createTestAccount,
@@ -19,7 +20,7 @@ import {
  * Walks every operation of the OpenAPI document with requests generated from its own schemas,
  * as an anonymous caller, an admin and a manager: values the schema accepts, values it does not,
  * and the hostile ones an attacker tries (NUL bytes, lone surrogates, huge and negative numbers,
- * dates far out of range, empty updates, wrong types, long strings). No answer may be a 5xx,
+ * dates far out of range, empty updates, wrong types, long strings, JSON nested thousands deep). No answer may be a 5xx,
  * every error is `{ code, message }` with a known code, and a refused request leaves the ledger
  * (invoices, transactions and the dashboard's daily rollup) as it was. Routes come from the
  * document, so a new route is fuzzed without being listed here.
@@ -164,6 +165,24 @@ function hostileValue(): fc.Arbitrary<unknown> {
   );
 }
 
+/**
+ * JSON nested past any depth a body needs: thousands of levels once overflowed the text check's
+ * recursion (a 500) and cost the event loop over 100 ms a request. Arrays, objects and strings
+ * with brackets, closed or not, around fields a schema knows.
+ */
+const nestedJson = fc
+  .tuple(
+    fc.constantFrom(33, 100, 7000),
+    fc.constantFrom(['[', ']'], ['{"a":', '}'], ['[{"name":', '}]']),
+    fc.constantFrom('0', '"\\u0000"', '"]]]"'),
+    fc.boolean(),
+    fc.boolean(),
+  )
+  .map(([levels, [open, close], inner, closed, wrapped]) => {
+    const nest = `${open.repeat(levels)}${inner}${closed ? close.repeat(levels) : ''}`;
+    return wrapped ? `{"name":"x","amount":${nest}}` : nest;
+  });
+
 function known(pool: keyof Pools): fc.Arbitrary<Known> {
   return fc.nat().map((index) => ({ known: pool, index }));
 }
@@ -303,7 +322,10 @@ function requestArbitrary(method: string, operation: Operation): fc.Arbitrary<Fu
           weight: 1,
           arbitrary: fc.record({
             kind: fc.constant('raw' as const),
-            text: fc.constantFrom('{"amount":', 'not json', '{"a":"\\u0000"}', '"\\ud800"', '[1,2'),
+            text: fc.oneof(
+              fc.constantFrom('{"amount":', 'not json', '{"a":"\\u0000"}', '"\\ud800"', '[1,2'),
+              nestedJson,
+            ),
             type: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded'),
           }),
         },
@@ -655,4 +677,71 @@ describe('every operation of the OpenAPI document, fuzzed from its schemas', () 
     if (failures.length > 0) console.error(failures.join('\n'));
     expect(failures, `seed ${SEED}`).toEqual([]);
   }, 600_000);
+});
+
+describe('raw HTTP that no client library sends', () => {
+  const host = 'Host: 127.0.0.1\r\n';
+  const signIn = 'POST /api/auth/signin HTTP/1.1\r\n';
+  const cases: Array<[string, string | Buffer, boolean]> = [
+    ['a NUL byte in the path', `GET /api/countries\u0000 HTTP/1.1\r\n${host}\r\n`, false],
+    ['a control byte in a header value', `GET /api/countries HTTP/1.1\r\n${host}X-Note: a\u0001b\r\n\r\n`, false],
+    ['a space in a header name', `GET /api/countries HTTP/1.1\r\n${host}X Note: a\r\n\r\n`, false],
+    [
+      'bytes that are not UTF-8 in the path',
+      Buffer.from('GET /api/terminal/\xff\xfe HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'),
+      false,
+    ],
+    [
+      'Content-Length beside chunked',
+      `${signIn}${host}Content-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      false,
+    ],
+    ['two different Content-Lengths', `${signIn}${host}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, false],
+    [
+      'a bad chunk size',
+      `${signIn}${host}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      false,
+    ],
+    ['a header of 20 KB', `GET /api/countries HTTP/1.1\r\n${host}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`, false],
+    ['two thousand headers', `GET /api/countries HTTP/1.1\r\n${host}${'X-A: b\r\n'.repeat(2000)}\r\n`, false],
+    ['an unknown HTTP version', `GET /api/countries HTTP/9.9\r\n${host}\r\n`, false],
+    [
+      'a TLS greeting',
+      Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03, 0x0d, 0x0a, 0x0d, 0x0a]),
+      false,
+    ],
+    [
+      'a body cut short',
+      `${signIn}${host}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":`,
+      true,
+    ],
+    ['headers cut short', `GET /api/countries HTTP/1.1\r\n${host}X-A: b`, true],
+    ['an empty JSON body', `${signIn}${host}Content-Type: application/json\r\nContent-Length: 0\r\n\r\n`, false],
+    [
+      'an empty chunked JSON body',
+      `${signIn}${host}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      false,
+    ],
+    [
+      'deep JSON, chunked',
+      `${signIn}${host}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1f40\r\n${'['.repeat(8000)}\r\n0\r\n\r\n`,
+      false,
+    ],
+  ];
+
+  it.each(cases)('answers %s with { code, message } and the security headers, or closes', async (_, bytes, end) => {
+    const answer = await rawExchange(t.app, bytes, end);
+    if (answer === undefined) return;
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(problemWith(answer.status, answer.body)).toBeUndefined();
+    expect(answer.status).toBeLessThan(500);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('keeps serving afterwards', async () => {
+    const answer = await rawExchange(t.app, `GET /api/countries HTTP/1.1\r\n${host}Connection: close\r\n\r\n`, false);
+    expect(answer?.status).toBe(200);
+  });
 });

@@ -10,14 +10,35 @@ function isUnstorable(text: string): boolean {
   return text.includes('\u0000') || !text.isWellFormed();
 }
 
-/** The path to the first unstorable key or string inside `value`, or undefined. */
-function findUnstorable(value: unknown, path: string[] = []): string[] | undefined {
-  if (typeof value === 'string') return isUnstorable(value) ? path : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
+/** Objects and arrays, but not the raw bytes a route reads for itself (a webhook's body). */
+function isWalkable(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !ArrayBuffer.isView(value);
+}
+
+/**
+ * The top-level field under which `value` holds an unstorable key or string ('' for `value`
+ * itself or a key of its own), or undefined. It walks with a stack of its own rather than by
+ * recursion, so no depth of nesting can overflow the call stack, and carries only the top-level
+ * field down rather than each path.
+ */
+function fieldWithUnstorableText(value: unknown): string | undefined {
+  if (typeof value === 'string') return isUnstorable(value) ? '' : undefined;
+  if (!isWalkable(value)) return undefined;
+  const pending: Array<[field: string, item: unknown]> = [];
   for (const [key, item] of Object.entries(value)) {
-    if (isUnstorable(key)) return [...path, key];
-    const found = findUnstorable(item, [...path, key]);
-    if (found) return found;
+    if (isUnstorable(key)) return '';
+    pending.push([key, item]);
+  }
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [field, item] = next;
+    if (typeof item === 'string') {
+      if (isUnstorable(item)) return field;
+    } else if (isWalkable(item)) {
+      for (const [key, inner] of Object.entries(item)) {
+        if (isUnstorable(key)) return field;
+        pending.push([field, inner]);
+      }
+    }
   }
   return undefined;
 }
@@ -29,9 +50,8 @@ function findUnstorable(value: unknown, path: string[] = []): string[] | undefin
 export function registerTextInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     for (const input of [request.params, request.query, request.body]) {
-      const path = findUnstorable(input);
-      if (!path) continue;
-      const [field = ''] = path;
+      const field = fieldWithUnstorableText(input);
+      if (field === undefined) continue;
       const code = field ? validationErrorCode(field, (input as Record<string, unknown>)[field]) : 'InvalidInput';
       throw new AppError(code, `${field || 'The request'} contains a NUL byte or an unpaired UTF-16 surrogate`);
     }
