@@ -67,6 +67,7 @@ const ConfigSchema = z.object({
   METRICS_TOKEN: z.string().min(32, 'at least 32 characters, e.g. openssl rand -base64 32').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LIGHTNING_BACKEND: z.enum(['devnet', 'lnd', 'cln']).default('devnet'),
+  DEVNET_PUBLIC: booleanFromEnv.default(false),
   LND_REST_URL: z.url().optional(),
   LND_MACAROON_HEX: z
     .string()
@@ -181,6 +182,8 @@ export type Config = {
    * application's port for a scraper sending `token`; neither when both are unset.
    */
   metrics: { port: number | undefined; host: string; token: string | undefined };
+  /** The devnet wallet's calls answer every address, not only this machine's. */
+  devnetPublic: boolean;
   lightning: {
     backend: 'devnet' | 'lnd' | 'cln';
     lndRestUrl: string | undefined;
@@ -426,6 +429,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownDrainSeconds: c.SHUTDOWN_DRAIN_SECONDS,
     logLevel: c.LOG_LEVEL,
     metrics: { port: c.METRICS_PORT, host: c.METRICS_HOST, token: c.METRICS_TOKEN },
+    devnetPublic: c.DEVNET_PUBLIC,
     lightning: {
       backend: c.LIGHTNING_BACKEND,
       lndRestUrl: c.LND_REST_URL,

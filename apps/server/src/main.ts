@@ -149,6 +149,11 @@ async function prepareDemoData(status: { state: DemoDataState }): Promise<void> 
 
 if (runtime.deps.lightning.name === 'devnet') {
   console.log('Payments go to the built-in devnet Lightning node: test invoices, no real bitcoin.');
+  console.log(
+    config.devnetPublic
+      ? 'DEVNET_PUBLIC=true: anyone who reaches Rayo may pay invoices, mine blocks and send coins from the devnet wallet.'
+      : 'The devnet wallet (pay, mine, send) answers only callers on this machine; DEVNET_PUBLIC=true opens it to every address.',
+  );
 }
 if (!config.smtpUrl) {
   console.log(

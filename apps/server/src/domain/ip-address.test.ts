@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressOwner, isPublicAddress } from './ip-address.ts';
+import { addressOwner, isLoopbackAddress, isPublicAddress } from './ip-address.ts';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -86,4 +86,15 @@ describe('addressOwner', () => {
     expect(new Set(owners).size).toBe(1);
     expect(addressOwner('2001:db8:a:c::1')).not.toBe(owners[0]);
   });
+});
+
+describe('isLoopbackAddress', () => {
+  it.each(['127.0.0.1', '127.8.9.10', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '::ffff:7f00:2'])(
+    '%s is this machine',
+    (address) => expect(isLoopbackAddress(address)).toBe(true),
+  );
+  it.each(['128.0.0.1', '10.0.0.1', '::2', '::', 'fe80::1', '::ffff:10.0.0.1', '::127.0.0.1', 'localhost', ''])(
+    '%s is not',
+    (address) => expect(isLoopbackAddress(address)).toBe(false),
+  );
 });

@@ -155,3 +155,17 @@ export function addressOwner(address: string): string {
   const groups = [112n, 96n, 80n, 64n].map((shift) => ((ipv6 >> shift) & 0xffffn).toString(16));
   return `${groups.join(':')}::/64`;
 }
+
+const IPV4_LOOPBACK = v4('127.0.0.0', 8);
+const IPV6_LOOPBACK = v6('::1', 128);
+
+/** Whether `address` is this machine's own: 127.0.0.0/8, ::1, or 127/8 mapped into IPv6. */
+export function isLoopbackAddress(address: string): boolean {
+  const text = bare(address);
+  const ipv4 = parseIpv4(text);
+  if (ipv4 !== undefined) return within(ipv4, IPV4_LOOPBACK, IPV4_BITS);
+  const ipv6 = text.includes(':') ? parseIpv6(text) : undefined;
+  if (ipv6 === undefined) return false;
+  if (within(ipv6, IPV4_MAPPED, IPV6_BITS)) return within(ipv6 & 0xffffffffn, IPV4_LOOPBACK, IPV4_BITS);
+  return within(ipv6, IPV6_LOOPBACK, IPV6_BITS);
+}

@@ -15,6 +15,7 @@ import {
 } from '@rayo/shared';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
+import { onlyFromThisMachine } from '../../http/local-only.ts';
 import {
   createDevnetWithdrawLink,
   type DevnetDeps,
@@ -30,13 +31,17 @@ import {
 const K1ParamsSchema = z.object({ k1: z.string().max(128) });
 
 /**
- * The devnet wallet and its Bolt Card service. Public because devnet money is not real; the caller
- * registers these only when the devnet Lightning backend is configured.
+ * The devnet wallet and its Bolt Card service. Without a session because devnet money is not
+ * real, but only for callers on the machine Rayo runs on unless DEVNET_PUBLIC is set: devnet is
+ * the default backend, and a server reachable from elsewhere must not let anyone pay its
+ * invoices. The caller registers these only when the devnet Lightning backend is configured.
  */
 export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
+  const localOnly = onlyFromThisMachine(deps.config.devnetPublic);
   app.post(
     '/api/devnet/pay',
     {
+      onRequest: localOnly,
       schema: { tags: ['devnet'], body: DevnetPayRequestSchema, response: { 200: DevnetPayResponseSchema } },
     },
     async (request) => payFromDevnetWallet(deps.db, request.body.paymentRequest),
@@ -45,6 +50,7 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
   app.post(
     '/api/devnet/lnurl-withdraw',
     {
+      onRequest: localOnly,
       schema: {
         tags: ['devnet'],
         body: DevnetWithdrawLinkRequestSchema,
@@ -57,12 +63,13 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
     },
   );
 
-  if (deps.config.chain.backend === 'devnet') registerDevnetChainRoutes(app, deps);
+  if (deps.config.chain.backend === 'devnet') registerDevnetChainRoutes(app, deps, localOnly);
 
   // LNURL wallets read these from other origins and expect HTTP 200 with a status in the body.
   app.get(
     '/api/devnet/lnurlw/:k1',
     {
+      onRequest: localOnly,
       schema: {
         tags: ['devnet'],
         params: K1ParamsSchema,
@@ -78,6 +85,7 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
   app.get(
     '/api/devnet/lnurlw/:k1/callback',
     {
+      onRequest: localOnly,
       schema: {
         tags: ['devnet'],
         params: K1ParamsSchema,
@@ -93,20 +101,32 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
 }
 
 /** The devnet chain's tools: its tip, mining blocks, and paying an address from the devnet wallet. */
-function registerDevnetChainRoutes(app: App, deps: DevnetDeps): void {
-  app.get('/api/devnet/chain', { schema: { tags: ['devnet'], response: { 200: DevnetChainTipSchema } } }, async () =>
-    getDevnetChainTip(deps.db),
+function registerDevnetChainRoutes(
+  app: App,
+  deps: DevnetDeps,
+  localOnly: ReturnType<typeof onlyFromThisMachine>,
+): void {
+  app.get(
+    '/api/devnet/chain',
+    { onRequest: localOnly, schema: { tags: ['devnet'], response: { 200: DevnetChainTipSchema } } },
+    async () => getDevnetChainTip(deps.db),
   );
 
   app.post(
     '/api/devnet/mine',
-    { schema: { tags: ['devnet'], body: DevnetMineRequestSchema, response: { 200: DevnetMineResponseSchema } } },
+    {
+      onRequest: localOnly,
+      schema: { tags: ['devnet'], body: DevnetMineRequestSchema, response: { 200: DevnetMineResponseSchema } },
+    },
     async (request) => mineDevnetChain(deps.db, request.body.blocks),
   );
 
   app.post(
     '/api/devnet/send-onchain',
-    { schema: { tags: ['devnet'], body: DevnetSendRequestSchema, response: { 200: DevnetSendResponseSchema } } },
+    {
+      onRequest: localOnly,
+      schema: { tags: ['devnet'], body: DevnetSendRequestSchema, response: { 200: DevnetSendResponseSchema } },
+    },
     async (request) => sendOnchainFromDevnetWallet(deps.db, request.body.address, request.body.sats),
   );
 }

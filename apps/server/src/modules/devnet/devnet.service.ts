@@ -14,7 +14,7 @@ import type { Db } from '../../db/database.ts';
 import { decodeBolt11 } from '../../domain/bolt11.ts';
 import { claimDevnetWithdrawal, findDevnetWithdrawal, insertDevnetWithdrawal } from './devnet.repo.ts';
 
-export type DevnetDeps = { db: Db; config: Pick<Config, 'publicUrl' | 'chain'> };
+export type DevnetDeps = { db: Db; config: Pick<Config, 'publicUrl' | 'chain' | 'devnetPublic'> };
 
 /** LNURL-withdraw's smallest amount: one satoshi. */
 const MIN_WITHDRAWABLE_MSAT = 1_000n;
