@@ -3,11 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hasMfaEnabled, verifyMfaCode } from '../modules/mfa/mfa.service.ts';
 import type { MfaDeps } from '../modules/mfa/mfa-codes.ts';
 import { callerOf } from './access.ts';
-import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from './rate-limit.ts';
+import { enforceRateLimit, forgiveRateLimitHits, type RateLimitDeps, type RateLimitRule } from './rate-limit.ts';
 
 /**
- * Code attempts per user, over every call that checks one (sign-in's second step, recovery,
- * turning MFA on, and sensitive changes): six digits must not be guessable by retrying.
+ * Wrong code attempts per user, over every call that checks one (sign-in's second step,
+ * recovery, turning MFA on, and sensitive changes): six digits must not be guessable by
+ * retrying. Each attempt is counted before its code is checked, so that a burst sent at once
+ * cannot slip past, and given back when the code was right: a user who signs in and confirms
+ * changes all day is never locked out by it.
  */
 export const mfaCodeAttempts: RateLimitRule = { name: 'mfa-code-user', limit: 10, windowSeconds: 15 * 60 };
 
@@ -33,6 +36,7 @@ export async function checkMfaCode(
   // A request without a code guesses nothing, so it is not counted: the web app sends a change
   // without one to hear every other refusal before it asks for the code.
   if (!code?.trim()) throw new AppError('MissingMfaCode', 'This change needs a code in the mfa-code header');
-  await enforceRateLimit(deps, reply, mfaCodeAttempts, caller.userId);
+  const hit = await enforceRateLimit(deps, reply, mfaCodeAttempts, caller.userId);
   await verifyMfaCode(deps, caller.userId, code, request.ip);
+  await forgiveRateLimitHits(deps.db, [hit]);
 }

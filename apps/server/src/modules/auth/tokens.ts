@@ -22,11 +22,19 @@ export type TokenIssuer = {
   signMfaChallenge(userId: string): Promise<string>;
   /** The user a valid, unexpired MFA challenge was issued to; null for anything else. */
   verifyMfaChallenge(token: string): Promise<string | null>;
+  /** The proof kept in a browser that it signed in to these accounts (`known-device.ts`). */
+  signKnownDevice(device: KnownDevice, lifeDays: number): Promise<string>;
+  /** The device a valid, unexpired proof names; null for anything else. */
+  verifyKnownDevice(token: string): Promise<KnownDevice | null>;
 };
+
+/** A browser that has signed in: its random id, and a key per account it signed in to. */
+export type KnownDevice = { id: string; accounts: string[] };
 
 const ISSUER = 'rayo';
 const MFA_AUDIENCE = 'rayo-mfa-challenge';
 const MFA_CHALLENGE_TTL = '5m';
+const DEVICE_AUDIENCE = 'rayo-known-device';
 
 /**
  * Access tokens whose signature was checked, up to this many: a till sends the same token with
@@ -63,6 +71,7 @@ export function createTokenIssuer(secret: string, ttlSeconds: number, now: () =>
   // Challenges are signed with a key of their own, derived from the secret, so that no
   // challenge can pass for an access token (or the reverse) whatever its claims say.
   const mfaKey = createHmac('sha256', secret).update('rayo mfa challenge').digest();
+  const deviceKey = createHmac('sha256', secret).update('rayo known device').digest();
   return {
     signAccessToken: (claims) =>
       new SignJWT({
@@ -108,6 +117,21 @@ export function createTokenIssuer(secret: string, ttlSeconds: number, now: () =>
         .sign(mfaKey),
     async verifyMfaChallenge(token) {
       return (await verified(token, mfaKey, MFA_AUDIENCE))?.sub ?? null;
+    },
+    signKnownDevice: (device, lifeDays) =>
+      new SignJWT({ acc: device.accounts })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(device.id)
+        .setIssuer(ISSUER)
+        .setAudience(DEVICE_AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(`${lifeDays}d`)
+        .sign(deviceKey),
+    async verifyKnownDevice(token) {
+      const payload = await verified(token, deviceKey, DEVICE_AUDIENCE, now());
+      const accounts = payload?.acc;
+      if (!payload?.sub || !Array.isArray(accounts) || !accounts.every((key) => typeof key === 'string')) return null;
+      return { id: payload.sub, accounts };
     },
   };
 }

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { mfaCodeAttempts, requireMfaCode } from '../../http/mfa-code.ts';
-import { enforceRateLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
+import { enforceRateLimit, forgiveRateLimitHits, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { confirmMfaEnrollment, disableMfa, hasMfaEnabled, startMfaEnrollment } from './mfa.service.ts';
 import {
   type MfaSignInDeps,
@@ -53,8 +53,9 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps & RateLimitDeps)
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      await enforceRateLimit(deps, reply, mfaCodeAttempts, caller.userId);
+      const hit = await enforceRateLimit(deps, reply, mfaCodeAttempts, caller.userId);
       await confirmMfaEnrollment(deps, caller.userId, request.body.code, request.ip);
+      await forgiveRateLimitHits(deps.db, [hit]);
       return reply.status(204).send();
     },
   );
@@ -87,8 +88,10 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps & RateLimitDeps)
     },
     async (request, reply) => {
       const userId = await readMfaChallenge(deps.tokens, request.body.mfaToken);
-      await enforceRateLimit(deps, reply, mfaCodeAttempts, userId);
-      return signInWithMfaCode(deps, userId, request.body.code, request.body.remember, request.ip);
+      const hit = await enforceRateLimit(deps, reply, mfaCodeAttempts, userId);
+      const session = await signInWithMfaCode(deps, userId, request.body.code, request.body.remember, request.ip);
+      await forgiveRateLimitHits(deps.db, [hit]);
+      return session;
     },
   );
 
@@ -104,8 +107,11 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps & RateLimitDeps)
     },
     async (request, reply) => {
       const userId = await readMfaChallenge(deps.tokens, request.body.mfaToken);
-      await enforceRateLimit(deps, reply, mfaCodeAttempts, userId);
-      return signInWithRecoveryCode(deps, userId, request.body.recoveryCode, request.body.remember, request.ip);
+      const hit = await enforceRateLimit(deps, reply, mfaCodeAttempts, userId);
+      const { recoveryCode, remember } = request.body;
+      const session = await signInWithRecoveryCode(deps, userId, recoveryCode, remember, request.ip);
+      await forgiveRateLimitHits(deps.db, [hit]);
+      return session;
     },
   );
 }

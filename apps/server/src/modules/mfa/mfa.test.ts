@@ -297,7 +297,7 @@ describe('MFA', () => {
     expect(noToken.statusCode).toBe(400);
   });
 
-  it('limits code attempts per user, across sign-in and settings', async () => {
+  it('limits wrong code attempts per user, across sign-in and settings', async () => {
     const { user, secret, session } = await userWithMfa();
     const mfaToken = await challengeFor(user.email);
     const wrong = wrongCodeOf(secret);
@@ -305,8 +305,7 @@ describe('MFA', () => {
     for (let attempt = 1; attempt <= 5; attempt++) {
       expect((await disable(session.accessToken)).json<ErrorResponse>().code).toBe('MissingMfaCode');
     }
-    // The validate that turned MFA on was the first attempt of the window.
-    for (let attempt = 2; attempt <= 10; attempt++) {
+    for (let attempt = 1; attempt <= 10; attempt++) {
       expect((await signInWithCode(mfaToken, wrong)).statusCode).toBe(400);
     }
     const limited = await signInWithCode(mfaToken, codeOf(secret, 1));
@@ -314,5 +313,23 @@ describe('MFA', () => {
     expect(limited.json<ErrorResponse>().code).toBe('TooManyRequests');
     expect((await disable(session.accessToken, codeOf(secret, 1))).statusCode).toBe(429);
     expect((await status(session.accessToken)).json()).toEqual({ hasMfa: true });
+  });
+
+  it('counts only wrong codes: signing in and confirming changes all day never locks a user out', async () => {
+    const { user, secret, session, recoveryCodes } = await userWithMfa();
+    // Ten right recovery codes and a right code after the one that turned MFA on: eleven
+    // successes, past the limit of ten, where every check used to count.
+    for (const recoveryCode of recoveryCodes) {
+      const answer = await recover(await challengeFor(user.email), recoveryCode);
+      expect(answer.statusCode, answer.body).toBe(200);
+    }
+    const signedIn = await signInWithCode(await challengeFor(user.email), codeOf(secret, 1));
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    // A reused code is a wrong one, and still counts.
+    const mfaToken = await challengeFor(user.email);
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect((await signInWithCode(mfaToken, codeOf(secret, 1))).json<ErrorResponse>().code).toBe('MfaCodeReused');
+    }
+    expect((await disable(session.accessToken, wrongCodeOf(secret))).statusCode).toBe(429);
   });
 });
