@@ -93,6 +93,7 @@ const ConfigSchema = z.object({
     .max(86400)
     .default(15 * 60),
   RECONCILE_SECONDS: z.coerce.number().int().min(1).default(30),
+  EVENT_STREAM_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   PAYOUT_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
   PAYOUT_MIN_SATS: z.coerce.number().int().min(1).default(1000),
   PAYOUT_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).default(60),
@@ -211,6 +212,8 @@ export type Config = {
   conversionFeeBps: number;
   invoiceExpirySeconds: number;
   reconcileSeconds: number;
+  /** How long an event stream stays open once its invoice or checkout expired. */
+  eventStreamGraceSeconds: number;
   /** Lightning-address payouts (docs/decisions.md "Payouts"). */
   payouts: {
     intervalSeconds: number;
@@ -452,6 +455,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     conversionFeeBps: percentToBps(c.CONVERSION_FEE_PERCENT),
     invoiceExpirySeconds: c.INVOICE_EXPIRY_SECONDS,
     reconcileSeconds: c.RECONCILE_SECONDS,
+    eventStreamGraceSeconds: c.EVENT_STREAM_GRACE_SECONDS,
     payouts: {
       intervalSeconds: c.PAYOUT_INTERVAL_SECONDS,
       minMsat: BigInt(c.PAYOUT_MIN_SATS) * 1000n,

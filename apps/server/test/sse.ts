@@ -1,20 +1,28 @@
 import { EventSource } from 'undici';
 
 /** Reads a Server-Sent Events stream over real HTTP and hands out its events in order. */
-export async function openSse(url: string) {
+export async function openSse(url: string, headers: Record<string, string> = {}) {
   const controller = new AbortController();
-  const response = await fetch(url, { signal: controller.signal, headers: { accept: 'text/event-stream' } });
+  const response = await fetch(url, {
+    signal: controller.signal,
+    headers: { accept: 'text/event-stream', ...headers },
+  });
   if (!response.ok || !response.body) throw new Error(`SSE ${url} answered ${response.status}`);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const queue: Array<{ event: string; data: unknown }> = [];
   let buffer = '';
   const waiters: Array<() => void> = [];
+  let ended = false;
 
   void (async () => {
     try {
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) return;
+        if (done) {
+          ended = true;
+          for (const wake of waiters.splice(0)) wake();
+          return;
+        }
         buffer += value;
         let end = buffer.indexOf('\n\n');
         while (end >= 0) {
@@ -44,6 +52,17 @@ export async function openSse(url: string) {
         });
       }
       return queue.shift() as { event: string; data: unknown };
+    },
+    /** Waits up to `timeoutMs` for the server to end the stream, after the events it sent. */
+    async end(timeoutMs = 15_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (!ended) {
+        if (Date.now() > deadline) throw new Error(`the server did not end the stream within ${timeoutMs} ms`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 50);
+        });
+      }
     },
     close: () => controller.abort(),
   };

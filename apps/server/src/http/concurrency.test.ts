@@ -76,3 +76,31 @@ describe('createConcurrencyLimit', () => {
     expect(await withSlot('a', async () => 'again')).toBe('again');
   });
 });
+
+describe('a fair share of the total', () => {
+  it('refuses keys holding their share once the total passes the mark, and still lets a newcomer in', () => {
+    const { admit } = createConcurrencyLimit({ perKey: 5, fairShareFrom: 10, total: 20 }, refusals);
+    // Two keys hold 5 each: the mark is reached.
+    for (const key of ['a', 'b']) for (let n = 0; n < 5; n += 1) admit(key);
+    expect(admitRefusal(() => admit('a'))).toBe('TooManyRequests');
+    // A newcomer's share is 10 / 3 = 3 places.
+    const c = [admit('c'), admit('c'), admit('c')];
+    expect(admitRefusal(() => admit('c'))).toBe('TooManyRequests');
+    // A fourth key's share is 10 / 4 = 2.
+    admit('d');
+    admit('d');
+    expect(admitRefusal(() => admit('d'))).toBe('TooManyRequests');
+    // With c gone, three keys share the mark again: d gets a third place, and no fourth.
+    for (const release of c) release();
+    admit('d');
+    expect(admitRefusal(() => admit('d'))).toBe('TooManyRequests');
+  });
+
+  it('lets every newcomer in with one place, up to the total', () => {
+    const { admit } = createConcurrencyLimit({ perKey: 5, fairShareFrom: 10, total: 12 }, refusals);
+    for (const key of ['a', 'b']) for (let n = 0; n < 5; n += 1) admit(key);
+    admit('c');
+    admit('d');
+    expect(admitRefusal(() => admit('e'))).toBe('ServiceUnavailable');
+  });
+});

@@ -12,6 +12,17 @@ export async function countHit(db: Db, key: string, windowStart: Date): Promise<
   return row.hits;
 }
 
+/** The hits counted for `key` in the window starting at `windowStart`. */
+export async function readHits(db: Db, key: string, windowStart: Date): Promise<number> {
+  const row = await db
+    .selectFrom('rate_limit_hits')
+    .select('hits')
+    .where('key', '=', key)
+    .where('window_start', '=', windowStart)
+    .executeTakeFirst();
+  return row?.hits ?? 0;
+}
+
 /** Takes back one hit counted by `countHit` in the same window. */
 export async function uncountHit(db: Db, key: string, windowStart: Date): Promise<void> {
   await db

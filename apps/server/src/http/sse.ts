@@ -3,14 +3,24 @@ import { eventStreamsOpen } from '../metrics.ts';
 import { type ConcurrencyLimits, createConcurrencyLimit } from './concurrency.ts';
 import { clientOf } from './rate-limit.ts';
 
-export type EventStream = { send: (event: string, data: unknown) => void; onClose: (cleanup: () => void) => void };
+export type EventStream = {
+  send: (event: string, data: unknown) => void;
+  /**
+   * Ends the stream from this side, once what it follows is final: at once, or `afterMs` later
+   * (an expiry, after which a payment already on its way may still arrive).
+   */
+  end: (afterMs?: number) => void;
+  onClose: (cleanup: () => void) => void;
+};
 
 /**
  * Each open stream holds a socket, a subscription and a timer for as long as its page stays open,
  * and the route is public, so one client must not open enough of them to starve the others. A
  * checkout page keeps one stream open; 20 leave room for a shop's devices behind one address.
+ * From 1,000 open, an address holding its fair share is refused, so that 50 addresses holding 20
+ * each do not shut out every other payer; 2,000 is the most a process holds.
  */
-export const STREAM_LIMITS: ConcurrencyLimits = { perKey: 20, total: 1000 };
+export const STREAM_LIMITS: ConcurrencyLimits = { perKey: 20, fairShareFrom: 1000, total: 2000 };
 const streams = createConcurrencyLimit(STREAM_LIMITS, {
   perKey: 'Too many open event streams from your address',
   total: 'Too many open event streams, try again shortly',
@@ -39,7 +49,8 @@ export function registerEventStreamDrain(app: FastifyInstance): void {
 /**
  * Turns the reply into a Server-Sent Events stream, or throws when the caps above are reached (before
  * anything is written, so the error handler answers). A comment line every 15 s keeps proxies from
- * closing an idle connection; the stream ends when the client goes away.
+ * closing an idle connection; the stream ends when the client goes away, or when its route ends it
+ * because what it follows is final.
  */
 export function openEventStream(request: FastifyRequest, reply: FastifyReply): EventStream {
   const release = streams.admit(clientOf(request));
@@ -78,6 +89,15 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply): E
   return {
     send: (event, data) => {
       if (!raw.writableEnded) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    end: (afterMs = 0) => {
+      const finish = () => {
+        if (!raw.writableEnded) raw.end();
+        close();
+      };
+      if (afterMs <= 0) return finish();
+      const timer = setTimeout(finish, afterMs);
+      cleanups.push(() => clearTimeout(timer));
     },
     onClose: (cleanup) => {
       if (closed) cleanup();

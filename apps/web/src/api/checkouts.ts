@@ -24,6 +24,8 @@ const REOPEN_DELAY_MS = 3_000;
 /**
  * Follows a checkout's status over Server-Sent Events. Each (re)connect and each return to the
  * page also calls `onStatus(null)`, so the page reads the checkout again for what it missed.
+ * Once the checkout is paid, or a while after it expired, the server ends the stream, and it is
+ * not opened again.
  */
 export function useCheckoutStatus(id: string | null, onStatus: (status: CheckoutStatus | null) => void): void {
   const notify = useEffectEvent(onStatus);
@@ -34,10 +36,14 @@ export function useCheckoutStatus(id: string | null, onStatus: (status: Checkout
     let reopenTimer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     let opened = false;
+    let expired = false;
 
     const onMessage = (event: MessageEvent<string>) => {
       const status = readStatusEvent(event.data, id, checkoutStatuses);
-      if (status) notify(status);
+      if (!status) return;
+      if (status === 'paid') source?.close();
+      expired = status === 'expired';
+      notify(status);
     };
     const onOpen = () => {
       // The first read is the page's own; only a reconnect may have missed something.
@@ -49,7 +55,9 @@ export function useCheckoutStatus(id: string | null, onStatus: (status: Checkout
       source.addEventListener('status', onMessage);
       source.addEventListener('open', onOpen);
       source.addEventListener('error', () => {
-        if (source?.readyState === EventSource.CLOSED && !stopped) reopenTimer = setTimeout(open, REOPEN_DELAY_MS);
+        // After an expiry the server ends the stream for good, and the browser must not reconnect.
+        if (expired) source?.close();
+        else if (source?.readyState === EventSource.CLOSED && !stopped) reopenTimer = setTimeout(open, REOPEN_DELAY_MS);
       });
     };
     const onVisible = () => {

@@ -27,7 +27,9 @@ const REOPEN_DELAY_MS = 3_000;
 /**
  * Follows an invoice's status over Server-Sent Events. EventSource reconnects by itself after
  * a dropped connection; a status sent while it was away would be missed, so every (re)connect
- * and every return to the page also reads the invoice once.
+ * and every return to the page also reads the invoice once. Once the invoice is settled or
+ * cancelled, or a while after it expired, the server ends the stream, and it is not opened
+ * again: returns to the page still read the invoice.
  */
 export function useInvoiceStatus(
   invoiceId: string | null,
@@ -40,6 +42,7 @@ export function useInvoiceStatus(
     let source: EventSource | null = null;
     let reopenTimer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
+    let expired = false;
 
     const check = () => {
       getInvoice(invoiceId)
@@ -50,15 +53,22 @@ export function useInvoiceStatus(
     };
     const onMessage = (event: MessageEvent<string>) => {
       const status = readStatusEvent(event.data, invoiceId, invoiceStatuses);
-      if (status) notify(status, invoiceId);
+      if (!status) return;
+      if (status === 'settled' || status === 'cancelled') source?.close();
+      expired = status === 'expired';
+      notify(status, invoiceId);
     };
     const open = () => {
       source = new EventSource(`/api/invoices/${encodeURIComponent(invoiceId)}/events`);
       source.addEventListener('status', onMessage);
       source.addEventListener('open', check);
       source.addEventListener('error', () => {
+        // After an expiry the server ends the stream for good, and the browser must not reconnect.
+        if (expired) source?.close();
         // A refused stream (e.g. an error status) is not retried by the browser itself.
-        if (source?.readyState === EventSource.CLOSED && !stopped) reopenTimer = setTimeout(open, REOPEN_DELAY_MS);
+        else if (source?.readyState === EventSource.CLOSED && !stopped) {
+          reopenTimer = setTimeout(open, REOPEN_DELAY_MS);
+        }
       });
     };
     const onVisible = () => {

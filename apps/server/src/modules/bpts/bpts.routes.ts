@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf, callerToRecheckOf } from '../../http/access.ts';
-import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import { clientOf, enforceSharedLimit, type RateLimitDeps, type SharedLimitRule } from '../../http/rate-limit.ts';
 import { createInvoiceForBpt, createInvoiceForCallerBpt, type InvoiceDeps } from '../invoices/invoices.service.ts';
 import { listLatestTransactionsOfBpt } from '../transactions/transactions.service.ts';
 import {
@@ -33,10 +33,17 @@ const TokenParamsSchema = z.object({ token: z.string().min(16).max(64) });
 /**
  * A shareable terminal charges without a session. Each caller gets a budget on each link (a
  * cashier charges every few seconds at most), and each link one in all, so that neither one
- * address nor many can flood the node with invoices through a link that leaked.
+ * address nor many can flood the node with invoices through a link that leaked; once addresses
+ * have spent the link's budget, the cashier still charges within a fair share of it. A signed-in
+ * cashier charges through `/api/bpts/:id/invoices`, which none of this counts.
  */
-const sharedInvoicesPerCaller: RateLimitRule = { name: 'terminal-invoices-ip', limit: 30, windowSeconds: 60 };
-const sharedInvoicesPerLink: RateLimitRule = { name: 'terminal-invoices', limit: 120, windowSeconds: 60 };
+const sharedInvoices: SharedLimitRule = {
+  name: 'terminal-invoices',
+  perCaller: 30,
+  perLink: 120,
+  guaranteed: 6,
+  windowSeconds: 60,
+};
 
 export function registerBptRoutes(app: App, deps: InvoiceDeps & RateLimitDeps): void {
   const { db } = deps;
@@ -139,8 +146,7 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps & RateLimitDeps): 
     },
     async (request, reply) => {
       const bpt = await findSharedBpt(db, request.params.token);
-      await enforceRateLimit(deps, reply, sharedInvoicesPerCaller, `${bpt.id}:${clientOf(request)}`);
-      await enforceRateLimit(deps, reply, sharedInvoicesPerLink, bpt.id);
+      await enforceSharedLimit(deps, reply, sharedInvoices, bpt.id, clientOf(request));
       return reply.status(201).send(await createInvoiceForBpt(deps, bpt, request.body));
     },
   );

@@ -13,8 +13,9 @@ import { createTestClock } from '../../../test/test-clock.ts';
 
 const PER_CALLER = 30;
 const PER_LINK = 120;
+const GUARANTEED = 6;
 
-describe('the shareable terminal limits invoices per caller on each link and per link', () => {
+describe('the shareable terminal limits invoices per caller on each link, and shares each link fairly', () => {
   let t: TestApp;
   let admin: { authorization: string };
   let accountId: string;
@@ -71,12 +72,17 @@ describe('the shareable terminal limits invoices per caller on each link and per
     expect((await charge(await newLink(), '198.51.100.10')).statusCode).toBe(201);
   });
 
-  it(`refuses a link past ${PER_LINK} a minute, whatever the address`, async () => {
+  it(`past ${PER_LINK} a minute on a link, lets each address only its fair share, so a newcomer still charges`, async () => {
     const token = await newLink();
     clock.advance(60_000);
     for (let caller = 0; caller < PER_LINK / PER_CALLER; caller++) {
       await chargeTimes(token, `203.0.113.${caller + 1}`, PER_CALLER);
     }
-    expectRefused(await charge(token, '203.0.113.200'));
+    // Five callers share the 120: 24 each, which the newcomer is far from.
+    await chargeTimes(token, '203.0.113.200', 6);
+    // Twenty more: the even split drops to 4, below the 6 every caller is guaranteed.
+    for (let caller = 0; caller < 20; caller++) await chargeTimes(token, `192.0.2.${caller + 1}`, GUARANTEED);
+    expectRefused(await charge(token, '192.0.2.1'));
+    expect((await charge(token, '192.0.2.77')).statusCode).toBe(201);
   });
 });

@@ -1,7 +1,14 @@
 import { PublicCheckoutSchema } from '@rayo/shared';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import {
+  clientOf,
+  enforceRateLimit,
+  enforceSharedLimit,
+  type RateLimitDeps,
+  type RateLimitRule,
+  type SharedLimitRule,
+} from '../../http/rate-limit.ts';
 import { openEventStream } from '../../http/sse.ts';
 import type { InvoiceDeps } from '../invoices/invoices.service.ts';
 import type { CheckoutEventHub } from './checkout-events.ts';
@@ -12,14 +19,31 @@ const IdParamsSchema = z.object({ id: z.uuid() });
 /**
  * Reading a checkout may issue a Lightning invoice, and anyone with the link may read it: each
  * address gets a budget across checkouts, and each checkout one in all (a page reads it on open
- * and on each status change), so that a leaked link cannot flood the node.
+ * and on each status change), so that a leaked link cannot flood the node; the payer's page
+ * still reads within a fair share of it once other addresses have spent it.
  */
 const readsPerIp: RateLimitRule = { name: 'checkout-read-ip', limit: 60, windowSeconds: 60 };
-const readsPerCheckout: RateLimitRule = { name: 'checkout-read', limit: 120, windowSeconds: 60 };
+const readsPerCheckout: SharedLimitRule = {
+  name: 'checkout-read',
+  perCaller: 60,
+  perLink: 120,
+  guaranteed: 10,
+  windowSeconds: 60,
+};
 const streamsPerCheckout: RateLimitRule = { name: 'checkout-events', limit: 60, windowSeconds: 60 };
 
 /** Statuses only move forward; a late payment moves an expired checkout to paid. */
 const statusRank = { awaiting_payment: 0, processing: 1, expired: 2, paid: 3 } as const;
+/**
+ * Once paid the page has its answer and the stream ends; once expired it ends a grace period
+ * later (`EVENT_STREAM_GRACE_SECONDS`), in which a payment already on its way still shows as a
+ * late one, so that a stream to a checkout nobody will pay does not hold a place until the page
+ * is closed. A later late payment is seen on the page's next read.
+ */
+function endsAfterMs(status: keyof typeof statusRank, graceSeconds: number): number | undefined {
+  if (status === 'paid') return 0;
+  return status === 'expired' ? graceSeconds * 1000 : undefined;
+}
 
 /**
  * The hosted checkout page's calls. A checkout's id is a random UUID its merchant shares, so
@@ -34,7 +58,7 @@ export function registerCheckoutRoutes(
     { schema: { tags: ['checkouts'], params: IdParamsSchema, response: { 200: PublicCheckoutSchema } } },
     async (request, reply) => {
       await enforceRateLimit(deps, reply, readsPerIp, clientOf(request));
-      await enforceRateLimit(deps, reply, readsPerCheckout, request.params.id);
+      await enforceSharedLimit(deps, reply, readsPerCheckout, request.params.id, clientOf(request));
       return getPublicCheckout(deps, request.params.id);
     },
   );
@@ -60,6 +84,8 @@ export function registerCheckoutRoutes(
         if (last !== undefined && statusRank[status] < statusRank[last]) return;
         last = status;
         stream.send('status', { id, status });
+        const ending = endsAfterMs(status, deps.config.eventStreamGraceSeconds);
+        if (ending !== undefined) stream.end(ending);
       };
       const reread = () =>
         getCheckoutStatus(deps.db, id).then(publish, (error: unknown) =>

@@ -13,8 +13,8 @@ import {
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
-import { clientOf, enforceRateLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
-import { donationInvoicesPerCaller, donationInvoicesPerLink } from './donation-limits.ts';
+import { clientOf, enforceSharedLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
+import { donationInvoices } from './donation-limits.ts';
 import {
   createDonationInvoice,
   createDonationLink,
@@ -107,8 +107,7 @@ export function registerDonationRoutes(app: App, deps: DonationDeps & RateLimitD
     },
     async (request, reply) => {
       const target = await findDonationLinkToPay(deps, request.params.id);
-      await enforceRateLimit(deps, reply, donationInvoicesPerCaller, `${target.link.id}:${clientOf(request)}`);
-      await enforceRateLimit(deps, reply, donationInvoicesPerLink, target.link.id);
+      await enforceSharedLimit(deps, reply, donationInvoices, target.link.id, clientOf(request));
       return reply.status(201).send(await createDonationInvoice(deps, target, request.body));
     },
   );

@@ -9,8 +9,8 @@ import {
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../app.ts';
-import { clientOf, enforceRateLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
-import { donationInvoicesPerCaller, donationInvoicesPerLink } from './donation-limits.ts';
+import { clientOf, enforceSharedLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
+import { donationInvoices } from './donation-limits.ts';
 import {
   type DonationDeps,
   describeDonationTarget,
@@ -46,8 +46,7 @@ export function registerLnurlPayRoutes(app: App, deps: DonationDeps & RateLimitD
     reply: FastifyReply,
     query: { amount?: string; comment?: string },
   ) => {
-    await enforceRateLimit(deps, reply, donationInvoicesPerCaller, `${target.link.id}:${client}`);
-    await enforceRateLimit(deps, reply, donationInvoicesPerLink, target.link.id);
+    await enforceSharedLimit(deps, reply, donationInvoices, target.link.id, client);
     return payDonationTarget(deps, target, query);
   };
 

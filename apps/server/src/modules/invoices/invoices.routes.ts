@@ -19,6 +19,15 @@ const lnurlWithdrawConcurrency = { perKey: 4, total: 32 };
 
 /** Statuses only move forward: pending, then expired or cancelled, and settled last (a late payment). */
 const statusRank: Record<InvoiceStatus, number> = { pending: 0, expired: 1, cancelled: 1, settled: 2 };
+/**
+ * Once settled or cancelled the page has its answer and the stream ends; once expired it ends a
+ * grace period later (`EVENT_STREAM_GRACE_SECONDS`), for a payment already on its way, so that
+ * streams to invoices nobody will pay do not hold a place until the page is closed.
+ */
+function endsAfterMs(status: InvoiceStatus, graceSeconds: number): number | undefined {
+  if (status === 'settled' || status === 'cancelled') return 0;
+  return status === 'expired' ? graceSeconds * 1000 : undefined;
+}
 
 /**
  * An invoice's id is a random UUID handed only to whoever created it, so reading its status and
@@ -57,6 +66,8 @@ export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: In
         if (last !== undefined && statusRank[status] <= statusRank[last]) return;
         last = status;
         stream.send('status', { id, status });
+        const ending = endsAfterMs(status, deps.config.eventStreamGraceSeconds);
+        if (ending !== undefined) stream.end(ending);
       };
       const reread = () =>
         getInvoice(deps.db, id).then(

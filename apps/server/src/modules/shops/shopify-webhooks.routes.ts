@@ -1,11 +1,27 @@
 import type { App } from '../../app.ts';
-import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import {
+  clientOf,
+  enforceRateLimit,
+  enforceSharedLimit,
+  type RateLimitDeps,
+  type RateLimitRule,
+  type SharedLimitRule,
+} from '../../http/rate-limit.ts';
 import { receiveShopifyWebhook } from './shopify-webhooks.service.ts';
 import type { ShopDeps } from './shops.service.ts';
 
-/** A store's webhooks come in bursts (an import, a bulk edit); a caller guessing signatures meets these first. */
+/**
+ * A store's webhooks come in bursts (an import, a bulk edit); a caller guessing signatures meets
+ * these first. Shopify's own senders keep a fair share of a store's budget when others spent it.
+ */
 const webhooksPerIp: RateLimitRule = { name: 'shopify-webhook-ip', limit: 600, windowSeconds: 10 * 60 };
-const webhooksPerShop: RateLimitRule = { name: 'shopify-webhook-shop', limit: 1200, windowSeconds: 10 * 60 };
+const webhooksPerShop: SharedLimitRule = {
+  name: 'shopify-webhook-shop',
+  perCaller: 600,
+  perLink: 1200,
+  guaranteed: 100,
+  windowSeconds: 10 * 60,
+};
 /** Order payloads are a few kilobytes; Shopify's largest stay well below this. */
 const WEBHOOK_MAX_BYTES = 1024 * 1024;
 
@@ -32,12 +48,8 @@ export function registerShopifyWebhookRoutes(app: App, deps: ShopDeps & RateLimi
       async (request, reply) => {
         const shop = header(request.headers['x-shopify-shop-domain']);
         await enforceRateLimit(deps, reply, webhooksPerIp, clientOf(request));
-        await enforceRateLimit(
-          deps,
-          reply,
-          webhooksPerShop,
-          `shopify-webhook:${(shop ?? '').toLowerCase().slice(0, 255)}`,
-        );
+        const store = `shopify-webhook:${(shop ?? '').toLowerCase().slice(0, 255)}`;
+        await enforceSharedLimit(deps, reply, webhooksPerShop, store, clientOf(request));
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const result = await receiveShopifyWebhook(deps, {
           shop,

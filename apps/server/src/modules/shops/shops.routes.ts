@@ -11,7 +11,14 @@ import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
-import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import {
+  clientOf,
+  enforceRateLimit,
+  enforceSharedLimit,
+  type RateLimitDeps,
+  type RateLimitRule,
+  type SharedLimitRule,
+} from '../../http/rate-limit.ts';
 import { connectEcwid, openEcwidPayment } from './ecwid.service.ts';
 import { sendShopEntryProblem } from './shop-entry-page.ts';
 import { connectShopify, openShopifyOrder } from './shopify.service.ts';
@@ -19,9 +26,18 @@ import { disconnectShop, getShopConnection, type ShopDeps } from './shops.servic
 
 const tags = ['shops'];
 
-/** A shopper opens an order's checkout a few times; a script walking order ids meets these first. */
+/**
+ * A shopper opens an order's checkout a few times; a script walking order ids meets these first.
+ * A shop's budget is shared fairly among its shoppers once addresses have spent it.
+ */
 const entriesPerIp: RateLimitRule = { name: 'shop-entry-ip', limit: 60, windowSeconds: 10 * 60 };
-const entriesPerShop: RateLimitRule = { name: 'shop-entry-shop', limit: 600, windowSeconds: 10 * 60 };
+const entriesPerShop: SharedLimitRule = {
+  name: 'shop-entry-shop',
+  perCaller: 30,
+  perLink: 600,
+  guaranteed: 5,
+  windowSeconds: 10 * 60,
+};
 
 /**
  * Ecwid's form fields are a few kilobytes of base64; more is not a payment request. Ecwid posts
@@ -98,7 +114,8 @@ export function registerShopRoutes(app: App, deps: ShopDeps & RateLimitDeps): vo
     async (request, reply) => {
       try {
         await enforceRateLimit(deps, reply, entriesPerIp, clientOf(request));
-        await enforceRateLimit(deps, reply, entriesPerShop, `shopify:${request.query.shop.toLowerCase()}`);
+        const shop = `shopify:${request.query.shop.toLowerCase()}`;
+        await enforceSharedLimit(deps, reply, entriesPerShop, shop, clientOf(request));
         const checkoutId = await openShopifyOrder(deps, request.query);
         return reply.redirect(`/ecommerce/checkout/${checkoutId}`, 303);
       } catch (error) {
@@ -129,7 +146,7 @@ export function registerShopRoutes(app: App, deps: ShopDeps & RateLimitDeps): vo
         const storeId = request.query.storeId ?? request.body.storeId;
         try {
           await enforceRateLimit(deps, reply, entriesPerIp, clientOf(request));
-          await enforceRateLimit(deps, reply, entriesPerShop, `ecwid:${storeId ?? ''}`);
+          await enforceSharedLimit(deps, reply, entriesPerShop, `ecwid:${storeId ?? ''}`, clientOf(request));
           const checkoutId = await openEcwidPayment(deps, { storeId, encData: request.body.enc_data });
           return reply.redirect(`/ecommerce/checkout/${checkoutId}`, 303);
         } catch (error) {

@@ -6,7 +6,14 @@ import {
 import { z } from 'zod';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
-import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import {
+  clientOf,
+  enforceRateLimit,
+  enforceSharedLimit,
+  type RateLimitDeps,
+  type RateLimitRule,
+  type SharedLimitRule,
+} from '../../http/rate-limit.ts';
 import {
   createPublicStoreCheckout,
   createStoreCheckout,
@@ -16,9 +23,19 @@ import {
 
 const IdParamsSchema = z.object({ id: z.uuid() });
 
-/** The public button creates checkouts for anyone: each address and each store get a budget. */
+/**
+ * The public button creates checkouts for anyone: each address gets a budget over every store
+ * and one on each store, and each store one in all, which its shoppers share fairly once
+ * addresses have spent it (a shopper opens a checkout or two).
+ */
 const publicCreatesPerIp: RateLimitRule = { name: 'store-checkout-ip', limit: 20, windowSeconds: 60 };
-const publicCreatesPerStore: RateLimitRule = { name: 'store-checkout-vbpt', limit: 300, windowSeconds: 60 };
+const publicCreatesPerStore: SharedLimitRule = {
+  name: 'store-checkout-vbpt',
+  perCaller: 20,
+  perLink: 300,
+  guaranteed: 3,
+  windowSeconds: 60,
+};
 
 /** The store checkout API (docs/api.md): 201 for a new checkout, 200 for a retried order. */
 export function registerStoreCheckoutRoutes(app: App, deps: StoreCheckoutDeps & RateLimitDeps): void {
@@ -55,7 +72,7 @@ export function registerStoreCheckoutRoutes(app: App, deps: StoreCheckoutDeps & 
     },
     async (request, reply) => {
       await enforceRateLimit(deps, reply, publicCreatesPerIp, clientOf(request));
-      await enforceRateLimit(deps, reply, publicCreatesPerStore, request.params.id);
+      await enforceSharedLimit(deps, reply, publicCreatesPerStore, request.params.id, clientOf(request));
       const { checkout, created } = await createPublicStoreCheckout(deps, request.params.id, request.body);
       return reply.code(created ? 201 : 200).send(checkout);
     },
