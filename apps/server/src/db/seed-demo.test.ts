@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { bearer, createTestApp, signIn, type TestApp } from '../../test/test-app.ts';
 import { waitFor } from '../../test/wait-for.ts';
 import { createDatabase, type Db } from './database.ts';
 import {
   completeDemoSeed,
   DEMO_BOOKSHOP,
   DEMO_ORGANIZATION,
+  DEMO_PASSWORD,
   demoLogins,
   demoUsers,
   seedDemo,
@@ -292,6 +293,79 @@ describe('seedDemo', () => {
     }
   }, 300_000);
 });
+
+describe('the demo seed beside a merchant at work', () => {
+  it('leaves terminals free to change while it records their sales', async () => {
+    const t = await createTestApp();
+    // The seed's own connections, told apart from the API's.
+    const url = new URL(t.config.databaseUrl as string);
+    url.searchParams.set('application_name', 'demo-seed-busy');
+    const seedDb = createDatabase(url.toString());
+    let release = () => {};
+    let seeding: Promise<void> | undefined;
+    try {
+      await seedDemoOrganizations(t.db);
+      const { accessToken } = await signIn(t.app, 'admin@rayo.local', DEMO_PASSWORD);
+      const terminals = await t.db.selectFrom('bpts').select(['id', 'name']).execute();
+      const terminal = (name: string) => terminals.find((bpt) => bpt.name === name)?.id as string;
+
+      // The seed is held inside its first batch, past writing the batch's sales (and so holding
+      // what they lock on their terminals), by a lock on a table the batch writes next.
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const holding = t.db.transaction().execute(async (trx) => {
+        await sql`lock table disbursement_totals in exclusive mode`.execute(trx);
+        await released;
+      });
+      seeding = completeDemoSeed(seedDb, { days: 3, now: NOW });
+      await waitFor(async () => (await countSeedLocks(t.db)) > 0, 60_000);
+
+      const writes = [
+        { method: 'PATCH', url: `/api/bpts/${terminal('Terrace waiter')}`, payload: { shareable: true } },
+        { method: 'POST', url: `/api/bpts/${terminal('Counter till')}/share-token` },
+        { method: 'PATCH', url: `/api/bpts/${terminal('Counter till')}`, payload: { shareable: false, name: 'Till' } },
+        { method: 'DELETE', url: `/api/bpts/${terminal('Web orders')}` },
+      ] as const;
+      for (const write of writes) {
+        let status: number | undefined;
+        const answered = t.app.inject({ ...write, headers: bearer(accessToken) }).then((response) => {
+          status = response.statusCode;
+        });
+        // Either it answers, or PostgreSQL shows it waiting for a lock, where it would stay
+        // until the seed's batch ends.
+        const outcome = await waitFor(async () => {
+          if (status !== undefined) return 'answered';
+          const { rows } = await sql`select 1 from pg_stat_activity
+            where wait_event_type = 'Lock' and query ilike 'update "bpts"%'`.execute(t.db);
+          return rows.length > 0 ? 'waits on the seed' : undefined;
+        }, 60_000);
+        expect(`${write.method} ${write.url}: ${outcome}`).toBe(`${write.method} ${write.url}: answered`);
+        await answered;
+        expect(status, `${write.method} ${write.url}`).toBeLessThan(300);
+      }
+      // The seed was still inside its batch all along.
+      expect(await countSeedLocks(t.db)).toBeGreaterThan(0);
+
+      release();
+      await holding;
+      await seeding;
+      expect(await countSales(t.db)).toBeGreaterThan(0);
+    } finally {
+      release();
+      await seeding?.catch(() => {});
+      await seedDb.destroy().catch(() => {});
+      await t.close();
+    }
+  }, 300_000);
+});
+
+/** The seed's connections waiting for a lock. */
+async function countSeedLocks(db: Db): Promise<number> {
+  const { rows } = await sql`select 1 from pg_stat_activity
+    where application_name = 'demo-seed-busy' and wait_event_type = 'Lock'`.execute(db);
+  return rows.length;
+}
 
 async function countSales(db: Db): Promise<number> {
   const row = await db

@@ -36,6 +36,7 @@ import * as jobRunners from './0036-job-runners.ts';
 import * as onchainPayoutWaits from './0037-onchain-payout-waits.ts';
 import * as onchainBatchVersions from './0038-onchain-batch-versions.ts';
 import * as blockReason from './0039-block-reason.ts';
+import * as shareTokenIndex from './0040-share-token-index.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '0037-onchain-payout-waits': onchainPayoutWaits,
   '0038-onchain-batch-versions': onchainBatchVersions,
   '0039-block-reason': blockReason,
+  '0040-share-token-index': shareTokenIndex,
 };
