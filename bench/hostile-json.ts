@@ -6,10 +6,13 @@
  * - `wide`: 1 MiB (the body limit) of 32-level nests side by side, the most a body may nest;
  * - `huge`: 1 MiB that opens arrays and never closes them.
  * Everything runs on loopback against a real Rayo process on a throwaway embedded PostgreSQL.
+ * Each attack is measured right after an idle run of its own, so that a machine whose load drifts
+ * is compared with itself, and with the CPU time the Rayo process spent per hostile body, which
+ * other work on the machine does not inflate as it does latencies.
  *
  *   node bench/hostile-json.ts     (BENCH_ATTACKERS, BENCH_RATE, BENCH_SECONDS change the load)
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { SignInResponse } from '@rayo/shared';
@@ -83,6 +86,12 @@ function attack(url: string, body: string, stop: AbortSignal) {
   return { done: run(), statuses };
 }
 
+/** User and system CPU time the process has used, in ms (Linux; fields 14 and 15 of its stat, in ticks of 10 ms). */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function measure(url: string, token: string): Promise<LoadResult & { errors: number }> {
   return runFixedRate(RATE, SECONDS, async () => {
     const response = await request(`${url}/api/accounts`, {
@@ -106,21 +115,31 @@ try {
   try {
     const token = await signUpAndIn(rayo.url, cluster.url);
     await measure(rayo.url, token); // warm-up
+    const pid = rayo.child.pid as number;
     console.log(`GET /api/accounts at ${RATE}/s for ${SECONDS} s, signed in`);
-    console.log(formatResult('idle', await measure(rayo.url, token)));
     for (const [name, body] of Object.entries(BODIES)) {
+      const idleCpu = await cpuMs(pid);
+      const idle = await measure(rayo.url, token);
+      const idleUsed = (await cpuMs(pid)) - idleCpu;
+      console.log(`${formatResult('idle', idle)} Rayo CPU ${(idleUsed / SECONDS).toFixed(0)} ms/s`);
       const stop = new AbortController();
+      const attackCpu = await cpuMs(pid);
       const attackers = Array.from({ length: ATTACKERS }, () => attack(rayo.url, body, stop.signal));
       const result = await measure(rayo.url, token);
       stop.abort();
       await Promise.all(attackers.map((attacker) => attacker.done));
+      const cpu = (await cpuMs(pid)) - attackCpu;
       const answers = new Map<number, number>();
       for (const { statuses } of attackers) {
         for (const [status, count] of statuses) answers.set(status, (answers.get(status) ?? 0) + count);
       }
+      const hostile = [...answers.values()].reduce((sum, count) => sum + count, 0);
       const summary = [...answers].map(([status, count]) => `${count}×${status}`).join(' ');
       const label = `${ATTACKERS} × ${name} (${(body.length / 1024).toFixed(0)} KiB)`;
-      console.log(`${formatResult(label, result)} ${result.errors} errors; attackers got ${summary || 'no answer'}`);
+      console.log(
+        `${formatResult(label, result)} ${result.errors} errors; attackers got ${summary || 'no answer'}; ` +
+          `Rayo CPU ${(cpu / SECONDS).toFixed(0)} ms/s, ${hostile > 0 ? ((cpu - idleUsed) / hostile).toFixed(2) : '-'} ms more per hostile body`,
+      );
     }
   } finally {
     await stopRayo(rayo.child);
