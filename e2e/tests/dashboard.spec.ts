@@ -137,10 +137,11 @@ test('the dashboard reads in Spanish, with numbers as Guatemala writes them', as
   await expect(page.getByText('Últimos 30 días', { exact: true })).toBeVisible();
   await expect(page.getByText('Recibido en GTQ')).toBeVisible();
   await page.getByRole('combobox', { name: 'Cuenta' }).selectOption({ label: mine.name });
-  // The demo organization is in Guatemala, which writes Spanish numbers like English ones (es-GT).
-  await expect(page.getByTestId('metric-receiveFiat')).toHaveText('Q\u00a034.60');
+  // The demo organization is in Guatemala, which writes Spanish numbers like English ones (es-GT),
+  // and money names its currency by code in both languages.
+  await expect(page.getByTestId('metric-receiveFiat')).toHaveText('GTQ\u00a034.60');
   const rows = page.getByRole('table').locator('tbody tr');
-  await expect(rows.nth(0)).toContainText('Q\u00a020.00');
+  await expect(rows.nth(0)).toContainText('GTQ\u00a020.00');
   await expect(page.getByRole('columnheader', { name: 'Fecha de liquidación' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Descargar CSV' })).toBeVisible();
 });

@@ -75,8 +75,8 @@ const texts = {
     allVerified: 'Nuestro equipo verificó lo que necesita esta división.',
     saved: 'División de pagos guardada. Se aplica a las ventas pagadas desde ahora.',
     home: 'Inicio',
-    // Numbers follow the organization's country: Spanish in Guatemala writes Q 49.00.
-    fiatIncome: /Q\s49\.00/,
+    // Numbers follow the organization's country: Spanish in Guatemala writes GTQ 49.00.
+    fiatIncome: 'GTQ\u00a049.00',
     conversionFee: '67 sats',
   },
 } as const;

@@ -15,7 +15,7 @@ export function formatMsatAsSats(msat: number, locale: string): string {
   return formatSats(msatToWholeSats(msat), locale);
 }
 
-/** An amount in a currency for people, always with the currency's decimals: "GTQ 12.50", "Q12.50". */
+/** An amount in a currency for people, always with the currency's decimals: "GTQ 12.50", "USD 0.30". */
 export function formatMoney(minor: bigint, currency: string, locale: string): string {
   if (currency === SATS) return formatSats(minor, locale);
   const exponent = currencyExponent(currency);
@@ -36,10 +36,16 @@ export function formatDecimalMoney(decimal: string, currency: string, locale: st
   return moneyFormat(currency, locale, decimals).format(text);
 }
 
+/**
+ * Every amount names its currency by ISO code ("GTQ 9,114.24", "MXN 41,615.38"): CLDR gives some
+ * currencies a symbol and not others (English writes "MX$" and "$" but "GTQ"), so symbols would
+ * mix two styles in one column, and "$" alone does not say which dollar or peso.
+ */
 export function moneyFormat(currency: string, locale: string, fractionDigits: number): Intl.NumberFormat {
   return new Intl.NumberFormat(locale, {
     style: 'currency',
     currency,
+    currencyDisplay: 'code',
     minimumFractionDigits: fractionDigits,
     maximumFractionDigits: fractionDigits,
   });

@@ -8,6 +8,10 @@ function keys(tree: object, prefix = ''): string[] {
   );
 }
 
+function textOf(tree: object, key: string): string {
+  return String(key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], tree));
+}
+
 describe('translations', () => {
   it('English and Spanish have the same keys', () => {
     expect(keys(es).sort()).toEqual(keys(en).sort());
@@ -16,6 +20,16 @@ describe('translations', () => {
   it('no text is empty', () => {
     for (const tree of [en, es]) {
       expect(JSON.stringify(tree)).not.toMatch(/:\s*""/);
+    }
+  });
+
+  it('Spanish calls the bill "Subtotal" everywhere, keeping "cuenta" for accounts', () => {
+    const english = new Map(keys(en).map((key) => [key, textOf(en, key)]));
+    const billKeys = [...english].filter(([, text]) => /\bbill\b/i.test(text)).map(([key]) => key);
+    expect(billKeys.length).toBeGreaterThan(3);
+    for (const key of billKeys) {
+      expect(textOf(es, key), key).toMatch(/subtotal/i);
+      expect(textOf(es, key), key).not.toMatch(/cuenta/i);
     }
   });
 

@@ -1,5 +1,10 @@
 import { MantineProvider } from '@mantine/core';
-import type { OrganizationAdminRecord } from '@rayo/shared';
+import type {
+  BackOfficeOrganizationRow,
+  CountryReport,
+  OrganizationAdminRecord,
+  UnpaidTransaction,
+} from '@rayo/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -8,8 +13,11 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { CountryReportPanel } from './CountryReportPanel.tsx';
 import { NotificationsPanel } from './NotificationsPanel.tsx';
 import { OrganizationInfosPage } from './OrganizationInfosPage.tsx';
+import { OrganizationsPanel } from './OrganizationsPanel.tsx';
+import { OrganizationTransactionsPage } from './OrganizationTransactionsPage.tsx';
 
 type Answer = { status: number; body?: unknown };
 
@@ -40,6 +48,7 @@ async function renderAt(path: string, element: ReactNode, language: 'en' | 'es' 
         <MemoryRouter initialEntries={[path]}>
           <Routes>
             <Route path="/back-office/:id/infos" element={element} />
+            <Route path="/back-office/:id/transactions" element={element} />
             <Route path="/back-office" element={element} />
           </Routes>
         </MemoryRouter>
@@ -211,5 +220,115 @@ describe('OrganizationInfosPage', () => {
     await userEvent.click(within(kybRow).getByRole('button', { name: 'Validate: KYB' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('There is nothing entered to verify yet')).toBeTruthy();
+  });
+});
+
+describe('money in back office', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    sessionStore.logout();
+  });
+
+  const organization = (name: string, currency: string, pendingFiat: string): BackOfficeOrganizationRow => ({
+    id: `6f1c1a8e-0000-4000-8000-00000000${currency === 'GTQ' ? '0e01' : '0e02'}`,
+    name,
+    countryId: null,
+    currency,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    blocked: false,
+    verificationsToReview: 0,
+    verificationsNotEntered: 0,
+    transactionsCount: 3,
+    unpaidFiatCount: 2,
+    pendingFiat,
+  });
+
+  for (const language of ['en', 'es'] as const) {
+    it(`writes the pending fiat of a Guatemalan and a Mexican organization in one style (${language})`, async () => {
+      stubServer({
+        'GET /api/back-office/organizations?country=-1&page=1&limit=10': {
+          status: 200,
+          body: {
+            organizations: [
+              organization('Demo Café', 'GTQ', '9114.24'),
+              organization('Librería Aurora', 'MXN', '41615.38'),
+            ],
+            total: 2,
+          },
+        },
+      });
+      await renderAt('/back-office', <OrganizationsPanel countryId={-1} countryName={() => ''} />, language);
+      const table = await screen.findByTestId('back-office-organizations');
+      expect(within(table).getByText('GTQ 9,114.24')).toBeTruthy();
+      expect(within(table).getByText('MXN 41,615.38')).toBeTruthy();
+    });
+  }
+
+  it('says no fiat was paid in the country report, rather than a bare 0', async () => {
+    const report: CountryReport = {
+      rows: [
+        {
+          organizationId: ORG,
+          organizationName: 'Café Quetzal',
+          paidFiat: [],
+          paidMsat: '0',
+          paidTransactionsCount: 0,
+          pendingTransactionsCount: 1,
+          feeUsdEarned: '0.05',
+          transactions: [{ id: '6f1c1a8e-0000-4000-8000-0000000000f1' }],
+          hasBankAccount: true,
+        },
+      ],
+      totals: {
+        pendingTransactions: 1,
+        paidTransactions: 0,
+        organizations: 1,
+        activeOrganizations: 1,
+        paidSats: '0',
+        paidFiat: [],
+        feeUsd: '0.05',
+      },
+    };
+    stubServer({ 'GET /api/back-office/country/-1/report': { status: 200, body: report } });
+    await renderAt('/back-office', <CountryReportPanel countryId={-1} />, 'es');
+    const totals = await screen.findByTestId('country-report-totals');
+    const paidFiat = within(totals).getByText('Fiat pagado').parentElement as HTMLElement;
+    expect(within(paidFiat).getByText('Nada')).toBeTruthy();
+    expect(within(paidFiat).queryByText('0')).toBeNull();
+    const row = screen.getByRole('row', { name: /Café Quetzal/ });
+    const cells = within(row).getAllByRole('cell');
+    expect(cells[2]?.textContent).toBe('Nada');
+    expect(cells[6]?.textContent).toBe('USD\u00a00.05');
+  });
+
+  it('says none is selected, not a sum of 0, until a sale is checked', async () => {
+    const unpaid = (id: string, fiatIncome: string) =>
+      ({
+        id,
+        transactionId: `${id.slice(-4)}-lightning-payment-hash`,
+        settledAt: '2026-11-20T10:00:00.000Z',
+        currency: 'GTQ',
+        billAmount: fiatIncome,
+        fiatIncome,
+        fiatIncomeMinor: fiatIncome.replace('.', ''),
+        fiatPercentage: 100,
+        totalMsatCharged: 16_000_000,
+      }) as unknown as UnpaidTransaction;
+    const admin = `/api/back-office/organization/${ORG}`;
+    stubServer({
+      [`GET ${admin}/unpaid-transactions`]: {
+        status: 200,
+        body: [
+          unpaid('6f1c1a8e-0000-4000-8000-0000000000f1', '120.50'),
+          unpaid('6f1c1a8e-0000-4000-8000-0000000000f2', '30.00'),
+        ],
+      },
+      [`GET ${admin}/admin`]: { status: 200, body: record },
+    });
+    await renderAt(`/back-office/${ORG}/transactions`, <OrganizationTransactionsPage />);
+    const summary = await screen.findByTestId('selection-summary');
+    await waitFor(() => expect(summary.textContent).toBe('None of 2 selected'));
+    await userEvent.click(screen.getAllByRole('checkbox', { name: /^Select transaction / })[0] as HTMLElement);
+    expect(summary.textContent).toBe('1 of 2 selected · GTQ\u00a0120.50');
   });
 });

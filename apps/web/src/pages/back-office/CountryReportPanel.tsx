@@ -5,12 +5,13 @@ import { useState } from 'react';
 import { downloadCountryReportCsv, useCountryReport } from '../../api/back-office-payments.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { formatDecimalMoney } from '../../components/money-format.ts';
-import { useTranslation } from '../../i18n/index.ts';
+import { type TFunction, useTranslation } from '../../i18n/index.ts';
 import { MarkPaidButton } from './MarkPaidButton.tsx';
 import { idsOfCheckedRows } from './payment-selection.ts';
 
-function fiat(amounts: readonly CurrencyAmount[], locale: string): string {
-  if (amounts.length === 0) return '0';
+/** Paid fiat per currency; with none paid there is no currency to write a zero in, so it says so. */
+function fiat(amounts: readonly CurrencyAmount[], locale: string, t: TFunction): string {
+  if (amounts.length === 0) return t('backOffice.reports.noFiatPaid');
   return amounts.map((amount) => formatDecimalMoney(amount.amount, amount.currency, locale)).join(' + ');
 }
 
@@ -42,7 +43,7 @@ function Totals({ totals }: { totals: CountryReport['totals'] }) {
         label={t('backOffice.reports.paidSats')}
         value={number.format(totals.paidSats as Intl.StringNumericLiteral)}
       />
-      <Figure label={t('backOffice.reports.paidFiat')} value={fiat(totals.paidFiat, locale)} />
+      <Figure label={t('backOffice.reports.paidFiat')} value={fiat(totals.paidFiat, locale, t)} />
       <Figure label={t('backOffice.reports.feeUsd')} value={formatDecimalMoney(totals.feeUsd, 'USD', locale)} />
     </SimpleGrid>
   );
@@ -171,7 +172,7 @@ export function CountryReportPanel({ countryId }: { countryId: number }) {
                   />
                 </Table.Td>
                 <Table.Td>{row.organizationName}</Table.Td>
-                <Table.Td ta="right">{fiat(row.paidFiat, locale)}</Table.Td>
+                <Table.Td ta="right">{fiat(row.paidFiat, locale, t)}</Table.Td>
                 <Table.Td ta="right">
                   {number.format((BigInt(row.paidMsat) / 1000n).toString() as Intl.StringNumericLiteral)}
                 </Table.Td>

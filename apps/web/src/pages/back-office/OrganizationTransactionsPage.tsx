@@ -93,11 +93,13 @@ export function OrganizationTransactionsPage() {
                 {t('backOffice.payments.unpaidTitle')}
               </Title>
               <Text size="sm" c="dimmed" aria-live="polite" data-testid="selection-summary">
-                {t('backOffice.payments.selection', {
-                  count: selected.length,
-                  total: number.format(rows.length),
-                  sum: selectedSum(selected, locale),
-                })}
+                {selected.length === 0
+                  ? t('backOffice.payments.selectionNone', { total: number.format(rows.length) })
+                  : t('backOffice.payments.selection', {
+                      count: selected.length,
+                      total: number.format(rows.length),
+                      sum: selectedSum(selected, locale),
+                    })}
               </Text>
             </Stack>
             <Group gap="xs">

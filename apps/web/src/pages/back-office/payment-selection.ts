@@ -1,7 +1,10 @@
 import type { CountryReport, UnpaidTransaction } from '@rayo/shared';
 import { formatMoney } from '../../components/money-format.ts';
 
-/** The checked sales' fiat income added up per currency, as people read it ("GTQ 120.00 + $5.00"). */
+/**
+ * The checked sales' fiat income added up per currency, as people read it ("GTQ 120.00 + USD
+ * 5.00"); empty with nothing checked, where the screens say "none" instead of a sum.
+ */
 export function selectedSum(transactions: readonly UnpaidTransaction[], locale: string): string {
   const byCurrency = new Map<string, bigint>();
   for (const transaction of transactions) {
@@ -10,7 +13,6 @@ export function selectedSum(transactions: readonly UnpaidTransaction[], locale: 
       (byCurrency.get(transaction.currency) ?? 0n) + BigInt(transaction.fiatIncomeMinor),
     );
   }
-  if (byCurrency.size === 0) return '0';
   return [...byCurrency]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([currency, minor]) => formatMoney(minor, currency, locale))

@@ -50,7 +50,8 @@ describe("the merchant's on-chain payout that waits", () => {
     stubPayouts({ owedSats: 990, reason: 'below_minimum', since: '2026-11-27T10:00:00.000Z', minimumSats: 10_000 });
     await renderSection('es');
     const notice = await screen.findByTestId('onchain-waiting');
-    expect(notice).toHaveTextContent('Los pagos on-chain salen cuando alcanzan 10.000 sats.');
+    // No organization loaded here: Spanish as Latin America writes it (es-419).
+    expect(notice).toHaveTextContent('Los pagos on-chain salen cuando alcanzan 10,000 sats.');
   });
 
   it('says nothing when no on-chain share waits', async () => {

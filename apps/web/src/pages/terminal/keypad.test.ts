@@ -68,11 +68,11 @@ describe('keypad entries', () => {
   });
 
   it('shows what the keypad typed, point and all', () => {
-    expect(formatTyped('', 'USD', 'en')).toBe('$0');
-    expect(formatTyped('12', 'USD', 'en')).toBe('$12');
-    expect(formatTyped('12.', 'USD', 'en')).toBe('$12.');
-    expect(formatTyped('1234.5', 'USD', 'en')).toBe('$1,234.5');
-    expect(formatTyped('12.', 'EUR', 'es')).toBe('12,\u00a0€');
+    expect(formatTyped('', 'USD', 'en')).toBe('USD\u00a00');
+    expect(formatTyped('12', 'USD', 'en')).toBe('USD\u00a012');
+    expect(formatTyped('12.', 'USD', 'en')).toBe('USD\u00a012.');
+    expect(formatTyped('1234.5', 'USD', 'en')).toBe('USD\u00a01,234.5');
+    expect(formatTyped('12.', 'EUR', 'es')).toBe('12,\u00a0EUR');
     expect(formatTyped('1500', 'SAT', 'en')).toBe('1,500 sats');
   });
 });

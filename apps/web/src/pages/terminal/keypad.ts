@@ -58,7 +58,7 @@ export function decimalSeparator(locale: string): string {
 
 /**
  * What the keypad has typed so far, shown exactly as typed (a trailing point and the
- * decimals typed so far stay visible) but in the locale's style: "12." reads "Q12." in English.
+ * decimals typed so far stay visible) but in the locale's style: "12." reads "GTQ 12." in English.
  */
 export function formatTyped(typed: string, currency: string, locale: string): string {
   const [whole = '', fraction] = typed.split('.');
