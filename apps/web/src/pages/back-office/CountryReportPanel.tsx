@@ -15,9 +15,10 @@ function fiat(amounts: readonly CurrencyAmount[], locale: string, t: TFunction):
   return amounts.map((amount) => formatDecimalMoney(amount.amount, amount.currency, locale)).join(' + ');
 }
 
-function Figure({ label, value }: { label: string; value: string }) {
+/** A figure; a wide one (amounts in several currencies) takes two cells, so no amount breaks inside. */
+function Figure({ label, value, wide = false }: { label: string; value: string; wide?: boolean }) {
   return (
-    <Paper withBorder radius="md" p="sm">
+    <Paper withBorder radius="md" p="sm" style={wide ? { gridColumn: 'span 2' } : undefined}>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
@@ -43,7 +44,7 @@ function Totals({ totals }: { totals: CountryReport['totals'] }) {
         label={t('backOffice.reports.paidSats')}
         value={number.format(totals.paidSats as Intl.StringNumericLiteral)}
       />
-      <Figure label={t('backOffice.reports.paidFiat')} value={fiat(totals.paidFiat, locale, t)} />
+      <Figure label={t('backOffice.reports.paidFiat')} value={fiat(totals.paidFiat, locale, t)} wide />
       <Figure label={t('backOffice.reports.feeUsd')} value={formatDecimalMoney(totals.feeUsd, 'USD', locale)} />
     </SimpleGrid>
   );
