@@ -5,7 +5,7 @@ const PASSWORD = 'Lumbre-2026!';
 const NEW_PASSWORD = 'Lumbre-reset-7?';
 const OTHER_PASSWORD = 'Someone-else-3#';
 
-test('sign up, confirm from the mail, onboard, reset the password and sign in', async ({ page, request }) => {
+test('sign up, confirm from the mail, onboard, reset the password and sign in', async ({ page, request, browser }) => {
   const email = `owner-${Date.now()}@lumbre.example`;
 
   await page.goto('/login');
@@ -71,6 +71,13 @@ test('sign up, confirm from the mail, onboard, reset the password and sign in', 
   await expect(page.getByText('Bill, tip and tax of sales priced in MXN')).toBeVisible();
   await expect(page.getByText('No sales in this period')).toBeVisible();
 
+  // Another device, signed in and remembered, is signed out by the reset below.
+  const otherContext = await browser.newContext();
+  const otherDevice = await otherContext.newPage();
+  await otherDevice.goto('/login');
+  await otherDevice.getByRole('checkbox', { name: 'Remember me' }).check();
+  await signInViaUi(otherDevice, email, { password: PASSWORD });
+
   await page.getByRole('button', { name: 'Log Out' }).click();
   await expect(page).toHaveURL(/\/login/);
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
@@ -89,9 +96,14 @@ test('sign up, confirm from the mail, onboard, reset the password and sign in', 
   await page.goto(linkIn(reset));
   await page.getByRole('textbox', { name: 'New password', exact: true }).fill(NEW_PASSWORD);
   await page.getByRole('textbox', { name: 'Confirm new password' }).fill(NEW_PASSWORD);
+  await page.getByRole('checkbox', { name: 'Also revoke the developer tokens I made' }).check();
   await page.getByRole('button', { name: 'Save new password' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText('Your password was changed. Sign in with the new one.')).toBeVisible();
+
+  await otherDevice.reload();
+  await expect(otherDevice).toHaveURL(/\/login/);
+  await otherContext.close();
 
   await signInViaUi(page, email, { password: NEW_PASSWORD });
   await expect(page).toHaveURL(/\/$/);

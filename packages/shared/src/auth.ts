@@ -62,6 +62,12 @@ export const LogoutRequestSchema = z.object({ refreshToken: z.string().max(512).
 export type LogoutRequest = z.infer<typeof LogoutRequestSchema>;
 
 /**
+ * A password reset or change may also revoke the developer tokens the user made: whoever knew
+ * the old password may have made one, and it outlives every session.
+ */
+export const RevokeDeveloperTokensSchema = z.boolean().default(false);
+
+/**
  * Settings → password. `refreshToken` is the caller's own, sent so that this session survives
  * the change while every other session of the user ends (see "Password change" in decisions.md).
  */
@@ -69,5 +75,10 @@ export const ChangePasswordRequestSchema = z.object({
   currentPassword: z.string().min(1).max(256),
   newPassword: StrongPasswordSchema,
   refreshToken: z.string().max(512).optional(),
+  revokeDeveloperTokens: RevokeDeveloperTokensSchema,
 });
 export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
+
+/** Every access token signed before the change is refused: the caller's session goes on with this one. */
+export const ChangePasswordResponseSchema = z.object({ accessToken: z.string() });
+export type ChangePasswordResponse = z.infer<typeof ChangePasswordResponseSchema>;

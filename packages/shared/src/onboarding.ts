@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LanguageSchema, RememberSchema } from './auth.ts';
+import { LanguageSchema, RememberSchema, RevokeDeveloperTokensSchema } from './auth.ts';
 import { CurrencyCodeSchema } from './payments.ts';
 import { EmailSchema, StrongPasswordSchema } from './validation.ts';
 
@@ -50,5 +50,6 @@ export const ConfirmForgotPasswordRequestSchema = z.object({
     .trim()
     .regex(new RegExp(`^[0-9]{${RESET_CODE_LENGTH}}$`)),
   password: StrongPasswordSchema,
+  revokeDeveloperTokens: RevokeDeveloperTokensSchema,
 });
 export type ConfirmForgotPasswordRequest = z.infer<typeof ConfirmForgotPasswordRequestSchema>;

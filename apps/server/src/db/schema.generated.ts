@@ -562,6 +562,7 @@ export interface Users {
   organization_id: string | null;
   password_hash: string;
   role: Role;
+  session_epoch: Generated<number>;
 }
 
 export interface VirtualBpts {

@@ -70,7 +70,7 @@ export function registerAccessControl(app: FastifyInstance, deps: AccessDeps): v
     if (!caller) throw new AppError('Unauthorized', 'A valid access token is required');
     const permitted = permission.who === 'signed-in' || permission.who.includes(caller.role);
     // A deleted user's token is refused as such on every route, before its role is.
-    if (!permitted || !permission.userCheckedOnWrite) await requireCallerUser(deps.db, caller.userId);
+    if (!permitted || !permission.userCheckedOnWrite) await requireCallerUser(deps.db, caller);
     if (!permitted) throw new AppError('Forbidden', 'Your role may not do this');
     if (caller.developerScope && !developerScopesOf(request.method, permission).includes(caller.developerScope)) {
       throw new AppError('Forbidden', `A developer token with the ${caller.developerScope} scope may not do this`);

@@ -34,6 +34,7 @@ import { shopifyHmac } from '../domain/shopify-hmac.ts';
 import { sha256Hex } from '../modules/auth/tokens.ts';
 import { insertDeveloperToken } from '../modules/settings/developer-tokens.repo.ts';
 import { insertDestinationChange } from '../modules/settings/payout-destination-changes.repo.ts';
+import { findUserById } from '../modules/users/users.repo.ts';
 import { registerAccessControl } from './access.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { developerScopesOf, type Permission, permissions } from './permissions.ts';
@@ -508,8 +509,22 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
       t.db.updateTable('users').set({ organization_id: null }).where('id', '=', f.users.newAdmin.id).execute(),
   }),
 
-  // The caller's own password, set to itself so that later sign-ins still work.
-  'POST /api/settings/password': () => ({ body: { currentPassword: TEST_PASSWORD, newPassword: TEST_PASSWORD } }),
+  // The caller's own password, set to itself so that later sign-ins still work. A change ends
+  // every session of the user, whose other callers' access tokens the later samples still use.
+  'POST /api/settings/password': async (caller) => {
+    const user = caller.userId === null ? undefined : await findUserById(t.db, caller.userId);
+    return {
+      body: { currentPassword: TEST_PASSWORD, newPassword: TEST_PASSWORD },
+      cleanup: async () => {
+        if (user)
+          await t.db
+            .updateTable('users')
+            .set({ session_epoch: user.session_epoch })
+            .where('id', '=', user.id)
+            .execute();
+      },
+    };
+  },
 
   'GET /api/settings/mfa': () => ({}),
   'POST /api/settings/mfa/enable': () => ({}),

@@ -32,6 +32,7 @@ export async function lockRefreshToken(db: Db, tokenHash: string) {
       'users.organization_id',
       'users.role',
       'users.email_confirmed_at',
+      'users.session_epoch',
     ])
     .where('refresh_tokens.token_hash', '=', tokenHash)
     .forUpdate('refresh_tokens')
@@ -66,8 +67,12 @@ export async function deleteRefreshTokensExpiredBefore(db: Db, before: Date): Pr
   await db.deleteFrom('refresh_tokens').where('expires_at', '<', before).execute();
 }
 
-/** Revokes every live refresh token of the user except the one hashed as `exceptHash`, if given. */
-export async function revokeUserRefreshTokens(db: Db, userId: string, now: Date, exceptHash?: string): Promise<void> {
+/**
+ * Ends the user's sessions: revokes every live refresh token except the one hashed as
+ * `exceptHash`, if given, and moves the session epoch on, which refuses every access token signed
+ * before. Answers the new epoch, for an access token that survives.
+ */
+export async function endUserSessions(db: Db, userId: string, now: Date, exceptHash?: string): Promise<number> {
   let query = db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now })
@@ -75,6 +80,13 @@ export async function revokeUserRefreshTokens(db: Db, userId: string, now: Date,
     .where('revoked_at', 'is', null);
   if (exceptHash) query = query.where('token_hash', '!=', exceptHash);
   await query.execute();
+  const user = await db
+    .updateTable('users')
+    .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
+    .where('id', '=', userId)
+    .returning('session_epoch')
+    .executeTakeFirstOrThrow();
+  return user.session_epoch;
 }
 
 export async function findSecret(db: Db, name: string): Promise<string | undefined> {

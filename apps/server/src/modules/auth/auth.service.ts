@@ -71,7 +71,7 @@ export async function signIn(
  */
 export async function startSession(
   deps: AuthDeps,
-  user: Pick<User, 'id' | 'organization_id' | 'role' | 'language'>,
+  user: Pick<User, 'id' | 'organization_id' | 'role' | 'language' | 'session_epoch'>,
   remember: boolean | undefined,
   now = new Date(),
 ): Promise<SignInResponse> {
@@ -86,6 +86,7 @@ export async function startSession(
     userId: user.id,
     organizationId: user.organization_id,
     role: user.role,
+    sessionEpoch: user.session_epoch,
   });
   return { accessToken, refreshToken: refresh.token, role: user.role, language: user.language };
 }
@@ -137,6 +138,7 @@ export async function refreshAccessToken(
     userId: outcome.token.user_id,
     organizationId: outcome.token.organization_id,
     role: outcome.token.role,
+    sessionEpoch: outcome.token.session_epoch,
   });
   return { accessToken, refreshToken: outcome.refreshToken };
 }

@@ -6,8 +6,9 @@ import {
   RESET_CODE_LENGTH,
 } from '@rayo/shared';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { revokeDeveloperTokensOfUser } from '../settings/developer-tokens.repo.ts';
 import { confirmUserEmail, findUserByEmail, updateUserPassword } from '../users/users.repo.ts';
-import { revokeUserRefreshTokens } from './auth.repo.ts';
+import { endUserSessions } from './auth.repo.ts';
 import { passwordResetMail } from './auth-mails.ts';
 import {
   countFailedAttempt,
@@ -73,8 +74,9 @@ function sameCode(code: string, storedHash: string): boolean {
 }
 
 /**
- * Sets the new password with the emailed code and ends every session of the user. The code
- * also proves the mailbox, so an unconfirmed address counts as confirmed afterwards.
+ * Sets the new password with the emailed code and ends every session of the user (refresh and
+ * access tokens alike), and on request revokes the developer tokens they made. The code also
+ * proves the mailbox, so an unconfirmed address counts as confirmed afterwards.
  */
 export async function resetPassword(
   deps: AccountMailDeps,
@@ -97,12 +99,14 @@ export async function resetPassword(
         await confirmUserEmail(trx, user.id, now);
         // The password just set is the one that counts: no pending sign-up link may replace it.
         await spendEmailCodesOfUser(trx, user.id, 'confirm_email', now);
-        await revokeUserRefreshTokens(trx, user.id, now);
+        await endUserSessions(trx, user.id, now);
+        const revoked = request.revokeDeveloperTokens ? await revokeDeveloperTokensOfUser(trx, user.id, now) : 0;
         await insertAuditEntry(trx, {
           action: 'auth.password_reset',
           actorUserId: user.id,
           actorEmail: user.email,
           organizationId: user.organization_id,
+          after: { developerTokensRevoked: revoked },
           ip,
         });
         return 'done';

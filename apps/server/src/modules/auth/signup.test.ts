@@ -1,7 +1,14 @@
 import type { ErrorResponse, SignInResponse } from '@rayo/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SmtpInbox, startSmtpInbox } from '../../../test/fakes/smtp-inbox.ts';
-import { bearer, createTestApp, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
+import {
+  bearer,
+  createTestApp,
+  createTestOrganization,
+  createTestUser,
+  signIn,
+  type TestApp,
+} from '../../../test/test-app.ts';
 import { createTestClock } from '../../../test/test-clock.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { findUserByEmail } from '../users/users.repo.ts';
@@ -298,6 +305,9 @@ describe('password reset', () => {
   it('sets the new password with the mailed code, once, and ends every session', async () => {
     const admin = await createTestUser(t.db, { role: 'admin', organizationId: null, language: 'es' });
     const session = await signIn(t.app, admin.email, admin.password);
+    const current = () =>
+      t.app.inject({ method: 'GET', url: '/api/organization/current', headers: bearer(session.accessToken) });
+    expect((await current()).json<ErrorResponse>().code).toBe('OnboardingRequired');
     const code = await requestCode(admin.email);
     expect(inbox.mails.at(-1)?.subject).toBe('Tu código para restablecer la contraseña de Rayo');
 
@@ -312,12 +322,46 @@ describe('password reset', () => {
     expect(old.json<ErrorResponse>().code).toBe('WrongAuth');
     const refresh = await post(t, '/api/auth/refresh-access-token', { refreshToken: session.refreshToken });
     expect(refresh.statusCode).toBe(401);
+    // Signed out at once, not when the access token lapses.
+    expect((await current()).statusCode).toBe(401);
 
     const reused = await post(t, '/api/auth/confirm-forgot-password', { email: admin.email, code, password: PASSWORD });
     expect(reused.json<ErrorResponse>().code).toBe('InvalidCode');
 
     const actions = (await listAuditEntries(t.db, { actorUserId: admin.id })).map((entry) => entry.action);
     expect(actions).toEqual(expect.arrayContaining(['auth.password_reset_requested', 'auth.password_reset']));
+  });
+
+  it('revokes the developer tokens the user made when asked to, and only then', async () => {
+    const organization = await createTestOrganization(t.db);
+    const admin = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
+    const makeToken = async () => {
+      const session = await signIn(t.app, admin.email, admin.password);
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/settings/developer-tokens',
+        headers: bearer(session.accessToken),
+        payload: {},
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json<{ token: string }>().token;
+    };
+    const exchange = (refreshToken: string) => post(t, '/api/auth/refresh-access-token', { refreshToken });
+    const reset = async (revokeDeveloperTokens?: boolean) => {
+      const code = await requestCode(admin.email);
+      const done = await post(t, '/api/auth/confirm-forgot-password', {
+        email: admin.email,
+        code,
+        password: admin.password,
+        revokeDeveloperTokens,
+      });
+      expect(done.statusCode, done.body).toBe(204);
+    };
+    const token = await makeToken();
+    await reset();
+    expect((await exchange(token)).statusCode).toBe(200);
+    await reset(true);
+    expect((await exchange(token)).statusCode).toBe(401);
   });
 
   it('spends a code after five wrong guesses and honours only the newest code', async () => {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { type AccessClaims, createTokenIssuer } from './tokens.ts';
 
 const SECRET = 'a-test-secret-that-is-long-enough-to-sign';
-const claims: AccessClaims = { userId: '7c9e6679-7425-40de-944b-e07fc1f90ae7', organizationId: null, role: 'admin' };
+const claims: AccessClaims = {
+  userId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  organizationId: null,
+  role: 'admin',
+  sessionEpoch: 0,
+};
 
 describe('access tokens', () => {
   it('stay refused after their expiry, however often they were verified before', async () => {

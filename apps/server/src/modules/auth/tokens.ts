@@ -6,6 +6,8 @@ export type AccessClaims = {
   userId: string;
   organizationId: string | null;
   role: Role;
+  /** The user's `session_epoch` when the token was signed: a password reset or change moves it on. */
+  sessionEpoch: number;
   /**
    * Exchanged from a developer token, with what it may do: a program, not a browser session.
    * The permission table limits each scope to its routes, and checkout protection (DESIGN §9)
@@ -77,6 +79,7 @@ export function createTokenIssuer(secret: string, ttlSeconds: number, now: () =>
       new SignJWT({
         role: claims.role,
         org: claims.organizationId,
+        se: claims.sessionEpoch,
         ...(claims.developerScope ? { dev: claims.developerScope } : {}),
       })
         .setProtectedHeader({ alg: 'HS256' })
@@ -98,6 +101,8 @@ export function createTokenIssuer(secret: string, ttlSeconds: number, now: () =>
         userId: payload.sub,
         organizationId: org,
         role: role.data,
+        // Tokens signed before epochs existed belong to the first.
+        sessionEpoch: typeof payload.se === 'number' ? payload.se : 0,
         ...developerScopeOf(payload.dev),
       };
       // The oldest entry makes room: Map keeps insertion order.

@@ -508,7 +508,7 @@ describe('dashboard', () => {
     }
     const pool = poolOf(t.db);
     for (let attempt = 0; attempt < pool.options.max; attempt += 1) {
-      const caller = { userId: randomUUID(), organizationId: busy.id, role: 'admin' } as const;
+      const caller = { userId: randomUUID(), organizationId: busy.id, role: 'admin', sessionEpoch: 0 } as const;
       const csv = await exportTransactionsCsv(t.db, caller, {});
       await once(csv.stream, 'readable');
       csv.stream.destroy();

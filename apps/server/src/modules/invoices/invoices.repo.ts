@@ -60,6 +60,8 @@ export async function insertInvoice(db: Db, invoice: NewInvoice, nodeRecord?: No
 export type AssumedSale = {
   userId: string;
   role: string;
+  /** The caller's session epoch: a password reset or change since the read refuses the charge. */
+  sessionEpoch: number;
   bpt: Pick<BptRow, 'id' | 'organization_id' | 'account_id' | 'currency' | 'tax_bps' | 'tip_enabled' | 'name'>;
   organizationName: string;
   /** The rate priced at and the fetch time a rate must be newer than to be fresh; none for sats. */
@@ -71,7 +73,7 @@ export type HeldSale = { invoice: NewInvoice; nodeRecord: NodeInvoiceRecord | un
 
 /**
  * `insertInvoice` for many charges in one statement, with the checks each charge's read makes:
- * the caller's user still exists with its role, the terminal is live and unchanged in what the
+ * the caller's user still exists with its role and session epoch, the terminal is live and unchanged in what the
  * sale used, its organization may sell under the same name, and the rate is still the current one
  * and fresh. A charge for which any of it is no longer so is not written, and its place in the
  * answer is undefined. Outside a transaction only: it runs on `db`'s pool.
@@ -82,7 +84,7 @@ export async function insertInvoicesIfSalesHold(
 ): Promise<(InvoiceRow | undefined)[]> {
   const rows = sales.map(({ invoice, nodeRecord, assumed }) => {
     const { bpt, rate } = assumed;
-    return sql`(${assumed.userId}::uuid, ${assumed.role}::text, ${bpt.id}::uuid, ${bpt.organization_id}::uuid,
+    return sql`(${assumed.userId}::uuid, ${assumed.role}::text, ${assumed.sessionEpoch}::integer, ${bpt.id}::uuid, ${bpt.organization_id}::uuid,
       ${bpt.account_id}::uuid, ${bpt.currency}::text, ${bpt.tax_bps}::integer, ${bpt.tip_enabled}::boolean,
       ${bpt.name}::text, ${assumed.organizationName}::text, ${rate?.rateMinorPerBtc ?? null}::bigint,
       ${rate?.fetchedAfter ?? null}::timestamptz, ${invoice.payment_hash}::text, ${invoice.payment_request}::text,
@@ -94,7 +96,7 @@ export async function insertInvoicesIfSalesHold(
   });
   const statement = sql<InvoiceRow>`
     with holds as (
-      select sale.* from (values ${sql.join(rows)}) as sale (user_id, role, bpt_id, organization_id, account_id,
+      select sale.* from (values ${sql.join(rows)}) as sale (user_id, role, session_epoch, bpt_id, organization_id, account_id,
         currency, tax_bps, tip_enabled, bpt_name, organization_name, rate, fetched_after, payment_hash,
         payment_request, description, amount_msat, bill_minor, tip_minor, tax_minor, total_minor,
         rate_minor_per_btc, expires_at, source, preimage, node_payment_request, node_amount_msat, node_expires_at)
@@ -105,7 +107,10 @@ export async function insertInvoicesIfSalesHold(
             and bpts.tax_bps = sale.tax_bps and bpts.tip_enabled = sale.tip_enabled and bpts.name = sale.bpt_name
             and organizations.name = sale.organization_name and not organizations.blocked
         )
-        and exists (select 1 from users where users.id = sale.user_id and users.role = sale.role)
+        and exists (
+          select 1 from users
+          where users.id = sale.user_id and users.role = sale.role and users.session_epoch = sale.session_epoch
+        )
         and (sale.rate is null or exists (
           select 1 from rates where rates.currency = sale.currency and rates.rate_minor_per_btc = sale.rate
             and rates.fetched_at > sale.fetched_after

@@ -278,7 +278,7 @@ export async function createInvoiceForCallerBpt(
     }
   }
   lastSaleReads.delete(key);
-  await requireCallerUser(deps.db, caller.userId);
+  await requireCallerUser(deps.db, caller);
   const { bpt, seller } = await findCallerBptForSale(deps.db, caller, bptId);
   if (lastSaleReads.size >= MAX_SALE_READS) lastSaleReads.delete(lastSaleReads.keys().next().value as string);
   lastSaleReads.set(key, { bpt, seller });
@@ -300,6 +300,7 @@ async function createInvoiceFromLastRead(
     assumed: {
       userId: caller.userId,
       role: caller.role,
+      sessionEpoch: caller.sessionEpoch,
       bpt,
       organizationName: seller.name,
       rate:

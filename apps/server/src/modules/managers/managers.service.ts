@@ -2,7 +2,7 @@ import { AppError, type CreateManagerRequest, type Manager, type UpdateManagerRe
 import type { Db } from '../../db/database.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { type AuditAction, insertAuditEntry } from '../audit/audit.repo.ts';
-import { revokeUserRefreshTokens } from '../auth/auth.repo.ts';
+import { endUserSessions } from '../auth/auth.repo.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
@@ -107,8 +107,8 @@ export async function updateManager(
       language: request.language,
       passwordHash: request.password === undefined ? undefined : await hashPassword(request.password),
     });
-    // A new password ends the sessions signed in with the old one at their next refresh.
-    if (request.password !== undefined) await revokeUserRefreshTokens(trx, id, new Date());
+    // A new password ends the sessions signed in with the old one.
+    if (request.password !== undefined) await endUserSessions(trx, id, new Date());
     const updated = await findManager(trx, organizationId, id);
     if (!updated) throw new AppError('NotFound', 'Manager not found');
     // That the password was replaced is worth recording; the password itself never is.

@@ -73,6 +73,7 @@ export async function onboardOrganization(
     userId: user.id,
     organizationId: organization.id,
     role: user.role,
+    sessionEpoch: user.session_epoch,
   });
   return { organizationId: organization.id, accessToken };
 }

@@ -67,6 +67,17 @@ export async function revokeDeveloperTokenRow(db: Db, organizationId: string, id
     .executeTakeFirst();
 }
 
+/** Revokes every live token the user made, answering how many. */
+export async function revokeDeveloperTokensOfUser(db: Db, userId: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('developer_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /**
  * Records the use of a live token and answers who its access tokens are for. The user must
  * still be a confirmed admin of the token's organization: their role and organization are read
@@ -77,7 +88,9 @@ export async function useDeveloperToken(
   tokenHash: string,
   admins: readonly Role[],
   now: Date,
-): Promise<{ userId: string; organizationId: string; role: Role; scope: DeveloperTokenScope } | undefined> {
+): Promise<
+  { userId: string; organizationId: string; role: Role; scope: DeveloperTokenScope; sessionEpoch: number } | undefined
+> {
   const row = await db
     .updateTable('developer_tokens')
     .from('users')
@@ -89,7 +102,21 @@ export async function useDeveloperToken(
     .where('developer_tokens.token_hash', '=', tokenHash)
     .where('developer_tokens.revoked_at', 'is', null)
     .where('developer_tokens.expires_at', '>', now)
-    .returning(['users.id as user_id', 'developer_tokens.organization_id', 'users.role', 'developer_tokens.scope'])
+    .returning([
+      'users.id as user_id',
+      'developer_tokens.organization_id',
+      'users.role',
+      'developer_tokens.scope',
+      'users.session_epoch',
+    ])
     .executeTakeFirst();
-  return row && { userId: row.user_id, organizationId: row.organization_id, role: row.role, scope: row.scope };
+  return (
+    row && {
+      userId: row.user_id,
+      organizationId: row.organization_id,
+      role: row.role,
+      scope: row.scope,
+      sessionEpoch: row.session_epoch,
+    }
+  );
 }

@@ -120,6 +120,7 @@ describe('developer tokens', () => {
       userId: shop.user.id,
       organizationId: shop.organization.id,
       role: 'admin',
+      sessionEpoch: 0,
       developerScope: 'checkouts',
     });
     const session = await t.runtime.deps.tokens.verifyAccessToken(shop.admin.authorization.slice('Bearer '.length));
@@ -195,17 +196,27 @@ describe('developer tokens', () => {
     });
   });
 
-  it('survives a password change, which ends sessions but not scripts', async () => {
+  it('survives a password change unless the change revokes the tokens its user made', async () => {
     const shop = await openTestShop(t);
-    const token = await created(shop.admin);
-    const change = await t.app.inject({
-      method: 'POST',
-      url: '/api/settings/password',
-      headers: shop.admin,
-      payload: { currentPassword: TEST_PASSWORD, newPassword: 'Another-password-2' },
-    });
-    expect(change.statusCode, change.body).toBe(204);
-    expect((await exchange(token.token)).statusCode).toBe(200);
+    const kept = await created(shop.admin);
+    const change = (headers: Record<string, string>, revokeDeveloperTokens?: boolean) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/settings/password',
+        headers,
+        payload: { currentPassword: TEST_PASSWORD, newPassword: TEST_PASSWORD, revokeDeveloperTokens },
+      });
+    const first = await change(shop.admin);
+    expect(first.statusCode, first.body).toBe(200);
+    expect((await exchange(kept.token)).statusCode).toBe(200);
+
+    const admin = bearer(first.json<{ accessToken: string }>().accessToken);
+    const other = await openTestShop(t);
+    const othersToken = await created(other.admin);
+    const second = await change(admin, true);
+    expect(second.statusCode, second.body).toBe(200);
+    expect((await exchange(kept.token)).statusCode).toBe(401);
+    expect((await exchange(othersToken.token)).statusCode).toBe(200);
   });
 
   it('refuses an unknown, expired or other organization’s token, and another organization cannot revoke it', async () => {

@@ -1,7 +1,8 @@
-import { ChangePasswordRequestSchema } from '@rayo/shared';
+import { ChangePasswordRequestSchema, ChangePasswordResponseSchema } from '@rayo/shared';
 import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
 import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import type { TokenIssuer } from '../auth/tokens.ts';
 import type { MfaDeps } from '../mfa/mfa-codes.ts';
 import { registerBankingInfoRoutes } from './banking-info.routes.ts';
 import { registerPayoutAddressRoutes } from './payout-addresses.routes.ts';
@@ -16,7 +17,7 @@ const passwordAttempts: RateLimitRule = { name: 'password-change-user', limit: 1
 
 export function registerSettingsRoutes(
   app: App,
-  deps: RateLimitDeps & PayoutSplitDeps & PayoutAddressDeps & MfaDeps,
+  deps: RateLimitDeps & PayoutSplitDeps & PayoutAddressDeps & MfaDeps & { tokens: TokenIssuer },
 ): void {
   registerPayoutSplitRoutes(app, deps);
   registerBankingInfoRoutes(app, deps);
@@ -28,15 +29,15 @@ export function registerSettingsRoutes(
     {
       schema: {
         tags: ['settings'],
-        summary: "Changes the caller's password and ends their other sessions",
+        summary: "Changes the caller's password, ends their other sessions and answers this one's new access token",
         body: ChangePasswordRequestSchema,
+        response: { 200: ChangePasswordResponseSchema },
       },
     },
     async (request, reply) => {
       const caller = callerOf(request);
       await enforceRateLimit(deps, reply, passwordAttempts, caller.userId);
-      await changePassword(deps.db, caller.userId, request.body, request.ip);
-      return reply.status(204).send();
+      return changePassword(deps, caller.userId, request.body, request.ip);
     },
   );
 }

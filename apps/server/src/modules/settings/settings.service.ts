@@ -1,24 +1,27 @@
-import { AppError, type ChangePasswordRequest } from '@rayo/shared';
+import { AppError, type ChangePasswordRequest, type ChangePasswordResponse } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
-import { revokeUserRefreshTokens } from '../auth/auth.repo.ts';
+import { endUserSessions } from '../auth/auth.repo.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { hashRefreshToken } from '../auth/tokens.ts';
+import { hashRefreshToken, type TokenIssuer } from '../auth/tokens.ts';
 import { findUserCredentials, updateUserPassword } from '../users/users.repo.ts';
+import { revokeDeveloperTokensOfUser } from './developer-tokens.repo.ts';
 
 /**
  * Replaces the caller's password after checking the current one, and ends the user's other
- * sessions: every refresh token but the one the caller sent is revoked, so other devices sign
- * in again once their access token expires. The audit log records the change, never the password.
+ * sessions: every refresh token but the one the caller sent is revoked, and every access token
+ * signed before is refused, the caller's too, who goes on with the access token answered. On
+ * request the developer tokens the user made are revoked as well. The audit log records the
+ * change, never the password.
  */
 export async function changePassword(
-  db: Db,
+  deps: { db: Db; tokens: TokenIssuer },
   userId: string,
   request: ChangePasswordRequest,
   ip: string,
   now = new Date(),
-): Promise<void> {
-  const user = await findUserCredentials(db, { userId });
+): Promise<ChangePasswordResponse> {
+  const user = await findUserCredentials(deps.db, { userId });
   // An access token outlives a deleted user until it expires.
   if (!user) throw new AppError('Unauthorized', 'The user no longer exists');
   if (!(await verifyPassword(request.currentPassword, user.password_hash))) {
@@ -26,16 +29,26 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(request.newPassword);
   const keep = request.refreshToken ? hashRefreshToken(request.refreshToken) : undefined;
-  await db.transaction().execute(async (trx) => {
+  const sessionEpoch = await deps.db.transaction().execute(async (trx) => {
     await updateUserPassword(trx, user.id, passwordHash);
-    await revokeUserRefreshTokens(trx, user.id, now, keep);
+    const epoch = await endUserSessions(trx, user.id, now, keep);
+    const revoked = request.revokeDeveloperTokens ? await revokeDeveloperTokensOfUser(trx, user.id, now) : 0;
     await insertAuditEntry(trx, {
       action: 'settings.password_changed',
       actorUserId: user.id,
       actorEmail: user.email,
       organizationId: user.organization_id,
       target: `user:${user.id}`,
+      after: { developerTokensRevoked: revoked },
       ip,
     });
+    return epoch;
   });
+  const accessToken = await deps.tokens.signAccessToken({
+    userId: user.id,
+    organizationId: user.organization_id,
+    role: user.role,
+    sessionEpoch,
+  });
+  return { accessToken };
 }

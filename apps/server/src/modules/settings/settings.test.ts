@@ -55,8 +55,8 @@ describe('POST /api/settings/password', () => {
         currentPassword: TEST_PASSWORD,
         newPassword: NEW_PASSWORD,
       });
-      expect(response.statusCode, response.body).toBe(204);
-      expect(response.body).toBe('');
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({ accessToken: expect.any(String) });
 
       expect((await postSignIn(user.email, NEW_PASSWORD)).statusCode).toBe(200);
       const old = await postSignIn(user.email, TEST_PASSWORD);
@@ -65,7 +65,7 @@ describe('POST /api/settings/password', () => {
     },
   );
 
-  it('keeps the refresh token the caller sends and revokes the user’s others', async () => {
+  it('keeps the refresh token the caller sends and ends every other session, access tokens at once', async () => {
     const user = await newUser();
     const here = await signIn(t.app, user.email, TEST_PASSWORD);
     const elsewhere = await signIn(t.app, user.email, TEST_PASSWORD);
@@ -77,16 +77,22 @@ describe('POST /api/settings/password', () => {
       newPassword: NEW_PASSWORD,
       refreshToken: here.refreshToken,
     });
-    expect(response.statusCode, response.body).toBe(204);
+    expect(response.statusCode, response.body).toBe(200);
 
     expect((await refresh(here.refreshToken)).statusCode).toBe(200);
     const revoked = await refresh(elsewhere.refreshToken);
     expect(revoked.statusCode).toBe(401);
     expect(revoked.json<ErrorResponse>().code).toBe('Unauthorized');
     expect((await refresh(otherUserSession.refreshToken)).statusCode).toBe(200);
-    // Access tokens are not stored, so the caller's stays valid until it expires.
-    const accounts = await t.app.inject({ method: 'GET', url: '/api/account/all', headers: bearer(here.accessToken) });
-    expect(accounts.statusCode).toBe(200);
+
+    const accounts = (accessToken: string) =>
+      t.app.inject({ method: 'GET', url: '/api/account/all', headers: bearer(accessToken) });
+    // The other device is signed out now, not when its access token lapses; so is every access
+    // token signed before the change, the caller's too, who goes on with the one answered.
+    expect((await accounts(elsewhere.accessToken)).statusCode).toBe(401);
+    expect((await accounts(here.accessToken)).statusCode).toBe(401);
+    expect((await accounts(response.json<{ accessToken: string }>().accessToken)).statusCode).toBe(200);
+    expect((await accounts(otherUserSession.accessToken)).statusCode).toBe(200);
   });
 
   it('revokes every refresh token of the user when the caller sends none', async () => {
@@ -96,7 +102,7 @@ describe('POST /api/settings/password', () => {
       currentPassword: TEST_PASSWORD,
       newPassword: NEW_PASSWORD,
     });
-    expect(response.statusCode, response.body).toBe(204);
+    expect(response.statusCode, response.body).toBe(200);
     expect((await refresh(session.refreshToken)).statusCode).toBe(401);
   });
 
@@ -110,7 +116,7 @@ describe('POST /api/settings/password', () => {
       payload: { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD },
       remoteAddress: '198.51.100.20',
     });
-    expect(response.statusCode, response.body).toBe(204);
+    expect(response.statusCode, response.body).toBe(200);
 
     const rows = await listAuditEntries(t.db, { actorUserId: user.id });
     expect(rows.filter((row) => row.action === 'settings.password_changed')).toEqual([
@@ -120,7 +126,7 @@ describe('POST /api/settings/password', () => {
         target: `user:${user.id}`,
         ip: '198.51.100.20',
         before: null,
-        after: null,
+        after: { developerTokensRevoked: 0 },
       }),
     ]);
   });
@@ -192,6 +198,6 @@ describe('POST /api/settings/password', () => {
       currentPassword: TEST_PASSWORD,
       newPassword: NEW_PASSWORD,
     });
-    expect(response.statusCode).toBe(204);
+    expect(response.statusCode).toBe(200);
   });
 });

@@ -14,6 +14,7 @@ const profileColumns = [
   'language',
   'email_confirmed_at',
   'created_at',
+  'session_epoch',
 ] as const satisfies readonly (keyof UserProfile)[];
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserProfile | undefined> {

@@ -1,6 +1,7 @@
 import { AppError, type Language, type Role } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
 import { findUserById, insertUser, type UserProfile } from './users.repo.ts';
 
 export type NewUserInput = {
@@ -46,9 +47,13 @@ export async function createUser(db: Db, input: NewUserInput): Promise<UserProfi
 }
 
 /**
- * Access tokens are not stored, so a valid token is refused here once its user is gone: without
- * this read a deleted manager's token would keep opening the API until it expired.
+ * Access tokens are not stored, so a valid token is refused here once its user is gone, or once
+ * a password reset or change ended the sessions it was signed in: without this read a deleted
+ * manager's token, or a thief's, would keep opening the API until it expired.
  */
-export async function requireCallerUser(db: Db, userId: string): Promise<void> {
-  if (!(await findUserById(db, userId))) throw new AppError('Unauthorized', 'A valid access token is required');
+export async function requireCallerUser(db: Db, caller: AccessClaims): Promise<void> {
+  const user = await findUserById(db, caller.userId);
+  if (user?.session_epoch !== caller.sessionEpoch) {
+    throw new AppError('Unauthorized', 'A valid access token is required');
+  }
 }

@@ -1,4 +1,4 @@
-import { Anchor, Button, Input, PasswordInput, PinInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Input, PasswordInput, PinInput, Stack, TextInput } from '@mantine/core';
 import { RESET_CODE_LENGTH } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -26,6 +26,7 @@ export function ConfirmForgotPasswordPage() {
   });
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [revokeDeveloperTokens, setRevokeDeveloperTokens] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -38,7 +39,12 @@ export function ConfirmForgotPasswordPage() {
     if (!valid) return;
     setSubmitting(true);
     try {
-      await resetPassword({ email: values.email.trim(), code: values.code, password: values.password });
+      await resetPassword({
+        email: values.email.trim(),
+        code: values.code,
+        password: values.password,
+        revokeDeveloperTokens,
+      });
       notifications.show({ color: 'teal', message: t('passwordReset.done') });
       navigate('/login', { replace: true });
     } catch (error) {
@@ -78,6 +84,11 @@ export function ConfirmForgotPasswordPage() {
           label={t('settings.password.confirmation')}
           autoComplete="new-password"
           {...field('confirmation')}
+        />
+        <Checkbox
+          label={t('settings.password.revokeDeveloperTokens')}
+          checked={revokeDeveloperTokens}
+          onChange={(event) => setRevokeDeveloperTokens(event.currentTarget.checked)}
         />
         <Button type="submit" loading={submitting} fullWidth size="md">
           {t('passwordReset.save')}

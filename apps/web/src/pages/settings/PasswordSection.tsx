@@ -1,10 +1,12 @@
-import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { canChangeOrganization } from '@rayo/shared';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { errorMessage, errorMessageKey } from '../../api/error-messages.ts';
 import { useChangePassword } from '../../api/settings.ts';
 import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
+import { useSession } from '../../session/use-session.ts';
 import { type PasswordChangeErrors, type PasswordChangeForm, validatePasswordChange } from './password-change.ts';
 
 const empty: PasswordChangeForm = { currentPassword: '', newPassword: '', confirmation: '' };
@@ -14,6 +16,9 @@ export function PasswordSection() {
   const change = useChangePassword();
   const [form, setForm] = useState(empty);
   const [fieldErrors, setFieldErrors] = useState<PasswordChangeErrors>({});
+  // Only admins make developer tokens.
+  const makesTokens = canChangeOrganization(useSession().role);
+  const [revokeDeveloperTokens, setRevokeDeveloperTokens] = useState(false);
 
   // A wrong current password belongs next to that field; other failures go above the form.
   const wrongCurrent = change.error instanceof ApiError && change.error.code === 'WrongCurrentPassword';
@@ -34,10 +39,11 @@ export function PasswordSection() {
     setFieldErrors(errors);
     if (Object.keys(errors).length > 0) return;
     change.mutate(
-      { currentPassword: form.currentPassword, newPassword: form.newPassword },
+      { currentPassword: form.currentPassword, newPassword: form.newPassword, revokeDeveloperTokens },
       {
         onSuccess: () => {
           setForm(empty);
+          setRevokeDeveloperTokens(false);
           notifications.show({ color: 'teal', message: t('settings.password.changed') });
         },
       },
@@ -77,6 +83,13 @@ export function PasswordSection() {
             autoComplete="new-password"
             {...field('confirmation')}
           />
+          {makesTokens && (
+            <Checkbox
+              label={t('settings.password.revokeDeveloperTokens')}
+              checked={revokeDeveloperTokens}
+              onChange={(event) => setRevokeDeveloperTokens(event.currentTarget.checked)}
+            />
+          )}
           <Group justify="flex-end">
             <Button type="submit" loading={change.isPending}>
               {t('settings.password.submit')}

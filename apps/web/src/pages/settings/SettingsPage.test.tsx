@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -64,6 +64,30 @@ describe('SettingsPage password section', () => {
     expect(screen.getByText("Passwords don't match.")).toBeInTheDocument();
     // The MFA section reads its status; the password form itself calls nothing.
     expect(fetch).not.toHaveBeenCalledWith('/api/settings/password', expect.anything());
+  });
+
+  it('goes on with the access token the change answers, and asks to revoke developer tokens if ticked', async () => {
+    sessionStore.signIn({ accessToken: 'before', refreshToken: 'mine', role: 'admin', language: 'en' }, true);
+    const fetch = vi.fn(async (url: string) =>
+      url === '/api/settings/password'
+        ? new Response(JSON.stringify({ accessToken: 'after' }), { headers: { 'content-type': 'application/json' } })
+        : new Response(JSON.stringify({ hasMfa: false }), { headers: { 'content-type': 'application/json' } }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    await renderSettings('en');
+    await userEvent.type(screen.getByLabelText('Current password'), 'Old-pass-1!');
+    await userEvent.type(screen.getByLabelText('New password'), 'Strong-pass-1');
+    await userEvent.type(screen.getByLabelText('Confirm new password'), 'Strong-pass-1');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Also revoke the developer tokens I made' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    await waitFor(() => expect(sessionStore.get().accessToken).toBe('after'));
+    const sent = fetch.mock.calls.find(([url]) => url === '/api/settings/password') as unknown as [string, RequestInit];
+    expect(JSON.parse(String(sent[1].body))).toEqual({
+      currentPassword: 'Old-pass-1!',
+      newPassword: 'Strong-pass-1',
+      revokeDeveloperTokens: true,
+      refreshToken: 'mine',
+    });
   });
 
   it('shows a mismatched confirmation in Spanish', async () => {
