@@ -537,7 +537,11 @@ export async function startFakeLnd(options: { network?: string } = {}): Promise<
       }
       const invoice = findInvoice(hash.toString('hex'));
       if (invoice) send(response, 200, invoiceJson(invoice));
-      else grpcError(response, 404, 5, 'there are no existing invoices');
+      // invoicesrpc/invoices_server.go LookupInvoiceV2 maps only ErrInvoiceNotFound ("unable to
+      // locate invoice", invoices/errors.go) to NotFound; a kvdb node that never made an invoice
+      // answers ErrNoInvoicesCreated, which leaves as Unknown.
+      else if (invoices.length > 0) grpcError(response, 404, 5, 'unable to locate invoice');
+      else grpcError(response, 500, 2, 'there are no existing invoices');
     } else if (request.method === 'GET' && url.pathname.startsWith('/v1/payreq/')) {
       decodePayReq(response, decodeURIComponent(url.pathname.slice('/v1/payreq/'.length)));
     } else if (route === 'POST /v2/router/send') {

@@ -167,9 +167,10 @@ describe('lnd backend', () => {
   });
 
   it('reports an unknown payment hash as a LightningBackendError', async () => {
+    await newInvoice(1000n);
     const error = await backend.lookupInvoice('ab'.repeat(32)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LightningBackendError);
-    expect((error as Error).message).toMatch(/HTTP 404.*no existing invoices/);
+    expect((error as Error).message).toMatch(/HTTP 404.*unable to locate invoice/);
   });
 
   it('streams settlements in order: missed ones first, then live ones, awaiting the handler', async () => {
