@@ -2,13 +2,7 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { type DemoDataState, KYB_MAX_BYTES } from '@rayo/shared';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -21,6 +15,7 @@ import type { Config, TrustProxy } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './domain/clock.ts';
 import { registerAccessControl } from './http/access.ts';
+import type { App } from './http/app-type.ts';
 import { capConnectionsPerAddress } from './http/connections.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
@@ -68,14 +63,6 @@ import { registerShopRoutes } from './modules/shops/shops.routes.ts';
 import { registerStoreCheckoutRoutes } from './modules/store-checkouts/store-checkouts.routes.ts';
 import { registerVirtualBptRoutes } from './modules/virtual-bpts/virtual-bpts.routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
-
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
 
 export type AppDeps = {
   db: Db;

@@ -33,6 +33,31 @@ describe('layering (DESIGN §2)', () => {
   );
 });
 
+describe('app.ts builds the application', () => {
+  const srcDir = import.meta.dirname;
+  const appImports = [...readFileSync(path.join(srcDir, 'app.ts'), 'utf8').matchAll(/from\s+'(\.[^']+)';/g)].map(
+    (match) => path.join(srcDir, match[1] ?? ''),
+  );
+
+  it('from route files and the metrics route', () => {
+    expect(appImports.filter((file) => file.endsWith('.routes.ts')).length).toBeGreaterThan(20);
+    expect(appImports).toContain(path.join(srcDir, 'metrics.ts'));
+  });
+
+  const registeredFiles = [...new Set([...appImports, ...routeFiles()])];
+
+  it.each(registeredFiles.map((file) => [path.relative(srcDir, file), file]))(
+    '%s does not import app.ts back',
+    (_name, file) => {
+      const source = readFileSync(file, 'utf8');
+      const importsApp = [...source.matchAll(/from\s+'(\.[^']+)';/g)].some(
+        (match) => path.join(path.dirname(file), match[1] ?? '') === path.join(srcDir, 'app.ts'),
+      );
+      expect(importsApp).toBe(false);
+    },
+  );
+});
+
 describe('the dashboard module reads sales', () => {
   const repo = readFileSync(path.join(modulesDir, 'dashboard', 'dashboard.repo.ts'), 'utf8');
 

@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { AppError } from '@rayo/shared';
 import client from 'prom-client';
-import type { App } from './app.ts';
 import { type Db, poolOf } from './db/database.ts';
+import type { App } from './http/app-type.ts';
 import { readJobQueue } from './jobs/job-queue.repo.ts';
 
 /**

@@ -1,5 +1,5 @@
 import net, { type AddressInfo } from 'node:net';
-import type { App } from '../src/app.ts';
+import type { App } from '../src/http/app-type.ts';
 
 export type RawAnswer = { status: number; headers: Record<string, string>; body: string };
 

@@ -6,9 +6,9 @@ import {
   UpdateAccountRequestSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import {
   createAccount,
   deleteAccount,

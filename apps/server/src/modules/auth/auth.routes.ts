@@ -5,7 +5,7 @@ import {
   SignInRequestSchema,
   SignInResultSchema,
 } from '@rayo/shared';
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app-type.ts';
 import { clientOf, enforceRateLimit, forgiveRateLimitHits, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { type AuthDeps, logout, refreshAccessToken, signIn } from './auth.service.ts';
 import { hasSignedInAs, knownDeviceOf, rememberDevice } from './known-device.ts';

@@ -5,7 +5,7 @@ import {
   SignInResponseSchema,
   SignUpRequestSchema,
 } from '@rayo/shared';
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app-type.ts';
 import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
 import { type AccountMailDeps, confirmEmail, signUp } from './signup.service.ts';

@@ -9,9 +9,9 @@ import {
 } from '@rayo/shared';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import {
   exportCountryReportCsv,
   getCountryReport,

@@ -11,9 +11,9 @@ import {
   OrganizationIdParamsSchema,
   VerificationRequestSchema,
 } from '@rayo/shared';
-import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { attachmentDisposition } from '../../http/upload.ts';
 import {
   deleteNotification,

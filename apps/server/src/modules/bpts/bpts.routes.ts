@@ -10,8 +10,8 @@ import {
   UpdateBptRequestSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { callerOf, callerToRecheckOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { clientOf, enforceSharedLimit, type RateLimitDeps, type SharedLimitRule } from '../../http/rate-limit.ts';
 import { createInvoiceForBpt, createInvoiceForCallerBpt, type InvoiceDeps } from '../invoices/invoices.service.ts';
 import { listLatestTransactionsOfBpt } from '../transactions/transactions.service.ts';

@@ -1,6 +1,6 @@
 import { PublicCheckoutSchema } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app-type.ts';
 import {
   clientOf,
   enforceRateLimit,

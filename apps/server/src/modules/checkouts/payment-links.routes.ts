@@ -1,7 +1,7 @@
 import { CreatePaymentLinkRequestSchema, PaymentLinkListSchema, PaymentLinkSchema } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import type { InvoiceDeps } from '../invoices/invoices.service.ts';
 import {
   createPaymentLink,

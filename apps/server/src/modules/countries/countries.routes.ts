@@ -1,6 +1,6 @@
 import { CountryListSchema } from '@rayo/shared';
-import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
+import type { App } from '../../http/app-type.ts';
 import { listCountries } from './countries.service.ts';
 
 export function registerCountryRoutes(app: App, deps: { db: Db }): void {

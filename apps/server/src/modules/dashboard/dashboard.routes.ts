@@ -8,9 +8,9 @@ import {
   TransactionSumsSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { chartTransactions, exportTransactionsCsv, listTransactions, sumTransactions } from './dashboard.service.ts';
 
 const PeriodOnlyQuerySchema = PeriodQuerySchema.omit({ account: true });

@@ -14,7 +14,7 @@ import {
   LnurlWithdrawOfferSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app-type.ts';
 import { onlyFromThisMachine } from '../../http/local-only.ts';
 import {
   createDevnetWithdrawLink,

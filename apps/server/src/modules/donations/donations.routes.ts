@@ -11,8 +11,8 @@ import {
   SetDonationAddressRequestSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { clientOf, enforceSharedLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { donationInvoices } from './donation-limits.ts';
 import {

@@ -8,7 +8,7 @@ import {
 } from '@rayo/shared';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app-type.ts';
 import { clientOf, enforceSharedLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { donationInvoices } from './donation-limits.ts';
 import {

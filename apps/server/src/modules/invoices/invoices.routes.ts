@@ -1,6 +1,6 @@
 import { InvoiceSchema, type InvoiceStatus, LnurlWithdrawRequestSchema } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app-type.ts';
 import { createConcurrencyLimit } from '../../http/concurrency.ts';
 import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { openEventStream } from '../../http/sse.ts';

@@ -1,7 +1,7 @@
 import { type DemoDataState, HealthSchema, PublicConfigSchema, ReadinessSchema } from '@rayo/shared';
-import type { App } from '../../app.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { App } from '../../http/app-type.ts';
 import { checkReadiness } from './meta.service.ts';
 
 export function registerMetaRoutes(

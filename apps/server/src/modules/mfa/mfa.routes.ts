@@ -8,8 +8,8 @@ import {
   ValidateMfaRequestSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { mfaCodeAttempts, requireMfaCode } from '../../http/mfa-code.ts';
 import { enforceRateLimit, forgiveRateLimitHits, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { confirmMfaEnrollment, disableMfa, hasMfaEnabled, startMfaEnrollment } from './mfa.service.ts';

@@ -1,7 +1,7 @@
 import { CurrentOrganizationSchema, OnboardRequestSchema, OnboardResponseSchema } from '@rayo/shared';
-import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import type { TokenIssuer } from '../auth/tokens.ts';
 import { getCurrentOrganization } from '../dashboard/dashboard.service.ts';
 import { onboardOrganization } from './organizations.service.ts';

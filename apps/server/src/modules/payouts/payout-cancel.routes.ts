@@ -1,8 +1,8 @@
 import { PayoutPageSchema, PayoutQuerySchema, PayoutSchema } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import type { Config } from '../../config.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { cancelPayout, type PayoutCancelDeps } from './payout-cancel.service.ts';
 import { listOrganizationPayoutsForBackOffice } from './payouts.service.ts';
 

@@ -8,10 +8,10 @@ import {
 } from '@rayo/shared';
 import { z } from 'zod';
 import { createChainBackend } from '../../adapters/chain/index.ts';
-import type { App } from '../../app.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import {
   bumpBatchFee,
   exportBatchPsbt,

@@ -1,8 +1,8 @@
 import { PayoutPageSchema, PayoutQuerySchema } from '@rayo/shared';
-import type { App } from '../../app.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { listPayouts } from './payouts.service.ts';
 
 const tags = ['settings'];

@@ -1,6 +1,6 @@
 import { CurrencyListSchema } from '@rayo/shared';
-import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
+import type { App } from '../../http/app-type.ts';
 import { listCurrencies } from './rates.service.ts';
 
 export function registerRateRoutes(app: App, deps: { db: Db }): void {

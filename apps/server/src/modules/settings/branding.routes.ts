@@ -1,8 +1,8 @@
 import { BrandingSchema, LOGO_MAX_BYTES, SetAccentColorRequestSchema } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { readSingleUpload } from '../../http/upload.ts';
 import { getBranding, getPublicLogo, removeLogo, setAccentColor, uploadLogo } from './branding.service.ts';
 

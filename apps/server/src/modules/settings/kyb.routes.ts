@@ -1,8 +1,8 @@
 import { KYB_MAX_BYTES, KybDocumentListSchema, KybDocumentSchema } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { attachmentDisposition, readSingleUpload } from '../../http/upload.ts';
 import { deleteKybDocument, downloadKybDocument, listKybDocuments, uploadKybDocument } from './kyb.service.ts';
 

@@ -1,7 +1,7 @@
 import { UpdateLanguageRequestSchema } from '@rayo/shared';
-import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { changeLanguage } from './language.service.ts';
 
 export function registerLanguageRoutes(app: App, deps: { db: Db }): void {

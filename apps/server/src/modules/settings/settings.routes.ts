@@ -1,6 +1,6 @@
 import { ChangePasswordRequestSchema, ChangePasswordResponseSchema } from '@rayo/shared';
-import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import type { TokenIssuer } from '../auth/tokens.ts';
 import type { MfaDeps } from '../mfa/mfa-codes.ts';

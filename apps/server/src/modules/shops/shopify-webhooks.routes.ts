@@ -1,4 +1,4 @@
-import type { App } from '../../app.ts';
+import type { App } from '../../http/app-type.ts';
 import {
   clientOf,
   enforceRateLimit,

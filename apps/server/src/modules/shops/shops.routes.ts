@@ -8,8 +8,8 @@ import {
 } from '@rayo/shared';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
 import {
   clientOf,

@@ -4,8 +4,8 @@ import {
   StoreCheckoutSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import {
   clientOf,
   enforceRateLimit,

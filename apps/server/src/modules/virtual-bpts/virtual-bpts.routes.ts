@@ -1,8 +1,8 @@
 import { CreateVirtualBptRequestSchema, VirtualBptListSchema, VirtualBptSchema } from '@rayo/shared';
 import { z } from 'zod';
-import type { App } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
+import type { App } from '../../http/app-type.ts';
 import { createVirtualBpt, deleteVirtualBpt, listVirtualBpts } from './virtual-bpts.service.ts';
 
 const IdParamsSchema = z.object({ id: z.uuid() });
