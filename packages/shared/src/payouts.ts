@@ -3,9 +3,13 @@ import { DEFAULT_PAGE_SIZE } from './constants.ts';
 
 // Payouts of an organization's shares of its sales (DESIGN §4, docs/api.md "Payouts").
 
+/** The life of a payout (DESIGN §4): `pending → sent | failed (retrying) → cancelled`; the `payouts.state` column holds these. */
 export const PAYOUT_STATES = ['pending', 'sent', 'failed', 'cancelled'] as const;
 export const PayoutStateSchema = z.enum(PAYOUT_STATES);
-export type PayoutStateName = z.infer<typeof PayoutStateSchema>;
+export type PayoutState = z.infer<typeof PayoutStateSchema>;
+
+/** States in which the payout job still works on a payout; only a Lightning payout in one may be cancelled. */
+export const OPEN_PAYOUT_STATES: readonly PayoutState[] = ['pending', 'failed'];
 
 export const PayoutQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),

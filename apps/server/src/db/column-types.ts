@@ -10,7 +10,6 @@ export type CheckoutPaidVia = 'lightning' | 'onchain';
 export type EmailCodePurpose = 'confirm_email' | 'reset_password';
 export type OnchainState = 'awaiting_payment' | 'confirming' | 'underpaid' | 'confirmed';
 export type PayoutKind = 'lightning' | 'onchain';
-export type PayoutStateColumn = 'pending' | 'sent' | 'failed' | 'cancelled';
 export type OnchainBatchState = 'awaiting_signature' | 'signed' | 'broadcast' | 'confirmed';
 /** Why an organization's on-chain shares wait (migration 0037). */
 export type OnchainWaitReason =

@@ -16,6 +16,7 @@ const customImports: Record<string, string> = {
   InvoiceStatus: SHARED,
   Language: SHARED,
   PayoutDestinationKind: SHARED,
+  PayoutState: SHARED,
   Role: SHARED,
   SaleSource: SHARED,
   ShopPlatform: SHARED,
@@ -31,7 +32,6 @@ const customImports: Record<string, string> = {
   OnchainWaitReason: COLUMN_TYPES,
   PayoutDestinationValue: COLUMN_TYPES,
   PayoutKind: COLUMN_TYPES,
-  PayoutStateColumn: COLUMN_TYPES,
 };
 
 /**
@@ -64,7 +64,7 @@ const columns: Record<string, string> = {
   'shop_connections.platform': 'ShopPlatform',
   'shop_orders.platform': 'ShopPlatform',
   'payouts.kind': 'PayoutKind',
-  'payouts.state': 'Generated<PayoutStateColumn>',
+  'payouts.state': 'Generated<PayoutState>',
   'payout_transactions.kind': 'PayoutKind',
   'onchain_payout_batches.state': 'OnchainBatchState',
   'onchain_payout_batches.inputs': 'ColumnType<unknown, string, string>',

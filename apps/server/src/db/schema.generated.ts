@@ -3,8 +3,8 @@
  * Please do not edit it manually.
  */
 
-import type { CheckoutKind, CheckoutPaidVia, CheckoutStatusColumn, EmailCodePurpose, OnchainBatchState, OnchainState, OnchainWaitReason, PayoutDestinationValue, PayoutKind, PayoutStateColumn } from "./column-types.ts";
-import type { BankingInfoMetadata, BlockReason, DeveloperTokenScope, InvoiceStatus, Language, PayoutDestinationKind, Role, SaleSource, ShopPlatform, WebhookDeliveryType, WebhookEventType } from "@rayo/shared";
+import type { CheckoutKind, CheckoutPaidVia, CheckoutStatusColumn, EmailCodePurpose, OnchainBatchState, OnchainState, OnchainWaitReason, PayoutDestinationValue, PayoutKind } from "./column-types.ts";
+import type { BankingInfoMetadata, BlockReason, DeveloperTokenScope, InvoiceStatus, Language, PayoutDestinationKind, PayoutState, Role, SaleSource, ShopPlatform, WebhookDeliveryType, WebhookEventType } from "@rayo/shared";
 import type { ColumnType } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -410,7 +410,7 @@ export interface Payouts {
   payment_request: string | null;
   preimage: string | null;
   sent_at: Timestamp | null;
-  state: Generated<PayoutStateColumn>;
+  state: Generated<PayoutState>;
   txid: string | null;
   updated_at: Generated<Timestamp>;
 }

@@ -1,3 +1,4 @@
+import { PAYOUT_STATES } from '@rayo/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/test-app.ts';
@@ -19,6 +20,18 @@ describe('db/schema.generated.ts', () => {
 
   it('is what kysely-codegen writes for the migrated database (else run `npm run db:schema`)', async () => {
     expect(await generateSchemaSource(db)).toBe(await readGeneratedSchema());
+  });
+
+  it("narrows payouts.state to the shared PAYOUT_STATES, which the column's check allows exactly", async () => {
+    const { rows } = await sql<{ definition: string }>`
+      select pg_get_constraintdef(c.oid) as definition from pg_constraint c
+      where c.conrelid = 'payouts'::regclass and c.contype = 'c' and pg_get_constraintdef(c.oid) like '%state%'`.execute(
+      db,
+    );
+    const allowed = [...(rows[0]?.definition ?? '').matchAll(/'([a-z_]+)'::text/g)].map((match) => match[1]);
+    expect(rows).toHaveLength(1);
+    expect(allowed.toSorted()).toEqual([...PAYOUT_STATES].sort());
+    expect(await readGeneratedSchema()).toMatch(/^ {2}state: Generated<PayoutState>;$/m);
   });
 
   it('differs once a migration changes a table', async () => {

@@ -1,19 +1,14 @@
+import { PAYOUT_STATES } from '@rayo/shared';
 import { describe, expect, it } from 'vitest';
-import {
-  canMove,
-  nextStepFor,
-  type PayoutState,
-  retryDelaySeconds,
-  shouldAlert,
-  statesBefore,
-} from './payout-state.ts';
+import { canMove, nextStepFor, retryDelaySeconds, shouldAlert, statesBefore } from './payout-state.ts';
 
-const STATES: PayoutState[] = ['pending', 'sent', 'failed', 'cancelled'];
 const POLICY = { baseDelaySeconds: 60, maxDelaySeconds: 3600, attemptsBeforeAlert: 5 };
 
 describe('payout state machine', () => {
   it('moves pending to sent, failed or cancelled, failed again to any of those, and never out of sent or cancelled', () => {
-    const allowed = STATES.flatMap((from) => STATES.filter((to) => canMove(from, to)).map((to) => `${from}→${to}`));
+    const allowed = PAYOUT_STATES.flatMap((from) =>
+      PAYOUT_STATES.filter((to) => canMove(from, to)).map((to) => `${from}→${to}`),
+    );
     expect(allowed).toEqual([
       'pending→sent',
       'pending→failed',

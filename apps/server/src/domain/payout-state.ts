@@ -1,6 +1,4 @@
-/** The life of a payout (DESIGN §4): `pending → sent | failed (retrying) → cancelled`. */
-
-export type PayoutState = 'pending' | 'sent' | 'failed' | 'cancelled';
+import type { PayoutState } from '@rayo/shared';
 
 /** Where each state may go. `failed → failed` is a further failed attempt; sent and cancelled are final. */
 const TRANSITIONS: Record<PayoutState, readonly PayoutState[]> = {
@@ -18,9 +16,6 @@ export function canMove(from: PayoutState, to: PayoutState): boolean {
 export function statesBefore(to: PayoutState): PayoutState[] {
   return (Object.keys(TRANSITIONS) as PayoutState[]).filter((from) => canMove(from, to));
 }
-
-/** States in which the job still works on a payout. */
-export const OPEN_PAYOUT_STATES: readonly PayoutState[] = ['pending', 'failed'];
 
 export type RetryPolicy = { baseDelaySeconds: number; maxDelaySeconds: number; attemptsBeforeAlert: number };
 

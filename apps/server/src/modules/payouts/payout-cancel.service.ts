@@ -1,7 +1,7 @@
-import { AppError, type Payout } from '@rayo/shared';
+import { AppError, OPEN_PAYOUT_STATES, type Payout } from '@rayo/shared';
 import { type LightningBackend, LightningBackendError } from '../../adapters/lightning/types.ts';
 import type { Db } from '../../db/database.ts';
-import { nextStepFor, OPEN_PAYOUT_STATES } from '../../domain/payout-state.ts';
+import { nextStepFor } from '../../domain/payout-state.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findUserById } from '../users/users.repo.ts';

@@ -1,7 +1,7 @@
+import { OPEN_PAYOUT_STATES } from '@rayo/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { OnchainWaitReason } from '../../db/schema.ts';
-import { OPEN_PAYOUT_STATES } from '../../domain/payout-state.ts';
 import { unpaidShares } from './payouts.repo.ts';
 
 // The platform wallet's side of on-chain payouts: what is owed, who waits and why, deposit addresses.

@@ -1,9 +1,10 @@
+import { OPEN_PAYOUT_STATES } from '@rayo/shared';
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { OnchainBatchState, OnchainPayoutBatchesTable } from '../../db/schema.ts';
 import type { WalletUtxo } from '../../domain/onchain-batch.ts';
-import { OPEN_PAYOUT_STATES, statesBefore } from '../../domain/payout-state.ts';
+import { statesBefore } from '../../domain/payout-state.ts';
 import { unpaidShares } from './payouts.repo.ts';
 import { listDepositAddresses } from './payouts-onchain-wallet.repo.ts';
 

@@ -1,7 +1,8 @@
+import { OPEN_PAYOUT_STATES, type PayoutState } from '@rayo/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { PayoutKind } from '../../db/schema.ts';
-import { OPEN_PAYOUT_STATES, type PayoutState, statesBefore } from '../../domain/payout-state.ts';
+import { statesBefore } from '../../domain/payout-state.ts';
 
 export type PayoutRow = {
   id: string;

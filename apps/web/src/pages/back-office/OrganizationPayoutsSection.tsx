@@ -1,5 +1,5 @@
 import { ActionIcon, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
-import type { Payout } from '@rayo/shared';
+import { OPEN_PAYOUT_STATES, type Payout } from '@rayo/shared';
 import { IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useCancelPayout, useOrganizationPayouts } from '../../api/back-office-payouts.ts';
@@ -17,7 +17,7 @@ const PAGE_SIZE = 10;
 
 /** Only a Lightning payout still pending or failed can be cancelled; the server has the last word. */
 function mayCancel(payout: Payout): boolean {
-  return payout.kind === 'lightning' && (payout.state === 'pending' || payout.state === 'failed');
+  return payout.kind === 'lightning' && OPEN_PAYOUT_STATES.includes(payout.state);
 }
 
 /**
