@@ -177,8 +177,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerSpa(app, deps.config.webDistDir);
 
   const prune = setInterval(() => {
-    pruneRateLimits(deps.db).catch((error) => app.log.warn({ err: error }, 'rate-limit pruning failed'));
-    pruneRefreshTokens(deps.db).catch((error) => app.log.warn({ err: error }, 'refresh-token pruning failed'));
+    pruneRateLimits(deps.db).catch((error) =>
+      app.log.warn({ err: error }, 'rate-limit pruning failed; it runs again in 10 minutes'),
+    );
+    pruneRefreshTokens(deps.db).catch((error) =>
+      app.log.warn({ err: error }, 'refresh-token pruning failed; it runs again in 10 minutes'),
+    );
   }, PRUNE_INTERVAL_MS);
   prune.unref();
   app.addHook('onClose', async () => clearInterval(prune));

@@ -92,7 +92,8 @@ async function shutdown(reason: string, exitCode: number): Promise<void> {
   // Running requests and jobs can hold the rest forever.
   setTimeout(() => {
     app.log.warn(
-      `shutdown took over ${FORCED_EXIT_MS / 1000} s (a request or a job still running); exiting anyway, and the other processes take over its jobs`,
+      { waitedMs: drainMs + FORCED_EXIT_MS },
+      'shutdown waited too long for a request or a job; exiting anyway, and other processes take over its jobs',
     );
     process.exit(exitCode);
   }, drainMs + FORCED_EXIT_MS).unref();
@@ -102,7 +103,7 @@ async function shutdown(reason: string, exitCode: number): Promise<void> {
     await runtime.stop();
     await database.close();
   } catch (error) {
-    app.log.error({ err: error }, 'could not shut down cleanly');
+    app.log.error({ err: error }, 'could not shut down cleanly; exiting with status 1');
     exitCode = 1;
   }
   app.log.info('stopped');
@@ -113,11 +114,11 @@ for (const signal of SIGNALS) {
   process.once(signal, () => void shutdown(signal, 0));
 }
 process.on('uncaughtException', (error) => {
-  app.log.fatal({ err: error }, 'uncaught exception');
+  app.log.fatal({ err: error }, 'uncaught exception; Rayo stops');
   void shutdown('uncaughtException', 1);
 });
 process.on('unhandledRejection', (error) => {
-  app.log.fatal({ err: error }, 'unhandled rejection');
+  app.log.fatal({ err: error }, 'unhandled rejection; Rayo stops');
   void shutdown('unhandledRejection', 1);
 });
 
@@ -143,7 +144,7 @@ async function prepareDemoData(status: { state: DemoDataState }): Promise<void> 
     status.state = 'ready';
     console.log('The demo data is ready.');
   } catch (error) {
-    if (!stopping) app.log.error({ err: error }, 'could not prepare the demo data');
+    if (!stopping) app.log.error({ err: error }, 'could not prepare the demo data; the next start completes it');
   }
 }
 

@@ -53,7 +53,7 @@ export async function startRuntime(
   // The first prices are fetched before serving, so terminals can charge at once; a source
   // that is down at boot must not keep Rayo from starting.
   await refreshRates({ db, rateSource }).catch((error: unknown) =>
-    log.warn({ err: error }, 'could not fetch exchange rates at start'),
+    log.warn({ err: error }, 'could not fetch exchange rates at start; the next refresh tries again'),
   );
   const events = await startInvoiceEventHub(database.url, log);
   const checkoutEvents = await startCheckoutEventHub(database.url, log);

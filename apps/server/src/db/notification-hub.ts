@@ -42,7 +42,7 @@ export async function startNotificationHub<T>(
     const retry = (error?: Error) => {
       if (closed || client !== next) return;
       client = null;
-      if (error) log.warn({ err: error }, `${channel} connection lost; reconnecting`);
+      if (error) log.warn({ err: error, channel }, 'event relay lost its PostgreSQL connection; reconnecting');
       next.end().catch(() => {});
       reconnectTimer = setTimeout(() => {
         connect().catch((err: Error) => retry(err));

@@ -101,7 +101,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
-      if (error.code === 'Default') request.log.error({ err: error }, 'request failed');
+      if (error.code === 'Default')
+        request.log.error({ err: error }, 'unexpected error; the request was answered with 500');
       // A refusal for load says when to come back; a rate limit has set its window's end already.
       if (
         (error.code === 'TooManyRequests' || error.code === 'ServiceUnavailable') &&
@@ -132,7 +133,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // Malformed JSON, wrong content type, oversized bodies: the client's fault, said plainly.
       return send(reply, 'InvalidInput', error.message, status);
     }
-    request.log.error({ err: error }, 'unexpected error');
+    request.log.error({ err: error }, 'unexpected error; the request was answered with 500');
     return send(reply, 'Default', 'An unexpected error occurred');
   });
 

@@ -31,7 +31,7 @@ export function periodicTask(pass: PeriodicPass, deps: { db: Db; log: Log }): Ta
     try {
       await pass.run();
     } catch (error) {
-      deps.log.warn({ err: error, task: pass.task }, `${pass.task} failed`);
+      deps.log.warn({ err: error, task: pass.task }, 'periodic pass failed; its next run is the retry');
     }
   };
 }

@@ -8,7 +8,7 @@ function recordingLog() {
 }
 
 describe('workerLogger', () => {
-  it('logs a failed attempt that will be retried as a warning, and the last one as an error', () => {
+  it('logs a failed attempt that will be retried as a warning, and the last one as an error, saying what follows', () => {
     const { lines, log } = recordingLog();
     const logger = workerLogger(log);
     logger.error('Failed task 1', { failure: true, job: { attempts: 1, max_attempts: 12 } } as never);
@@ -17,10 +17,10 @@ describe('workerLogger', () => {
     logger.warn('Slow poll');
     logger.info('Worker connected');
     expect(lines).toEqual([
-      ['warn', 'Failed task 1'],
-      ['error', 'Failed task 2'],
-      ['error', 'Worker lost its connection'],
-      ['warn', 'Slow poll'],
+      ['warn', 'Failed task 1; it is tried again later'],
+      ['error', 'Failed task 2; it is not tried again'],
+      ['error', 'Worker lost its connection; jobs go on: if this repeats, check PostgreSQL'],
+      ['warn', 'Slow poll; jobs go on: if this repeats, check PostgreSQL'],
       ['info', 'Worker connected'],
     ]);
   });

@@ -19,6 +19,15 @@ function isRetried(meta: unknown): boolean {
 }
 
 /**
+ * What follows a warning or an error of graphile-worker's, whose own words say only what happened;
+ * docs/operations.md says what to do about each.
+ */
+function whatFollows(meta: unknown): string {
+  if ((meta as FailureMeta | undefined)?.failure !== true) return 'jobs go on: if this repeats, check PostgreSQL';
+  return isRetried(meta) ? 'it is tried again later' : 'it is not tried again';
+}
+
+/**
  * A job that ran (graphile-worker's 'Completed task …'): the periodic passes finish one every few
  * seconds, which at `info` would bury the lines a person needs to see.
  */
@@ -31,8 +40,8 @@ export function workerLogger(log: Log): Logger {
   return new Logger((scope) => (level: string, message: string, meta?: unknown) => {
     const fields = { ...scope, ...(meta as object | undefined) };
     // graphile-worker's levels: error, warning, info, debug.
-    if (level === 'error' && !isRetried(meta)) log.error(fields, message);
-    else if (level === 'error' || level === 'warning') log.warn(fields, message);
+    if (level === 'error' && !isRetried(meta)) log.error(fields, `${message}; ${whatFollows(meta)}`);
+    else if (level === 'error' || level === 'warning') log.warn(fields, `${message}; ${whatFollows(meta)}`);
     else if (level === 'info' && !isRoutineSuccess(meta)) log.info(fields, message);
     else log.debug(fields, message);
   });

@@ -71,9 +71,11 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<() => P
   const sweep = () =>
     releaseDeadRunners(options.db).then(
       ({ poolIds, jobs }) => {
-        if (poolIds.length > 0) log.warn({ poolIds, jobs }, 'handed back the jobs of job runners that are gone');
+        if (poolIds.length > 0)
+          log.warn({ poolIds, jobs }, 'handed back the jobs of job runners that are gone; the other runners take them');
       },
-      (error: unknown) => log.warn({ err: error }, 'could not look for job runners that are gone'),
+      (error: unknown) =>
+        log.warn({ err: error }, 'could not look for job runners that are gone; it looks again in 2 seconds'),
     );
   await sweep();
   const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
@@ -118,7 +120,7 @@ async function holdRunnerClaim(connectionString: string, log: Log): Promise<Runn
           connect()
             .then(({ client: next, key }) => (identity ? registerRunner(next, identity, key) : undefined))
             .catch((err: unknown) => {
-              log.warn({ err }, 'could not register the job runner again');
+              log.warn({ err }, 'could not register the job runner again; it tries again in a second');
               session?.end().catch(() => {});
               session = null;
               retry();

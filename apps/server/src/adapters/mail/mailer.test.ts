@@ -25,7 +25,7 @@ describe('mail without SMTP_URL', () => {
     );
     expect(error).toMatchObject({ code: 'ServiceUnavailable' } satisfies Partial<ErrorResponse>);
     const log = logged.join('');
-    expect(log).toContain('mail not sent: SMTP_URL is not set');
+    expect(log).toContain('mail not sent; set SMTP_URL to send mail');
     expect(log).not.toContain('SECRET-CODE');
     expect(log).not.toContain(mail.subject);
   });

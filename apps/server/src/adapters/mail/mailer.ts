@@ -35,7 +35,7 @@ export function createMailer(
   if (!config.smtpUrl) {
     return {
       async send(message) {
-        log.warn({ to: message.to }, 'mail not sent: SMTP_URL is not set');
+        log.warn({ to: message.to }, 'mail not sent; set SMTP_URL to send mail');
         throw notSent();
       },
       close() {},
@@ -48,7 +48,7 @@ export function createMailer(
         await transport.sendMail({ from: config.mailFrom, ...message });
       } catch (error) {
         // Reported, not hidden: the user can ask for the mail again and nothing is lost.
-        log.error({ err: error, to: message.to }, 'mail could not be sent');
+        log.error({ err: error, to: message.to }, 'mail could not be sent; the user is told it failed');
         throw notSent();
       }
     },

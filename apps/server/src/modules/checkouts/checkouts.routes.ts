@@ -89,7 +89,10 @@ export function registerCheckoutRoutes(
       };
       const reread = () =>
         getCheckoutStatus(deps.db, id).then(publish, (error: unknown) =>
-          request.log.warn({ err: error }, 'could not read checkout status'),
+          request.log.warn(
+            { err: error },
+            'could not read a checkout for its event stream; the page gets it at its next change',
+          ),
         );
       stream.onClose(deps.checkoutEvents.subscribe(id, (status) => (status ? publish(status) : reread())));
       await reread();

@@ -72,7 +72,11 @@ export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: In
       const reread = () =>
         getInvoice(deps.db, id).then(
           (invoice) => publish(invoice.status),
-          (error: unknown) => request.log.warn({ err: error }, 'could not read invoice status'),
+          (error: unknown) =>
+            request.log.warn(
+              { err: error },
+              'could not read an invoice for its event stream; the page gets it at its next change',
+            ),
         );
       stream.onClose(deps.events.subscribe(id, (status) => (status ? publish(status) : reread())));
       await reread();

@@ -14,7 +14,7 @@ export async function checkReadiness(
   try {
     await pingDatabase(deps.db);
   } catch (error) {
-    log.warn({ err: error }, 'database not reachable');
+    log.warn({ err: error }, 'database not reachable; /api/ready answers 503 until it is');
     throw new AppError('ServiceUnavailable', 'The database is not reachable');
   }
 }

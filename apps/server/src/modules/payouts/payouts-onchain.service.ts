@@ -313,7 +313,10 @@ async function recordBroadcastFailure(deps: OnchainPayoutDeps, batch: BatchRow, 
   const error = message.slice(0, 500);
   const retryInSeconds = retryDelaySeconds(batch.attempts + 1, retryPolicy(deps.config));
   await recordBatchFailure(deps.db, batch.id, error, retryInSeconds);
-  log.warn({ txid: batch.txid, attempts: batch.attempts + 1, error }, 'on-chain payout batch broadcast failed');
+  log.warn(
+    { txid: batch.txid, attempts: batch.attempts + 1, error },
+    'on-chain payout batch broadcast failed; it is tried again later',
+  );
   for (const payout of await listBatchPayouts(deps.db, batch.id)) await recordFailedPayoutAttempt(deps, payout, error);
 }
 

@@ -288,7 +288,10 @@ export async function attemptLightningPayout(deps: PayoutDeps, payoutId: string,
         },
       });
       if (parts.length > 0) {
-        log.warn({ payoutId: payout.id, parts }, "payout above the address's maximum split into parts");
+        log.warn(
+          { payoutId: payout.id, parts },
+          "payout above the address's maximum split into parts; each part is paid on its own",
+        );
         for (const part of parts) await attemptLightningPayout(deps, part, log);
         return;
       }

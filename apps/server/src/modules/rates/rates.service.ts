@@ -137,9 +137,17 @@ export function startRateRefresh(
     current = refreshRates(deps)
       .then(
         (stored) => {
-          if (stored.length === 0) log.warn({ source: deps.rateSource.name }, 'the rate source quoted no currency');
+          if (stored.length === 0)
+            log.warn(
+              { source: deps.rateSource.name },
+              'the rate source quoted no currency; prices grow old until it does',
+            );
         },
-        (error: unknown) => log.warn({ err: error, source: deps.rateSource.name }, 'exchange-rate refresh failed'),
+        (error: unknown) =>
+          log.warn(
+            { err: error, source: deps.rateSource.name },
+            'exchange-rate refresh failed; the next refresh tries again',
+          ),
       )
       .then(() => {
         if (!stopped) cancel = schedule(refresh, deps.config.rates.refreshSeconds * 1000);

@@ -259,8 +259,14 @@ describe('startRateRefresh', () => {
     await expect.poll(() => calls, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
     await stop();
     expect(warnings.slice(0, 2)).toEqual([
-      { details: { err: expect.any(RateSourceError), source: 'flaky' }, message: 'exchange-rate refresh failed' },
-      { details: { err: expect.any(RateSourceError), source: 'flaky' }, message: 'exchange-rate refresh failed' },
+      {
+        details: { err: expect.any(RateSourceError), source: 'flaky' },
+        message: 'exchange-rate refresh failed; the next refresh tries again',
+      },
+      {
+        details: { err: expect.any(RateSourceError), source: 'flaky' },
+        message: 'exchange-rate refresh failed; the next refresh tries again',
+      },
     ]);
     expect((await findRate(db, 'EUR'))?.rateMinorPerBtc).toBe(8_800_000n);
   });
@@ -273,7 +279,7 @@ describe('startRateRefresh', () => {
     );
     await expect.poll(() => warnings.length).toBeGreaterThanOrEqual(1);
     await stop();
-    expect(warnings[0]).toBe('the rate source quoted no currency');
+    expect(warnings[0]).toBe('the rate source quoted no currency; prices grow old until it does');
   });
 });
 
