@@ -13,9 +13,12 @@ import {
 } from './money.ts';
 
 /**
- * A terminal sale from the cashier's typing to the msat invoiced: the server prices and checks
- * every invoice with these functions, and the terminal shows and refuses with the same ones
- * before it asks, so the figures on screen are the figures charged.
+ * A terminal sale from the cashier's typing to the msat invoiced: the server prices every fiat
+ * invoice with `quoteSale`, and the terminal shows its figures with it, so the figures on screen
+ * are the figures charged. Both refuse with the same two rules of money.ts: the terminal checks
+ * them together (`saleProblem`) before it asks; the server checks the tip as the request arrives,
+ * before it reads the organization and the rate, and the 1 BTC cap once the invoice is priced,
+ * for sales in msat too, which have no tip.
  */
 
 /** The tip presets a terminal offers, as a percentage of the bill. */
@@ -39,7 +42,7 @@ export function quoteSale(input: {
 }
 
 /** Refuses a sale past what one invoice takes: a tip above the bill, a total above 1 BTC. */
-export function assertSaleWithinLimits(quote: SaleQuote, currency: string): void {
+function assertSaleWithinLimits(quote: SaleQuote, currency: string): void {
   assertTipWithinLimit(quote.billMinor, quote.tipMinor, currency);
   assertInvoiceWithinLimit(quote.amountMsat);
 }

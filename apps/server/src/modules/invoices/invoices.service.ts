@@ -5,15 +5,14 @@ import {
   assertTipWithinLimit,
   type BlockReason,
   type CreateInvoiceRequest,
-  computeSale,
   computeSettlement,
-  fiatToMsat,
   formatMinor,
   type Invoice,
   msatToFiatMinor,
   parseAmount,
+  quoteSale,
   SATS,
-  type Sale,
+  type SaleQuote,
   type SaleSource,
   satsPerUnit,
   splitForSale,
@@ -105,14 +104,15 @@ export type InvoiceOrder = {
   seller?: SellerRow;
 };
 
-function priceSale(price: InvoicePrice, rateMinorPerBtc: bigint, currency: string): { sale: Sale; amountMsat: bigint } {
-  if (price.kind === 'fiat') {
-    const sale = computeSale(price);
-    return { sale, amountMsat: fiatToMsat(sale.totalMinor, rateMinorPerBtc, currency) };
-  }
+/**
+ * A bill in fiat is priced by `quoteSale`, the function the terminal shows its figures with, so
+ * the screen and the invoice agree; an amount in msat, or one quoted already, is charged as asked.
+ */
+function priceSale(price: InvoicePrice, rateMinorPerBtc: bigint, currency: string): SaleQuote {
+  if (price.kind === 'fiat') return quoteSale({ ...price, currency, rateMinorPerBtc });
   const totalMinor =
     price.kind === 'quoted' ? price.totalMinor : msatToFiatMinor(price.amountMsat, rateMinorPerBtc, currency);
-  return { sale: { billMinor: totalMinor, tipMinor: 0n, taxMinor: 0n, totalMinor }, amountMsat: price.amountMsat };
+  return { billMinor: totalMinor, tipMinor: 0n, taxMinor: 0n, totalMinor, amountMsat: price.amountMsat };
 }
 
 /**
@@ -165,7 +165,8 @@ async function signInvoice(
     order.price.kind === 'quoted'
       ? order.price.rateMinorPerBtc
       : freshRateForInvoice(bpt.currency, seller.rate, deps.config);
-  const { sale, amountMsat } = priceSale(order.price, rateMinorPerBtc, bpt.currency);
+  const sale = priceSale(order.price, rateMinorPerBtc, bpt.currency);
+  const { amountMsat } = sale;
   if (amountMsat < 1000n) throw new AppError('InvalidAmount', 'The amount is less than one satoshi');
   assertInvoiceWithinLimit(amountMsat);
   const description = typeof order.description === 'string' ? order.description : order.description(seller.name);

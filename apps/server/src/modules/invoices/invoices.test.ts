@@ -1,4 +1,16 @@
-import type { Account, Bpt, ErrorResponse, Invoice, PublicCheckout, TerminalInfo, Transaction } from '@rayo/shared';
+import {
+  type Account,
+  type Bpt,
+  type ErrorResponse,
+  formatMinor,
+  type Invoice,
+  type PublicCheckout,
+  parseAmount,
+  parsePercentToBps,
+  quoteSale,
+  type TerminalInfo,
+  type Transaction,
+} from '@rayo/shared';
 import { decode as independentDecode } from 'light-bolt11-decoder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSse } from '../../../test/sse.ts';
@@ -87,6 +99,36 @@ describe('charging on a terminal and settling exactly once', () => {
       status: 'pending',
     });
     expect(invoice.rate).toBe(info.rate);
+  });
+
+  it('charges what the terminal quotes on screen (quoteSale) for the same bill, tip, tax and rate', async () => {
+    const info = (
+      await t.app.inject({ method: 'GET', url: `/api/bpts/${shop.bpt.id}/terminal`, headers: shop.admin })
+    ).json<TerminalInfo>();
+    const terms = {
+      currency: info.bpt.currency,
+      taxBps: parsePercentToBps(info.bpt.taxPercentage),
+      rateMinorPerBtc: BigInt(info.rateMinorPerBtc),
+    };
+    for (const [amount, tip] of [
+      ['0.07', '0'],
+      ['12.50', '1.25'],
+      ['999.99', '0.01'],
+      ['3333.33', '3333.33'],
+    ] as const) {
+      const response = await charge(t, shop.bpt, shop.admin, { amount, tip });
+      expect(response.statusCode, response.body).toBe(201);
+      const quote = quoteSale({
+        ...terms,
+        billMinor: parseAmount(amount, terms.currency),
+        tipMinor: parseAmount(tip, terms.currency),
+      });
+      expect(response.json<Invoice>()).toMatchObject({
+        amountMsat: Number(quote.amountMsat),
+        tax: formatMinor(quote.taxMinor, terms.currency),
+        fiatTotal: formatMinor(quote.totalMinor, terms.currency),
+      });
+    }
   });
 
   it('issues invoices an independent BOLT11 decoder reads correctly', async () => {
