@@ -146,7 +146,11 @@ describe('on-chain payouts the platform wallet cannot all cover', () => {
     await sell(small, '1.00'); // 990 sats, below 2,000
     await sell(nowhere, '5.00');
     await sell(blocked, '5.00');
-    await t.db.updateTable('organizations').set({ blocked: true }).where('id', '=', blocked.id).execute();
+    await t.db
+      .updateTable('organizations')
+      .set({ blocked: true, blocked_reason: 'other' })
+      .where('id', '=', blocked.id)
+      .execute();
     await sell(due, '5.00');
     // A batch waiting for the operator's signature holds every new payout back.
     await t.db
