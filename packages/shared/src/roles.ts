@@ -29,11 +29,14 @@ export function isOrganizationMember(role: Role | null): boolean {
 export const navEntries = ['index', 'settings', 'accounts', 'bpts', 'integrations', 'managers', 'back-office'] as const;
 export type NavEntry = (typeof navEntries)[number];
 
-/** SPEC §6: which sidebar entries each role sees. */
+/**
+ * SPEC §6: which sidebar entries each role sees, the role's home first. Back office also gets
+ * Settings, for its own password, language and MFA (a departure, in docs/decisions.md).
+ */
 export const navByRole: Record<Role, readonly NavEntry[]> = {
   super_admin: ['index', 'settings', 'accounts', 'bpts', 'integrations', 'managers', 'back-office'],
   admin: ['index', 'settings', 'accounts', 'bpts', 'integrations', 'managers'],
-  back_office: ['back-office'],
+  back_office: ['back-office', 'settings'],
   manager: ['index', 'settings', 'accounts', 'bpts', 'integrations'],
 };
 

@@ -1,10 +1,24 @@
-import type { SignInRequest, SignInResult } from '@rayo/shared';
+import type { SignInRequest, SignInResponse, SignInResult } from '@rayo/shared';
 import { sessionStore } from '../session/session-store.ts';
 import { apiRequest } from './client.ts';
 
 /** A session, or, for a user with MFA on, the challenge that sign-in's second step answers. */
 export function signIn(request: SignInRequest): Promise<SignInResult> {
   return apiRequest<SignInResult>('/auth/signin', { method: 'POST', body: request, auth: false });
+}
+
+/**
+ * Stores a session that sign-in (or its MFA step, or the email confirmation) answered. A language
+ * picked on the way in is kept and saved as the user's, so that this and every later sign-in
+ * answer it; if saving fails, this session still shows it and the next sign-in the stored one.
+ */
+export function startSession(session: SignInResponse, remember: boolean): void {
+  const chosen = sessionStore.signIn(session, remember);
+  if (chosen) {
+    apiRequest<void>('/settings/language', { method: 'PUT', body: { language: chosen } }).catch((error: unknown) =>
+      console.warn('Could not save the language chosen at sign-in', error),
+    );
+  }
 }
 
 /** Ends the session here at once, and asks the server to revoke the refresh token. */

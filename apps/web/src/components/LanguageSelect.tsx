@@ -12,7 +12,7 @@ export function LanguageSelect() {
       size="xs"
       aria-label={t('language.label')}
       value={language}
-      onChange={(value) => sessionStore.setLanguage(value as Language)}
+      onChange={(value) => sessionStore.chooseLanguage(value as Language)}
       data={[
         { value: 'en', label: t('language.en') },
         { value: 'es', label: t('language.es') },

@@ -20,6 +20,8 @@ export type Session = {
 const listeners = new Set<() => void>();
 /** The language of the organization whose public page is open, offered by that page. */
 let organizationLanguage: Language | null = null;
+/** A language picked with the switch while signed out, which the next sign-in keeps. */
+let languageChosenSignedOut: Language | null = null;
 let snapshot: Session = read();
 
 function isLanguage(value: string | null | undefined): value is Language {
@@ -77,14 +79,24 @@ export const sessionStore = {
   /** Re-reads storage, e.g. after another tab changed it. */
   reload: changed,
 
-  /** SPEC §4: the access token is stored; the refresh token only when remember is on. */
-  signIn(result: { accessToken: string; refreshToken: string; role: Role; language: Language }, remember: boolean) {
+  /**
+   * SPEC §4: the access token is stored; the refresh token only when remember is on. The
+   * language is the one picked on the way in, if any, else the user's own that sign-in answers;
+   * a picked one that differs from the user's is returned, for the caller to save as theirs.
+   */
+  signIn(
+    result: { accessToken: string; refreshToken: string; role: Role; language: Language },
+    remember: boolean,
+  ): Language | null {
+    const chosen = languageChosenSignedOut;
+    languageChosenSignedOut = null;
     write(storageKeys.accessToken, result.accessToken);
     write(storageKeys.refreshToken, remember ? result.refreshToken : null);
     write(storageKeys.role, result.role);
-    write(storageKeys.language, result.language);
+    write(storageKeys.language, chosen ?? result.language);
     write(storageKeys.remember, String(remember));
     changed();
+    return chosen !== null && chosen !== result.language ? chosen : null;
   },
   replaceAccessToken(accessToken: string) {
     write(storageKeys.accessToken, accessToken);
@@ -100,6 +112,12 @@ export const sessionStore = {
     changed();
   },
   setLanguage(language: Language) {
+    write(storageKeys.language, language);
+    changed();
+  },
+  /** The language switch: picked while signed out, the choice also outlasts the next sign-in. */
+  chooseLanguage(language: Language) {
+    if (!snapshot.accessToken) languageChosenSignedOut = language;
     write(storageKeys.language, language);
     changed();
   },

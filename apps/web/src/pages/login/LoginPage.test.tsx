@@ -3,7 +3,9 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
+import { LanguageSelect } from '../../components/LanguageSelect.tsx';
+import { followSessionLanguage, initI18n } from '../../i18n/index.ts';
+import { sessionStore } from '../../session/session-store.ts';
 import { LoginPage, validateLogin } from './LoginPage.tsx';
 
 describe('validateLogin', () => {
@@ -68,5 +70,59 @@ describe('LoginPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(preloadScreensAt).toHaveBeenCalledExactlyOnceWith(landing);
+  });
+});
+
+// Issue 26: Español picked on the login page turned back to English once sign-in answered the
+// user's stored language.
+describe('a language picked on the login page', () => {
+  afterEach(() => {
+    sessionStore.logout();
+    localStorage.clear();
+    sessionStore.reload();
+  });
+
+  it('outlasts the sign-in and is saved as the user’s language', async () => {
+    const signedIn = { accessToken: 'access', refreshToken: 'refresh', role: 'back_office', language: 'en' };
+    const fetch = vi.fn(async (url: string) =>
+      url === '/api/auth/signin'
+        ? new Response(JSON.stringify(signedIn), { headers: { 'content-type': 'application/json' } })
+        : new Response(null, { status: 204 }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    initI18n('en');
+    const stopFollowing = followSessionLanguage();
+    render(
+      <MantineProvider>
+        <MemoryRouter initialEntries={['/login']}>
+          <LanguageSelect />
+          <LoginPage />
+        </MemoryRouter>
+      </MantineProvider>,
+    );
+    await userEvent.click(screen.getByText('Español'));
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Correo electrónico' }), 'bo@example.com');
+    await userEvent.type(screen.getByLabelText('Contraseña'), 'Secret-pass-1');
+    await userEvent.click(screen.getByRole('button', { name: 'Iniciar sesión' }));
+    await vi.waitFor(() => expect(sessionStore.get().accessToken).toBe('access'));
+    expect(sessionStore.get().language).toBe('es');
+    await vi.waitFor(() =>
+      expect(fetch).toHaveBeenCalledWith(
+        '/api/settings/language',
+        expect.objectContaining({ method: 'PUT', body: JSON.stringify({ language: 'es' }) }),
+      ),
+    );
+    stopFollowing();
+  });
+
+  it('is not saved when it is the user’s own already, and a sign-in without a pick answers the stored one', async () => {
+    sessionStore.chooseLanguage('es');
+    expect(
+      sessionStore.signIn({ accessToken: 'a', refreshToken: 'r', role: 'back_office', language: 'es' }, false),
+    ).toBeNull();
+    sessionStore.logout();
+    sessionStore.setLanguage('es');
+    sessionStore.signIn({ accessToken: 'b', refreshToken: 'r', role: 'back_office', language: 'en' }, false);
+    expect(sessionStore.get().language).toBe('en');
   });
 });

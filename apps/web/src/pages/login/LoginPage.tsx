@@ -1,7 +1,7 @@
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { signIn } from '../../api/auth.ts';
+import { signIn, startSession } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
@@ -59,7 +59,7 @@ export function LoginPage({ preloadScreensAt }: { preloadScreensAt?: (path: stri
         return;
       }
       // Storing the session makes the login route's guard send the user on.
-      sessionStore.signIn(result, remember);
+      startSession(result, remember);
     } catch (error) {
       setFormError(errorMessageKey(error instanceof ApiError ? error.code : 'Default'));
       setSubmitting(false);

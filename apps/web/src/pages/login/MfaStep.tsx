@@ -1,12 +1,12 @@
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { isMfaCodeShaped } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
+import { startSession } from '../../api/auth.ts';
 import { ApiError } from '../../api/client.ts';
 import { errorMessageKey } from '../../api/error-messages.ts';
 import { signInWithMfaCode, signInWithRecoveryCode } from '../../api/mfa.ts';
 import { AuthHeading } from '../../components/AuthHeading.tsx';
 import { useTranslation } from '../../i18n/index.ts';
-import { sessionStore } from '../../session/session-store.ts';
 
 type Mode = 'code' | 'recovery';
 
@@ -52,7 +52,7 @@ export function MfaStep({
           ? await signInWithMfaCode({ mfaToken, code: entered, remember })
           : await signInWithRecoveryCode({ mfaToken, recoveryCode: entered, remember });
       // Storing the session makes the login route's guard send the user on.
-      sessionStore.signIn(session, remember);
+      startSession(session, remember);
     } catch (error) {
       setSubmitting(false);
       const code = error instanceof ApiError ? error.code : 'Default';

@@ -3,6 +3,7 @@ import type { Language } from '@rayo/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { startSession } from '../../api/auth.ts';
 import { useCurrencies } from '../../api/bpts.ts';
 import { useCountries } from '../../api/catalog.ts';
 import { ApiError } from '../../api/client.ts';
@@ -51,7 +52,7 @@ function ConfirmEmailForm({ code }: { code: string }) {
   const confirmation = useMutation({
     mutationFn: confirmEmail,
     onSuccess: (session) => {
-      sessionStore.signIn(session, sessionStore.get().remember);
+      startSession(session, sessionStore.get().remember);
       setSearchParams({}, { replace: true });
     },
   });

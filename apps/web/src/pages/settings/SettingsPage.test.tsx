@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -29,13 +29,13 @@ describe('validatePasswordChange', () => {
   });
 });
 
-async function renderSettings(language: 'en' | 'es') {
+async function renderSettings(language: 'en' | 'es', path = '/settings') {
   const i18n = initI18n();
   await i18n.changeLanguage(language);
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient()}>
-        <MemoryRouter initialEntries={['/settings']}>
+        <MemoryRouter initialEntries={[path]}>
           <Routes>
             <Route path="/settings/:section?" element={<SettingsPage />} />
           </Routes>
@@ -97,5 +97,45 @@ describe('SettingsPage password section', () => {
     await userEvent.type(screen.getByLabelText('Confirma la nueva contraseña'), 'Strong-pass-2');
     await userEvent.click(screen.getByRole('button', { name: 'Cambiar contraseña' }));
     expect(screen.getByText('Las contraseñas no coinciden.')).toBeInTheDocument();
+  });
+});
+
+// Issue 26: back office had no Settings at all; it gets the sections about the person only.
+describe('SettingsPage for back office', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    sessionStore.logout();
+  });
+
+  const signInAsBackOffice = () => {
+    sessionStore.signIn({ accessToken: 'bo', refreshToken: 'r', role: 'back_office', language: 'en' }, false);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ hasMfa: false }), { headers: { 'content-type': 'application/json' } }),
+      ),
+    );
+  };
+  const sectionLinks = () =>
+    Array.from(screen.getAllByRole('navigation')[0]?.querySelectorAll('a') ?? [], (link) => link.textContent);
+
+  it('lists Profile and Security only, with the password and language forms', async () => {
+    signInAsBackOffice();
+    await renderSettings('en');
+    expect(sectionLinks()).toEqual(['Profile', 'Security']);
+    expect(screen.getByRole('heading', { name: 'Password' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Language' })).toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: 'Also revoke the developer tokens I made' })).toBeNull();
+  });
+
+  it('opens MFA at /settings/security, and sends an organization section back to /settings', async () => {
+    signInAsBackOffice();
+    await renderSettings('es', '/settings/security');
+    expect(await screen.findByRole('switch')).toBeInTheDocument();
+    expect(sectionLinks()).toEqual(['Perfil', 'Seguridad']);
+    cleanup();
+    await renderSettings('en', '/settings/payouts');
+    expect(screen.getByRole('heading', { name: 'Password' })).toBeInTheDocument();
   });
 });

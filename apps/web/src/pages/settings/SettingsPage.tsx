@@ -2,6 +2,7 @@ import { Button, Group, Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { useTranslation } from '../../i18n/index.ts';
+import { useSession } from '../../session/use-session.ts';
 import { BankAccountSection } from './BankAccountSection.tsx';
 import { BrandingSection } from './BrandingSection.tsx';
 import { CheckoutProtectionSection } from './CheckoutProtectionSection.tsx';
@@ -14,7 +15,7 @@ import { OnchainAddressSection } from './OnchainAddressSection.tsx';
 import { PasswordSection } from './PasswordSection.tsx';
 import { PaymentSplitSection } from './PaymentSplitSection.tsx';
 import { PayoutHistorySection } from './PayoutHistorySection.tsx';
-import { isSettingsSection, type SettingsSection, settingsPath, settingsSections } from './settings-sections.ts';
+import { type SettingsSection, settingsPath, settingsSections, settingsSectionsOf } from './settings-sections.ts';
 
 /** What each section shows: SPEC §2's Settings subjects, grouped by what a merchant comes to do. */
 const sectionContent: Record<SettingsSection, () => ReactNode> = {
@@ -45,19 +46,22 @@ const sectionContent: Record<SettingsSection, () => ReactNode> = {
 };
 
 /**
- * Settings of the signed-in user (SPEC §2), one section at a time at its own address, so that a
- * reload or a shared link opens the same section: a side list on wide screens, a row of links
+ * Settings of the signed-in user (SPEC §2): the sections of the user's role (back office's are
+ * only about the person), one at a time at its own address, so that a reload or a shared link
+ * opens the same section: a side list on wide screens, a row of links
  * above the section on phones. The links are buttons, which every screen already loads, rather
  * than NavLinks, which would split the sidebar's code out of home's chunks.
  */
 export function SettingsPage() {
   const { t } = useTranslation();
   const { section } = useParams();
-  if (section !== undefined && (!isSettingsSection(section) || section === settingsSections[0])) {
+  const sections = settingsSectionsOf(useSession().role);
+  const opened = sections.find((id) => id === section);
+  if (section !== undefined && (opened === undefined || opened === settingsSections[0])) {
     return <Navigate to="/settings" replace />;
   }
-  const active: SettingsSection = section ?? settingsSections[0];
-  const links = settingsSections.map((id) => (
+  const active: SettingsSection = opened ?? settingsSections[0];
+  const links = sections.map((id) => (
     <Button
       key={id}
       component={Link}

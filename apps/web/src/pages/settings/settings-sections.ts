@@ -1,3 +1,5 @@
+import type { Role } from '@rayo/shared';
+
 /**
  * Settings' sections, each at its own address (`/settings/security`), in the order of the side
  * list. `/settings` opens the first. The ids are part of the addresses people bookmark and
@@ -6,8 +8,15 @@
 export const settingsSections = ['profile', 'security', 'payouts', 'verification', 'branding', 'developers'] as const;
 export type SettingsSection = (typeof settingsSections)[number];
 
-export function isSettingsSection(value: string | undefined): value is SettingsSection {
-  return settingsSections.includes(value as SettingsSection);
+/**
+ * Back office belongs to no organization, so its Settings hold only what is its own: the
+ * profile (password, language) and security (MFA).
+ */
+const backOfficeSections: readonly SettingsSection[] = ['profile', 'security'];
+
+/** The sections a role's Settings show, in side-list order. */
+export function settingsSectionsOf(role: Role | null): readonly SettingsSection[] {
+  return role === 'back_office' ? backOfficeSections : settingsSections;
 }
 
 export function settingsPath(section: SettingsSection): string {
