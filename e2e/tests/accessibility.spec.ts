@@ -325,8 +325,10 @@ test('the manager and back-office screens meet WCAG 2.1 AA, in English and Spani
       { path: '/back-office', name: 'organizations' },
       { path: `/back-office/${organizationId}/infos`, name: 'infos', ready: (p) => p.getByTestId('verifications') },
       { path: `/back-office/${organizationId}/transactions`, name: 'transactions' },
+      { path: '/settings', name: 'settings' },
+      { path: '/settings/security', name: 'settings security' },
     ],
-    { names: ['organizations', 'infos', 'transactions'], viewport: DESKTOP },
+    { names: ['organizations', 'infos', 'transactions', 'settings', 'settings security'], viewport: DESKTOP },
   );
   // The back office's other sections, each a tab of its first screen.
   await page.goto('/back-office');
