@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { DEMO_PASSWORD, demo, sidebarEntries, signInViaUi, storage } from './support.ts';
+import { DEMO_PASSWORD, demo, sendJson, sidebarEntries, signInViaUi, signUpShop, storage } from './support.ts';
 
 test('an unknown path shows the 404 page, whose button goes home', async ({ page }) => {
   await signInViaUi(page, demo.admin);
@@ -27,16 +27,33 @@ test('the language switch turns the auth screens to Spanish and is remembered', 
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 });
 
-test('the language returned by sign-in is used and stored', async ({ page }) => {
+test("a language picked on the login page stays after sign-in and becomes the user's", async ({ page, request }) => {
+  // A user of its own: the choice is saved, and the demo admin is shared with other specs.
+  const shop = await signUpShop(request, {
+    emailPrefix: 'picks-language',
+    emailDomain: 'pages.example',
+    name: 'Picks Language',
+    password: DEMO_PASSWORD,
+  });
   await page.goto('/login');
   await page.getByText('Español').click();
-  await page.getByRole('textbox', { name: 'Correo electrónico' }).fill(demo.admin);
-  await page.getByRole('textbox', { name: 'Contraseña' }).fill('Rayo-demo-2026!');
+  await page.getByRole('textbox', { name: 'Correo electrónico' }).fill(shop.email);
+  await page.getByRole('textbox', { name: 'Contraseña' }).fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
   await expect(page).toHaveURL('/');
-  // The demo admin's language is English.
-  await expect(page.getByRole('link', { name: 'Home' })).toBeVisible();
-  expect((await storage(page)).language).toBe('en');
+  await expect(page.getByRole('link', { name: 'Inicio' })).toBeVisible();
+  expect((await storage(page)).language).toBe('es');
+  await expect
+    .poll(
+      async () =>
+        (
+          await sendJson<{ language: string }>(request, '/api/auth/signin', {
+            email: shop.email,
+            password: DEMO_PASSWORD,
+          })
+        ).language,
+    )
+    .toBe('es');
 });
 
 test('the main layout reads in Spanish', async ({ page }) => {
