@@ -24,7 +24,8 @@ test('an admin creates a manager who sees only the linked account and can change
 
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await form.getByRole('textbox', { name: 'Confirm password', exact: true }).fill(password);
-  // An address someone already signs in with is named beside the field (docs/decisions.md).
+  // An address someone already signs in with is named beside the field
+  // (docs/decisions/0049-taken-address-and-sums-all.md).
   await form.getByRole('textbox', { name: 'Email', exact: true }).fill(demo.manager);
   await form.getByRole('button', { name: 'Create' }).click();
   await expect(form.getByText('The email is already in use')).toBeVisible();

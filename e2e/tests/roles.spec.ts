@@ -10,7 +10,7 @@ const cases = [
   },
   { email: demo.admin, home: '/', entries: ['index', 'settings', 'accounts', 'bpts', 'integrations', 'managers'] },
   { email: demo.manager, home: '/', entries: ['index', 'settings', 'accounts', 'bpts', 'integrations'] },
-  // Back office also gets its own Settings (docs/decisions.md, 'Settings for back office').
+  // Back office also gets its own Settings (docs/decisions/0003-settings-for-back-office.md).
   { email: demo.backOffice, home: '/back-office', entries: ['back-office', 'settings'] },
 ];
 

@@ -214,7 +214,7 @@ export type Config = {
   reconcileSeconds: number;
   /** How long an event stream stays open once its invoice or checkout expired. */
   eventStreamGraceSeconds: number;
-  /** Lightning-address payouts (docs/decisions.md "Payouts"). */
+  /** Lightning-address payouts (docs/decisions/0036-lightning-payouts.md). */
   payouts: {
     intervalSeconds: number;
     minMsat: bigint;

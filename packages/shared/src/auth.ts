@@ -30,7 +30,7 @@ export type SignInResponse = z.infer<typeof SignInResponseSchema>;
 /**
  * The answer to a right password when the user has MFA on: no tokens yet, but a short-lived
  * challenge that `POST /auth/signin/mfa` (with a code) or `POST /settings/mfa/recover` (with a
- * recovery code) exchanges for a `SignInResponse`. See "Sign-in with MFA" in decisions.md.
+ * recovery code) exchanges for a `SignInResponse`. See docs/decisions/0024-sign-in-with-mfa.md.
  */
 export const MfaChallengeSchema = z.object({
   mfaRequired: z.literal(true),
@@ -69,7 +69,7 @@ export const RevokeDeveloperTokensSchema = z.boolean().default(false);
 
 /**
  * Settings → password. `refreshToken` is the caller's own, sent so that this session survives
- * the change while every other session of the user ends (see "Password change" in decisions.md).
+ * the change while every other session of the user ends (see docs/decisions/0020-password-change.md).
  */
 export const ChangePasswordRequestSchema = z.object({
   currentPassword: z.string().min(1).max(256),

@@ -8,7 +8,7 @@ export const LOGO_MAX_BYTES = 512 * 1024;
 
 /**
  * The logo types accepted. SVG is refused: a logo is served to anyone, and an SVG is a document
- * that can carry script and external references; see "Logo and colour" in docs/decisions.md.
+ * that can carry script and external references; see docs/decisions/0026-branding-kyb-checkout-protection.md.
  */
 export const LOGO_TYPES = ['image/png', 'image/jpeg'] as const;
 export type LogoType = (typeof LOGO_TYPES)[number];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // Developer tokens (SPEC §2 Settings, §9, DESIGN §6): refresh tokens for scripts, valid for
-// DEVELOPER_TOKEN_YEARS, that do not rotate. See "Developer tokens" in docs/decisions.md.
+// DEVELOPER_TOKEN_YEARS, that do not rotate. See docs/decisions/0027-developer-tokens.md.
 
 /** Every developer token starts with this, so it can be told apart, in a log or a leak scan, from a session's. */
 export const DEVELOPER_TOKEN_PREFIX = 'rayo_dev_';

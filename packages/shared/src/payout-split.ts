@@ -89,7 +89,7 @@ export const PayoutSplitSettingsSchema = SplitFieldsSchema.extend({
 export type PayoutSplitSettings = z.infer<typeof PayoutSplitSettingsSchema>;
 
 /**
- * The verifications a split relies on (docs/decisions.md "The payout split"): the KYB documents
+ * The verifications a split relies on (docs/decisions/0025-payout-split.md): the KYB documents
  * always, and the destination of each share it pays: the bank account (and so the conversion
  * address) for fiat, the on-chain address, the Lightning address.
  */

@@ -63,8 +63,8 @@ export const PayoutHoldSchema = z.object({
 export type PayoutHold = z.infer<typeof PayoutHoldSchema>;
 
 /**
- * Why an organization's on-chain shares were left out of the last payout run (docs/decisions.md
- * "On-chain payouts"): the platform wallet cannot cover them yet, they are below the minimum,
+ * Why an organization's on-chain shares were left out of the last payout run
+ * (docs/decisions/0037-on-chain-payouts.md): the platform wallet cannot cover them yet, they are below the minimum,
  * the address changed recently, an earlier batch is not on the chain yet, no address is set, the
  * organization is blocked, the platform has no wallet; `next_run` when no run has looked at them yet.
  */

@@ -31,7 +31,7 @@ export type NavEntry = (typeof navEntries)[number];
 
 /**
  * SPEC §6: which sidebar entries each role sees, the role's home first. Back office also gets
- * Settings, for its own password, language and MFA (a departure, in docs/decisions.md).
+ * Settings, for its own password, language and MFA (a departure, docs/decisions/0003-settings-for-back-office.md).
  */
 export const navByRole: Record<Role, readonly NavEntry[]> = {
   super_admin: ['index', 'settings', 'accounts', 'bpts', 'integrations', 'managers', 'back-office'],

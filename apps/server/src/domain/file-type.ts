@@ -1,7 +1,7 @@
 /**
  * What a file is, read from its first bytes (its magic number), never from the name or the
  * Content-Type the client sent: either can say anything. `svg` is recognised only so that its
- * refusal can say why; SVG is never accepted (see "Logo and colour" in docs/decisions.md).
+ * refusal can say why; SVG is never accepted (see docs/decisions/0026-branding-kyb-checkout-protection.md).
  */
 export type SniffedType = 'image/png' | 'image/jpeg' | 'application/pdf' | 'image/svg+xml';
 

@@ -6,7 +6,7 @@ import { addressNetwork } from './onchain-wallet.ts';
 import { findBadSignature, type SpentOutput } from './p2wpkh-signature.ts';
 
 /**
- * The on-chain payout batch (docs/decisions.md "On-chain payouts"): every organization due gets
+ * The on-chain payout batch (docs/decisions/0037-on-chain-payouts.md): every organization due gets
  * one output of one transaction spending the platform wallet's P2WPKH outputs.
  */
 
@@ -47,7 +47,7 @@ const P2WPKH_INPUT_VB = 68n;
 const LARGEST_OUTPUT_VB = 43n;
 
 /**
- * Which recipients the wallet can pay this run, taken in the order given (docs/decisions.md:
+ * Which recipients the wallet can pay this run, taken in the order given (docs/decisions/0037-on-chain-payouts.md:
  * oldest debt first). One is taken when the coins cover everyone taken so far, it, and the most
  * fee such a transaction can cost at `feeRate` (every useful coin an input, every output and the
  * change of the largest kind). One that does not fit waits and the next is tried, so a debt the

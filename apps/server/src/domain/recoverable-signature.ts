@@ -17,7 +17,7 @@ export const signInWebAssembly: RecoverableSigner = (hash, privateKey) => {
 /**
  * libsecp256k1 compiled for this machine, from the builds the `secp256k1` package ships
  * (linux-x64, darwin-arm64, win32-x64): about 2.5 times faster than WebAssembly
- * (docs/decisions.md). Undefined where none loads. Its `bindings` entry is required because the
+ * (docs/decisions/0039-invoice-issuing.md). Undefined where none loads. Its `bindings` entry is required because the
  * package's main entry would fall back to a JavaScript signer of its own instead of failing.
  */
 export const signNatively: RecoverableSigner | undefined = (() => {

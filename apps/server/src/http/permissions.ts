@@ -24,8 +24,8 @@ export type Permission = {
   who: 'public' | 'signed-in' | readonly Role[];
   scope?: Scope;
   /**
-   * The route checks that the caller's user still exists in its own write (docs/decisions.md,
-   * "Issuing an invoice reads once and writes once"), so the hook does not read it first; the
+   * The route checks that the caller's user still exists in its own write
+   * (docs/decisions/0039-invoice-issuing.md), so the hook does not read it first; the
    * route takes its caller with `callerToRecheckOf`, never `callerOf`.
    */
   userCheckedOnWrite?: true;

@@ -11,7 +11,7 @@ type Log = {
  * A pass that runs every `intervalMs` across all server processes together, not in each: a
  * graphile-worker job keyed by its task name, that schedules its successor before it runs.
  * graphile-worker's crontab cannot go below a minute, and the invoice expiry sweep runs every
- * few seconds (docs/decisions.md "Background jobs").
+ * few seconds (docs/decisions/0016-background-jobs.md).
  */
 export type PeriodicPass = { task: string; intervalMs: number; run: () => Promise<unknown> };
 

@@ -35,7 +35,7 @@ const RECONNECT_DELAY_MS = 1000;
 
 /**
  * Starts this process's graphile-worker runner on the shared job queue: every server process runs
- * one, and each job runs in one of them (docs/decisions.md "Background jobs"). The runner is
+ * one, and each job runs in one of them (docs/decisions/0016-background-jobs.md). The runner is
  * registered under a session advisory lock, and every process hands back the jobs of runners whose
  * lock is free, so a process killed holding a job does not hold it for graphile-worker's four
  * hours. Returns its stop, which waits for running jobs to finish.

@@ -2,7 +2,7 @@ import type { Country, Language } from '@rayo/shared';
 
 /**
  * The countries with their names in `language`, sorted as that language sorts them. The API
- * holds the English short names (see "Countries" in decisions.md); other languages take theirs
+ * holds the English short names (see docs/decisions/0010-countries.md); other languages take theirs
  * from the browser's CLDR data by ISO code, keeping the English name where it has none.
  */
 export function localizedCountries(countries: readonly Country[], language: Language): Country[] {

@@ -7,7 +7,7 @@ import en from './en.json';
  * The app's texts, by language: nested keys (`home.metrics.title`), `{{name}}` placeholders and
  * plural forms as `key_one` / `key_other`, chosen with the language's plural rules for the `count`
  * value. Everything the app asks of a translation library, in a page of code (see
- * docs/decisions.md, "Texts without a library").
+ * docs/decisions/0042-texts-without-a-library.md).
  */
 
 type Texts = { [key: string]: string | Texts };

@@ -5,7 +5,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // with a fiat part, pending (not disbursed) and paid (disbursed), and the platform's fee of
   // every sale in US dollars. The country reports read 1,000 of these rows instead of ten
   // million ledger rows. Settlement adds each sale and marking paid moves it from pending to
-  // paid, each in the same database transaction as the ledger change (docs/decisions.md).
+  // paid, each in the same database transaction as the ledger change (docs/decisions/0034-back-office-pays-fiat.md).
   await db.schema
     .createTable('disbursement_totals')
     .addColumn('organization_id', 'uuid', (c) => c.notNull().references('organizations.id').onDelete('cascade'))

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Every server process's job runner, so that the jobs a dead one held are handed back at once
-  // instead of after graphile-worker's four-hour lock (docs/decisions.md "Background jobs"). A live
+  // instead of after graphile-worker's four-hour lock (docs/decisions/0016-background-jobs.md). A live
   // runner holds a session advisory lock on its `lock_key`, which PostgreSQL releases when its
   // session ends, however the process ended.
   await sql`create sequence job_runner_lock_keys as integer cycle`.execute(db);

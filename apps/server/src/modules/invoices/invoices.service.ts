@@ -315,7 +315,7 @@ async function createInvoiceFromLastRead(
 const heldSaleWriters = new WeakMap<Db, (sale: HeldSale) => Promise<InvoiceRow | undefined>>();
 
 /**
- * Charges that arrive together are written by one statement and one commit (docs/decisions.md):
+ * Charges that arrive together are written by one statement and one commit (docs/decisions/0039-invoice-issuing.md):
  * the round trip and the commit were most of what a charge cost PostgreSQL and the server.
  */
 function heldSaleWriterOf(db: Db): (sale: HeldSale) => Promise<InvoiceRow | undefined> {

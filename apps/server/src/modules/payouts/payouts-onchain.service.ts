@@ -103,7 +103,7 @@ function groupDue(shares: readonly UnpaidOnchainShare[], minSats: bigint): { due
       // listUnpaidOnchainShares gives each organization's shares oldest first.
       oldest: (entry.shares[0] as UnpaidOnchainShare).settledAt,
     }))
-    // Oldest debt first (docs/decisions.md "On-chain payouts"): whoever has waited longest is paid first.
+    // Oldest debt first (docs/decisions/0037-on-chain-payouts.md): whoever has waited longest is paid first.
     .sort((a, b) => a.oldest.getTime() - b.oldest.getTime() || a.organizationId.localeCompare(b.organizationId));
   return {
     due: withAge.filter((entry) => payable.has(entry.organizationId)),

@@ -41,7 +41,7 @@ function Figure({ label, value, note, testId }: { label: string; value: string; 
 }
 
 /**
- * The platform wallet (docs/decisions.md "On-chain payouts"): what the organizations are owed
+ * The platform wallet (docs/decisions/0037-on-chain-payouts.md): what the organizations are owed
  * on-chain against what the wallet holds, who waits and why as the last payout run left it, a
  * deposit address to fund the wallet, and how far a restored wallet must look for its payments.
  */

@@ -27,7 +27,8 @@ type Pending = { key: string; name: string; state: 'waiting' | 'sending' | 'done
 
 /**
  * Settings → KYB documents (SPEC §2 "KYB file upload"): the papers back office verifies the
- * organization with. They are the admins' only (docs/decisions.md), so managers are told so.
+ * organization with. They are the admins' only (docs/decisions/0026-branding-kyb-checkout-protection.md),
+ * so managers are told so.
  */
 export function KybSection() {
   const { t } = useTranslation();

@@ -7,7 +7,7 @@ import { useTranslation } from '../../i18n/index.ts';
 
 /**
  * The on-chain share no payout carries yet, and why it waits, as the last payout run found
- * (docs/decisions.md "On-chain payouts"): the platform wallet's funds, the minimum, a recent
+ * (docs/decisions/0037-on-chain-payouts.md): the platform wallet's funds, the minimum, a recent
  * address change, an earlier batch, a missing address.
  */
 export function OnchainWaitingNotice({ waiting }: { waiting: OnchainWaiting }) {

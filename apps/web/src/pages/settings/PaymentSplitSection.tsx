@@ -35,7 +35,7 @@ import { checkSplitForm, SPLIT_FIELDS, type SplitForm } from './payout-split-for
 
 /**
  * Settings → payment split and fiat conversion (SPEC §2): three whole percentages that add up to
- * 100. Fiat conversion is the fiat share itself (docs/decisions.md): its switch opens the fiat
+ * 100. Fiat conversion is the fiat share itself (docs/decisions/0025-payout-split.md): its switch opens the fiat
  * input, and turning it off sets the share to 0. Managers see it read-only (SPEC §6).
  */
 export function PaymentSplitSection() {
@@ -196,7 +196,7 @@ const STATE_MARK: Record<VerificationState, string> = { verified: '✓', awaitin
 
 /**
  * SPEC §4 and §5: the split changes once the team has validated the information it relies on
- * (docs/decisions.md "The payout split"). Lists what the split being chosen needs, and of each
+ * (docs/decisions/0025-payout-split.md). Lists what the split being chosen needs, and of each
  * whether it is verified, waits for the team's review, or has not been entered yet.
  */
 function Verifications({ settings, split }: { settings: PayoutSplitSettings; split: SplitPercents }) {
