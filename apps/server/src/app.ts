@@ -38,6 +38,7 @@ import { registerCheckoutRoutes } from './modules/checkouts/checkouts.routes.ts'
 import { registerPaymentLinkRoutes } from './modules/checkouts/payment-links.routes.ts';
 import { registerCountryRoutes } from './modules/countries/countries.routes.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { registerDayCloseRoutes } from './modules/day-close/day-close.routes.ts';
 import { registerDevnetRoutes } from './modules/devnet/devnet.routes.ts';
 import { registerDonationRoutes } from './modules/donations/donations.routes.ts';
 import { registerLnurlPayRoutes } from './modules/donations/lnurlp.routes.ts';
@@ -152,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerCheckoutRoutes(app, deps);
   registerOrganizationRoutes(app, deps);
   registerDashboardRoutes(app, deps);
+  registerDayCloseRoutes(app, deps);
   registerBackOfficeRoutes(app, deps);
   registerBackOfficePaymentRoutes(app, deps);
   registerSettingsRoutes(app, deps);

@@ -11,6 +11,7 @@ export * from './credentials.ts';
 export * from './csv.ts';
 export * from './dashboard.ts';
 export * from './dashboard-options.ts';
+export * from './day-close.ts';
 export * from './developer-tokens.ts';
 export * from './donations.ts';
 export * from './errors.ts';

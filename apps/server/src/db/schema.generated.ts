@@ -107,6 +107,25 @@ export interface Checkouts {
   virtual_bpt_id: string;
 }
 
+export interface CloseReportRuns {
+  last_day: Timestamp;
+  queued_at: Generated<Timestamp>;
+  schedule_id: string;
+  sent_at: Timestamp | null;
+  user_id: string;
+}
+
+export interface CloseSchedules {
+  account_id: string | null;
+  at_time: string;
+  created_at: Generated<Timestamp>;
+  frequency: string;
+  id: Generated<string>;
+  include_managers: Generated<boolean>;
+  organization_id: string;
+  user_id: string;
+}
+
 export interface Countries {
   code: string;
   id: Generated<number>;
@@ -606,6 +625,8 @@ export interface DB {
   checkout_onchain_addresses: CheckoutOnchainAddresses;
   checkout_onchain_outputs: CheckoutOnchainOutputs;
   checkouts: Checkouts;
+  close_report_runs: CloseReportRuns;
+  close_schedules: CloseSchedules;
   countries: Countries;
   developer_tokens: DeveloperTokens;
   devnet_chain_blocks: DevnetChainBlocks;

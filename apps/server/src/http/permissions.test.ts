@@ -794,6 +794,8 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'GET /api/dashboard/transactions/sum/:account': () => ({ params: { account: f.account.id } }),
   'GET /api/dashboard/transactions/series': () => ({ query: { account: f.account.id } }),
   'GET /api/dashboard/transactions/csv': () => ({ query: { account: f.account.id } }),
+  'GET /api/close': () => ({ query: { day: '2026-11-27', account: f.account.id } }),
+  'GET /api/close/csv': () => ({ query: { day: '2026-11-27', account: f.account.id } }),
 
   'GET /api/back-office/organizations': () => ({ query: { search: 'Org', country: '-1' } }),
   'GET /api/back-office/organization/:id/admin': () => ({ params: { id: f.orgA.id } }),

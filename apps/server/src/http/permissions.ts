@@ -223,6 +223,8 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/dashboard/transactions/sum/:account': dashboard,
   'GET /api/dashboard/transactions/series': dashboard,
   'GET /api/dashboard/transactions/csv': dashboard,
+  'GET /api/close': dashboard,
+  'GET /api/close/csv': dashboard,
 
   // Back office (SPEC §7): every organization, their verification and blocking, notices, the audit log.
   'GET /api/back-office/organizations': { who: backOffice },

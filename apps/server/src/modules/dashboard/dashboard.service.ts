@@ -33,7 +33,7 @@ import {
 import { mapLines } from './map-lines.ts';
 
 /** The caller's organization and the accounts a call covers (`null`: all of the organization's). */
-type Scope = { organization: CurrentOrganization; accountIds: string[] | null };
+export type Scope = { organization: CurrentOrganization; accountIds: string[] | null };
 type Period = { from: Date | null; to: Date | null };
 
 export async function getCurrentOrganization(db: Db, caller: AccessClaims): Promise<CurrentOrganization> {
@@ -47,7 +47,7 @@ export async function getCurrentOrganization(db: Db, caller: AccessClaims): Prom
  * see (not linked, another organization's, unknown) is Forbidden rather than an empty answer,
  * so a wrong filter is visible and other organizations' ids cannot be probed either way.
  */
-async function scopeOf(db: Db, caller: AccessClaims, account: PeriodQuery['account']): Promise<Scope> {
+export async function scopeOf(db: Db, caller: AccessClaims, account: PeriodQuery['account']): Promise<Scope> {
   const organization = await getCurrentOrganization(db, caller);
   const linked =
     caller.role === 'manager'

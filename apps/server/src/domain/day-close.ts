@@ -1,0 +1,126 @@
+import type { PaymentMethod } from '@rayo/shared';
+
+/** Sums of a set of sales: fiat in minor units of the organization's currency, bitcoin in msat. */
+export type CloseSums = {
+  count: bigint;
+  grossMinor: bigint;
+  tipsMinor: bigint;
+  taxMinor: bigint;
+  refundsMinor: bigint;
+  grossMsat: bigint;
+  feesMsat: bigint;
+  refundsMsat: bigint;
+};
+
+/** The sales of one account, terminal, payment method and local hour, as the ledger sums them. */
+export type CloseGroup = CloseSums & {
+  accountId: string;
+  accountName: string;
+  bptId: string | null;
+  bptName: string;
+  method: PaymentMethod;
+  hour: number;
+};
+
+export type CloseTotals = CloseSums & { netMsat: bigint };
+
+export type CloseSummary = {
+  totals: CloseTotals;
+  byAccount: Array<{
+    accountId: string;
+    name: string;
+    totals: CloseTotals;
+    byBpt: Array<{ bptId: string | null; name: string; totals: CloseTotals }>;
+  }>;
+  byMethod: Record<PaymentMethod, CloseTotals>;
+  byHour: Array<{ hour: number; totals: CloseTotals }>;
+};
+
+const SUM_KEYS = [
+  'count',
+  'grossMinor',
+  'tipsMinor',
+  'taxMinor',
+  'refundsMinor',
+  'grossMsat',
+  'feesMsat',
+  'refundsMsat',
+] as const satisfies ReadonlyArray<keyof CloseSums>;
+
+function zero(): CloseSums {
+  return {
+    count: 0n,
+    grossMinor: 0n,
+    tipsMinor: 0n,
+    taxMinor: 0n,
+    refundsMinor: 0n,
+    grossMsat: 0n,
+    feesMsat: 0n,
+    refundsMsat: 0n,
+  };
+}
+
+function add(into: CloseSums, group: CloseSums): void {
+  for (const key of SUM_KEYS) into[key] += group[key];
+}
+
+function withNet(sums: CloseSums): CloseTotals {
+  return { ...sums, netMsat: sums.grossMsat - sums.feesMsat - sums.refundsMsat };
+}
+
+function sumInto<K>(map: Map<K, CloseSums>, key: K, group: CloseSums): void {
+  let sums = map.get(key);
+  if (!sums) {
+    sums = zero();
+    map.set(key, sums);
+  }
+  add(sums, group);
+}
+
+/**
+ * The close of a set of sales from its groups: the whole, each account and each of its terminals,
+ * each payment method, each local hour. Every breakdown adds the same groups, so each sums to the
+ * whole. Accounts and terminals come by name; hours in order.
+ */
+export function summarizeClose(groups: readonly CloseGroup[]): CloseSummary {
+  const total = zero();
+  const accounts = new Map<string, { name: string; sums: CloseSums; bpts: Map<string | null, CloseSums> }>();
+  const bptNames = new Map<string | null, string>();
+  const methods = new Map<PaymentMethod, CloseSums>([
+    ['lightning', zero()],
+    ['onchain', zero()],
+  ]);
+  const hours = new Map<number, CloseSums>();
+  for (const group of groups) {
+    add(total, group);
+    let account = accounts.get(group.accountId);
+    if (!account) {
+      account = { name: group.accountName, sums: zero(), bpts: new Map() };
+      accounts.set(group.accountId, account);
+    }
+    add(account.sums, group);
+    sumInto(account.bpts, group.bptId, group);
+    bptNames.set(group.bptId, group.bptName);
+    sumInto(methods, group.method, group);
+    sumInto(hours, group.hour, group);
+  }
+  const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
+  return {
+    totals: withNet(total),
+    byAccount: [...accounts]
+      .map(([accountId, account]) => ({
+        accountId,
+        name: account.name,
+        totals: withNet(account.sums),
+        byBpt: [...account.bpts]
+          .map(([bptId, sums]) => ({ bptId, name: bptNames.get(bptId) ?? '', totals: withNet(sums) }))
+          .sort(byName),
+      }))
+      .sort(byName),
+    byMethod: {
+      lightning: withNet(methods.get('lightning') ?? zero()),
+      onchain: withNet(methods.get('onchain') ?? zero()),
+    },
+    byHour: [...hours].sort(([a], [b]) => a - b).map(([hour, sums]) => ({ hour, totals: withNet(sums) })),
+  };
+}

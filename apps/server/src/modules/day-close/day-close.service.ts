@@ -1,0 +1,160 @@
+import {
+  AppError,
+  type CloseFigures,
+  CSV_LINE_END,
+  type CurrentOrganization,
+  csvLine,
+  csvTextField,
+  type DayClose,
+  type DayCloseQuery,
+  formatMinor,
+} from '@rayo/shared';
+import type { Db } from '../../db/database.ts';
+import { type CloseTotals, summarizeClose } from '../../domain/day-close.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { findBpt } from '../bpts/bpts.repo.ts';
+import { scopeOf } from '../dashboard/dashboard.service.ts';
+import { listCloseGroups } from './day-close.repo.ts';
+
+/** What a close covers: local days of one organization, its accounts (`null`: all) and maybe one terminal. */
+export type CloseScope = {
+  organization: CurrentOrganization;
+  accountIds: string[] | null;
+  bptId: string | null;
+  fromDay: string;
+  toDay: string;
+};
+
+function msatNumber(value: bigint): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new AppError('Default', 'An msat sum exceeds what JSON carries');
+  return Number(value);
+}
+
+function figuresOf(totals: CloseTotals, currency: string): CloseFigures {
+  return {
+    count: Number(totals.count),
+    gross: formatMinor(totals.grossMinor, currency),
+    tips: formatMinor(totals.tipsMinor, currency),
+    tax: formatMinor(totals.taxMinor, currency),
+    refunds: formatMinor(totals.refundsMinor, currency),
+    grossMsat: msatNumber(totals.grossMsat),
+    feesMsat: msatNumber(totals.feesMsat),
+    refundsMsat: msatNumber(totals.refundsMsat),
+    netMsat: msatNumber(totals.netMsat),
+  };
+}
+
+/** The close of a scope, whoever asks: the scheduled mail reads it too. */
+export async function readClose(db: Db, scope: CloseScope): Promise<DayClose> {
+  const { timeZone, currency } = scope.organization;
+  const groups = await listCloseGroups(db, {
+    organizationId: scope.organization.id,
+    timeZone,
+    currency,
+    accountIds: scope.accountIds,
+    bptId: scope.bptId,
+    fromDay: scope.fromDay,
+    toDay: scope.toDay,
+  });
+  const close = summarizeClose(groups);
+  const figures = (totals: CloseTotals) => figuresOf(totals, currency);
+  return {
+    from: scope.fromDay,
+    to: scope.toDay,
+    timeZone,
+    currency,
+    totals: figures(close.totals),
+    byAccount: close.byAccount.map((account) => ({
+      accountId: account.accountId,
+      name: account.name,
+      figures: figures(account.totals),
+      byBpt: account.byBpt.map((bpt) => ({ bptId: bpt.bptId, name: bpt.name, figures: figures(bpt.totals) })),
+    })),
+    byMethod: { lightning: figures(close.byMethod.lightning), onchain: figures(close.byMethod.onchain) },
+    byHour: close.byHour.map((hour) => ({ hour: hour.hour, figures: figures(hour.totals) })),
+  };
+}
+
+/**
+ * The caller's scope of a day's close. A terminal must be on an account the caller may see
+ * (for a manager, one linked to them) and within the account asked for; otherwise Forbidden,
+ * as the dashboard's account filter answers.
+ */
+async function closeScopeOf(db: Db, caller: AccessClaims, query: DayCloseQuery): Promise<CloseScope> {
+  const scope = await scopeOf(db, caller, query.account);
+  let bptId: string | null = null;
+  if (query.bpt !== undefined) {
+    const bpt = await findBpt(db, scope.organization.id, query.bpt);
+    if (!bpt || (scope.accountIds !== null && !scope.accountIds.includes(bpt.account_id))) {
+      throw new AppError('Forbidden', 'You may not see this terminal');
+    }
+    bptId = bpt.id;
+  }
+  return { ...scope, bptId, fromDay: query.day, toDay: query.day };
+}
+
+export async function getDayClose(db: Db, caller: AccessClaims, query: DayCloseQuery): Promise<DayClose> {
+  return readClose(db, await closeScopeOf(db, caller, query));
+}
+
+export const CLOSE_CSV_HEADER = [
+  'Section',
+  'Account',
+  'Terminal',
+  'Method',
+  'Hour',
+  'Currency',
+  'Sales',
+  'Gross',
+  'Tips',
+  'Tax',
+  'Refunds',
+  'Gross (msat)',
+  'Fees (msat)',
+  'Refunds (msat)',
+  'Net (msat)',
+] as const;
+
+/**
+ * The close as RFC 4180 CSV, through the shared CSV writer: a line for the whole, each account,
+ * each of its terminals, each payment method and each local hour with sales.
+ */
+export function closeCsv(close: DayClose): string {
+  // Account and terminal names are typed by people: csvTextField keeps them from running as formulas.
+  const line = (section: string, names: [string, string, string, string], figures: CloseFigures) =>
+    [
+      section,
+      ...names.map(csvTextField),
+      close.currency,
+      String(figures.count),
+      figures.gross,
+      figures.tips,
+      figures.tax,
+      figures.refunds,
+      String(figures.grossMsat),
+      String(figures.feesMsat),
+      String(figures.refundsMsat),
+      String(figures.netMsat),
+    ].join(',') + CSV_LINE_END;
+  const lines = [csvLine(CLOSE_CSV_HEADER), line('total', ['', '', '', ''], close.totals)];
+  for (const account of close.byAccount) {
+    lines.push(line('account', [account.name, '', '', ''], account.figures));
+    for (const bpt of account.byBpt) lines.push(line('terminal', [account.name, bpt.name, '', ''], bpt.figures));
+  }
+  for (const method of ['lightning', 'onchain'] as const) {
+    lines.push(line('method', ['', '', method, ''], close.byMethod[method]));
+  }
+  for (const hour of close.byHour) {
+    lines.push(line('hour', ['', '', '', `${String(hour.hour).padStart(2, '0')}:00`], hour.figures));
+  }
+  return lines.join('');
+}
+
+export async function exportDayCloseCsv(
+  db: Db,
+  caller: AccessClaims,
+  query: DayCloseQuery,
+): Promise<{ filename: string; text: string }> {
+  const close = await getDayClose(db, caller, query);
+  return { filename: `close_${query.day}.csv`, text: closeCsv(close) };
+}

@@ -1,0 +1,252 @@
+import { randomBytes } from 'node:crypto';
+import { computeSale, type DayClose, fiatToMsat, formatMinor } from '@rayo/shared';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  createTestAccount,
+  createTestApp,
+  createTestUser,
+  openTestShop,
+  signIn,
+  type TestApp,
+} from '../../../test/test-app.ts';
+import { insertBpt } from '../bpts/bpts.repo.ts';
+import { insertInvoice } from '../invoices/invoices.repo.ts';
+import { settleInvoice } from '../invoices/invoices.service.ts';
+
+type Headers = { authorization: string };
+const RATE = 750_000_00n;
+
+type Sale = { at: Date; bill: bigint; tip?: bigint; accountId: string; bptId: string | null; onchain?: boolean };
+type Recorded = Sale & { totalMinor: bigint; tipMinor: bigint; taxMinor: bigint; totalMsat: bigint };
+
+async function recordSale(t: TestApp, organizationId: string, sale: Sale): Promise<Recorded> {
+  const figures = computeSale({ billMinor: sale.bill, tipMinor: sale.tip ?? 0n, taxBps: 1200 });
+  const amountMsat = fiatToMsat(figures.totalMinor, RATE, 'GTQ');
+  const hex = randomBytes(32).toString('hex');
+  const paymentHash = sale.onchain ? `onchain:${hex}:0` : hex;
+  await insertInvoice(t.db, {
+    organization_id: organizationId,
+    account_id: sale.accountId,
+    bpt_id: sale.bptId,
+    payment_hash: paymentHash,
+    payment_request: `lnbcrt${hex}`,
+    description: 'close',
+    amount_msat: amountMsat,
+    currency: 'GTQ',
+    bill_minor: figures.billMinor,
+    tip_minor: figures.tipMinor,
+    tax_minor: figures.taxMinor,
+    total_minor: figures.totalMinor,
+    rate_minor_per_btc: RATE,
+    expires_at: new Date(sale.at.getTime() + 900_000),
+  });
+  expect(
+    await settleInvoice({ db: t.db, config: t.config }, 'test', {
+      paymentHash,
+      settleIndex: 0n,
+      amountPaidMsat: amountMsat,
+      settledAt: sale.at,
+    }),
+  ).toBe(true);
+  return {
+    ...sale,
+    totalMinor: figures.totalMinor,
+    tipMinor: figures.tipMinor,
+    taxMinor: figures.taxMinor,
+    totalMsat: amountMsat,
+  };
+}
+
+function terminal(accountId: string, name: string) {
+  return {
+    account_id: accountId,
+    name,
+    channel: 'store',
+    currency: 'GTQ',
+    shareable: false,
+    share_token: null,
+    tip_enabled: true,
+    tax_bps: 1200,
+  };
+}
+
+/** The figures the close must show for these sales, worked out from the fixture. */
+function expected(sales: Recorded[]) {
+  const sum = (pick: (sale: Recorded) => bigint) => sales.reduce((total, sale) => total + pick(sale), 0n);
+  return {
+    count: sales.length,
+    gross: formatMinor(
+      sum((sale) => sale.totalMinor),
+      'GTQ',
+    ),
+    tips: formatMinor(
+      sum((sale) => sale.tipMinor),
+      'GTQ',
+    ),
+    tax: formatMinor(
+      sum((sale) => sale.taxMinor),
+      'GTQ',
+    ),
+    refunds: '0.00',
+    grossMsat: Number(sum((sale) => sale.totalMsat)),
+    refundsMsat: 0,
+  };
+}
+
+describe('end-of-day close', () => {
+  let t: TestApp;
+  let admin: Headers;
+  let manager: Headers;
+  let organizationId: string;
+  let accountA: string;
+  let accountB: string;
+  let bptA: string;
+  let bptB: string;
+
+  const get = (url: string, headers: Headers = admin) => t.app.inject({ method: 'GET', url, headers });
+  const close = async (query: string, headers: Headers = admin) => {
+    const response = await get(`/api/close?${query}`, headers);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<DayClose>();
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({}, { jobs: false });
+    const shop = await openTestShop(t, 'Café del Cierre');
+    admin = shop.admin;
+    organizationId = shop.organization.id;
+    await sql`update organizations set currency = 'GTQ' where id = ${organizationId}`.execute(t.db);
+    accountA = (await createTestAccount(t.db, organizationId, 'Antigua')).id;
+    accountB = (await createTestAccount(t.db, organizationId, '=Zona 10')).id;
+    bptA = await insertBpt(t.db, organizationId, terminal(accountA, 'Caja 1'));
+    bptB = await insertBpt(t.db, organizationId, terminal(accountB, 'Caja 2'));
+    const user = await createTestUser(t.db, { role: 'manager', organizationId, accountIds: [accountA] });
+    manager = bearer((await signIn(t.app, user.email, user.password)).accessToken);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  describe('in Guatemala (UTC−6 all year)', () => {
+    let day: Recorded[];
+    beforeAll(async () => {
+      const at = (local: string) => new Date(`${local}-06:00`);
+      const sale = (s: Sale) => recordSale(t, organizationId, s);
+      // The day's edges, and evening sales that are already the next day in UTC.
+      await sale({ at: at('2026-11-26T23:59:59'), bill: 1000n, accountId: accountA, bptId: bptA });
+      day = [
+        await sale({ at: at('2026-11-27T00:00:00'), bill: 2000n, tip: 200n, accountId: accountA, bptId: bptA }),
+        await sale({ at: at('2026-11-27T09:15:00'), bill: 1234n, accountId: accountA, bptId: bptA, onchain: true }),
+        await sale({ at: at('2026-11-27T09:45:00'), bill: 500n, tip: 50n, accountId: accountB, bptId: bptB }),
+        await sale({ at: at('2026-11-27T18:30:00'), bill: 8800n, accountId: accountA, bptId: null }),
+        await sale({ at: at('2026-11-27T23:59:59'), bill: 999n, accountId: accountB, bptId: bptB }),
+      ];
+      await sale({ at: at('2026-11-28T00:00:00'), bill: 4000n, accountId: accountB, bptId: bptB });
+    });
+
+    it('sums the local day, by account, terminal, payment method and hour', async () => {
+      const result = await close('day=2026-11-27');
+      expect(result).toMatchObject({
+        from: '2026-11-27',
+        to: '2026-11-27',
+        timeZone: 'America/Guatemala',
+        currency: 'GTQ',
+      });
+      expect(result.totals).toMatchObject(expected(day));
+      expect(result.totals.netMsat).toBe(result.totals.grossMsat - result.totals.feesMsat);
+      expect(result.totals.feesMsat).toBeGreaterThan(0);
+      const [a, b] = [day.filter((s) => s.accountId === accountA), day.filter((s) => s.accountId === accountB)];
+      expect(result.byAccount.map((account) => [account.name, account.figures.count])).toEqual([
+        ['=Zona 10', 2],
+        ['Antigua', 3],
+      ]);
+      expect(result.byAccount[1]?.figures).toMatchObject(expected(a));
+      expect(result.byAccount[0]?.figures).toMatchObject(expected(b));
+      expect(result.byAccount[1]?.byBpt.map((bpt) => [bpt.bptId, bpt.name, bpt.figures.count])).toEqual([
+        [null, '', 1],
+        [bptA, 'Caja 1', 2],
+      ]);
+      expect(result.byMethod.onchain).toMatchObject(expected(day.filter((s) => s.onchain)));
+      expect(result.byMethod.lightning).toMatchObject(expected(day.filter((s) => !s.onchain)));
+      expect(result.byHour.map((hour) => [hour.hour, hour.figures.count])).toEqual([
+        [0, 1],
+        [9, 2],
+        [18, 1],
+        [23, 1],
+      ]);
+    });
+
+    it('narrows to one terminal', async () => {
+      const result = await close(`day=2026-11-27&bpt=${bptB}`);
+      expect(result.totals).toMatchObject(expected(day.filter((s) => s.bptId === bptB)));
+      expect(result.byAccount.map((account) => account.name)).toEqual(['=Zona 10']);
+    });
+
+    it('shows a manager the accounts linked to them, and refuses the others', async () => {
+      const mine = await close('day=2026-11-27', manager);
+      expect(mine.totals).toMatchObject(expected(day.filter((s) => s.accountId === accountA)));
+      for (const query of [`account=${accountB}`, `bpt=${bptB}`, `account=${accountA}&bpt=${bptB}`]) {
+        const response = await get(`/api/close?day=2026-11-27&${query}`, manager);
+        expect(response.statusCode, query).toBe(403);
+        expect(response.json()).toMatchObject({ code: 'Forbidden' });
+      }
+      const admins = await get(`/api/close?day=2026-11-27&account=${accountA}&bpt=${bptB}`);
+      expect(admins.statusCode).toBe(403);
+    });
+
+    it('refuses a day that is not a calendar day', async () => {
+      for (const bad of ['2026-02-30', '27-11-2026', '']) {
+        const response = await get(`/api/close?day=${bad}`);
+        expect(response.statusCode, bad).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'InvalidInput' });
+      }
+    });
+
+    it('writes the close as CSV, names kept from running as formulas', async () => {
+      const response = await get('/api/close/csv?day=2026-11-27');
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(response.headers['content-disposition']).toBe('attachment; filename="close_2026-11-27.csv"');
+      const lines = response.body.split('\r\n');
+      expect(lines[0]).toBe(
+        'Section,Account,Terminal,Method,Hour,Currency,Sales,Gross,Tips,Tax,Refunds,Gross (msat),Fees (msat),Refunds (msat),Net (msat)',
+      );
+      const totals = expected(day);
+      const json = await close('day=2026-11-27');
+      expect(lines[1]).toBe(
+        `total,,,,,GTQ,5,${totals.gross},${totals.tips},${totals.tax},0.00,${totals.grossMsat},${json.totals.feesMsat},0,${json.totals.netMsat}`,
+      );
+      expect(lines[2]?.startsWith("account,'=Zona 10,,,,GTQ,2,")).toBe(true);
+      expect(lines.filter((line) => line.startsWith('hour,')).map((line) => line.split(',')[4])).toEqual([
+        '00:00',
+        '09:00',
+        '18:00',
+        '23:00',
+      ]);
+      expect(lines.at(-1)).toBe('');
+    });
+  });
+
+  describe('in India (UTC+05:30): the local day starts the evening before in UTC', () => {
+    it('counts the sales of the local day, not of the UTC day', async () => {
+      const org = await openTestShop(t, 'Chai Stall');
+      await sql`update organizations set time_zone = 'Asia/Kolkata', currency = 'GTQ' where id = ${org.organization.id}`.execute(
+        t.db,
+      );
+      const account = (await createTestAccount(t.db, org.organization.id, 'Main')).id;
+      const at = (local: string) => new Date(`${local}+05:30`);
+      const sale = (local: string, bill: bigint) =>
+        recordSale(t, org.organization.id, { at: at(local), bill, accountId: account, bptId: null });
+      await sale('2026-11-26T23:59:00', 100n);
+      const day = [await sale('2026-11-27T00:10:00', 700n), await sale('2026-11-27T05:29:00', 300n)];
+      await sale('2026-11-28T00:00:00', 900n);
+      const result = await close('day=2026-11-27', org.admin);
+      expect(result.timeZone).toBe('Asia/Kolkata');
+      expect(result.totals).toMatchObject(expected(day));
+      expect(result.byHour.map((hour) => hour.hour)).toEqual([0, 5]);
+    });
+  });
+});
