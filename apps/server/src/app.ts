@@ -53,6 +53,7 @@ import { registerPayoutCancelRoutes } from './modules/payouts/payout-cancel.rout
 import { registerPayoutRoutes } from './modules/payouts/payouts.routes.ts';
 import { registerOnchainPayoutRoutes } from './modules/payouts/payouts-onchain.routes.ts';
 import { registerRateRoutes } from './modules/rates/rates.routes.ts';
+import { registerRefundRoutes } from './modules/refunds/refunds.routes.ts';
 import { registerBrandingRoutes } from './modules/settings/branding.routes.ts';
 import { registerCheckoutProtectionRoutes } from './modules/settings/checkout-protection.routes.ts';
 import { registerDeveloperTokenRoutes } from './modules/settings/developer-tokens.routes.ts';
@@ -162,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerPayoutRoutes(app, deps);
   registerOnchainPayoutRoutes(app, deps);
   registerPayoutCancelRoutes(app, deps);
+  registerRefundRoutes(app, deps);
   registerCheckoutProtectionRoutes(app, deps);
   registerDeveloperTokenRoutes(app, deps);
   registerLanguageRoutes(app, deps);

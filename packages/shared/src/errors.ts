@@ -112,6 +112,10 @@ export const errorStatus = {
   TransactionNotFound: 404,
   // Fiat marked paid to an organization without a bank account, which back office did not confirm.
   BankAccountMissing: 409,
+  // A refund of a sale that was never paid (an open or expired invoice).
+  SaleNotPaid: 409,
+  // A refund above what the sale received less its earlier refunds.
+  RefundExceedsSale: 409,
   UserAlreadyExist: 409,
   // SPEC §8 names this answer for a password reset, so the email is revealed there on purpose.
   EmailNotFound: 404,

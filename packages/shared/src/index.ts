@@ -28,6 +28,7 @@ export * from './payout-destinations.ts';
 export * from './payout-split.ts';
 export * from './payouts.ts';
 export * from './period.ts';
+export * from './refunds.ts';
 export * from './roles.ts';
 export * from './sale.ts';
 export * from './shops.ts';

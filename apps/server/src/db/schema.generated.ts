@@ -4,7 +4,7 @@
  */
 
 import type { CheckoutKind, CheckoutPaidVia, CheckoutStatusColumn, EmailCodePurpose, OnchainBatchState, OnchainState, OnchainWaitReason, PayoutDestinationValue, PayoutKind } from "./column-types.ts";
-import type { BankingInfoMetadata, BlockReason, DeveloperTokenScope, InvoiceStatus, Language, PayoutDestinationKind, PayoutState, Role, SaleSource, ShopPlatform, WebhookDeliveryType, WebhookEventType } from "@rayo/shared";
+import type { BankingInfoMetadata, BlockReason, DeveloperTokenScope, InvoiceStatus, Language, PayoutDestinationKind, PayoutState, RefundMethod, RefundState, Role, SaleSource, ShopPlatform, WebhookDeliveryType, WebhookEventType } from "@rayo/shared";
 import type { ColumnType } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -478,6 +478,30 @@ export interface RefreshTokens {
   user_id: string;
 }
 
+export interface Refunds {
+  amount_msat: Int8;
+  attempts: Generated<number>;
+  created_at: Generated<Timestamp>;
+  created_by_email: string | null;
+  created_by_user_id: string | null;
+  currency: string;
+  fee_msat: Generated<Int8>;
+  fiat_minor: Int8;
+  id: Generated<string>;
+  idempotency_key: string;
+  invoice_expires_at: Timestamp | null;
+  k1: string;
+  last_error: string | null;
+  method: RefundMethod;
+  organization_id: string;
+  paid_at: Timestamp | null;
+  payment_hash: string | null;
+  payment_request: string | null;
+  preimage: string | null;
+  state: Generated<RefundState>;
+  transaction_id: string;
+}
+
 export interface ServerSecrets {
   name: string;
   value: string;
@@ -660,6 +684,7 @@ export interface DB {
   rate_limit_hits: RateLimitHits;
   rates: Rates;
   refresh_tokens: RefreshTokens;
+  refunds: Refunds;
   server_secrets: ServerSecrets;
   shop_connections: ShopConnections;
   shop_orders: ShopOrders;

@@ -28,6 +28,7 @@ import {
   type TestApp,
 } from '../../test/test-app.ts';
 import { fileUpload, tinyPdf, tinyPng } from '../../test/upload-files.ts';
+import { waitFor } from '../../test/wait-for.ts';
 import { buildBatch, signBatch } from '../domain/onchain-batch.ts';
 import { accountKeyFromSeed, deriveWalletAddress } from '../domain/onchain-wallet.ts';
 import { shopifyHmac } from '../domain/shopify-hmac.ts';
@@ -380,6 +381,41 @@ async function storeCheckoutOfA(): Promise<string> {
 }
 
 /** A new payment link of organization A, on a new virtual BPT so that it is never a duplicate. */
+/** A sale of A paid from the devnet wallet and recorded in the ledger: its transaction's id. */
+async function paidSaleOfA(): Promise<string> {
+  const invoice = await f.newInvoice();
+  const paid = await t.app.inject({
+    method: 'POST',
+    url: '/api/devnet/pay',
+    payload: { paymentRequest: invoice.paymentRequest },
+  });
+  expect(paid.statusCode, paid.body).toBe(200);
+  const row = await waitFor(() =>
+    t.db.selectFrom('transactions').select('id').where('invoice_id', '=', invoice.id).executeTakeFirst(),
+  );
+  return row.id;
+}
+
+/** An open refund link of a sale of A: its k1. */
+async function refundLinkOfA(): Promise<string> {
+  const k1 = randomBytes(32).toString('hex');
+  const transactionId = await paidSaleOfA();
+  await t.db
+    .insertInto('refunds')
+    .values({
+      organization_id: f.orgA.id,
+      transaction_id: transactionId,
+      amount_msat: 1000n,
+      fiat_minor: 0n,
+      currency: 'GTQ',
+      method: 'lnurl-withdraw',
+      idempotency_key: k1,
+      k1,
+    })
+    .execute();
+  return k1;
+}
+
 async function paymentLinkOfA(): Promise<string> {
   const row = await t.db
     .insertInto('checkouts')
@@ -592,6 +628,8 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
     body: { amountSats: 10, comment: 'Walk' },
   }),
   'GET /api/lnurlp/:id': async () => ({ params: { id: await sharedDonationLinkOfA() } }),
+  'GET /api/lnurlw/refunds/:k1': async () => ({ params: { k1: await refundLinkOfA() } }),
+  'GET /api/lnurlw/refunds/:k1/callback': async () => ({ params: { k1: await refundLinkOfA() } }),
   'GET /api/lnurlp/:id/callback': async () => ({
     params: { id: await sharedDonationLinkOfA() },
     query: { amount: '10000' },
@@ -796,6 +834,11 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'GET /api/dashboard/transactions/csv': () => ({ query: { account: f.account.id } }),
   'GET /api/close': () => ({ query: { day: '2026-11-27', account: f.account.id } }),
   'GET /api/close/csv': () => ({ query: { day: '2026-11-27', account: f.account.id } }),
+  'GET /api/transactions/:id/refunds': async () => ({ params: { id: await paidSaleOfA() } }),
+  'POST /api/transactions/:id/refunds': async (caller) => ({
+    params: { id: await paidSaleOfA() },
+    body: { amountMsat: 1000, idempotencyKey: `walk-${caller.kind}-${randomUUID()}` },
+  }),
 
   'GET /api/back-office/organizations': () => ({ query: { search: 'Org', country: '-1' } }),
   'GET /api/back-office/organization/:id/admin': () => ({ params: { id: f.orgA.id } }),

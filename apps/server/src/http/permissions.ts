@@ -215,6 +215,9 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/public/donation-links/:id': anyone,
   'POST /api/public/donation-links/:id/invoices': anyone,
   'GET /api/lnurlp/:id': anyone,
+  // A refund link's k1 is 256 random bits handed only to the customer being refunded.
+  'GET /api/lnurlw/refunds/:k1': anyone,
+  'GET /api/lnurlw/refunds/:k1/callback': anyone,
   'GET /api/lnurlp/:id/callback': anyone,
   'GET /api/lnurlp/addresses/:name/callback': anyone,
 
@@ -225,6 +228,9 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/dashboard/transactions/csv': dashboard,
   'GET /api/close': dashboard,
   'GET /api/close/csv': dashboard,
+  // Managers see a sale's refunds on their linked accounts; only admins make them (issue 30).
+  'GET /api/transactions/:id/refunds': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
+  'POST /api/transactions/:id/refunds': { who: admins, scope: { param: 'id', within: 'organization' } },
 
   // Back office (SPEC §7): every organization, their verification and blocking, notices, the audit log.
   'GET /api/back-office/organizations': { who: backOffice },

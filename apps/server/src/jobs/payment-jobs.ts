@@ -12,6 +12,7 @@ import {
 import { watchCheckoutPayments } from '../modules/onchain/onchain.service.ts';
 import { runLightningPayouts } from '../modules/payouts/payouts.service.ts';
 import { runOnchainPayouts } from '../modules/payouts/payouts-onchain.service.ts';
+import { runRefundPayments } from '../modules/refunds/refunds.service.ts';
 import type { PeriodicPass } from './periodic.ts';
 
 type Log = {
@@ -106,6 +107,12 @@ export function paymentPasses(deps: PaymentJobDeps, log: Log): PeriodicPass[] {
       task: 'pay-onchain-payouts',
       intervalMs: deps.config.payouts.intervalSeconds * 1000,
       run: () => runOnchainPayouts(deps, log),
+    },
+    // Finishes refund payments a crash or a node error cut short; the node is asked first.
+    {
+      task: 'pay-refunds',
+      intervalMs: deps.config.payouts.intervalSeconds * 1000,
+      run: () => runRefundPayments(deps, log),
     },
   ];
 }

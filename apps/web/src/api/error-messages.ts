@@ -52,6 +52,8 @@ const messageKeys: Record<ErrorCode | 'Network', string> = {
   LinkAlreadyExists: 'errors.linkExists',
   TransactionNotFound: 'errors.transactionMissing',
   BankAccountMissing: 'errors.bankAccountMissing',
+  SaleNotPaid: 'errors.saleNotPaid',
+  RefundExceedsSale: 'errors.refundExceedsSale',
   AccountInUse: 'errors.accountInUse',
   InvoiceNotPending: 'errors.invoiceNotPending',
   MissingName: 'errors.missingName',

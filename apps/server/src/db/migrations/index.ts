@@ -39,6 +39,7 @@ import * as blockReason from './0039-block-reason.ts';
 import * as shareTokenIndex from './0040-share-token-index.ts';
 import * as sessionEpoch from './0041-session-epoch.ts';
 import * as closeSchedules from './0042-close-schedules.ts';
+import * as refunds from './0043-refunds.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '0040-share-token-index': shareTokenIndex,
   '0041-session-epoch': sessionEpoch,
   '0042-close-schedules': closeSchedules,
+  '0043-refunds': refunds,
 };

@@ -46,7 +46,8 @@ export type AuditAction =
   | 'back_office.deposit_address_created'
   | 'back_office.onchain_payouts_run'
   | 'back_office.audit_exported'
-  | 'payout.cancelled';
+  | 'payout.cancelled'
+  | 'refund.created';
 
 export type AuditEntry = {
   action: AuditAction;

@@ -1,6 +1,4 @@
 import {
-  AppError,
-  type LnurlError,
   LnurlErrorSchema,
   LnurlPayCallbackQuerySchema,
   LnurlPayInvoiceSchema,
@@ -9,6 +7,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../http/app-type.ts';
+import { lnurlAnswer } from '../../http/lnurl-answer.ts';
 import { clientOf, enforceSharedLimit, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { donationInvoices } from './donation-limits.ts';
 import {
@@ -23,20 +22,6 @@ import {
 /** Any text: an unknown id or name gets an LNURL ERROR answer, not a validation error. */
 const IdParamsSchema = z.object({ id: z.string().max(64) });
 const NameParamsSchema = z.object({ name: z.string().max(128) });
-
-/**
- * LNURL answers are read by wallets on other origins, always with HTTP 200 and the outcome in the
- * body (LUD-01, LUD-06): a refusal is `{status: 'ERROR', reason}`, not Rayo's own error shape.
- */
-async function lnurl<T>(reply: FastifyReply, run: () => Promise<T>): Promise<T | LnurlError> {
-  reply.header('access-control-allow-origin', '*');
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof AppError) return { status: 'ERROR', reason: error.message };
-    throw error;
-  }
-}
 
 /** The LNURL-pay service of donation links (LUD-06, LUD-09, LUD-12) and Lightning addresses (LUD-16). */
 export function registerLnurlPayRoutes(app: App, deps: DonationDeps & RateLimitDeps): void {
@@ -60,7 +45,9 @@ export function registerLnurlPayRoutes(app: App, deps: DonationDeps & RateLimitD
       },
     },
     async (request, reply) =>
-      lnurl(reply, async () => describeDonationTarget(deps, await findDonationLinkToPay(deps, request.params.id))),
+      lnurlAnswer(reply, async () =>
+        describeDonationTarget(deps, await findDonationLinkToPay(deps, request.params.id)),
+      ),
   );
 
   app.get(
@@ -74,7 +61,7 @@ export function registerLnurlPayRoutes(app: App, deps: DonationDeps & RateLimitD
       },
     },
     async (request, reply) =>
-      lnurl(reply, async () =>
+      lnurlAnswer(reply, async () =>
         pay(await findDonationLinkToPay(deps, request.params.id), clientOf(request), reply, request.query),
       ),
   );
@@ -89,7 +76,9 @@ export function registerLnurlPayRoutes(app: App, deps: DonationDeps & RateLimitD
       },
     },
     async (request, reply) =>
-      lnurl(reply, async () => describeDonationTarget(deps, await findDonationAddressToPay(deps, request.params.name))),
+      lnurlAnswer(reply, async () =>
+        describeDonationTarget(deps, await findDonationAddressToPay(deps, request.params.name)),
+      ),
   );
 
   app.get(
@@ -103,7 +92,7 @@ export function registerLnurlPayRoutes(app: App, deps: DonationDeps & RateLimitD
       },
     },
     async (request, reply) =>
-      lnurl(reply, async () =>
+      lnurlAnswer(reply, async () =>
         pay(await findDonationAddressToPay(deps, request.params.name), clientOf(request), reply, request.query),
       ),
   );

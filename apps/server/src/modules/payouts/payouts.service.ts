@@ -38,7 +38,7 @@ export type PayoutDeps = { db: Db; config: Config; lightning: LightningBackend }
 type Log = { debug: (details: object, message: string) => void; warn: (details: object, message: string) => void };
 
 /** How long one payment may search for a route before the backend gives up on it. */
-const PAY_TIMEOUT_SECONDS = 60;
+export const PAY_TIMEOUT_SECONDS = 60;
 /**
  * An expired invoice is replaced only after this long: a payment of it started just before it
  * expired has ended by then (the backend's own deadline plus lnd's grace), so the old one cannot
@@ -76,7 +76,7 @@ export function lightningAddressReach(config: Pick<Config, 'lightning' | 'lnurlA
 }
 
 /** The routing fee we allow: the operator's LIGHTNING_MAX_FEE_PERCENT of the amount, at least 1 sat. */
-function maxFeeMsat(config: Config, amountMsat: bigint): bigint {
+export function maxFeeMsat(config: Pick<Config, 'lightning'>, amountMsat: bigint): bigint {
   const fee = (amountMsat * BigInt(config.lightning.maxFeeBps)) / 10_000n;
   return fee > 1000n ? fee : 1000n;
 }
@@ -94,7 +94,7 @@ class AboveMaxSendable extends AttemptFailure {
   }
 }
 
-function sha256Hex(bytes: Buffer | string): string {
+export function sha256Hex(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 

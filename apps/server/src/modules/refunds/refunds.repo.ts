@@ -1,0 +1,303 @@
+import type { RefundMethod, RefundState } from '@rayo/shared';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { onAccountLinkedTo } from '../managers/managers.repo.ts';
+
+export type RefundRow = {
+  id: string;
+  organizationId: string;
+  transactionId: string;
+  amountMsat: bigint;
+  fiatMinor: bigint;
+  currency: string;
+  method: RefundMethod;
+  state: RefundState;
+  idempotencyKey: string;
+  k1: string;
+  createdByEmail: string | null;
+  createdAt: Date;
+  paymentRequest: string | null;
+  paymentHash: string | null;
+  invoiceExpiresAt: Date | null;
+  paidAt: Date | null;
+};
+
+const COLUMNS = [
+  'id',
+  'organization_id',
+  'transaction_id',
+  'amount_msat',
+  'fiat_minor',
+  'currency',
+  'method',
+  'state',
+  'idempotency_key',
+  'k1',
+  'created_by_email',
+  'created_at',
+  'payment_request',
+  'payment_hash',
+  'invoice_expires_at',
+  'paid_at',
+] as const;
+
+type Selected = {
+  id: string;
+  organization_id: string;
+  transaction_id: string;
+  amount_msat: string;
+  fiat_minor: string;
+  currency: string;
+  method: RefundMethod;
+  state: RefundState;
+  idempotency_key: string;
+  k1: string;
+  created_by_email: string | null;
+  created_at: Date;
+  payment_request: string | null;
+  payment_hash: string | null;
+  invoice_expires_at: Date | null;
+  paid_at: Date | null;
+};
+
+function toRefund(row: Selected): RefundRow {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    transactionId: row.transaction_id,
+    amountMsat: BigInt(row.amount_msat),
+    fiatMinor: BigInt(row.fiat_minor),
+    currency: row.currency,
+    method: row.method,
+    state: row.state,
+    idempotencyKey: row.idempotency_key,
+    k1: row.k1,
+    createdByEmail: row.created_by_email,
+    createdAt: row.created_at,
+    paymentRequest: row.payment_request,
+    paymentHash: row.payment_hash,
+    invoiceExpiresAt: row.invoice_expires_at,
+    paidAt: row.paid_at,
+  };
+}
+
+export type SaleRow = {
+  transactionId: string;
+  accountId: string;
+  totalMsat: bigint;
+  totalMinor: bigint;
+  currency: string;
+  organizationBlocked: boolean;
+};
+
+/**
+ * The paid sale a refund names, by its ledger transaction's id or its invoice's id, inside the
+ * caller's organization (and, for a manager, on an account linked to them). With `lock`, its row
+ * stays locked until the transaction ends, so refunds of one sale are added one at a time.
+ */
+export async function findSale(
+  db: Db,
+  input: { organizationId: string; saleId: string; managerUserId?: string; lock?: boolean },
+): Promise<SaleRow | null> {
+  let query = db
+    .selectFrom('transactions')
+    .innerJoin('organizations', 'organizations.id', 'transactions.organization_id')
+    .select([
+      'transactions.id',
+      'transactions.account_id',
+      'transactions.total_msat',
+      'transactions.total_minor',
+      'transactions.currency',
+      'organizations.blocked',
+    ])
+    .where('transactions.organization_id', '=', input.organizationId)
+    .where((eb) => eb.or([eb('transactions.id', '=', input.saleId), eb('transactions.invoice_id', '=', input.saleId)]));
+  if (input.managerUserId) query = query.where(onAccountLinkedTo(input.managerUserId, 'transactions.account_id'));
+  if (input.lock) query = query.forUpdate('transactions');
+  const row = await query.executeTakeFirst();
+  if (!row) return null;
+  return {
+    transactionId: row.id,
+    accountId: row.account_id,
+    totalMsat: BigInt(row.total_msat),
+    totalMinor: BigInt(row.total_minor),
+    currency: row.currency,
+    organizationBlocked: row.blocked,
+  };
+}
+
+/** Whether the organization has an invoice of this id that no payment has settled. */
+export async function isUnpaidInvoice(db: Db, organizationId: string, invoiceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('invoices')
+    .select('id')
+    .where('id', '=', invoiceId)
+    .where('organization_id', '=', organizationId)
+    .where('settled_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** What the sale's refunds add up to, in msat and in its currency. */
+export async function sumSaleRefunds(db: Db, transactionId: string): Promise<{ msat: bigint; minor: bigint }> {
+  const row = await db
+    .selectFrom('refunds')
+    .select([
+      sql<string>`coalesce(sum(amount_msat), 0)`.as('msat'),
+      sql<string>`coalesce(sum(fiat_minor), 0)`.as('minor'),
+    ])
+    .where('transaction_id', '=', transactionId)
+    .executeTakeFirstOrThrow();
+  return { msat: BigInt(row.msat), minor: BigInt(row.minor) };
+}
+
+export async function findRefundByKey(
+  db: Db,
+  organizationId: string,
+  idempotencyKey: string,
+): Promise<RefundRow | null> {
+  const row = await db
+    .selectFrom('refunds')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
+  return row ? toRefund(row as Selected) : null;
+}
+
+export async function insertRefund(
+  db: Db,
+  input: {
+    organizationId: string;
+    transactionId: string;
+    amountMsat: bigint;
+    fiatMinor: bigint;
+    currency: string;
+    idempotencyKey: string;
+    k1: string;
+    createdByUserId: string;
+    createdByEmail: string | null;
+  },
+): Promise<RefundRow> {
+  const row = await db
+    .insertInto('refunds')
+    .values({
+      organization_id: input.organizationId,
+      transaction_id: input.transactionId,
+      amount_msat: input.amountMsat,
+      fiat_minor: input.fiatMinor,
+      currency: input.currency,
+      method: 'lnurl-withdraw',
+      idempotency_key: input.idempotencyKey,
+      k1: input.k1,
+      created_by_user_id: input.createdByUserId,
+      created_by_email: input.createdByEmail,
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toRefund(row as Selected);
+}
+
+export async function listSaleRefunds(db: Db, transactionId: string): Promise<RefundRow[]> {
+  const rows = await db
+    .selectFrom('refunds')
+    .select(COLUMNS)
+    .where('transaction_id', '=', transactionId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => toRefund(row as Selected));
+}
+
+export async function findRefundByK1(db: Db, k1: string): Promise<RefundRow | null> {
+  const row = await db.selectFrom('refunds').select(COLUMNS).where('k1', '=', k1).executeTakeFirst();
+  return row ? toRefund(row as Selected) : null;
+}
+
+export async function findRefund(db: Db, id: string): Promise<RefundRow | null> {
+  const row = await db.selectFrom('refunds').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row ? toRefund(row as Selected) : null;
+}
+
+/**
+ * Takes the customer's invoice for an open refund link: one compare-and-set, so of two racing
+ * callbacks one stores its invoice and the other is refused. Null when the link is not open.
+ */
+export async function claimRefundLink(
+  db: Db,
+  k1: string,
+  invoice: { paymentRequest: string; paymentHash: string; expiresAt: Date },
+): Promise<RefundRow | null> {
+  const row = await db
+    .updateTable('refunds')
+    .set({
+      state: 'paying',
+      payment_request: invoice.paymentRequest,
+      payment_hash: invoice.paymentHash,
+      invoice_expires_at: invoice.expiresAt,
+    })
+    .where('k1', '=', k1)
+    .where('state', '=', 'open')
+    .returning(COLUMNS)
+    .executeTakeFirst();
+  return row ? toRefund(row as Selected) : null;
+}
+
+/** The payment of `paymentHash` succeeded: final. False when another process recorded it first. */
+export async function markRefundPaid(
+  db: Db,
+  id: string,
+  payment: { paymentHash: string; preimage: string; feeMsat: bigint },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('refunds')
+    .set({
+      state: 'paid',
+      preimage: payment.preimage,
+      fee_msat: payment.feeMsat,
+      last_error: null,
+      paid_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .where('state', '=', 'paying')
+    .where('payment_hash', '=', payment.paymentHash)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** A failed attempt at paying the customer's invoice, kept for the next one to read. */
+export async function recordRefundFailure(db: Db, id: string, error: string): Promise<void> {
+  await db
+    .updateTable('refunds')
+    .set({ attempts: sql`attempts + 1`, last_error: error })
+    .where('id', '=', id)
+    .where('state', '=', 'paying')
+    .execute();
+}
+
+/**
+ * Opens the link again after a payment of `paymentHash` that can no longer complete, so the
+ * customer can withdraw with a new invoice. Guarded by the hash, so a newer claim is kept.
+ */
+export async function reopenRefundLink(db: Db, id: string, paymentHash: string): Promise<boolean> {
+  const result = await db
+    .updateTable('refunds')
+    .set({ state: 'open', payment_request: null, payment_hash: null, invoice_expires_at: null })
+    .where('id', '=', id)
+    .where('state', '=', 'paying')
+    .where('payment_hash', '=', paymentHash)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** Refunds whose payment was started and not yet recorded as done, oldest first. */
+export async function listPayingRefunds(db: Db, limit: number): Promise<RefundRow[]> {
+  const rows = await db
+    .selectFrom('refunds')
+    .select(COLUMNS)
+    .where('state', '=', 'paying')
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => toRefund(row as Selected));
+}

@@ -1,0 +1,265 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AppError,
+  type CreateRefundRequest,
+  formatMinor,
+  type LnurlOk,
+  type LnurlWithdrawOffer,
+  type Refund,
+  type SaleRefunds,
+} from '@rayo/shared';
+import { type LightningBackend, LightningBackendError } from '../../adapters/lightning/types.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { decodeBolt11 } from '../../domain/bolt11.ts';
+import { encodeLnurl } from '../../domain/lnurl.ts';
+import { nextStepFor } from '../../domain/payout-state.ts';
+import { planRefund, refundableMsat } from '../../domain/refunds.ts';
+import { organizationOf } from '../accounts/accounts.service.ts';
+import { insertAuditEntry } from '../audit/audit.repo.ts';
+import type { AccessClaims } from '../auth/tokens.ts';
+import { maxFeeMsat, PAY_TIMEOUT_SECONDS, SETTLE_MARGIN_SECONDS, sha256Hex } from '../payouts/payouts.service.ts';
+import { findUserById } from '../users/users.repo.ts';
+import {
+  claimRefundLink,
+  findRefund,
+  findRefundByK1,
+  findRefundByKey,
+  findSale,
+  insertRefund,
+  isUnpaidInvoice,
+  listPayingRefunds,
+  listSaleRefunds,
+  markRefundPaid,
+  type RefundRow,
+  recordRefundFailure,
+  reopenRefundLink,
+  type SaleRow,
+  sumSaleRefunds,
+} from './refunds.repo.ts';
+
+export type RefundDeps = {
+  db: Db;
+  config: Pick<Config, 'publicUrl' | 'lightning'>;
+  lightning: Pick<LightningBackend, 'payInvoice' | 'lookupPayment'>;
+};
+type Log = { warn: (details: object, message: string) => void };
+
+/** How long the customer's invoice must stay payable for Rayo to take it. */
+const MIN_INVOICE_LIFE_SECONDS = 30;
+const PAYING_BATCH = 50;
+
+function refundLinkUrl(config: RefundDeps['config'], k1: string): string {
+  return `${config.publicUrl.replace(/\/+$/, '')}/api/lnurlw/refunds/${k1}`;
+}
+
+/** `withLink`: the refund link, for an admin, while the customer can still use it. */
+function toRefundJson(config: RefundDeps['config'], refund: RefundRow, withLink: boolean): Refund {
+  return {
+    id: refund.id,
+    transactionId: refund.transactionId,
+    amountMsat: Number(refund.amountMsat),
+    fiatAmount: formatMinor(refund.fiatMinor, refund.currency),
+    currency: refund.currency,
+    method: refund.method,
+    state: refund.state,
+    createdAt: refund.createdAt.toISOString(),
+    createdBy: refund.createdByEmail,
+    paidAt: refund.paidAt?.toISOString() ?? null,
+    lnurl: withLink && refund.state === 'open' ? encodeLnurl(refundLinkUrl(config, refund.k1)) : null,
+  };
+}
+
+async function requireSale(db: Db, organizationId: string, saleId: string, caller: AccessClaims, lock = false) {
+  const managerUserId = caller.role === 'manager' ? caller.userId : undefined;
+  const sale = await findSale(db, { organizationId, saleId, managerUserId, lock });
+  if (sale) return sale;
+  if (await isUnpaidInvoice(db, organizationId, saleId)) {
+    throw new AppError('SaleNotPaid', 'This sale has not been paid, so there is nothing to refund');
+  }
+  throw new AppError('NotFound', 'Sale not found');
+}
+
+/** A repeated request with the key of an earlier refund: the refund it made, if it asked the same. */
+function sameRefund(existing: RefundRow, sale: SaleRow, amountMsat: bigint): RefundRow {
+  if (existing.transactionId !== sale.transactionId || existing.amountMsat !== amountMsat) {
+    throw new AppError('InvalidInput', 'This idempotency key was already used for another refund');
+  }
+  return existing;
+}
+
+/**
+ * An admin refunds a sale in full or in part. The sale's row is locked for the check and the
+ * insert, so two refunds at once cannot both pass the rule of domain/refunds.ts; the same
+ * idempotency key again answers the refund it made. The customer takes the money with the
+ * refund link (LUD-03) the answer carries.
+ */
+export async function refundSale(
+  deps: RefundDeps,
+  caller: AccessClaims,
+  saleId: string,
+  request: CreateRefundRequest,
+  ip: string,
+): Promise<Refund> {
+  const organizationId = organizationOf(caller);
+  const amountMsat = BigInt(request.amountMsat);
+  const actor = await findUserById(deps.db, caller.userId);
+  const refund = await deps.db.transaction().execute(async (trx) => {
+    const sale = await requireSale(trx, organizationId, saleId, caller, true);
+    // Read after the lock: a same-key request that held it has committed its refund by now.
+    const existing = await findRefundByKey(trx, organizationId, request.idempotencyKey);
+    if (existing) return sameRefund(existing, sale, amountMsat);
+    if (sale.organizationBlocked)
+      throw new AppError('OrganizationBlocked', 'Your organization is blocked; contact support');
+    const refunded = await sumSaleRefunds(trx, sale.transactionId);
+    const { fiatMinor } = planRefund(sale, refunded, amountMsat);
+    const created = await insertRefund(trx, {
+      organizationId,
+      transactionId: sale.transactionId,
+      amountMsat,
+      fiatMinor,
+      currency: sale.currency,
+      idempotencyKey: request.idempotencyKey,
+      k1: randomBytes(32).toString('hex'),
+      createdByUserId: caller.userId,
+      createdByEmail: actor?.email ?? null,
+    });
+    await insertAuditEntry(trx, {
+      action: 'refund.created',
+      actorUserId: caller.userId,
+      actorEmail: actor?.email ?? null,
+      organizationId,
+      target: `transaction:${sale.transactionId}`,
+      after: {
+        refundId: created.id,
+        amountMsat: amountMsat.toString(),
+        fiatAmount: formatMinor(fiatMinor, sale.currency),
+        currency: sale.currency,
+        method: created.method,
+      },
+      ip,
+    });
+    return created;
+  });
+  return toRefundJson(deps.config, refund, true);
+}
+
+/** A sale's refunds and what may still be refunded; managers see them without the links. */
+export async function listRefundsOfSale(deps: RefundDeps, caller: AccessClaims, saleId: string): Promise<SaleRefunds> {
+  const sale = await requireSale(deps.db, organizationOf(caller), saleId, caller);
+  const refunds = await listSaleRefunds(deps.db, sale.transactionId);
+  const refunded = refunds.reduce(
+    (sum, refund) => ({ msat: sum.msat + refund.amountMsat, minor: sum.minor + refund.fiatMinor }),
+    { msat: 0n, minor: 0n },
+  );
+  return {
+    saleMsat: Number(sale.totalMsat),
+    refundableMsat: Number(refundableMsat(sale, refunded)),
+    refunds: refunds.map((refund) => toRefundJson(deps.config, refund, caller.role === 'admin')),
+  };
+}
+
+/** LUD-03's first answer: the refund's amount as both the least and the most to withdraw. */
+export async function describeRefundLink(deps: RefundDeps, k1: string): Promise<LnurlWithdrawOffer> {
+  const refund = await findRefundByK1(deps.db, k1);
+  if (!refund) throw new AppError('NotFound', 'Unknown refund link');
+  if (refund.state !== 'open') throw new AppError('InvalidLnurlWithdraw', 'This refund link was already used');
+  return {
+    tag: 'withdrawRequest',
+    callback: `${refundLinkUrl(deps.config, k1)}/callback`,
+    k1,
+    defaultDescription: 'Refund',
+    minWithdrawable: Number(refund.amountMsat),
+    maxWithdrawable: Number(refund.amountMsat),
+  };
+}
+
+/**
+ * LUD-03's callback: takes the customer's invoice for exactly the refund's amount, then pays it
+ * after answering, as the protocol has it. The invoice is stored with a compare-and-set before
+ * any payment, so double callbacks pay once, and a payment cut short by a crash is finished by
+ * `runRefundPayments`, which asks the node first.
+ */
+export async function withdrawRefund(
+  deps: RefundDeps,
+  k1: string,
+  query: { k1?: string | undefined; pr?: string | undefined },
+  log: Log,
+): Promise<LnurlOk> {
+  if (!query.k1 || !query.pr) throw new AppError('InvalidLnurlWithdraw', 'Both k1 and pr are required');
+  if (query.k1 !== k1) throw new AppError('InvalidLnurlWithdraw', 'k1 does not belong to this refund link');
+  const refund = await findRefundByK1(deps.db, k1);
+  if (!refund) throw new AppError('NotFound', 'Unknown refund link');
+  if (refund.state !== 'open') throw new AppError('InvalidLnurlWithdraw', 'This refund link was already used');
+  let invoice: ReturnType<typeof decodeBolt11>;
+  try {
+    invoice = decodeBolt11(query.pr);
+  } catch {
+    throw new AppError('InvalidLnurlWithdraw', 'pr is not a valid Lightning invoice');
+  }
+  if (invoice.amountMsat !== refund.amountMsat) {
+    throw new AppError('InvalidLnurlWithdraw', `The invoice must be for exactly ${refund.amountMsat} msat`);
+  }
+  if (invoice.expiresAt.getTime() < Date.now() + MIN_INVOICE_LIFE_SECONDS * 1000) {
+    throw new AppError('InvalidLnurlWithdraw', 'The invoice expires too soon to be paid');
+  }
+  const claimed = await claimRefundLink(deps.db, k1, {
+    paymentRequest: invoice.paymentRequest,
+    paymentHash: invoice.paymentHash,
+    expiresAt: invoice.expiresAt,
+  });
+  if (!claimed) throw new AppError('InvalidLnurlWithdraw', 'This refund link was already used');
+  void payRefund(deps, claimed.id, log).catch((error: unknown) => {
+    log.warn({ refundId: claimed.id, error: String(error) }, 'refund payment failed; the refund pass tries again');
+  });
+  return { status: 'OK' };
+}
+
+/**
+ * One attempt at paying a refund's stored invoice, as payouts do (domain/payout-state.ts): the
+ * node is asked about the payment hash first, so a payment it made is recorded, never made again;
+ * one under way is waited for; one that can no longer complete opens the link again.
+ */
+export async function payRefund(deps: RefundDeps, refundId: string, log: Log): Promise<void> {
+  const refund = await findRefund(deps.db, refundId);
+  if (refund?.state !== 'paying' || !refund.paymentHash || !refund.paymentRequest || !refund.invoiceExpiresAt) return;
+  const paymentHash = refund.paymentHash;
+  const status = await deps.lightning.lookupPayment(paymentHash);
+  const step = nextStepFor(status, {
+    expiresAt: refund.invoiceExpiresAt,
+    now: new Date(),
+    settleMarginSeconds: SETTLE_MARGIN_SECONDS,
+  });
+  if (step.step === 'mark_sent') {
+    await markRefundPaid(deps.db, refund.id, { paymentHash, preimage: step.preimage, feeMsat: step.feeMsat });
+    return;
+  }
+  if (step.step === 'wait') return;
+  if (step.step === 'fetch_invoice') {
+    if (await reopenRefundLink(deps.db, refund.id, paymentHash)) {
+      log.warn({ refundId: refund.id }, "the customer's refund invoice expired unpaid; the refund link works again");
+    }
+    return;
+  }
+  try {
+    const result = await deps.lightning.payInvoice(refund.paymentRequest, {
+      maxFeeMsat: maxFeeMsat(deps.config, refund.amountMsat),
+      timeoutSeconds: PAY_TIMEOUT_SECONDS,
+    });
+    if (result.paymentHash !== paymentHash || sha256Hex(Buffer.from(result.preimage, 'hex')) !== paymentHash) {
+      await recordRefundFailure(deps.db, refund.id, 'The backend reported a preimage that does not match the invoice');
+      return;
+    }
+    await markRefundPaid(deps.db, refund.id, { paymentHash, preimage: result.preimage, feeMsat: result.feeMsat });
+  } catch (error) {
+    if (!(error instanceof LightningBackendError)) throw error;
+    // Whether or not the payment went out, the next attempt asks the node before anything else.
+    await recordRefundFailure(deps.db, refund.id, error.message.slice(0, 500));
+    log.warn({ refundId: refund.id, error: error.message }, 'refund payment attempt failed; it will be retried');
+  }
+}
+
+/** The refund pass: one attempt at every refund whose payment was started and not recorded done. */
+export async function runRefundPayments(deps: RefundDeps, log: Log): Promise<void> {
+  for (const refund of await listPayingRefunds(deps.db, PAYING_BATCH)) await payRefund(deps, refund.id, log);
+}

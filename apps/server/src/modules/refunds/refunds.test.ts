@@ -1,0 +1,311 @@
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
+import type { Account, Bpt, ErrorResponse, Invoice, MfaEnrollment, Refund, SaleRefunds } from '@rayo/shared';
+import { getParams, type LNURLWithdrawParams } from 'js-lnurl';
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, createTestUser, openTestShop, signIn, type TestApp } from '../../../test/test-app.ts';
+import { waitFor } from '../../../test/wait-for.ts';
+import { listAuditEntries } from '../audit/audit.repo.ts';
+import { claimRefundLink, findRefund } from './refunds.repo.ts';
+import { runRefundPayments } from './refunds.service.ts';
+
+/**
+ * Refunds through HTTP on a listening app with the devnet node: the refusals, the row lock, the
+ * idempotency key, and the LUD-03 refund link read by js-lnurl (an LNURL client written elsewhere)
+ * and redeemed with an invoice of the devnet node acting as the customer's wallet.
+ */
+
+type Headers = Record<string, string>;
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+let t: TestApp;
+let base: string;
+const quiet = { warn: () => {} };
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  // The refund pass is run by the tests themselves.
+  t = await createTestApp({ PUBLIC_URL: base, PAYOUT_INTERVAL_SECONDS: '86400' });
+  await t.app.listen({ host: '127.0.0.1', port });
+});
+afterAll(() => t?.close());
+
+async function call(method: 'GET' | 'POST', url: string, headers: Headers, payload?: object) {
+  return t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+}
+
+function codeOf(response: { json: <T>() => T }): string {
+  return response.json<ErrorResponse>().code;
+}
+
+/** A shop with a terminal on one account, its admin signed in, and a manager linked to that account. */
+async function openShop() {
+  const shop = await openTestShop(t);
+  const account = (await call('POST', '/api/accounts', shop.admin, { name: 'Counter' })).json<Account>();
+  const bpt = (
+    await call('POST', '/api/bpts', shop.admin, { name: 'Till', accountId: account.id, currency: 'USD' })
+  ).json<Bpt>();
+  const manager = await createTestUser(t.db, {
+    role: 'manager',
+    organizationId: shop.organization.id,
+    accountIds: [account.id],
+  });
+  const managerHeaders = bearer((await signIn(t.app, manager.email, manager.password)).accessToken);
+  return { ...shop, bpt, manager: managerHeaders };
+}
+
+type Shop = Awaited<ReturnType<typeof openShop>>;
+
+async function charge(shop: Shop, amount: string): Promise<Invoice> {
+  const response = await call('POST', `/api/bpts/${shop.bpt.id}/invoices`, shop.admin, { amount });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<Invoice>();
+}
+
+/** A terminal sale paid from the devnet wallet and recorded in the ledger. */
+async function paidSale(shop: Shop, amount = '10.00'): Promise<{ invoice: Invoice; transactionId: string }> {
+  const invoice = await charge(shop, amount);
+  const paid = await call('POST', '/api/devnet/pay', {}, { paymentRequest: invoice.paymentRequest });
+  expect(paid.statusCode, paid.body).toBe(200);
+  const row = await waitFor(() =>
+    t.db.selectFrom('transactions').select('id').where('invoice_id', '=', invoice.id).executeTakeFirst(),
+  );
+  return { invoice, transactionId: row.id };
+}
+
+let keys = 0;
+function refund(shop: Shop, saleId: string, amountMsat: number, headers: Headers = shop.admin, key?: string) {
+  keys += 1;
+  return call('POST', `/api/transactions/${saleId}/refunds`, headers, {
+    amountMsat,
+    idempotencyKey: key ?? `refund-key-${keys}`,
+  });
+}
+
+/** An invoice of the devnet node for `amountMsat`: the customer's wallet receiving the refund. */
+function customerInvoice(amountMsat: number) {
+  return t.runtime.deps.lightning.createInvoice({
+    amountMsat: BigInt(amountMsat),
+    description: 'Refund to my wallet',
+    expirySeconds: 600,
+  });
+}
+
+async function settledCount(paymentHash: string): Promise<number> {
+  const rows = await t.db
+    .selectFrom('devnet_invoices')
+    .select('settle_index')
+    .where('payment_hash', '=', paymentHash)
+    .where('settle_index', 'is not', null)
+    .execute();
+  return rows.length;
+}
+
+describe('refusals', () => {
+  it('refuses more than the sale received, in one refund or across several', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop);
+    const over = await refund(shop, transactionId, invoice.amountMsat + 1);
+    expect(over.statusCode, over.body).toBe(409);
+    expect(codeOf(over)).toBe('RefundExceedsSale');
+
+    const part = await refund(shop, transactionId, invoice.amountMsat - 1000);
+    expect(part.statusCode, part.body).toBe(200);
+    const beyond = await refund(shop, invoice.id, 1001);
+    expect(codeOf(beyond)).toBe('RefundExceedsSale');
+    const rest = await refund(shop, invoice.id, 1000);
+    expect(rest.statusCode, rest.body).toBe(200);
+    // The two parts give back the sale's whole fiat total.
+    const refunds = (await call('GET', `/api/transactions/${transactionId}/refunds`, shop.admin)).json<SaleRefunds>();
+    expect(refunds.refundableMsat).toBe(0);
+    expect(refunds.refunds.map((r) => r.fiatAmount)).toEqual(['9.99', '0.01']);
+    const double = await refund(shop, transactionId, 1);
+    expect(codeOf(double)).toBe('RefundExceedsSale');
+  });
+
+  it('makes one refund of a double click or a retry with the same key', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop);
+    const [first, second] = await Promise.all([
+      refund(shop, transactionId, invoice.amountMsat, shop.admin, 'same-click-key'),
+      refund(shop, transactionId, invoice.amountMsat, shop.admin, 'same-click-key'),
+    ]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(second.statusCode, second.body).toBe(200);
+    expect(first.json<Refund>().id).toBe(second.json<Refund>().id);
+    const rows = await t.db.selectFrom('refunds').select('id').where('transaction_id', '=', transactionId).execute();
+    expect(rows).toHaveLength(1);
+    const other = await refund(shop, transactionId, 1000, shop.admin, 'same-click-key');
+    expect(codeOf(other)).toBe('InvalidInput');
+  });
+
+  it('lets only one of two concurrent refunds pass when both together exceed the sale', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop);
+    const most = Math.floor(invoice.amountMsat * 0.6);
+    const answers = await Promise.all([refund(shop, transactionId, most), refund(shop, transactionId, most)]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+  });
+
+  it('refuses a refund of an unpaid sale', async () => {
+    const shop = await openShop();
+    const invoice = await charge(shop, '3.00');
+    const response = await refund(shop, invoice.id, 1000);
+    expect(response.statusCode, response.body).toBe(409);
+    expect(codeOf(response)).toBe('SaleNotPaid');
+  });
+
+  it("refuses a blocked organization's refund", async () => {
+    const shop = await openShop();
+    const { transactionId } = await paidSale(shop);
+    await t.db
+      .updateTable('organizations')
+      .set({ blocked: true, blocked_reason: 'other' })
+      .where('id', '=', shop.organization.id)
+      .execute();
+    const response = await refund(shop, transactionId, 1000);
+    expect(response.statusCode, response.body).toBe(403);
+    expect(codeOf(response)).toBe('OrganizationBlocked');
+  });
+
+  it('lets managers see refunds without their links, never make one', async () => {
+    const shop = await openShop();
+    const { transactionId } = await paidSale(shop);
+    expect((await refund(shop, transactionId, 1000)).statusCode).toBe(200);
+    const made = await refund(shop, transactionId, 1000, shop.manager);
+    expect(made.statusCode, made.body).toBe(403);
+    const seen = await call('GET', `/api/transactions/${transactionId}/refunds`, shop.manager);
+    expect(seen.statusCode, seen.body).toBe(200);
+    const listed = seen.json<SaleRefunds>().refunds;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]?.lnurl).toBeNull();
+    const adminView = (await call('GET', `/api/transactions/${transactionId}/refunds`, shop.admin)).json<SaleRefunds>();
+    expect(adminView.refunds[0]?.lnurl).toMatch(/^LNURL1/);
+  });
+
+  it("answers 404 for another organization's sale", async () => {
+    const shop = await openShop();
+    const other = await openShop();
+    const { transactionId } = await paidSale(other);
+    const response = await refund(shop, transactionId, 1000);
+    expect(response.statusCode, response.body).toBe(404);
+  });
+
+  it('needs an mfa-code when MFA is on, and records who refunded what', async () => {
+    const shop = await openShop();
+    const { transactionId } = await paidSale(shop);
+    const enable = await call('POST', '/api/settings/mfa/enable', shop.admin);
+    const totp = new TOTP({ secret: Secret.fromBase32(enable.json<MfaEnrollment>().secret) });
+    const validate = await call('POST', '/api/settings/mfa/validate', shop.admin, { code: totp.generate() });
+    expect(validate.statusCode, validate.body).toBe(204);
+
+    const without = await refund(shop, transactionId, 2000);
+    expect(codeOf(without)).toBe('MissingMfaCode');
+    const code = totp.generate({ timestamp: Date.now() + 30_000 });
+    const withCode = await refund(shop, transactionId, 2000, { ...shop.admin, 'mfa-code': code });
+    expect(withCode.statusCode, withCode.body).toBe(200);
+    const entries = await listAuditEntries(t.db, { organizationId: shop.organization.id });
+    const entry = entries.find((row) => row.action === 'refund.created');
+    expect(entry?.actor_email).toBe(shop.user.email);
+    expect(entry?.target).toBe(`transaction:${transactionId}`);
+    expect(entry?.after).toMatchObject({ amountMsat: '2000', refundId: withCode.json<Refund>().id });
+  });
+});
+
+describe('the refund link (LUD-03)', () => {
+  it('is read by an LNURL client as a fixed-amount withdrawRequest, and pays once under double callbacks', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop);
+    const amountMsat = invoice.amountMsat - 5000;
+    const made = (await refund(shop, transactionId, amountMsat)).json<Refund>();
+    expect(made.lnurl).toMatch(/^LNURL1/);
+
+    const params = (await getParams(made.lnurl as string)) as LNURLWithdrawParams;
+    expect(params.tag).toBe('withdrawRequest');
+    expect(params.minWithdrawable).toBe(amountMsat);
+    expect(params.maxWithdrawable).toBe(amountMsat);
+    expect(params.domain).toBe('127.0.0.1');
+    expect(params.callback.startsWith(`${base}/api/lnurlw/refunds/`)).toBe(true);
+
+    const wallet = await customerInvoice(amountMsat);
+    const callback = `${params.callback}?k1=${params.k1}&pr=${wallet.paymentRequest}`;
+    const answers = await Promise.all([fetch(callback), fetch(callback), fetch(callback)]);
+    for (const answer of answers) expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    const bodies = await Promise.all(answers.map((answer) => answer.json() as Promise<{ status: string }>));
+    expect(bodies.filter((body) => body.status === 'OK')).toHaveLength(1);
+    expect(bodies.filter((body) => body.status === 'ERROR')).toHaveLength(2);
+
+    const paid = await waitFor(async () => {
+      const row = await findRefund(t.db, made.id);
+      return row?.state === 'paid' ? row : undefined;
+    });
+    expect(paid.paymentHash).toBe(wallet.paymentHash);
+    expect(await settledCount(wallet.paymentHash)).toBe(1);
+    const again = (await getParams(made.lnurl as string)) as { status?: string };
+    expect(again.status).toBe('ERROR');
+  });
+
+  it('refuses an invoice for another amount, an unknown link and a wrong k1, with LNURL errors', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop);
+    const made = (await refund(shop, transactionId, invoice.amountMsat)).json<Refund>();
+    const params = (await getParams(made.lnurl as string)) as LNURLWithdrawParams;
+    const wrong = await customerInvoice(invoice.amountMsat - 1000);
+    const answer = await fetch(`${params.callback}?k1=${params.k1}&pr=${wrong.paymentRequest}`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ status: 'ERROR' });
+    const wrongK1 = await fetch(`${params.callback}?k1=${'0'.repeat(64)}&pr=${wrong.paymentRequest}`);
+    expect(await wrongK1.json()).toMatchObject({ status: 'ERROR' });
+    const unknown = await fetch(`${base}/api/lnurlw/refunds/${'1'.repeat(64)}`);
+    expect(await unknown.json()).toMatchObject({ status: 'ERROR', reason: 'Unknown refund link' });
+    expect((await findRefund(t.db, made.id))?.state).toBe('open');
+    expect(await settledCount(wrong.paymentHash)).toBe(0);
+  });
+
+  it('finishes a payment cut short after the invoice was taken, and never pays it twice', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop);
+    const made = (await refund(shop, transactionId, invoice.amountMsat)).json<Refund>();
+    const row = await findRefund(t.db, made.id);
+    const wallet = await customerInvoice(invoice.amountMsat);
+    // What a process killed right after taking the invoice leaves behind: stored, not paid.
+    await claimRefundLink(t.db, row?.k1 as string, {
+      paymentRequest: wallet.paymentRequest,
+      paymentHash: wallet.paymentHash,
+      expiresAt: wallet.expiresAt,
+    });
+    await runRefundPayments(t.runtime.deps, quiet);
+    expect((await findRefund(t.db, made.id))?.state).toBe('paid');
+    await runRefundPayments(t.runtime.deps, quiet);
+    expect(await settledCount(wallet.paymentHash)).toBe(1);
+  });
+
+  it('records a payment the node made before a crash kept it from being recorded, without paying again', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop);
+    const made = (await refund(shop, transactionId, invoice.amountMsat)).json<Refund>();
+    const row = await findRefund(t.db, made.id);
+    const wallet = await customerInvoice(invoice.amountMsat);
+    await claimRefundLink(t.db, row?.k1 as string, {
+      paymentRequest: wallet.paymentRequest,
+      paymentHash: wallet.paymentHash,
+      expiresAt: wallet.expiresAt,
+    });
+    // The node paid; the process died before it wrote so down.
+    await t.runtime.deps.lightning.payInvoice(wallet.paymentRequest, { maxFeeMsat: 1000n, timeoutSeconds: 60 });
+    await runRefundPayments(t.runtime.deps, quiet);
+    const done = await findRefund(t.db, made.id);
+    expect(done?.state).toBe('paid');
+    expect(await settledCount(wallet.paymentHash)).toBe(1);
+  });
+});

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { MsatSchema } from './payments.ts';
+
+/**
+ * A refund's life: `open` while its withdraw link waits for the customer's wallet, `paying` once
+ * the wallet gave an invoice and Rayo pays it, `paid` when the node reports the payment done. A
+ * payment that can no longer complete opens the link again.
+ */
+export const REFUND_STATES = ['open', 'paying', 'paid'] as const;
+export const RefundStateSchema = z.enum(REFUND_STATES);
+export type RefundState = z.infer<typeof RefundStateSchema>;
+
+/** How the customer receives the money: through a refund link any Lightning wallet opens (LUD-03). */
+export const REFUND_METHODS = ['lnurl-withdraw'] as const;
+export const RefundMethodSchema = z.enum(REFUND_METHODS);
+export type RefundMethod = z.infer<typeof RefundMethodSchema>;
+
+export const CreateRefundRequestSchema = z.object({
+  /** What goes back to the customer, at most what the sale received less its earlier refunds. */
+  amountMsat: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  /**
+   * Chosen by the caller for this refund: sending the same key again (a double click, a retry
+   * after a lost answer) answers the refund it made, and never makes a second one.
+   */
+  idempotencyKey: z.string().trim().min(8).max(128),
+});
+export type CreateRefundRequest = z.infer<typeof CreateRefundRequestSchema>;
+
+export const RefundSchema = z.object({
+  id: z.string(),
+  /** The ledger transaction of the sale it refunds. */
+  transactionId: z.string(),
+  amountMsat: MsatSchema,
+  /** The same amount in the sale's currency at the sale's rate, as a decimal string. */
+  fiatAmount: z.string(),
+  currency: z.string(),
+  method: RefundMethodSchema,
+  state: RefundStateSchema,
+  createdAt: z.iso.datetime(),
+  createdBy: z.string().nullable(),
+  paidAt: z.iso.datetime().nullable(),
+  /**
+   * The refund link as an LNURL (bech32, upper case, for the QR code); only admins see it, and
+   * only while it can still be used: whoever holds it can take the money.
+   */
+  lnurl: z.string().nullable(),
+});
+export type Refund = z.infer<typeof RefundSchema>;
+
+export const SaleRefundsSchema = z.object({
+  /** What the sale received, and what may still be refunded. */
+  saleMsat: MsatSchema,
+  refundableMsat: MsatSchema,
+  refunds: z.array(RefundSchema),
+});
+export type SaleRefunds = z.infer<typeof SaleRefundsSchema>;
