@@ -12,7 +12,7 @@ import {
 import type { LightningBackend } from './adapters/lightning/types.ts';
 import type { Mailer } from './adapters/mail/mailer.ts';
 import type { Config, TrustProxy } from './config.ts';
-import type { Db } from './db/database.ts';
+import type { Db, ReadDb } from './db/database.ts';
 import type { Clock } from './domain/clock.ts';
 import { registerAccessControl } from './http/access.ts';
 import type { App } from './http/app-type.ts';
@@ -68,6 +68,11 @@ import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 
 export type AppDeps = {
   db: Db;
+  /**
+   * Where dashboards, reports and CSV exports read: the replica of `DATABASE_READ_URL`, which may
+   * lag the primary by its replication delay, or `db` without one (docs/deploy.md).
+   */
+  readDb: ReadDb;
   config: Config;
   tokens: TokenIssuer;
   lightning: LightningBackend;

@@ -88,3 +88,17 @@ describe('secrets from files (*_FILE)', () => {
     );
   });
 });
+
+describe('DATABASE_READ_URL', () => {
+  const primary = 'postgres://rayo:secret@db.example:5432/rayo';
+  const replica = 'postgres://rayo:secret@replica.example:5432/rayo';
+
+  it('reads a replica of DATABASE_URL, and none when unset', () => {
+    expect(loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: replica }).databaseReadUrl).toBe(replica);
+    expect(loadConfig({ DATABASE_URL: primary }).databaseReadUrl).toBeUndefined();
+  });
+
+  it('refuses a replica without the primary it follows', () => {
+    expect(() => loadConfig({ DATABASE_READ_URL: replica })).toThrow(/DATABASE_READ_URL is set without DATABASE_URL/);
+  });
+});

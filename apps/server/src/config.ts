@@ -12,6 +12,7 @@ const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   PUBLIC_URL: z.url().optional(),
   DATABASE_URL: z.string().startsWith('postgres').optional(),
+  DATABASE_READ_URL: z.string().startsWith('postgres').optional(),
   DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(5488),
   NODE_ENV: z.string().optional(),
@@ -140,6 +141,8 @@ export type Config = {
   portIsDefault: boolean;
   publicUrl: string;
   databaseUrl: string | undefined;
+  /** A read-only replica of `databaseUrl` for dashboards, reports and CSV exports (docs/deploy.md). */
+  databaseReadUrl: string | undefined;
   dataDir: string;
   embeddedPgPort: number;
   seedDemo: boolean;
@@ -322,6 +325,7 @@ export function onHttpPort(config: Config, port: number): Config {
  */
 export const SECRET_VARIABLES = [
   'DATABASE_URL',
+  'DATABASE_READ_URL',
   'JWT_SECRET',
   'MFA_ENCRYPTION_KEY',
   'SMTP_URL',
@@ -389,6 +393,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const c = parsed.data;
+  if (c.DATABASE_READ_URL !== undefined && c.DATABASE_URL === undefined) {
+    throw new Error(
+      'Invalid configuration:\n  DATABASE_READ_URL is set without DATABASE_URL: a replica needs the primary it follows in DATABASE_URL',
+    );
+  }
   const production = c.NODE_ENV === 'production' || c.RAYO_ENV === 'production';
   const refused = production ? productionProblems(c) : [];
   if (refused.length > 0) {
@@ -404,6 +413,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     portIsDefault: defined.PORT === undefined && c.PUBLIC_URL === undefined,
     publicUrl: c.PUBLIC_URL ?? localUrl(c.PORT),
     databaseUrl: c.DATABASE_URL,
+    databaseReadUrl: c.DATABASE_READ_URL,
     dataDir: path.resolve(repoRoot, c.DATA_DIR),
     embeddedPgPort: c.EMBEDDED_PG_PORT,
     // The demo is seeded into an empty embedded database unless told not to; never in production.

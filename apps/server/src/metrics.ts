@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { AppError } from '@rayo/shared';
 import client from 'prom-client';
-import { type Db, poolOf } from './db/database.ts';
+import { type Db, poolOf, poolUse, type ReadDb } from './db/database.ts';
 import type { App } from './http/app-type.ts';
 import { readJobQueue } from './jobs/job-queue.repo.ts';
 
@@ -97,24 +97,40 @@ const poolMax = new client.Gauge({
   registers: [metricsRegistry],
 });
 
-/** The database the scrape-time gauges read; the last runtime started in this process. */
-let observed: Db | undefined;
+/** The pools the scrape-time metrics read; the last runtime started in this process. */
+let observed: { db: Db; readDb: ReadDb } | undefined;
 
-/** Reads the job queue and the pool when scraped, from `db`. */
-export function observeDatabase(db: Db): void {
-  observed = db;
+new client.Counter({
+  name: 'rayo_db_queries_total',
+  help: 'Statements this process sent to PostgreSQL, by pool: primary, or replica (DATABASE_READ_URL)',
+  labelNames: ['pool'] as const,
+  registers: [metricsRegistry],
+  collect() {
+    if (!observed) return;
+    this.reset();
+    const pools = new Set<ReadDb>([observed.db, observed.readDb]);
+    for (const db of pools) {
+      const use = poolUse(db);
+      this.inc({ pool: use.role }, use.queries);
+    }
+  },
+});
+
+/** Reads the job queue and the pools when scraped: the queue from `db`, the statements sent to both. */
+export function observeDatabase(db: Db, readDb: ReadDb = db): void {
+  observed = { db, readDb };
 }
 
 async function readDatabaseGauges(): Promise<void> {
   if (!observed) return;
-  const pool = poolOf(observed);
+  const pool = poolOf(observed.db);
   poolConnections.set({ state: 'total' }, pool.totalCount);
   poolConnections.set({ state: 'idle' }, pool.idleCount);
   poolConnections.set({ state: 'waiting' }, pool.waitingCount);
   poolMax.set(pool.options.max ?? 10);
   jobQueueDepth.reset();
   jobQueueAge.reset();
-  for (const row of await readJobQueue(observed)) {
+  for (const row of await readJobQueue(observed.db)) {
     jobQueueDepth.set({ task: row.task }, row.depth);
     jobQueueAge.set({ task: row.task }, row.oldestSeconds);
   }

@@ -5,7 +5,7 @@ import { createMailer } from './adapters/mail/mailer.ts';
 import { createRateSource } from './adapters/rates/index.ts';
 import type { AppDeps } from './app.ts';
 import type { Config } from './config.ts';
-import type { Db } from './db/database.ts';
+import type { Db, ReadDb } from './db/database.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { deliverWebhookTask } from './jobs/deliver-webhook.ts';
 import { markShopOrderPaidTask } from './jobs/mark-shop-order-paid.ts';
@@ -40,11 +40,12 @@ export type RuntimeOptions = {
  */
 export async function startRuntime(
   config: Config,
-  database: { db: Db; url: string },
+  database: { db: Db; url: string; readDb?: ReadDb },
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
   const log = await createLog(config.logLevel, options.logDestination);
   const { db } = database;
+  const readDb = database.readDb ?? db;
   const tokens = createTokenIssuer(await loadServerSecret(db, 'jwt', config.jwtSecret), config.accessTokenTtlSeconds);
   const mfaCipher = createSecretCipher(await loadServerSecret(db, 'mfa', config.mfaEncryptionKey));
   const lightning = await createLightningBackend(config, database, log);
@@ -59,7 +60,7 @@ export async function startRuntime(
   const checkoutEvents = await startCheckoutEventHub(database.url, log);
   const mailer = createMailer(config, log);
   const stops: Array<() => Promise<void> | void> = [];
-  observeDatabase(db);
+  observeDatabase(db, readDb);
   if (config.metrics.port !== undefined) {
     const metrics = await startMetricsServer(config.metrics.host, config.metrics.port);
     log.info({ host: config.metrics.host, port: metrics.port }, 'metrics served at /metrics');
@@ -96,6 +97,7 @@ export async function startRuntime(
   return {
     deps: {
       db,
+      readDb,
       config,
       tokens,
       lightning,

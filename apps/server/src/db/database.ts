@@ -4,33 +4,65 @@ import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 
-const pools = new WeakMap<Db, pg.Pool>();
+/**
+ * A connection that may only be read from: the replica of `DATABASE_READ_URL`, or the primary when
+ * there is none. A `Db` passes where a `ReadDb` is asked for, never the other way round, so a
+ * function that writes cannot be handed the replica.
+ */
+export type ReadDb = Omit<
+  Db,
+  'insertInto' | 'replaceInto' | 'updateTable' | 'deleteFrom' | 'mergeInto' | 'transaction'
+>;
+
+/** Which server a pool reaches: the primary takes every write, a replica only reads. */
+export type PoolRole = 'primary' | 'replica';
+
+type PoolUse = { pool: pg.Pool; role: PoolRole; queries: number };
+
+const pools = new WeakMap<ReadDb, PoolUse>();
+
+function useOf(db: ReadDb): PoolUse {
+  const use = pools.get(db);
+  if (!use) throw new Error('This Db was not made by createDatabase');
+  return use;
+}
 
 /**
  * The pg pool behind a Db, for the few things Kysely cannot do, such as streaming `COPY … TO
  * STDOUT`; a client taken from it must be released like any other.
  */
-export function poolOf(db: Db): pg.Pool {
-  const pool = pools.get(db);
-  if (!pool) throw new Error('This Db was not made by createDatabase');
-  return pool;
+export function poolOf(db: ReadDb): pg.Pool {
+  return useOf(db).pool;
 }
 
-export function createDatabase(connectionString: string, maxConnections = 10): Db {
+/** Which server `db` reaches and how many statements it has sent there, for metrics and tests. */
+export function poolUse(db: ReadDb): { role: PoolRole; queries: number } {
+  const { role, queries } = useOf(db);
+  return { role, queries };
+}
+
+export function createDatabase(connectionString: string, maxConnections = 10, role: PoolRole = 'primary'): Db {
   const pool = new pg.Pool({ connectionString, max: maxConnections });
+  const use: PoolUse = { pool, role, queries: 0 };
   // An idle connection dropped by the server (a restart, or shutdown racing the embedded
   // cluster's own exit hook) must not crash the process; the pool replaces it on next use.
   pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
-  // The same for a connection lost while checked out (graphile-worker holds one for LISTEN): the
-  // query on it fails, and the process must not crash on the unhandled 'error' event.
   pool.on('connect', (client) => {
+    // The same for a connection lost while checked out (graphile-worker holds one for LISTEN): the
+    // query on it fails, and the process must not crash on the unhandled 'error' event.
     client.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+    // Counted on the client, not in Kysely, so that raw work on the pool (a CSV's COPY) counts too.
+    const query = client.query;
+    client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+      use.queries++;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof client.query;
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  pools.set(db, pool);
+  pools.set(db, use);
   return db;
 }
 
-export async function pingDatabase(db: Db): Promise<void> {
+export async function pingDatabase(db: ReadDb): Promise<void> {
   await sql`select 1`.execute(db);
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
 import { type LedgerRow, selectLedger } from '../transactions/transactions.repo.ts';
 
 /** A sale's USD cents per bitcoin: its own rate when it is in dollars, else the cached USD rate. */
@@ -80,7 +80,7 @@ export async function listUnpaidTransactions(db: Db, organizationId: string, lim
 
 /** One page of the organization's whole ledger in a stable order, with each sale's account name, for the export. */
 export async function listOrganizationTransactionsPage(
-  db: Db,
+  db: ReadDb,
   organizationId: string,
   limit: number,
   offset: number,
@@ -97,7 +97,7 @@ export async function listOrganizationTransactionsPage(
 }
 
 /** How many sales the organization has, from the daily rollup rather than the ledger. */
-export async function countOrganizationTransactions(db: Db, organizationId: string): Promise<number> {
+export async function countOrganizationTransactions(db: ReadDb, organizationId: string): Promise<number> {
   const row = await db
     .selectFrom('transaction_daily')
     .select(sql<string>`coalesce(sum(count), 0)::text`.as('count'))
@@ -212,7 +212,7 @@ export type ReportTotalsRow = {
 };
 
 /** Every organization of a country (null: all), with its totals per currency (none without sales). */
-export async function listReportTotals(db: Db, countryId: number | null): Promise<ReportTotalsRow[]> {
+export async function listReportTotals(db: ReadDb, countryId: number | null): Promise<ReportTotalsRow[]> {
   const { rows } = await sql<ReportTotalsRow>`
     select o.id as "organizationId", o.name as "organizationName", d.currency,
       coalesce(d.pending_count, 0)::text as "pendingCount", coalesce(d.paid_count, 0)::text as "paidCount",
@@ -233,7 +233,7 @@ export async function listReportTotals(db: Db, countryId: number | null): Promis
  * cost four times the query.
  */
 export async function listUnpaidIdsByOrganization(
-  db: Db,
+  db: ReadDb,
   organizationIds: readonly string[],
   limit: number,
 ): Promise<Map<string, string[]>> {

@@ -9,7 +9,7 @@ import {
 } from '@rayo/shared';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { Db } from '../../db/database.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import {
@@ -24,17 +24,21 @@ const OrganizationParamsSchema = z.object({ id: z.uuid() });
 /** A country's id, or SPEC §3's -1 for all of them. */
 const CountryParamsSchema = z.object({ id: z.coerce.number().int().min(ALL_COUNTRIES_ID).max(2_147_483_647) });
 
-async function sendCountryReportCsv(reply: FastifyReply, db: Db, countryId: number) {
-  const { filename, csv } = await exportCountryReportCsv(db, countryId);
+async function sendCountryReportCsv(reply: FastifyReply, db: Db, readDb: ReadDb, countryId: number) {
+  const { filename, csv } = await exportCountryReportCsv(db, readDb, countryId);
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${filename}"`)
     .send(csv);
 }
 
-/** Back office's money calls (SPEC §7): unpaid fiat, mark as paid, the ledger export, country reports. */
-export function registerBackOfficePaymentRoutes(app: App, deps: { db: Db }): void {
-  const { db } = deps;
+/**
+ * Back office's money calls (SPEC §7): unpaid fiat, mark as paid, the ledger export, country
+ * reports. The ledger export and the reports' CSV read from `readDb`; what back office pays from
+ * (the unpaid list, the report on screen) reads the primary, as it reloads right after paying.
+ */
+export function registerBackOfficePaymentRoutes(app: App, deps: { db: Db; readDb: ReadDb }): void {
+  const { db, readDb } = deps;
   const tags = ['back-office'];
 
   app.get(
@@ -77,7 +81,7 @@ export function registerBackOfficePaymentRoutes(app: App, deps: { db: Db }): voi
       },
     },
     async (request, reply) => {
-      const page = await listOrganizationTransactions(db, request.params.id, request.query);
+      const page = await listOrganizationTransactions(db, readDb, request.params.id, request.query);
       return reply.header('x-total-count', String(page.total)).send(page.transactions);
     },
   );
@@ -104,7 +108,7 @@ export function registerBackOfficePaymentRoutes(app: App, deps: { db: Db }): voi
   app.get(
     '/api/back-office/country/report/csv',
     { schema: { tags, summary: 'The report of all countries as CSV', produces: ['text/csv'] } },
-    async (_request, reply) => sendCountryReportCsv(reply, db, ALL_COUNTRIES_ID),
+    async (_request, reply) => sendCountryReportCsv(reply, db, readDb, ALL_COUNTRIES_ID),
   );
 
   app.get(
@@ -117,6 +121,6 @@ export function registerBackOfficePaymentRoutes(app: App, deps: { db: Db }): voi
         produces: ['text/csv'],
       },
     },
-    async (request, reply) => sendCountryReportCsv(reply, db, request.params.id),
+    async (request, reply) => sendCountryReportCsv(reply, db, readDb, request.params.id),
   );
 }

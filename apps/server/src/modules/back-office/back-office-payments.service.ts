@@ -8,7 +8,7 @@ import {
   type PayTransactionsRequest,
   type UnpaidTransaction,
 } from '@rayo/shared';
-import type { Db } from '../../db/database.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
 import { buildCountryReport, countryReportCsv } from '../../domain/country-report.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
@@ -39,16 +39,20 @@ export async function listOrganizationUnpaidTransactions(db: Db, organizationId:
   return rows.map((row) => ({ ...toTransaction(row), fiatIncomeMinor: row.fiat_income_minor }));
 }
 
-/** A page of the organization's whole ledger, oldest first, and how many sales it has in all. */
+/**
+ * A page of the organization's whole ledger, oldest first, and how many sales it has in all; the
+ * export back office takes page by page, so read from `readDb`.
+ */
 export async function listOrganizationTransactions(
   db: Db,
+  readDb: ReadDb,
   organizationId: string,
   query: OrganizationTransactionsQuery,
 ): Promise<{ transactions: OrganizationTransaction[]; total: number }> {
   await assertOrganization(db, organizationId);
   const [rows, total] = await Promise.all([
-    listOrganizationTransactionsPage(db, organizationId, query.limit, (query.page - 1) * query.limit),
-    countOrganizationTransactions(db, organizationId),
+    listOrganizationTransactionsPage(readDb, organizationId, query.limit, (query.page - 1) * query.limit),
+    countOrganizationTransactions(readDb, organizationId),
   ]);
   return { transactions: rows.map((row) => ({ ...toTransaction(row), accountName: row.account_name })), total };
 }
@@ -125,7 +129,7 @@ async function countryScope(db: Db, countryId: number): Promise<string> {
 }
 
 /** SPEC §3 country report; ALL_COUNTRIES_ID for every country. The CSV leaves the unpaid ids out, so it does not read them. */
-async function buildReport(db: Db, countryId: number, withIds: boolean): Promise<CountryReport> {
+async function buildReport(db: ReadDb, countryId: number, withIds: boolean): Promise<CountryReport> {
   const totals = await listReportTotals(db, countryId === ALL_COUNTRIES_ID ? null : countryId);
   const withPending = [...new Set(totals.filter((t) => t.pendingCount !== '0').map((t) => t.organizationId))];
   const unpaidIds = withIds
@@ -147,7 +151,11 @@ async function buildReport(db: Db, countryId: number, withIds: boolean): Promise
   );
 }
 
-/** SPEC §3 country report; ALL_COUNTRIES_ID (or no id) for every country. */
+/**
+ * SPEC §3 country report; ALL_COUNTRIES_ID (or no id) for every country. Read from the primary,
+ * unlike its CSV: back office marks sales paid from this report and it is reloaded at once, when
+ * a replica's lag would still show the sales just paid as unpaid.
+ */
 export async function getCountryReport(db: Db, countryId: number): Promise<CountryReport> {
   await countryScope(db, countryId);
   return buildReport(db, countryId, true);
@@ -159,10 +167,11 @@ export async function getCountryReport(db: Db, countryId: number): Promise<Count
  */
 export async function exportCountryReportCsv(
   db: Db,
+  readDb: ReadDb,
   countryId: number,
   now = new Date(),
 ): Promise<{ filename: string; csv: string }> {
   const scope = await countryScope(db, countryId);
-  const csv = countryReportCsv(await buildReport(db, countryId, false));
+  const csv = countryReportCsv(await buildReport(readDb, countryId, false));
   return { filename: `country_report_${scope}_${now.toISOString().slice(0, 10)}.csv`, csv };
 }

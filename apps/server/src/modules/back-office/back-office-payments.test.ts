@@ -448,8 +448,10 @@ describe('back office payments', () => {
 
   it('names the CSV after the country, or all of them, and the day it was taken', async () => {
     const now = new Date('2026-11-27T23:30:00Z');
-    expect((await exportCountryReportCsv(t.db, guatemala, now)).filename).toBe('country_report_gt_2026-11-27.csv');
-    expect((await exportCountryReportCsv(t.db, ALL_COUNTRIES_ID, now)).filename).toBe(
+    expect((await exportCountryReportCsv(t.db, t.db, guatemala, now)).filename).toBe(
+      'country_report_gt_2026-11-27.csv',
+    );
+    expect((await exportCountryReportCsv(t.db, t.db, ALL_COUNTRIES_ID, now)).filename).toBe(
       'country_report_all_2026-11-27.csv',
     );
   });

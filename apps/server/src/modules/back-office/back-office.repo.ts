@@ -1,6 +1,6 @@
 import type { BlockReason } from '@rayo/shared';
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
 
 // Back office belongs to no organization: these queries read and change any organization, and
 // each names the one it acts on by id. Who may call them is the routes' permission table.
@@ -172,7 +172,7 @@ export async function deleteNotificationRow(db: Db, id: string) {
  * length. The cursor is the entry itself, since a JavaScript date would drop the microseconds.
  */
 export async function listAuditRowsAfter(
-  db: Db,
+  db: ReadDb,
   range: { from: Date; to: Date },
   afterId: string | null,
   limit: number,

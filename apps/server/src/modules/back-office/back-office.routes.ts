@@ -11,7 +11,7 @@ import {
   OrganizationIdParamsSchema,
   VerificationRequestSchema,
 } from '@rayo/shared';
-import type { Db } from '../../db/database.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { attachmentDisposition } from '../../http/upload.ts';
@@ -29,8 +29,8 @@ import {
 const tags = ['back-office'];
 
 /** SPEC §7 `/back-office/*`: organizations, their verification and blocking, notifications, the audit log. */
-export function registerBackOfficeRoutes(app: App, deps: { db: Db }): void {
-  const { db } = deps;
+export function registerBackOfficeRoutes(app: App, deps: { db: Db; readDb: ReadDb }): void {
+  const { db, readDb } = deps;
 
   app.get(
     '/api/back-office/organizations',
@@ -143,7 +143,7 @@ export function registerBackOfficeRoutes(app: App, deps: { db: Db }): void {
       },
     },
     async (request, reply) => {
-      const csv = await exportAuditCsv(db, { caller: callerOf(request), ip: request.ip }, request.query);
+      const csv = await exportAuditCsv(db, readDb, { caller: callerOf(request), ip: request.ip }, request.query);
       reply.raw.on('close', () => {
         if (!csv.stream.readableEnded) csv.stream.destroy();
       });

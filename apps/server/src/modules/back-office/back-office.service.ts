@@ -17,7 +17,7 @@ import {
   type Verifications,
   verificationState,
 } from '@rayo/shared';
-import type { Db } from '../../db/database.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
 import type { Organization } from '../../db/schema.ts';
 import { csvLine, csvTextField } from '../../domain/transactions-csv.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
@@ -296,10 +296,13 @@ function jsonText(value: unknown): string {
 /**
  * The audit log of a period as CSV (RFC 4180, header row), read a page at a time as the client
  * takes it. Every field but the time is text someone could have typed (a name, an email, a
- * file name), so each goes through the spreadsheet-formula guard. The export itself is logged.
+ * file name), so each goes through the spreadsheet-formula guard. The export itself is logged,
+ * on the primary; the log is read from `readDb`, so with a replica that entry and others of the
+ * last moments may be missing from the file.
  */
 export async function exportAuditCsv(
   db: Db,
+  readDb: ReadDb,
   actor: Actor,
   query: AuditCsvQuery,
 ): Promise<{ filename: string; stream: Readable }> {
@@ -315,7 +318,7 @@ export async function exportAuditCsv(
     yield csvLine(AUDIT_CSV_HEADER);
     let afterId: string | null = null;
     for (;;) {
-      const rows = await listAuditRowsAfter(db, range, afterId, AUDIT_PAGE_ROWS);
+      const rows = await listAuditRowsAfter(readDb, range, afterId, AUDIT_PAGE_ROWS);
       if (rows.length === 0) return;
       yield rows
         .map((row) =>

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { type Db, poolOf } from '../../db/database.ts';
+import { poolOf, type ReadDb } from '../../db/database.ts';
 import { LEDGER_CSV_COLUMNS } from '../../domain/transactions-csv.ts';
 import { LEDGER_SQL, type LedgerRow, selectLedger, toDisburseColumns } from '../transactions/transactions.repo.ts';
 
@@ -46,7 +46,7 @@ export type AccountTotalRow = {
 
 /** The local midnights around a period, computed by PostgreSQL's time zone rules. */
 export async function findLocalDayBounds(
-  db: Db,
+  db: ReadDb,
   timeZone: string,
   start: Date | null,
   end: Date | null,
@@ -112,7 +112,12 @@ function salesSource(filter: SalesFilter, timeZone: string): RawBuilder<unknown>
   return sql.join(parts, sql` union all `);
 }
 
-export async function sumSales(db: Db, filter: SalesFilter, timeZone: string, currency: string): Promise<SalesTotals> {
+export async function sumSales(
+  db: ReadDb,
+  filter: SalesFilter,
+  timeZone: string,
+  currency: string,
+): Promise<SalesTotals> {
   const { rows } = await sql<SalesTotals>`
     select coalesce(sum(count), 0)::text as count,
       coalesce(sum(total_msat), 0)::text as "receiveMsat",
@@ -127,7 +132,7 @@ export async function sumSales(db: Db, filter: SalesFilter, timeZone: string, cu
 }
 
 /** How many sales a filter covers; the table's total, without the sums it does not show. */
-export async function countSales(db: Db, filter: SalesFilter, timeZone: string): Promise<number> {
+export async function countSales(db: ReadDb, filter: SalesFilter, timeZone: string): Promise<number> {
   const { rows } = await sql<{ count: string }>`
     select coalesce(sum(count), 0)::text as count from (${salesSource(filter, timeZone)}) sales
   `.execute(db);
@@ -135,7 +140,7 @@ export async function countSales(db: Db, filter: SalesFilter, timeZone: string):
 }
 
 export async function listSalesSeries(
-  db: Db,
+  db: ReadDb,
   filter: SalesFilter,
   timeZone: string,
   currency: string,
@@ -158,7 +163,7 @@ export async function listSalesSeries(
 }
 
 export async function listSalesByAccount(
-  db: Db,
+  db: ReadDb,
   filter: SalesFilter,
   timeZone: string,
   currency: string,
@@ -177,7 +182,7 @@ export async function listSalesByAccount(
 }
 
 export async function listTransactionsPage(
-  db: Db,
+  db: ReadDb,
   filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null },
   sort: { column: 'settled_at' | 'created_at'; order: 'asc' | 'desc' },
   limit: number,
@@ -241,7 +246,7 @@ export const BEGIN_LEDGER_CSV =
  * sort of a million rows would spill to disk before the download could start.
  */
 export async function streamLedgerCsv(
-  db: Db,
+  db: ReadDb,
   filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null },
 ): Promise<Readable> {
   const client = await poolOf(db).connect();

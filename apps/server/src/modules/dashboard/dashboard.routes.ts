@@ -8,7 +8,7 @@ import {
   TransactionSumsSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
-import type { Db } from '../../db/database.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { chartTransactions, exportTransactionsCsv, listTransactions, sumTransactions } from './dashboard.service.ts';
@@ -17,7 +17,8 @@ const PeriodOnlyQuerySchema = PeriodQuerySchema.omit({ account: true });
 // SPEC §7: `/sum/all` is the path form of `account=all`, every account the caller may see.
 const AccountParamsSchema = z.object({ account: AccountFilterSchema.unwrap() });
 
-export function registerDashboardRoutes(app: App, deps: { db: Db }): void {
+/** Every dashboard read but who may see what goes to `readDb`, the replica when there is one. */
+export function registerDashboardRoutes(app: App, deps: { db: Db; readDb: ReadDb }): void {
   app.get(
     '/api/dashboard/transactions',
     {
@@ -28,7 +29,7 @@ export function registerDashboardRoutes(app: App, deps: { db: Db }): void {
         response: { 200: TransactionPageSchema },
       },
     },
-    async (request) => listTransactions(deps.db, callerOf(request), request.query),
+    async (request) => listTransactions(deps.db, deps.readDb, callerOf(request), request.query),
   );
 
   app.get(
@@ -41,7 +42,7 @@ export function registerDashboardRoutes(app: App, deps: { db: Db }): void {
         response: { 200: TransactionSumsSchema },
       },
     },
-    async (request) => sumTransactions(deps.db, callerOf(request), request.query),
+    async (request) => sumTransactions(deps.db, deps.readDb, callerOf(request), request.query),
   );
 
   app.get(
@@ -56,7 +57,7 @@ export function registerDashboardRoutes(app: App, deps: { db: Db }): void {
       },
     },
     async (request) =>
-      sumTransactions(deps.db, callerOf(request), { ...request.query, account: request.params.account }),
+      sumTransactions(deps.db, deps.readDb, callerOf(request), { ...request.query, account: request.params.account }),
   );
 
   app.get(
@@ -69,7 +70,7 @@ export function registerDashboardRoutes(app: App, deps: { db: Db }): void {
         response: { 200: TransactionSeriesSchema },
       },
     },
-    async (request) => chartTransactions(deps.db, callerOf(request), request.query),
+    async (request) => chartTransactions(deps.db, deps.readDb, callerOf(request), request.query),
   );
 
   app.get(
@@ -83,7 +84,7 @@ export function registerDashboardRoutes(app: App, deps: { db: Db }): void {
       },
     },
     async (request, reply) => {
-      const csv = await exportTransactionsCsv(deps.db, callerOf(request), request.query);
+      const csv = await exportTransactionsCsv(deps.db, deps.readDb, callerOf(request), request.query);
       // A client that goes away mid-download must stop the COPY and free its connection.
       reply.raw.on('close', () => {
         if (!csv.stream.readableEnded) csv.stream.destroy();

@@ -13,7 +13,7 @@ import {
   type TransactionSums,
   transactionsCsvHeader,
 } from '@rayo/shared';
-import type { Db } from '../../db/database.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
 import { createLedgerCsvFormatter } from '../../domain/transactions-csv.ts';
 import { findAccount, listAccounts } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
@@ -32,7 +32,11 @@ import {
 } from './dashboard.repo.ts';
 import { mapLines } from './map-lines.ts';
 
-/** The caller's organization and the accounts a call covers (`null`: all of the organization's). */
+/**
+ * The caller's organization and the accounts a call covers (`null`: all of the organization's).
+ * Read from the primary, as who may see what must not lag; the sales themselves are read from
+ * `readDb`, the replica when there is one.
+ */
 export type Scope = { organization: CurrentOrganization; accountIds: string[] | null };
 type Period = { from: Date | null; to: Date | null };
 
@@ -74,10 +78,10 @@ function periodOf(query: PeriodQuery): Period {
  * its edges, read from the ledger. Presets start and end on local midnights, so they read the
  * rollup only; a period inside one or two days reads the ledger only, which is a few rows.
  */
-async function salesFilterOf(db: Db, scope: Scope, period: Period): Promise<SalesFilter> {
+async function salesFilterOf(readDb: ReadDb, scope: Scope, period: Period): Promise<SalesFilter> {
   const base = { organizationId: scope.organization.id, accountIds: scope.accountIds };
   if (period.from === null && period.to === null) return { ...base, days: { from: null, to: null }, edges: [] };
-  const bounds = await findLocalDayBounds(db, scope.organization.timeZone, period.from, period.to);
+  const bounds = await findLocalDayBounds(readDb, scope.organization.timeZone, period.from, period.to);
   if (bounds.firstDay !== null && bounds.endDay !== null && bounds.firstDay >= bounds.endDay) {
     return { ...base, days: null, edges: [period] };
   }
@@ -103,6 +107,7 @@ const SORT_COLUMNS = { settledAt: 'settled_at', createdAt: 'created_at' } as con
 
 export async function listTransactions(
   db: Db,
+  readDb: ReadDb,
   caller: AccessClaims,
   query: TransactionPageQuery,
 ): Promise<TransactionPage> {
@@ -112,22 +117,27 @@ export async function listTransactions(
   // The total comes from the rollup plus the edge days, not a COUNT(*) over the whole period.
   const [rows, total] = await Promise.all([
     listTransactionsPage(
-      db,
+      readDb,
       filter,
       { column: SORT_COLUMNS[query.sort], order: query.order },
       query.limit,
       (query.page - 1) * query.limit,
     ),
-    salesFilterOf(db, scope, period).then((sales) => countSales(db, sales, scope.organization.timeZone)),
+    salesFilterOf(readDb, scope, period).then((sales) => countSales(readDb, sales, scope.organization.timeZone)),
   ]);
   return { transactions: rows.map(toTransaction), total };
 }
 
-export async function sumTransactions(db: Db, caller: AccessClaims, query: PeriodQuery): Promise<TransactionSums> {
+export async function sumTransactions(
+  db: Db,
+  readDb: ReadDb,
+  caller: AccessClaims,
+  query: PeriodQuery,
+): Promise<TransactionSums> {
   const period = periodOf(query);
   const scope = await scopeOf(db, caller, query.account);
   const { timeZone, currency } = scope.organization;
-  const totals = await sumSales(db, await salesFilterOf(db, scope, period), timeZone, currency);
+  const totals = await sumSales(readDb, await salesFilterOf(readDb, scope, period), timeZone, currency);
   return {
     msatsToDisburse: msatNumber(totals.msatsToDisburse),
     receiveMsat: msatNumber(totals.receiveMsat),
@@ -137,16 +147,21 @@ export async function sumTransactions(db: Db, caller: AccessClaims, query: Perio
   };
 }
 
-export async function chartTransactions(db: Db, caller: AccessClaims, query: SeriesQuery): Promise<TransactionSeries> {
+export async function chartTransactions(
+  db: Db,
+  readDb: ReadDb,
+  caller: AccessClaims,
+  query: SeriesQuery,
+): Promise<TransactionSeries> {
   const period = periodOf(query);
   const scope = await scopeOf(db, caller, query.account);
   const { timeZone, currency } = scope.organization;
-  const byDay = await salesFilterOf(db, scope, period);
+  const byDay = await salesFilterOf(readDb, scope, period);
   // The rollup has no hours: hourly charts read the ledger, which suits their short periods.
   const sales: SalesFilter = query.bucket === 'hour' ? { ...byDay, days: null, edges: [period] } : byDay;
   const [points, byAccount] = await Promise.all([
-    listSalesSeries(db, sales, timeZone, currency, query.bucket),
-    listSalesByAccount(db, byDay, timeZone, currency),
+    listSalesSeries(readDb, sales, timeZone, currency, query.bucket),
+    listSalesByAccount(readDb, byDay, timeZone, currency),
   ]);
   const money = (minor: string) => formatMinor(BigInt(minor), currency);
   return {
@@ -174,6 +189,7 @@ export type TransactionsCsv = { filename: string; stream: Readable };
 
 export async function exportTransactionsCsv(
   db: Db,
+  readDb: ReadDb,
   caller: AccessClaims,
   query: PeriodQuery,
   now = new Date(),
@@ -186,7 +202,7 @@ export async function exportTransactionsCsv(
   // the whole history, after the day it was taken.
   const last = dayAt(period.to ? period.to.getTime() - 1000 : now.getTime(), timeZone);
   const days = period.from ? `${dayAt(period.from.getTime(), timeZone)}_${last}` : `all_${last}`;
-  const ledger = await streamLedgerCsv(db, { organizationId: id, accountIds: scope.accountIds, ...period });
+  const ledger = await streamLedgerCsv(readDb, { organizationId: id, accountIds: scope.accountIds, ...period });
   // PostgreSQL streams the bare ledger columns and this process formats them, so the two
   // share the work on two cores instead of PostgreSQL doing both on one.
   const csv = mapLines(createLedgerCsvFormatter(accountNames, timeZone));

@@ -509,7 +509,7 @@ describe('dashboard', () => {
     const pool = poolOf(t.db);
     for (let attempt = 0; attempt < pool.options.max; attempt += 1) {
       const caller = { userId: randomUUID(), organizationId: busy.id, role: 'admin', sessionEpoch: 0 } as const;
-      const csv = await exportTransactionsCsv(t.db, caller, {});
+      const csv = await exportTransactionsCsv(t.db, t.db, caller, {});
       await once(csv.stream, 'readable');
       csv.stream.destroy();
       await once(csv.stream, 'close');

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import type { ReadDb } from '../../db/database.ts';
 import type { CloseGroup } from '../../domain/day-close.ts';
 
 export type CloseFilter = {
@@ -27,7 +27,7 @@ type GroupText = {
  * days' bounds are local midnights by PostgreSQL's zone rules, so a day of a daylight-saving
  * change has its 23 or 25 hours. Refunds are recorded nowhere yet, so they sum to zero.
  */
-export async function listCloseGroups(db: Db, filter: CloseFilter): Promise<CloseGroup[]> {
+export async function listCloseGroups(db: ReadDb, filter: CloseFilter): Promise<CloseGroup[]> {
   const { timeZone, currency } = filter;
   const accounts = filter.accountIds === null ? sql`true` : sql`t.account_id = any(${filter.accountIds}::uuid[])`;
   const bpt = filter.bptId === null ? sql`true` : sql`t.bpt_id = ${filter.bptId}`;

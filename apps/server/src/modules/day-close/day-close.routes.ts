@@ -1,10 +1,11 @@
 import { DayCloseQuerySchema, DayCloseSchema } from '@rayo/shared';
-import type { Db } from '../../db/database.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { exportDayCloseCsv, getDayClose } from './day-close.service.ts';
 
-export function registerDayCloseRoutes(app: App, deps: { db: Db }): void {
+/** The close is read from `readDb`, the replica when there is one, like the dashboard. */
+export function registerDayCloseRoutes(app: App, deps: { db: Db; readDb: ReadDb }): void {
   app.get(
     '/api/close',
     {
@@ -15,7 +16,7 @@ export function registerDayCloseRoutes(app: App, deps: { db: Db }): void {
         response: { 200: DayCloseSchema },
       },
     },
-    async (request) => getDayClose(deps.db, callerOf(request), request.query),
+    async (request) => getDayClose(deps.db, deps.readDb, callerOf(request), request.query),
   );
 
   app.get(
@@ -29,7 +30,7 @@ export function registerDayCloseRoutes(app: App, deps: { db: Db }): void {
       },
     },
     async (request, reply) => {
-      const csv = await exportDayCloseCsv(deps.db, callerOf(request), request.query);
+      const csv = await exportDayCloseCsv(deps.db, deps.readDb, callerOf(request), request.query);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${csv.filename}"`)

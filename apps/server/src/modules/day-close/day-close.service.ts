@@ -9,7 +9,7 @@ import {
   type DayCloseQuery,
   formatMinor,
 } from '@rayo/shared';
-import type { Db } from '../../db/database.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
 import { type CloseTotals, summarizeClose } from '../../domain/day-close.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findBpt } from '../bpts/bpts.repo.ts';
@@ -45,7 +45,7 @@ function figuresOf(totals: CloseTotals, currency: string): CloseFigures {
 }
 
 /** The close of a scope, whoever asks: the scheduled mail reads it too. */
-export async function readClose(db: Db, scope: CloseScope): Promise<DayClose> {
+export async function readClose(db: ReadDb, scope: CloseScope): Promise<DayClose> {
   const { timeZone, currency } = scope.organization;
   const groups = await listCloseGroups(db, {
     organizationId: scope.organization.id,
@@ -93,8 +93,14 @@ async function closeScopeOf(db: Db, caller: AccessClaims, query: DayCloseQuery):
   return { ...scope, bptId, fromDay: query.day, toDay: query.day };
 }
 
-export async function getDayClose(db: Db, caller: AccessClaims, query: DayCloseQuery): Promise<DayClose> {
-  return readClose(db, await closeScopeOf(db, caller, query));
+/** Who may see what is read from the primary, the sales from `readDb` (the replica when there is one). */
+export async function getDayClose(
+  db: Db,
+  readDb: ReadDb,
+  caller: AccessClaims,
+  query: DayCloseQuery,
+): Promise<DayClose> {
+  return readClose(readDb, await closeScopeOf(db, caller, query));
 }
 
 export const CLOSE_CSV_HEADER = [
@@ -152,9 +158,10 @@ export function closeCsv(close: DayClose): string {
 
 export async function exportDayCloseCsv(
   db: Db,
+  readDb: ReadDb,
   caller: AccessClaims,
   query: DayCloseQuery,
 ): Promise<{ filename: string; text: string }> {
-  const close = await getDayClose(db, caller, query);
+  const close = await getDayClose(db, readDb, caller, query);
   return { filename: `close_${query.day}.csv`, text: closeCsv(close) };
 }

@@ -1,5 +1,5 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
 import type { TransactionsTable } from '../../db/schema.ts';
 
 export type TransactionRow = Selectable<TransactionsTable>;
@@ -36,7 +36,7 @@ export const LEDGER_SQL = `(
 )`;
 
 /** `LEDGER_SQL` as a table named `transactions` for Kysely queries. */
-export function selectLedger(db: Db) {
+export function selectLedger(db: ReadDb) {
   return db.selectFrom(sql<LedgerRow>`${sql.raw(LEDGER_SQL)}`.as('transactions')).selectAll('transactions');
 }
 
