@@ -16,7 +16,7 @@ import type { Db, ReadDb } from './db/database.ts';
 import type { Clock } from './domain/clock.ts';
 import { registerAccessControl } from './http/access.ts';
 import type { App } from './http/app-type.ts';
-import { capConnectionsPerAddress } from './http/connections.ts';
+import { capConnectionsPerAddress, registerLingeringClose } from './http/connections.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
@@ -123,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Hooks run in the order they are added, and one that answers early (the access check's 401
   // and 403) skips the rest: the security headers come first so that every answer has them.
   registerSecurityHeaders(app, deps.config.shops);
+  registerLingeringClose(app);
   registerAccessControl(app, deps);
   registerErrorHandler(app);
   registerJsonBodyParser(app);

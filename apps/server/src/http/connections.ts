@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
+import type { FastifyInstance } from 'fastify';
 import type { TrustProxy } from '../config.ts';
 import { addressOwner } from '../domain/ip-address.ts';
 import { answerOnSocket, rawErrorAnswer } from './error-handler.ts';
@@ -43,5 +44,27 @@ export function capConnectionsPerAddress(server: Server, perAddress: number, tru
       if (left === 0) open.delete(owner);
       else open.set(owner, left);
     });
+  });
+}
+
+/** How long a connection closed under a request still arriving stays open for its answer to be read. */
+const LINGER_MS = 1000;
+
+/**
+ * An answer that closes the connection (a body refused for its size or shape, say) is often sent
+ * while the request's body is still arriving. Node then closes the socket as
+ * soon as the answer is written, with bytes of the body still unread, and the kernel resets the
+ * connection: a client that has not read the answer yet loses it. So the socket is ended (the
+ * client reads the answer, then the end) and destroyed a second later, the rest of the body
+ * discarded meanwhile rather than read in full.
+ */
+export function registerLingeringClose(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (request.raw.complete || reply.getHeader('connection') !== 'close') return;
+    const { socket } = request.raw;
+    socket.destroySoon = () => {
+      socket.end();
+      setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    };
   });
 }

@@ -1,6 +1,25 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonShapeProblem } from './json-body.ts';
+import { createJsonShapeScanner } from './json-body.ts';
+
+/** What the scanner finds wrong with `text`, fed in the pieces `cuts` makes of it. */
+function jsonShapeProblem(
+  text: string,
+  maxDepth: number,
+  maxContainers: number,
+  cuts: number[] = [],
+): string | undefined {
+  const scanner = createJsonShapeScanner(maxDepth, maxContainers);
+  const bytes = Buffer.from(text);
+  const ends = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+  let start = 0;
+  for (const end of [...ends, bytes.length]) {
+    const problem = scanner.feed(bytes.subarray(start, end));
+    if (problem) return problem;
+    start = end;
+  }
+  return undefined;
+}
 
 /** How deeply objects and arrays nest in a parsed value, the slow and obvious way. */
 function depthOf(value: unknown): number {
@@ -14,7 +33,8 @@ function containersOf(value: unknown): number {
   return 1 + Object.values(value).reduce<number>((sum, item) => sum + containersOf(item), 0);
 }
 
-const nestsDeeperThan = (text: string, limit: number) => jsonShapeProblem(text, limit, Infinity) !== undefined;
+const nestsDeeperThan = (text: string, limit: number, cuts: number[] = []) =>
+  jsonShapeProblem(text, limit, Infinity, cuts) !== undefined;
 
 describe('jsonShapeProblem', () => {
   it('reads the depth of any JSON text as parsing it would, strings with brackets and escapes included', () => {
@@ -28,12 +48,19 @@ describe('jsonShapeProblem', () => {
       ),
     })).node;
     fc.assert(
-      fc.property(value, fc.nat({ max: 8 }), fc.nat({ max: 12 }), (parsed, limit, containers) => {
-        const text = JSON.stringify(parsed);
-        expect(nestsDeeperThan(text, limit)).toBe(depthOf(parsed) > limit);
-        const tooMany = jsonShapeProblem(text, Infinity, containers) !== undefined;
-        expect(tooMany).toBe(containersOf(parsed) > containers);
-      }),
+      fc.property(
+        value,
+        fc.nat({ max: 8 }),
+        fc.nat({ max: 12 }),
+        fc.array(fc.nat()),
+        (parsed, limit, containers, cuts) => {
+          // However the body is cut into chunks as it arrives.
+          const text = JSON.stringify(parsed);
+          expect(nestsDeeperThan(text, limit, cuts)).toBe(depthOf(parsed) > limit);
+          const tooMany = jsonShapeProblem(text, Infinity, containers, cuts) !== undefined;
+          expect(tooMany).toBe(containersOf(parsed) > containers);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
