@@ -1,6 +1,7 @@
 import type { ErrorResponse } from '@rayo/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { startServerProcess } from '../../../test/server-process.ts';
+import { createTestApp, createTestDatabase, type TestApp } from '../../../test/test-app.ts';
 import { createDevnetBackend } from '../../adapters/lightning/devnet.ts';
 
 /**
@@ -98,4 +99,35 @@ describe('the devnet wallet', () => {
     const mined = await t.app.inject({ method: 'POST', url: '/api/devnet/mine', payload: { blocks: 1 }, ...outsider });
     expect(mined.statusCode, mined.body).toBe(200);
   });
+});
+
+describe('the start banner', () => {
+  it('says whether the devnet wallet answers only this machine', async () => {
+    const database = await createTestDatabase();
+    try {
+      for (const [devnetPublic, line] of [
+        [
+          'false',
+          'The devnet wallet (pay, mine, send) answers only callers on this machine; DEVNET_PUBLIC=true opens it to every address.',
+        ],
+        [
+          'true',
+          'DEVNET_PUBLIC=true: anyone who reaches Rayo may pay invoices, mine blocks and send coins from the devnet wallet.',
+        ],
+      ] as const) {
+        const server = await startServerProcess(database.url, { DEVNET_PUBLIC: devnetPublic });
+        try {
+          await expect.poll(() => server.output(), { timeout: 30_000 }).toContain('Rayo is running on');
+          expect(server.output()).toContain(line);
+          expect(server.output()).not.toContain(
+            devnetPublic === 'true' ? 'only callers on this machine' : 'anyone who reaches Rayo',
+          );
+        } finally {
+          await server.stop();
+        }
+      }
+    } finally {
+      await database.drop();
+    }
+  }, 240_000);
 });
