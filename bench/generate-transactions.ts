@@ -31,8 +31,10 @@ import { startEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres.t
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { createRandom, type Random } from '../apps/server/src/db/seed-demo-sales.ts';
 import { hashPassword } from '../apps/server/src/modules/auth/passwords.ts';
-import { DISBURSEMENT_TOTALS_REBUILD_SQL } from '../apps/server/src/modules/back-office/back-office-payments.repo.ts';
-import { DAILY_ROLLUP_REBUILD_SQL } from '../apps/server/src/modules/transactions/transactions.repo.ts';
+import {
+  DAILY_ROLLUP_REBUILD_SQL,
+  DISBURSEMENT_TOTALS_REBUILD_SQL,
+} from '../apps/server/src/modules/ledger/ledger.repo.ts';
 
 export const SCALE_DATABASE = 'rayo_scale';
 export const SCALE_DATA_DIR = path.resolve(repoRoot, process.env.SCALE_DATA_DIR ?? '.data/scale');

@@ -42,8 +42,8 @@ import { registerDayCloseRoutes } from './modules/day-close/day-close.routes.ts'
 import { registerDevnetRoutes } from './modules/devnet/devnet.routes.ts';
 import { registerDonationRoutes } from './modules/donations/donations.routes.ts';
 import { registerLnurlPayRoutes } from './modules/donations/lnurlp.routes.ts';
-import type { InvoiceEventHub } from './modules/invoices/invoice-events.ts';
 import { registerInvoiceRoutes } from './modules/invoices/invoices.routes.ts';
+import type { InvoiceEventHub } from './modules/ledger/invoice-events.ts';
 import { registerManagerRoutes } from './modules/managers/managers.routes.ts';
 import { registerMetaRoutes } from './modules/meta/meta.routes.ts';
 import { registerMfaRoutes } from './modules/mfa/mfa.routes.ts';

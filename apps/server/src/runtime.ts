@@ -16,9 +16,12 @@ import { observeDatabase, startMetricsServer } from './metrics.ts';
 import { loadServerSecret } from './modules/auth/auth.service.ts';
 import { createTokenIssuer } from './modules/auth/tokens.ts';
 import { startCheckoutEventHub } from './modules/checkouts/checkout-events.ts';
-import { startInvoiceEventHub } from './modules/invoices/invoice-events.ts';
+import { registerCheckoutSettlementHandlers } from './modules/checkouts/checkouts.service.ts';
+import { registerDonationSettlementHandlers } from './modules/donations/donations.service.ts';
+import { startInvoiceEventHub } from './modules/ledger/invoice-events.ts';
 import { createSecretCipher } from './modules/mfa/secret-cipher.ts';
 import { refreshRates, startRateRefresh } from './modules/rates/rates.service.ts';
+import { registerShopSettlementHandlers } from './modules/shops/shop-orders.service.ts';
 import { MARK_ORDER_PAID_TASKS } from './modules/shops/shops.repo.ts';
 import { DELIVER_WEBHOOK_TASK } from './modules/webhooks/webhooks.repo.ts';
 
@@ -34,6 +37,16 @@ export type RuntimeOptions = {
 };
 
 /**
+ * Each selling source tells the ledger what its settled sales change, before anything can settle
+ * (modules/ledger/settlement-handlers.ts). A terminal's sale changes nothing else and has none.
+ */
+function registerSettlementHandlers(): void {
+  registerCheckoutSettlementHandlers();
+  registerShopSettlementHandlers();
+  registerDonationSettlementHandlers();
+}
+
+/**
  * Everything a server process runs besides HTTP: the Lightning backend and its settlement
  * stream, the invoice event relay, rate refreshes and the payment jobs. `main.ts` and the tests
  * both start it, so tests run the same wiring as production.
@@ -43,6 +56,7 @@ export async function startRuntime(
   database: { db: Db; url: string; readDb?: ReadDb },
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
+  registerSettlementHandlers();
   const log = await createLog(config.logLevel, options.logDestination);
   const { db } = database;
   const readDb = database.readDb ?? db;

@@ -2,7 +2,7 @@ import type { Account, Bpt, Invoice, PublicCheckout, VirtualBpt } from '@rayo/sh
 import { expect } from 'vitest';
 import { createChainBackend } from '../src/adapters/chain/index.ts';
 import { createCheckout } from '../src/modules/checkouts/checkouts.service.ts';
-import { reconcileOpenInvoices } from '../src/modules/invoices/invoices.service.ts';
+import { reconcileOpenInvoices } from '../src/modules/ledger/settlement.service.ts';
 import { watchCheckoutPayments } from '../src/modules/onchain/onchain.service.ts';
 import { openTestShop, type TestApp } from './test-app.ts';
 

@@ -5,7 +5,7 @@ import type { Transaction } from 'kysely';
 import { type Config, loadConfig } from '../config.ts';
 import { type BptRow, listBpts } from '../modules/bpts/bpts.repo.ts';
 import { findSeededPaymentHashes, insertPastInvoices, type NewPastInvoice } from '../modules/invoices/invoices.repo.ts';
-import { settleInvoice } from '../modules/invoices/invoices.service.ts';
+import { settleInvoice } from '../modules/ledger/settlement.service.ts';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
 

@@ -20,7 +20,7 @@ import {
   type TestApp,
 } from '../../test/test-app.ts';
 import { createTestClock } from '../../test/test-clock.ts';
-import { expireDueInvoices } from '../modules/invoices/invoices.service.ts';
+import { expireDueInvoices } from '../modules/ledger/settlement.service.ts';
 import { STREAM_LIMITS } from './sse.ts';
 
 /**

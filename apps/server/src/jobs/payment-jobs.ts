@@ -8,7 +8,7 @@ import {
   readSettlementCursor,
   reconcileOpenInvoices,
   settleInvoice,
-} from '../modules/invoices/invoices.service.ts';
+} from '../modules/ledger/settlement.service.ts';
 import { watchCheckoutPayments } from '../modules/onchain/onchain.service.ts';
 import { runLightningPayouts } from '../modules/payouts/payouts.service.ts';
 import { runOnchainPayouts } from '../modules/payouts/payouts-onchain.service.ts';

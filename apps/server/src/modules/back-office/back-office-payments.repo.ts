@@ -2,60 +2,6 @@ import { sql } from 'kysely';
 import type { Db, ReadDb } from '../../db/database.ts';
 import { type LedgerRow, selectLedger } from '../transactions/transactions.repo.ts';
 
-/** A sale's USD cents per bitcoin: its own rate when it is in dollars, else the cached USD rate. */
-const USD_RATE = sql`case when t.currency = 'USD' then t.rate_minor_per_btc
-  else coalesce((select r.rate_minor_per_btc from rates r where r.currency = 'USD'), 0) end`;
-
-/**
- * Adds one recorded sale to `disbursement_totals` (migration 0022), inside the settlement's
- * database transaction like addTransactionToDailyRollup. The fee in USD is fixed here, at the
- * rate of the day: microdollars = fee msat × cents per BTC ÷ 10^7 (10^11 msat a bitcoin,
- * 10^4 microdollars a cent), rounded down.
- */
-export async function addTransactionToDisbursementTotals(db: Db, transactionId: string): Promise<void> {
-  await sql`
-    insert into disbursement_totals as d (organization_id, currency, pending_count, pending_fiat_minor, pending_msat,
-      paid_count, paid_fiat_minor, paid_msat, fee_usd_micros)
-    select t.organization_id, t.currency,
-      case when t.fiat_msat > 0 and not t.disbursed then 1 else 0 end,
-      case when t.fiat_msat > 0 and not t.disbursed then t.fiat_income_minor else 0 end,
-      case when t.fiat_msat > 0 and not t.disbursed then t.fiat_msat else 0 end,
-      case when t.fiat_msat > 0 and t.disbursed then 1 else 0 end,
-      case when t.fiat_msat > 0 and t.disbursed then t.fiat_income_minor else 0 end,
-      case when t.fiat_msat > 0 and t.disbursed then t.fiat_msat else 0 end,
-      t.tx_fee_msat * ${USD_RATE} / 10000000
-    from transactions t
-    where t.id = ${transactionId}
-    on conflict (organization_id, currency) do update set
-      pending_count = d.pending_count + excluded.pending_count,
-      pending_fiat_minor = d.pending_fiat_minor + excluded.pending_fiat_minor,
-      pending_msat = d.pending_msat + excluded.pending_msat,
-      paid_count = d.paid_count + excluded.paid_count,
-      paid_fiat_minor = d.paid_fiat_minor + excluded.paid_fiat_minor,
-      paid_msat = d.paid_msat + excluded.paid_msat,
-      fee_usd_micros = d.fee_usd_micros + excluded.fee_usd_micros
-  `.execute(db);
-}
-
-/**
- * `disbursement_totals` rebuilt from the ledger in one statement, with the same figures as
- * addTransactionToDisbursementTotals (the scale generator runs it after loading).
- */
-export const DISBURSEMENT_TOTALS_REBUILD_SQL = `
-  insert into disbursement_totals (organization_id, currency, pending_count, pending_fiat_minor, pending_msat,
-    paid_count, paid_fiat_minor, paid_msat, fee_usd_micros)
-  select t.organization_id, t.currency,
-    count(*) filter (where t.fiat_msat > 0 and not t.disbursed),
-    coalesce(sum(t.fiat_income_minor) filter (where t.fiat_msat > 0 and not t.disbursed), 0),
-    coalesce(sum(t.fiat_msat) filter (where t.fiat_msat > 0 and not t.disbursed), 0),
-    count(*) filter (where t.fiat_msat > 0 and t.disbursed),
-    coalesce(sum(t.fiat_income_minor) filter (where t.fiat_msat > 0 and t.disbursed), 0),
-    coalesce(sum(t.fiat_msat) filter (where t.fiat_msat > 0 and t.disbursed), 0),
-    coalesce(sum(t.tx_fee_msat * case when t.currency = 'USD' then t.rate_minor_per_btc
-      else coalesce((select r.rate_minor_per_btc from rates r where r.currency = 'USD'), 0) end / 10000000), 0)
-  from transactions t
-  group by 1, 2`;
-
 export async function organizationExists(db: Db, organizationId: string): Promise<boolean> {
   const row = await db.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
   return row !== undefined;

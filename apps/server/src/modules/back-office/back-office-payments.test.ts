@@ -21,10 +21,9 @@ import {
   type TestApp,
 } from '../../../test/test-app.ts';
 import { insertInvoice } from '../invoices/invoices.repo.ts';
-import { settleInvoice } from '../invoices/invoices.service.ts';
+import { DAILY_ROLLUP_REBUILD_SQL, DISBURSEMENT_TOTALS_REBUILD_SQL } from '../ledger/ledger.repo.ts';
+import { settleInvoice } from '../ledger/settlement.service.ts';
 import { createOrganization } from '../organizations/organizations.service.ts';
-import { DAILY_ROLLUP_REBUILD_SQL } from '../transactions/transactions.repo.ts';
-import { DISBURSEMENT_TOTALS_REBUILD_SQL } from './back-office-payments.repo.ts';
 import { exportCountryReportCsv } from './back-office-payments.service.ts';
 
 type Headers = { authorization: string };

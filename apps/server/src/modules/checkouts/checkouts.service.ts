@@ -14,6 +14,7 @@ import {
 import type { Db } from '../../db/database.ts';
 import type { InvoiceRow } from '../invoices/invoices.repo.ts';
 import { assertOrganizationMaySell, type InvoiceDeps, issueInvoice } from '../invoices/invoices.service.ts';
+import { registerSettlementHandler } from '../ledger/settlement-handlers.ts';
 import {
   type AmountDue,
   findAmountDue,
@@ -312,6 +313,12 @@ function coversPrice(checkout: CheckoutRow, payments: Payment[]): boolean {
 /** Whether one of the payments was not needed at all: the others cover the price without it. */
 function paidMoreThanOnce(checkout: CheckoutRow, payments: Payment[]): boolean {
   return payments.length > 1 && payments.some((_, i) => coversPrice(checkout, payments.toSpliced(i, 1)));
+}
+
+/** A paid payment link's or checkout's invoice moves its checkout (modules/ledger/settlement-handlers.ts). */
+export function registerCheckoutSettlementHandlers(): void {
+  registerSettlementHandler('payment_link', 'checkouts', applyCheckoutSettlement);
+  registerSettlementHandler('checkout', 'checkouts', applyCheckoutSettlement);
 }
 
 /**

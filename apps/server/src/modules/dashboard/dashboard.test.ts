@@ -24,7 +24,7 @@ import {
 } from '../../../test/test-app.ts';
 import { poolOf } from '../../db/database.ts';
 import { insertInvoice } from '../invoices/invoices.repo.ts';
-import { settleInvoice } from '../invoices/invoices.service.ts';
+import { settleInvoice } from '../ledger/settlement.service.ts';
 import { createOrganization } from '../organizations/organizations.service.ts';
 import { exportTransactionsCsv } from './dashboard.service.ts';
 

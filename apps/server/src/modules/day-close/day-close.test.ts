@@ -13,7 +13,7 @@ import {
 } from '../../../test/test-app.ts';
 import { insertBpt } from '../bpts/bpts.repo.ts';
 import { insertInvoice } from '../invoices/invoices.repo.ts';
-import { settleInvoice } from '../invoices/invoices.service.ts';
+import { settleInvoice } from '../ledger/settlement.service.ts';
 
 type Headers = { authorization: string };
 const RATE = 750_000_00n;

@@ -35,6 +35,7 @@ import type { AccessClaims } from '../auth/tokens.ts';
 import type { BptRow } from '../bpts/bpts.repo.ts';
 import type { InvoiceRow } from '../invoices/invoices.repo.ts';
 import { type InvoiceDeps, issueInvoice } from '../invoices/invoices.service.ts';
+import { registerSettlementHandler } from '../ledger/settlement-handlers.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
 import { findLogo } from '../settings/branding.repo.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
@@ -368,6 +369,11 @@ export async function createDonationInvoice(
     amountMsat: Number(BigInt(invoice.amount_msat)),
     expiresAt: invoice.expires_at.toISOString(),
   };
+}
+
+/** A donation's settled invoice records the donation (modules/ledger/settlement-handlers.ts). */
+export function registerDonationSettlementHandlers(): void {
+  registerSettlementHandler('donation', 'donations', recordDonationReceived);
 }
 
 /**

@@ -23,7 +23,7 @@ import {
 } from '../../../test/test-app.ts';
 import { waitFor } from '../../../test/wait-for.ts';
 import { freePort } from '../../ports.ts';
-import { settleInvoice } from '../invoices/invoices.service.ts';
+import { settleInvoice } from '../ledger/settlement.service.ts';
 
 type Headers = { authorization: string };
 type Json = Record<string, unknown>;

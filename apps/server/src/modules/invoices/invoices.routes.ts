@@ -4,7 +4,7 @@ import type { App } from '../../http/app-type.ts';
 import { createConcurrencyLimit } from '../../http/concurrency.ts';
 import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { openEventStream } from '../../http/sse.ts';
-import type { InvoiceEventHub } from './invoice-events.ts';
+import type { InvoiceEventHub } from '../ledger/invoice-events.ts';
 import { getInvoice, type InvoiceDeps, payInvoiceWithLnurlWithdraw } from './invoices.service.ts';
 
 const IdParamsSchema = z.object({ id: z.uuid() });

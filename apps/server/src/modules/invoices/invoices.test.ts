@@ -23,8 +23,8 @@ import {
   type TestApp,
 } from '../../../test/test-app.ts';
 import { waitFor } from '../../../test/wait-for.ts';
+import { expireDueInvoices, reconcileOpenInvoices, settleInvoice } from '../ledger/settlement.service.ts';
 import { countTransactionsForPayment } from '../transactions/transactions.repo.ts';
-import { expireDueInvoices, reconcileOpenInvoices, settleInvoice } from './invoices.service.ts';
 
 type Headers = { authorization: string };
 

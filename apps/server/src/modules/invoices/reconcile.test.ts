@@ -3,9 +3,9 @@ import { createTestAccount, createTestApp, createTestOrganization, type TestApp 
 import { payDevnetInvoice } from '../../adapters/lightning/devnet.ts';
 import type { CreatedInvoice } from '../../adapters/lightning/types.ts';
 import { poolOf } from '../../db/database.ts';
+import { reconcileOpenInvoices } from '../ledger/settlement.service.ts';
 import { countTransactionsForPayment } from '../transactions/transactions.repo.ts';
 import { insertPastInvoices } from './invoices.repo.ts';
-import { reconcileOpenInvoices } from './invoices.service.ts';
 
 const BACKLOG = 450;
 const BATCH = 200;

@@ -20,7 +20,7 @@ import {
 } from '../checkouts/checkouts.repo.ts';
 import { enqueueCheckoutWebhook } from '../checkouts/checkouts.service.ts';
 import { insertInvoice } from '../invoices/invoices.repo.ts';
-import { settleInvoice } from '../invoices/invoices.service.ts';
+import { settleInvoice } from '../ledger/settlement.service.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
 import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
 import { isPastExpiry, type OnchainDeps, onchainQuote, WATCH_AFTER_MS } from './checkout-addresses.service.ts';

@@ -13,7 +13,7 @@ import { createDevnetChain, mineDevnetBlocks, sendDevnetPayment } from '../../ad
 import { createDatabase, type Db } from '../../db/database.ts';
 import { checkBitcoinAddress } from '../../domain/bitcoin-address.ts';
 import { createCheckout, expireDueCheckouts } from '../checkouts/checkouts.service.ts';
-import { reconcileOpenInvoices } from '../invoices/invoices.service.ts';
+import { reconcileOpenInvoices } from '../ledger/settlement.service.ts';
 import { upsertRates } from '../rates/rates.repo.ts';
 import { allocateWalletIndex } from './onchain.repo.ts';
 import { watchCheckoutPayments } from './onchain.service.ts';

@@ -1,8 +1,8 @@
 import { AppError, type ShopPlatform } from '@rayo/shared';
 import { EcwidError, markEcwidOrderPaid } from '../../adapters/shops/ecwid.ts';
 import { fetchShopifyOrder, markShopifyOrderPaid, ShopifyError } from '../../adapters/shops/shopify.ts';
-import type { Db } from '../../db/database.ts';
 import { createCheckout } from '../checkouts/checkouts.service.ts';
+import { registerSettlementHandler } from '../ledger/settlement-handlers.ts';
 import { callShopifyStore } from './shopify-session.ts';
 import {
   addMarkOrderPaidJobs,
@@ -90,11 +90,14 @@ export async function openShopOrderCheckout(deps: ShopDeps, order: ShopOrderToOp
 }
 
 /**
- * Settlement's part (modules/invoices/settlement-effects.ts): a paid checkout that sells a shop
- * order gets the job that tells the shop, in the settlement's transaction.
+ * A settled payment of a store checkout that sells a shop order gives the order the job that
+ * tells the shop, in the settlement's transaction, so the job runs only once the payment commits
+ * (modules/ledger/settlement-handlers.ts).
  */
-export async function enqueueShopOrderMarking(trx: Db, checkoutId: string): Promise<void> {
-  await addMarkOrderPaidJobs(trx, checkoutId);
+export function registerShopSettlementHandlers(): void {
+  registerSettlementHandler('checkout', 'shops', async (trx, invoice) => {
+    if (invoice.source_id) await addMarkOrderPaidJobs(trx, invoice.source_id);
+  });
 }
 
 /** Thrown for an attempt that failed and is to be retried; graphile-worker schedules the retry. */

@@ -1,9 +1,8 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db, ReadDb } from '../../db/database.ts';
 import type { TransactionsTable } from '../../db/schema.ts';
 
 export type TransactionRow = Selectable<TransactionsTable>;
-export type NewTransaction = Insertable<TransactionsTable>;
 /** A ledger row with where the sale came from and what it says of itself (`selectLedger`). */
 export type LedgerRow = TransactionRow & { source_name: string; description: string };
 
@@ -39,71 +38,6 @@ export const LEDGER_SQL = `(
 export function selectLedger(db: ReadDb) {
   return db.selectFrom(sql<LedgerRow>`${sql.raw(LEDGER_SQL)}`.as('transactions')).selectAll('transactions');
 }
-
-export async function insertTransaction(db: Db, transaction: NewTransaction): Promise<TransactionRow> {
-  return db.insertInto('transactions').values(transaction).returningAll().executeTakeFirstOrThrow();
-}
-
-/**
- * What of a sale is still to pay out, over a `transactions` row aliased `t`. The bitcoin: its
- * on-chain and Lightning shares less those in sent payouts (a trigger of migration 0028 takes
- * them off `transaction_daily` when a payout is sent). The fiat: all of it until back office
- * marks the sale paid (`disbursed`), which pays the fiat share only.
- */
-export function toDisburseColumns(t: string): string {
-  return `${t}.onchain_msat + ${t}.lightning_msat - coalesce((select sum(pt.amount_msat) from payout_transactions pt
-      join payouts p on p.id = pt.payout_id where pt.transaction_id = ${t}.id and p.state = 'sent'), 0)
-      as bitcoin_to_disburse_msat,
-    case when ${t}.disbursed then 0 else ${t}.fiat_income_minor end as fiat_to_disburse_minor`;
-}
-
-/**
- * Adds one recorded sale to its local day in `transaction_daily`. Called inside the settlement's
- * database transaction, so the rollup gains the sale exactly when the ledger does. Whatever
- * later changes a sale's amounts-to-disburse (marking it paid, a sent payout) or the
- * organization's time zone must adjust or rebuild these rows in the same transaction, or the
- * dashboard drifts.
- */
-export async function addTransactionToDailyRollup(db: Db, transactionId: string): Promise<void> {
-  await sql`
-    insert into transaction_daily as d (organization_id, account_id, day, currency, count, total_msat,
-      bitcoin_to_disburse_msat, total_minor, tip_minor, fiat_to_disburse_minor)
-    select organization_id, account_id, day, currency, 1, total_msat, bitcoin_to_disburse_msat, total_minor,
-      tip_minor, fiat_to_disburse_minor
-    from (
-      select t.organization_id, t.account_id, (t.settled_at at time zone o.time_zone)::date as day, t.currency,
-        t.total_msat, t.total_minor, t.tip_minor, ${sql.raw(toDisburseColumns('t'))}
-      from transactions t
-      join organizations o on o.id = t.organization_id
-      where t.id = ${transactionId}
-    ) sale
-    on conflict (organization_id, day, account_id, currency) do update set
-      count = d.count + excluded.count,
-      total_msat = d.total_msat + excluded.total_msat,
-      bitcoin_to_disburse_msat = d.bitcoin_to_disburse_msat + excluded.bitcoin_to_disburse_msat,
-      total_minor = d.total_minor + excluded.total_minor,
-      tip_minor = d.tip_minor + excluded.tip_minor,
-      fiat_to_disburse_minor = d.fiat_to_disburse_minor + excluded.fiat_to_disburse_minor
-  `.execute(db);
-}
-
-/**
- * `transaction_daily` rebuilt from the ledger in one statement, with the same day and figures as
- * addTransactionToDailyRollup adds one sale at a time (the scale generator runs it after loading;
- * tests compare the kept rollup with it).
- */
-export const DAILY_ROLLUP_REBUILD_SQL = `
-  insert into transaction_daily (organization_id, account_id, day, currency, count, total_msat,
-    bitcoin_to_disburse_msat, total_minor, tip_minor, fiat_to_disburse_minor)
-  select organization_id, account_id, day, currency, count(*), sum(total_msat), sum(bitcoin_to_disburse_msat),
-    sum(total_minor), sum(tip_minor), sum(fiat_to_disburse_minor)
-  from (
-    select t.organization_id, t.account_id, (t.settled_at at time zone o.time_zone)::date as day, t.currency,
-      t.total_msat, t.total_minor, t.tip_minor, ${toDisburseColumns('t')}
-    from transactions t
-    join organizations o on o.id = t.organization_id
-  ) sale
-  group by 1, 2, 3, 4`;
 
 /**
  * A terminal's own sales, newest first: those charged on it, not those of the payment links,

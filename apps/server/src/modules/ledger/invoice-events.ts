@@ -1,6 +1,6 @@
 import { type InvoiceStatus, InvoiceStatusEventSchema } from '@rayo/shared';
 import { type NotificationHub, startNotificationHub } from '../../db/notification-hub.ts';
-import { INVOICE_EVENTS_CHANNEL } from './invoices.repo.ts';
+import { INVOICE_EVENTS_CHANNEL } from './settlement.repo.ts';
 
 /** Listeners get a status, or `null` after a reconnect when events may have been missed. */
 export type InvoiceEventHub = NotificationHub<InvoiceStatus>;
