@@ -12,7 +12,7 @@ import type { Db, ReadDb } from '../../db/database.ts';
 import { buildCountryReport, countryReportCsv } from '../../domain/country-report.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { findPayoutDestinationHolds } from '../settings/payout-destination-changes.service.ts';
+import { findPayoutDestinationHolds } from '../settings/payout-destination-holds.service.ts';
 import { toTransaction } from '../transactions/transactions.service.ts';
 import { findUserById } from '../users/users.repo.ts';
 import {

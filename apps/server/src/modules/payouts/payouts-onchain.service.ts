@@ -17,7 +17,7 @@ import {
 import { retryDelaySeconds } from '../../domain/payout-state.ts';
 import { payoutsSent } from '../../metrics.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
-import { findPayoutDestinationHolds } from '../settings/payout-destination-changes.service.ts';
+import { findPayoutDestinationHolds } from '../settings/payout-destination-holds.service.ts';
 import { recordFailedPayoutAttempt, retryPolicy } from './payouts.service.ts';
 import {
   adoptBatchVersion,

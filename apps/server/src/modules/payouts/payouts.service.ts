@@ -16,7 +16,7 @@ import { insertNotification } from '../notifications/notifications.repo.ts';
 import {
   findPayoutDestinationHolds,
   listOrganizationPayoutHolds,
-} from '../settings/payout-destination-changes.service.ts';
+} from '../settings/payout-destination-holds.service.ts';
 import { replacePayoutByParts } from './payout-oversize.repo.ts';
 import {
   createLightningPayout,

@@ -4,7 +4,6 @@ import {
   type BankingInfoMetadata,
   type CancelledDestinationChange,
   type PayoutDestinationKind,
-  type PayoutHold,
 } from '@rayo/shared';
 import type { LightningBackend } from '../../adapters/lightning/types.ts';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
@@ -12,7 +11,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { PayoutDestinationValue } from '../../db/schema.ts';
 import { maskBankingInfo } from '../../domain/banking-info.ts';
-import { coolDownEnd, payoutDestinationHold } from '../../domain/payout-destination-hold.ts';
+import { coolDownEnd } from '../../domain/payout-destination-hold.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import { type AccessClaims, sha256Hex } from '../auth/tokens.ts';
@@ -26,7 +25,6 @@ import {
   findDestinationChangeByTokenHash,
   findOrganizationDestinationChange,
   insertDestinationChange,
-  listDestinationStates,
   lockOrganizationDestinations,
   markAdminsMailed,
   restoreAddress,
@@ -44,63 +42,8 @@ export type DestinationCancelDeps = { db: Db; lightning: Pick<LightningBackend, 
 
 type Log = { warn: (details: object, message: string) => void };
 
-/** A destination payouts wait on now: the change that holds it, and until when (null: until verified). */
-export type HeldDestination = PayoutHold & { organizationId: string };
-
 /** The public page the mailed link opens, which asks before it cancels (mail scanners follow links). */
 export const CANCEL_DESTINATION_CHANGE_PATH = '/cancel-payout-change';
-
-async function listHolds(
-  db: Db,
-  organizationIds: readonly string[],
-  kinds: readonly PayoutDestinationKind[],
-  now: Date,
-): Promise<HeldDestination[]> {
-  const held: HeldDestination[] = [];
-  for (const state of await listDestinationStates(db, organizationIds, kinds)) {
-    const hold = payoutDestinationHold({
-      verified: state.verified,
-      change: { changedAt: state.changed_at, releaseAt: state.release_at },
-      now,
-    });
-    if (!hold.held) continue;
-    held.push({
-      organizationId: state.organization_id,
-      changeId: state.change_id,
-      kind: state.kind,
-      changedAt: hold.changedAt.toISOString(),
-      releaseAt: hold.releaseAt?.toISOString() ?? null,
-    });
-  }
-  return held;
-}
-
-/**
- * The rule every payout follows (domain/payout-destination-hold.ts), for many organizations at
- * once: those among `organizationIds` whose `kind` destination is held now, with why. Any other
- * organization may be paid. The Lightning payout job, the on-chain batch and back office's bank
- * transfers call this, inside the transaction that then pays, so a change committed meanwhile counts.
- */
-export async function findPayoutDestinationHolds(
-  db: Db,
-  kind: PayoutDestinationKind,
-  organizationIds: readonly string[],
-  now = new Date(),
-): Promise<Map<string, HeldDestination>> {
-  const held = await listHolds(db, organizationIds, [kind], now);
-  return new Map(held.map((hold) => [hold.organizationId, hold]));
-}
-
-/** Every destination of the organization that payouts wait on, for its payouts screen. */
-export async function listOrganizationPayoutHolds(
-  db: Db,
-  organizationId: string,
-  now = new Date(),
-): Promise<PayoutHold[]> {
-  return (await listHolds(db, [organizationId], ['lightning', 'onchain', 'bank'], now)).map(
-    ({ organizationId: _organization, ...hold }) => hold,
-  );
-}
 
 /** A change recorded in its own transaction, with the secret of its cancel link, mailed once it commits. */
 export type RecordedDestinationChange = { row: DestinationChangeRow; cancelToken: string; changedBy: string | null };

@@ -7,7 +7,7 @@ import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } fro
 import { bearer, createTestApp, createTestUser, openTestShop, signIn, type TestApp } from '../../../test/test-app.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { batchLightningPayouts, type PayoutDeps } from '../payouts/payouts.service.ts';
-import { findPayoutDestinationHolds } from './payout-destination-changes.service.ts';
+import { findPayoutDestinationHolds } from './payout-destination-holds.service.ts';
 
 type Headers = { authorization: string };
 
