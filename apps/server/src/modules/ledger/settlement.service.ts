@@ -4,7 +4,7 @@ import type { LightningBackend, Settlement } from '../../adapters/lightning/type
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { invoicesSettled, settlementDelay } from '../../metrics.ts';
-import { findOrganizationPayoutSplit } from '../settings/payout-split.repo.ts';
+import { readPayoutSplitForSale } from '../settings/payout-split.service.ts';
 import { addTransactionToDailyRollup, addTransactionToDisbursementTotals, insertTransaction } from './ledger.repo.ts';
 import {
   advanceSettleCursor,
@@ -32,7 +32,7 @@ export async function settleInvoice(deps: SettlementDeps, backend: string, settl
       const totalMsat = BigInt(invoice.amount_msat);
       const rateMinorPerBtc = BigInt(invoice.rate_minor_per_btc);
       // The split in force now, read in this transaction: the sale keeps it whatever changes later.
-      const split = splitForSale(await findOrganizationPayoutSplit(trx, invoice.organization_id), invoice.currency);
+      const split = splitForSale(await readPayoutSplitForSale(trx, invoice.organization_id), invoice.currency);
       const figures = computeSettlement({
         totalMsat,
         rateMinorPerBtc,

@@ -1,6 +1,7 @@
 import {
   AppError,
   missingVerifications,
+  type PayoutSplit,
   type PayoutSplitRequest,
   type PayoutSplitSettings,
   percentsToBps,
@@ -18,6 +19,7 @@ import type { AccessClaims } from '../auth/tokens.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
 import { findUserById } from '../users/users.repo.ts';
 import {
+  findOrganizationPayoutSplit,
   findPayoutSplitSettings,
   listVerificationEntries,
   type PayoutSplitRow,
@@ -53,6 +55,14 @@ function toSettings(row: PayoutSplitRow, entries: VerificationEntries, conversio
     verifications: verificationsOf(row),
     entries,
   };
+}
+
+/**
+ * The split a sale settles with, read by the settlement in its own transaction (`db`): the
+ * organization's at that moment, which the sale keeps whatever changes later.
+ */
+export async function readPayoutSplitForSale(db: Db, organizationId: string): Promise<PayoutSplit> {
+  return findOrganizationPayoutSplit(db, organizationId);
 }
 
 /** What the organizations have entered of what back office verifies, by id. */
