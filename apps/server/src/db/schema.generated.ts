@@ -492,6 +492,7 @@ export interface Refunds {
   invoice_expires_at: Timestamp | null;
   k1: string;
   last_error: string | null;
+  lightning_payout_id: string | null;
   method: RefundMethod;
   organization_id: string;
   paid_at: Timestamp | null;

@@ -40,6 +40,7 @@ import * as shareTokenIndex from './0040-share-token-index.ts';
 import * as sessionEpoch from './0041-session-epoch.ts';
 import * as closeSchedules from './0042-close-schedules.ts';
 import * as refunds from './0043-refunds.ts';
+import * as refundsInPayouts from './0044-refunds-in-payouts.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '0041-session-epoch': sessionEpoch,
   '0042-close-schedules': closeSchedules,
   '0043-refunds': refunds,
+  '0044-refunds-in-payouts': refundsInPayouts,
 };

@@ -19,6 +19,7 @@ import { findAccount, listAccounts } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findCurrentOrganization } from '../organizations/organizations.repo.ts';
+import { sumRefundsNotDisbursed } from '../refunds/refunds.repo.ts';
 import { toTransaction } from '../transactions/transactions.service.ts';
 import {
   countSales,
@@ -138,8 +139,15 @@ export async function sumTransactions(
   const scope = await scopeOf(db, caller, query.account);
   const { timeZone, currency } = scope.organization;
   const totals = await sumSales(readDb, await salesFilterOf(readDb, scope, period), timeZone, currency);
+  const refunded = await sumRefundsNotDisbursed(readDb, {
+    organizationId: scope.organization.id,
+    accountIds: scope.accountIds,
+    ...period,
+  });
+  // Refunds owed beyond the period's shares leave nothing to disburse, not a negative figure.
+  const toDisburse = BigInt(totals.msatsToDisburse) - refunded;
   return {
-    msatsToDisburse: msatNumber(totals.msatsToDisburse),
+    msatsToDisburse: msatNumber((toDisburse > 0n ? toDisburse : 0n).toString()),
     receiveMsat: msatNumber(totals.receiveMsat),
     fiatToDisburse: formatMinor(BigInt(totals.fiatToDisburseMinor), currency),
     receiveFiat: formatMinor(BigInt(totals.receiveFiatMinor), currency),

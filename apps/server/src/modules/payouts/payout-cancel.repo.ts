@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { statesBefore } from '../../domain/payout-state.ts';
+import { releasePayoutRefunds } from '../refunds/refunds.repo.ts';
 
 /**
  * Moves the payout to cancelled and gives its shares back (its payout_transactions rows go, as
@@ -22,6 +23,7 @@ export async function cancelPayoutRow(
     .executeTakeFirst();
   if (cancelled.numUpdatedRows !== 1n) return false;
   await trx.deleteFrom('payout_transactions').where('payout_id', '=', input.payoutId).execute();
+  await releasePayoutRefunds(trx, input.payoutId);
   return true;
 }
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Share } from '../../domain/payout-split.ts';
 import { statesBefore } from '../../domain/payout-state.ts';
+import { releasePayoutRefunds } from '../refunds/refunds.repo.ts';
 
 /**
  * In one database transaction: the payout (still open and still holding the invoice the caller
@@ -43,6 +44,8 @@ export async function replacePayoutByParts(
       .where('id', '=', payout.id)
       .execute();
     await trx.deleteFrom('payout_transactions').where('payout_id', '=', payout.id).execute();
+    // The parts carry the shares whole; the refunds the payout took wait for the next one.
+    await releasePayoutRefunds(trx, payout.id);
     const ids: string[] = [];
     for (const group of groups) {
       const part = await trx

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { PayoutKind } from '../../db/schema.ts';
 import { statesBefore } from '../../domain/payout-state.ts';
+import { chargeRefundsToPayout, lockRefundsOwed } from '../refunds/refunds.repo.ts';
 
 export type PayoutRow = {
   id: string;
@@ -151,7 +152,10 @@ export async function createLightningPayout(
       .select(['t.id', 't.lightning_msat'])
       .forUpdate()
       .execute();
-    const total = shares.reduce((sum, share) => sum + BigInt(share.lightning_msat), 0n);
+    // A refund is taken from the next payout, whether its sale's share is in it or was paid before.
+    const owed = await lockRefundsOwed(trx, input.organizationId);
+    const sharesTotal = shares.reduce((sum, share) => sum + BigInt(share.lightning_msat), 0n);
+    const total = owed.reduce((sum, refund) => sum - refund.amountMsat, sharesTotal);
     if (shares.length === 0 || total < input.minMsat) return null;
     const payout = await trx
       .insertInto('payouts')
@@ -176,6 +180,11 @@ export async function createLightningPayout(
         })),
       )
       .execute();
+    await chargeRefundsToPayout(
+      trx,
+      owed.map((refund) => refund.id),
+      payout.id,
+    );
     return toPayout(payout as Selected);
   });
 }

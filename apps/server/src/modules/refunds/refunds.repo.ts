@@ -1,6 +1,6 @@
 import type { RefundMethod, RefundState } from '@rayo/shared';
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
 import { onAccountLinkedTo } from '../managers/managers.repo.ts';
 
 export type RefundRow = {
@@ -300,4 +300,56 @@ export async function listPayingRefunds(db: Db, limit: number): Promise<RefundRo
     .limit(limit)
     .execute();
   return rows.map((row) => toRefund(row as Selected));
+}
+
+/**
+ * The organization's refunds no Lightning payout has taken yet, locked until the transaction
+ * ends, for the payout being made to be smaller by them.
+ */
+export async function lockRefundsOwed(db: Db, organizationId: string): Promise<{ id: string; amountMsat: bigint }[]> {
+  const rows = await db
+    .selectFrom('refunds')
+    .select(['id', 'amount_msat'])
+    .where('organization_id', '=', organizationId)
+    .where('lightning_payout_id', 'is', null)
+    .forUpdate()
+    .execute();
+  return rows.map((row) => ({ id: row.id, amountMsat: BigInt(row.amount_msat) }));
+}
+
+export async function chargeRefundsToPayout(db: Db, refundIds: string[], payoutId: string): Promise<void> {
+  if (refundIds.length === 0) return;
+  await db.updateTable('refunds').set({ lightning_payout_id: payoutId }).where('id', 'in', refundIds).execute();
+}
+
+/** A cancelled payout's refunds are owed again, so the next payout takes them. */
+export async function releasePayoutRefunds(db: Db, payoutId: string): Promise<void> {
+  await db
+    .updateTable('refunds')
+    .set({ lightning_payout_id: null })
+    .where('lightning_payout_id', '=', payoutId)
+    .execute();
+}
+
+/**
+ * What the refunds of the filter's sales take from their "to disburse": each refund until the
+ * Lightning payout that took it is sent. The sales are those the dashboard's filter covers, by
+ * the time they settled.
+ */
+export async function sumRefundsNotDisbursed(
+  db: ReadDb,
+  filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null },
+): Promise<bigint> {
+  let query = db
+    .selectFrom('refunds')
+    .innerJoin('transactions', 'transactions.id', 'refunds.transaction_id')
+    .leftJoin('payouts', 'payouts.id', 'refunds.lightning_payout_id')
+    .select(sql<string>`coalesce(sum(refunds.amount_msat), 0)`.as('msat'))
+    .where('refunds.organization_id', '=', filter.organizationId)
+    .where((eb) => eb.or([eb('payouts.id', 'is', null), eb('payouts.state', '<>', 'sent')]));
+  if (filter.accountIds !== null) query = query.where('transactions.account_id', 'in', filter.accountIds);
+  if (filter.from !== null) query = query.where('transactions.settled_at', '>=', filter.from);
+  if (filter.to !== null) query = query.where('transactions.settled_at', '<', filter.to);
+  const row = await query.executeTakeFirstOrThrow();
+  return BigInt(row.msat);
 }
