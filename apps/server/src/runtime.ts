@@ -5,7 +5,7 @@ import { createMailer } from './adapters/mail/mailer.ts';
 import { createRateSource } from './adapters/rates/index.ts';
 import type { AppDeps } from './app.ts';
 import type { Config } from './config.ts';
-import type { Db, ReadDb } from './db/database.ts';
+import { type Db, onConnectionLost, type ReadDb } from './db/database.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { deliverWebhookTask } from './jobs/deliver-webhook.ts';
 import { markShopOrderPaidTask } from './jobs/mark-shop-order-paid.ts';
@@ -60,6 +60,11 @@ export async function startRuntime(
   const log = await createLog(config.logLevel, options.logDestination);
   const { db } = database;
   const readDb = database.readDb ?? db;
+  for (const pool of new Set([db, readDb])) {
+    onConnectionLost(pool, (error, role) =>
+      log.warn({ err: error, pool: role }, 'PostgreSQL connection lost; the pool opens a new one at its next use'),
+    );
+  }
   const tokens = createTokenIssuer(await loadServerSecret(db, 'jwt', config.jwtSecret), config.accessTokenTtlSeconds);
   const mfaCipher = createSecretCipher(await loadServerSecret(db, 'mfa', config.mfaEncryptionKey));
   const lightning = await createLightningBackend(config, database, log);

@@ -17,7 +17,13 @@ export type ReadDb = Omit<
 /** Which server a pool reaches: the primary takes every write, a replica only reads. */
 export type PoolRole = 'primary' | 'replica';
 
-type PoolUse = { pool: pg.Pool; role: PoolRole; queries: number };
+/** Told of a connection the server dropped; the pool opens a new one at its next use. */
+export type ConnectionLossHandler = (error: Error, role: PoolRole) => void;
+
+type PoolUse = { pool: pg.Pool; role: PoolRole; queries: number; onLost: ConnectionLossHandler };
+
+/** Until a process has a log (the command-line tools have none), a lost connection is printed. */
+const printLoss: ConnectionLossHandler = (error) => console.warn(`PostgreSQL connection lost: ${error.message}`);
 
 const pools = new WeakMap<ReadDb, PoolUse>();
 
@@ -41,16 +47,21 @@ export function poolUse(db: ReadDb): { role: PoolRole; queries: number } {
   return { role, queries };
 }
 
+/** Sends the connections `db` loses to `handler`: the server's log, once the runtime has one. */
+export function onConnectionLost(db: ReadDb, handler: ConnectionLossHandler): void {
+  useOf(db).onLost = handler;
+}
+
 export function createDatabase(connectionString: string, maxConnections = 10, role: PoolRole = 'primary'): Db {
   const pool = new pg.Pool({ connectionString, max: maxConnections });
-  const use: PoolUse = { pool, role, queries: 0 };
+  const use: PoolUse = { pool, role, queries: 0, onLost: printLoss };
   // An idle connection dropped by the server (a restart, or shutdown racing the embedded
   // cluster's own exit hook) must not crash the process; the pool replaces it on next use.
-  pool.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+  pool.on('error', (error) => use.onLost(error, role));
   pool.on('connect', (client) => {
     // The same for a connection lost while checked out (graphile-worker holds one for LISTEN): the
     // query on it fails, and the process must not crash on the unhandled 'error' event.
-    client.on('error', (error) => console.warn(`PostgreSQL connection lost: ${error.message}`));
+    client.on('error', (error) => use.onLost(error, role));
     // Counted on the client, not in Kysely, so that raw work on the pool (a CSV's COPY) counts too.
     const query = client.query;
     client.query = function (this: pg.PoolClient, ...args: unknown[]) {
