@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db, ReadDb } from '../../db/database.ts';
-import { type LedgerRow, selectLedger } from '../transactions/transactions.repo.ts';
 
 export async function organizationExists(db: Db, organizationId: string): Promise<boolean> {
   const row = await db.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
@@ -10,46 +9,6 @@ export async function organizationExists(db: Db, organizationId: string): Promis
 export async function findCountryCode(db: Db, countryId: number): Promise<string | undefined> {
   const row = await db.selectFrom('countries').select('code').where('id', '=', countryId).executeTakeFirst();
   return row?.code;
-}
-
-/** The organization's sales whose fiat part is not paid, oldest first (the partial index of 0022). */
-export async function listUnpaidTransactions(db: Db, organizationId: string, limit: number): Promise<LedgerRow[]> {
-  return selectLedger(db)
-    .where('transactions.organization_id', '=', organizationId)
-    .where('transactions.disbursed', '=', false)
-    .where('transactions.fiat_msat', '>', '0')
-    .orderBy('transactions.settled_at')
-    .orderBy('transactions.id')
-    .limit(limit)
-    .execute();
-}
-
-/** One page of the organization's whole ledger in a stable order, with each sale's account name, for the export. */
-export async function listOrganizationTransactionsPage(
-  db: ReadDb,
-  organizationId: string,
-  limit: number,
-  offset: number,
-): Promise<Array<LedgerRow & { account_name: string }>> {
-  return selectLedger(db)
-    .innerJoin('accounts', 'accounts.id', 'transactions.account_id')
-    .select('accounts.name as account_name')
-    .where('transactions.organization_id', '=', organizationId)
-    .orderBy('transactions.settled_at')
-    .orderBy('transactions.id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-}
-
-/** How many sales the organization has, from the daily rollup rather than the ledger. */
-export async function countOrganizationTransactions(db: ReadDb, organizationId: string): Promise<number> {
-  const row = await db
-    .selectFrom('transaction_daily')
-    .select(sql<string>`coalesce(sum(count), 0)::text`.as('count'))
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
 }
 
 /** Of the named organizations, those that have entered no bank account, by name. */

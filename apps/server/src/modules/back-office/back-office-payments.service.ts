@@ -13,16 +13,13 @@ import { buildCountryReport, countryReportCsv } from '../../domain/country-repor
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findPayoutDestinationHolds } from '../settings/payout-destination-holds.service.ts';
-import { toTransaction } from '../transactions/transactions.service.ts';
+import { listOrganizationLedgerPage, listUnpaidSalesOfOrganization } from '../transactions/transactions.service.ts';
 import { findUserById } from '../users/users.repo.ts';
 import {
-  countOrganizationTransactions,
   findCountryCode,
   listOrganizationsWithoutBankAccount,
-  listOrganizationTransactionsPage,
   listReportTotals,
   listUnpaidIdsByOrganization,
-  listUnpaidTransactions,
   lockTransactionsForPay,
   markTransactionsPaid,
   organizationExists,
@@ -35,8 +32,7 @@ async function assertOrganization(db: Db, organizationId: string): Promise<void>
 /** The organization's sales whose fiat part back office has not paid, the oldest PAY_TRANSACTIONS_LIMIT. */
 export async function listOrganizationUnpaidTransactions(db: Db, organizationId: string): Promise<UnpaidTransaction[]> {
   await assertOrganization(db, organizationId);
-  const rows = await listUnpaidTransactions(db, organizationId, PAY_TRANSACTIONS_LIMIT);
-  return rows.map((row) => ({ ...toTransaction(row), fiatIncomeMinor: row.fiat_income_minor }));
+  return listUnpaidSalesOfOrganization(db, organizationId, PAY_TRANSACTIONS_LIMIT);
 }
 
 /**
@@ -50,11 +46,7 @@ export async function listOrganizationTransactions(
   query: OrganizationTransactionsQuery,
 ): Promise<{ transactions: OrganizationTransaction[]; total: number }> {
   await assertOrganization(db, organizationId);
-  const [rows, total] = await Promise.all([
-    listOrganizationTransactionsPage(readDb, organizationId, query.limit, (query.page - 1) * query.limit),
-    countOrganizationTransactions(readDb, organizationId),
-  ]);
-  return { transactions: rows.map((row) => ({ ...toTransaction(row), accountName: row.account_name })), total };
+  return listOrganizationLedgerPage(readDb, organizationId, query.limit, (query.page - 1) * query.limit);
 }
 
 /**

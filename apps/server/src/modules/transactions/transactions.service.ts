@@ -1,7 +1,13 @@
-import type { Transaction } from '@rayo/shared';
+import type { OrganizationTransaction, Transaction, UnpaidTransaction } from '@rayo/shared';
 import { civilDateAt, formatMinor, satsPerUnit, startOfDay } from '@rayo/shared';
-import type { Db } from '../../db/database.ts';
-import { type LedgerRow, listLatestTerminalSales } from './transactions.repo.ts';
+import type { Db, ReadDb } from '../../db/database.ts';
+import {
+  countOrganizationTransactions,
+  type LedgerRow,
+  listLatestTerminalSales,
+  listOrganizationTransactionsPage,
+  listUnpaidTransactions,
+} from './transactions.repo.ts';
 
 function msat(value: string): number {
   return Number(BigInt(value));
@@ -35,6 +41,30 @@ export function toTransaction(row: LedgerRow): Transaction {
     description: row.description,
     paidVia: row.payment_hash.startsWith('onchain:') ? 'onchain' : 'lightning',
   };
+}
+
+/** The organization's sales whose fiat part is not paid, oldest first, with that part in minor units. */
+export async function listUnpaidSalesOfOrganization(
+  db: Db,
+  organizationId: string,
+  limit: number,
+): Promise<UnpaidTransaction[]> {
+  const rows = await listUnpaidTransactions(db, organizationId, limit);
+  return rows.map((row) => ({ ...toTransaction(row), fiatIncomeMinor: row.fiat_income_minor }));
+}
+
+/** A page of the organization's whole ledger, oldest first, and how many sales it has in all. */
+export async function listOrganizationLedgerPage(
+  readDb: ReadDb,
+  organizationId: string,
+  limit: number,
+  offset: number,
+): Promise<{ transactions: OrganizationTransaction[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    listOrganizationTransactionsPage(readDb, organizationId, limit, offset),
+    countOrganizationTransactions(readDb, organizationId),
+  ]);
+  return { transactions: rows.map((row) => ({ ...toTransaction(row), accountName: row.account_name })), total };
 }
 
 /** A terminal's latest sales, newest first, for the signed-in screen of its BPT. */
