@@ -203,6 +203,14 @@ export const DevnetWithdrawLinkRequestSchema = z.object({
 export type DevnetWithdrawLinkRequest = z.infer<typeof DevnetWithdrawLinkRequestSchema>;
 export const DevnetWithdrawLinkSchema = z.object({ lnurl: z.string() });
 export type DevnetWithdrawLink = z.infer<typeof DevnetWithdrawLinkSchema>;
+/** The devnet wallet withdraws `amountMsat` from someone's LNURL-withdraw link (a refund link, say). */
+export const DevnetWithdrawRequestSchema = z.object({
+  lnurl: z.string().trim().min(1).max(2048),
+  amountMsat: MsatSchema.min(1000),
+});
+export type DevnetWithdrawRequest = z.infer<typeof DevnetWithdrawRequestSchema>;
+export const DevnetWithdrawResponseSchema = z.object({ paymentHash: z.string() });
+export type DevnetWithdrawResponse = z.infer<typeof DevnetWithdrawResponseSchema>;
 
 // LNURL answers (LUD-01, LUD-03): HTTP 200 with a status in the body
 export const LnurlOkSchema = z.object({ status: z.literal('OK') });

@@ -917,6 +917,7 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
 
   'POST /api/devnet/pay': async () => ({ body: { paymentRequest: (await f.newInvoice()).paymentRequest } }),
   'POST /api/devnet/lnurl-withdraw': () => ({ body: {} }),
+  'POST /api/devnet/withdraw': async () => ({ body: { lnurl: await f.newWithdrawLink(), amountMsat: 2000 } }),
   'GET /api/shops/shopify': () => ({}),
   'PUT /api/shops/shopify': async () => ({
     body: { shop: WALK_SHOP, ...WALK_SHOP_APP, virtualBptId: await sharedVirtualBptOfA() },

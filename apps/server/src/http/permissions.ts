@@ -274,6 +274,7 @@ export const permissions: Readonly<Record<string, Permission>> = {
   // Registered only with the devnet Lightning backend, whose money is not real.
   'POST /api/devnet/pay': anyone,
   'POST /api/devnet/lnurl-withdraw': anyone,
+  'POST /api/devnet/withdraw': anyone,
   'GET /api/devnet/lnurlw/:k1': anyone,
   'GET /api/devnet/lnurlw/:k1/callback': anyone,
   // With the devnet chain too.

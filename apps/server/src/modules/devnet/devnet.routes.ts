@@ -8,6 +8,8 @@ import {
   DevnetSendResponseSchema,
   DevnetWithdrawLinkRequestSchema,
   DevnetWithdrawLinkSchema,
+  DevnetWithdrawRequestSchema,
+  DevnetWithdrawResponseSchema,
   LnurlErrorSchema,
   LnurlOkSchema,
   LnurlWithdrawCallbackQuerySchema,
@@ -25,6 +27,7 @@ import {
   payFromDevnetWallet,
   redeemDevnetWithdrawal,
   sendOnchainFromDevnetWallet,
+  withdrawToDevnetWallet,
 } from './devnet.service.ts';
 
 /** Any text: an unknown k1 gets an LNURL ERROR answer, not a validation error. */
@@ -61,6 +64,25 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
       const { maxMsat } = request.body;
       return createDevnetWithdrawLink(deps, maxMsat === undefined ? undefined : BigInt(maxMsat));
     },
+  );
+
+  app.post(
+    '/api/devnet/withdraw',
+    {
+      onRequest: localOnly,
+      schema: {
+        tags: ['devnet'],
+        summary: "The devnet wallet withdraws amountMsat from an LNURL-withdraw link, such as a refund's",
+        body: DevnetWithdrawRequestSchema,
+        response: { 200: DevnetWithdrawResponseSchema },
+      },
+    },
+    async (request) =>
+      withdrawToDevnetWallet(
+        deps,
+        { lnurl: request.body.lnurl, amountMsat: BigInt(request.body.amountMsat) },
+        request.log,
+      ),
   );
 
   if (deps.config.chain.backend === 'devnet') registerDevnetChainRoutes(app, deps, localOnly);

@@ -9,12 +9,19 @@ import {
 import { readDevnetTipHeight } from '../../adapters/chain/devnet.repo.ts';
 import { mineDevnetBlocks, sendDevnetPayment } from '../../adapters/chain/devnet.ts';
 import { payDevnetInvoice } from '../../adapters/lightning/devnet.ts';
+import type { LightningBackend } from '../../adapters/lightning/types.ts';
+import { redeemLnurlWithdraw } from '../../adapters/lnurl/withdraw-client.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { decodeBolt11 } from '../../domain/bolt11.ts';
 import { claimDevnetWithdrawal, findDevnetWithdrawal, insertDevnetWithdrawal } from './devnet.repo.ts';
 
-export type DevnetDeps = { db: Db; config: Pick<Config, 'publicUrl' | 'chain' | 'devnetPublic'> };
+export type DevnetDeps = {
+  db: Db;
+  config: Pick<Config, 'publicUrl' | 'chain' | 'devnetPublic' | 'lnurlAllowPrivateHosts'>;
+  lightning: Pick<LightningBackend, 'createInvoice'>;
+};
+type Log = { debug: (details: object, message: string) => void };
 
 /** LNURL-withdraw's smallest amount: one satoshi. */
 const MIN_WITHDRAWABLE_MSAT = 1_000n;
@@ -46,6 +53,33 @@ export async function createDevnetWithdrawLink(deps: DevnetDeps, maxMsat?: bigin
   const k1 = randomBytes(32).toString('hex');
   await insertDevnetWithdrawal(deps.db, k1, maxMsat ?? DEFAULT_MAX_MSAT);
   return { lnurl: withdrawUrl(deps.config, k1).replace(/^https?:\/\//, 'lnurlw://') };
+}
+
+/**
+ * The devnet wallet as someone else's LNURL-withdraw customer (a refund link, say): it makes an
+ * invoice of the devnet node for `amountMsat` and asks the link's service to pay it, through the
+ * same LUD-03 client as a terminal reading a card. The payment arrives when that service pays.
+ */
+export async function withdrawToDevnetWallet(
+  deps: DevnetDeps,
+  input: { lnurl: string; amountMsat: bigint },
+  log: Log,
+): Promise<{ paymentHash: string }> {
+  const invoice = await deps.lightning.createInvoice({
+    amountMsat: input.amountMsat,
+    description: 'Withdrawn to the devnet wallet',
+    expirySeconds: 600,
+  });
+  await redeemLnurlWithdraw({
+    lnurl: input.lnurl,
+    paymentRequest: invoice.paymentRequest,
+    amountMsat: input.amountMsat,
+    allowInsecureLoopback: true,
+    allowPrivateAddresses: deps.config.lnurlAllowPrivateHosts,
+    trustedOrigin: new URL(deps.config.publicUrl).origin,
+    log,
+  });
+  return { paymentHash: invoice.paymentHash };
 }
 
 /** The LUD-03 withdrawRequest a wallet or terminal reads first. */

@@ -200,3 +200,20 @@ describe('the devnet Bolt Card service (LUD-03)', () => {
     expect(states.filter((lookup) => lookup.state === 'settled')).toHaveLength(1);
   });
 });
+
+describe('POST /api/devnet/withdraw', () => {
+  it("receives into the devnet wallet from an LNURL-withdraw link, within the link's limits", async () => {
+    const lnurl = await withdrawLink(5_000);
+    const withdraw = (amountMsat: number) =>
+      t.app.inject({ method: 'POST', url: '/api/devnet/withdraw', payload: { lnurl, amountMsat } });
+    const above = await withdraw(6_000);
+    expect(above.statusCode, above.body).toBe(400);
+    expect(above.json<ErrorResponse>().code).toBe('InvalidLnurlWithdraw');
+    const response = await withdraw(3_000);
+    expect(response.statusCode, response.body).toBe(200);
+    const { paymentHash } = response.json<{ paymentHash: string }>();
+    expect((await node.lookupInvoice(paymentHash)).state).toBe('settled');
+    // The link is used up: a second withdrawal is refused.
+    expect((await withdraw(3_000)).statusCode).toBe(400);
+  });
+});
