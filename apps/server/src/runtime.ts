@@ -7,6 +7,7 @@ import type { AppDeps } from './app.ts';
 import type { Config } from './config.ts';
 import { type Db, onConnectionLost, type ReadDb } from './db/database.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
+import { closeReportsPass, SEND_CLOSE_REPORT_TASK, sendCloseReportTask } from './jobs/close-reports.ts';
 import { deliverWebhookTask } from './jobs/deliver-webhook.ts';
 import { markShopOrderPaidTask } from './jobs/mark-shop-order-paid.ts';
 import { paymentPasses, startSettlementStream } from './jobs/payment-jobs.ts';
@@ -78,6 +79,7 @@ export async function startRuntime(
   const events = await startInvoiceEventHub(database.url, log);
   const checkoutEvents = await startCheckoutEventHub(database.url, log);
   const mailer = createMailer(config, log);
+  const clock = options.clock ?? systemClock;
   const stops: Array<() => Promise<void> | void> = [];
   observeDatabase(db, readDb);
   if (config.metrics.port !== undefined) {
@@ -96,8 +98,9 @@ export async function startRuntime(
           [DELIVER_WEBHOOK_TASK]: deliverWebhookTask({ db, config, mfaCipher }),
           [MARK_ORDER_PAID_TASKS.shopify]: markShopOrderPaidTask({ db, config, mfaCipher }),
           [MARK_ORDER_PAID_TASKS.ecwid]: markShopOrderPaidTask({ db, config, mfaCipher }),
+          [SEND_CLOSE_REPORT_TASK]: sendCloseReportTask({ db, mailer, clock }),
         },
-        periodic: paymentPasses({ db, config, lightning, chain }, log),
+        periodic: [...paymentPasses({ db, config, lightning, chain }, log), closeReportsPass({ db, clock })],
         pollIntervalMs: options.jobPollIntervalMs,
       }),
     );
@@ -125,7 +128,7 @@ export async function startRuntime(
       mailer,
       mfaCipher,
       log,
-      clock: options.clock ?? systemClock,
+      clock,
     },
     stop: async () => {
       for (const stop of stops) await stop();

@@ -107,6 +107,7 @@ export const NOTIFICATION_KINDS = [
   'organization.created',
   'payout.failed',
   'payout.waiting_funds',
+  'close.report_failed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

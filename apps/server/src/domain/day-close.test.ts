@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CloseGroup, type CloseTotals, summarizeClose } from './day-close.ts';
+import { type CloseGroup, type CloseTotals, closePeriodOf, summarizeClose } from './day-close.ts';
 
 const amount = fc.bigInt({ min: 0n, max: 10n ** 15n });
 const group: fc.Arbitrary<CloseGroup> = fc.record({
@@ -48,5 +48,13 @@ describe('summarizeClose', () => {
     expect(close.totals.netMsat).toBe(0n);
     expect(close.byHour).toEqual([]);
     expect(close.byMethod.onchain.grossMsat).toBe(0n);
+  });
+});
+
+describe('closePeriodOf', () => {
+  it('covers the day, the seven days or the month to the last day', () => {
+    expect(closePeriodOf('daily', '2026-11-27')).toEqual({ fromDay: '2026-11-27', toDay: '2026-11-27' });
+    expect(closePeriodOf('weekly', '2026-03-01')).toEqual({ fromDay: '2026-02-23', toDay: '2026-03-01' });
+    expect(closePeriodOf('monthly', '2026-02-28')).toEqual({ fromDay: '2026-02-01', toDay: '2026-02-28' });
   });
 });

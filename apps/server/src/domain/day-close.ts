@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '@rayo/shared';
+import type { CloseFrequency, PaymentMethod } from '@rayo/shared';
 
 /** Sums of a set of sales: fiat in minor units of the organization's currency, bitcoin in msat. */
 export type CloseSums = {
@@ -123,4 +123,16 @@ export function summarizeClose(groups: readonly CloseGroup[]): CloseSummary {
     },
     byHour: [...hours].sort(([a], [b]) => a - b).map(([hour, sums]) => ({ hour, totals: withNet(sums) })),
   };
+}
+
+/**
+ * The local days a scheduled close covers, given the last one (the day it is mailed at closing
+ * time): that day alone, the seven days to it, or its calendar month to it.
+ */
+export function closePeriodOf(frequency: CloseFrequency, lastDay: string): { fromDay: string; toDay: string } {
+  if (frequency === 'daily') return { fromDay: lastDay, toDay: lastDay };
+  if (frequency === 'monthly') return { fromDay: `${lastDay.slice(0, 8)}01`, toDay: lastDay };
+  const last = new Date(`${lastDay}T00:00:00Z`);
+  last.setUTCDate(last.getUTCDate() - 6);
+  return { fromDay: last.toISOString().slice(0, 10), toDay: lastDay };
 }

@@ -134,6 +134,8 @@ async function createFixtures() {
   const bpt = await newBpt();
   const newInvoice = () => post<Invoice>(`/api/bpts/${bpt.id}/invoices`, { amount: '10.00' });
   const newWithdrawLink = async () => (await post<{ lnurl: string }>('/api/devnet/lnurl-withdraw', {})).lnurl;
+  const newCloseSchedule = () =>
+    post<{ id: string }>('/api/close/schedules', { account: 'all', frequency: 'daily', time: '18:00' });
 
   return {
     orgA,
@@ -147,6 +149,7 @@ async function createFixtures() {
     newBpt,
     newInvoice,
     newWithdrawLink,
+    newCloseSchedule,
   };
 }
 
@@ -839,6 +842,11 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
     params: { id: await paidSaleOfA() },
     body: { amountMsat: 1000, idempotencyKey: `walk-${caller.kind}-${randomUUID()}` },
   }),
+  'GET /api/close/schedules': () => ({}),
+  'POST /api/close/schedules': () => ({
+    body: { account: f.account.id, frequency: 'daily', time: '18:00', managers: false },
+  }),
+  'DELETE /api/close/schedules/:id': async () => ({ params: { id: (await f.newCloseSchedule()).id } }),
 
   'GET /api/back-office/organizations': () => ({ query: { search: 'Org', country: '-1' } }),
   'GET /api/back-office/organization/:id/admin': () => ({ params: { id: f.orgA.id } }),

@@ -231,6 +231,9 @@ export const permissions: Readonly<Record<string, Permission>> = {
   // Managers see a sale's refunds on their linked accounts; only admins make them (issue 30).
   'GET /api/transactions/:id/refunds': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
   'POST /api/transactions/:id/refunds': { who: admins, scope: { param: 'id', within: 'organization' } },
+  'GET /api/close/schedules': { who: admins },
+  'POST /api/close/schedules': { who: admins, scope: { param: 'account', within: 'organization', outside: 400 } },
+  'DELETE /api/close/schedules/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
 
   // Back office (SPEC §7): every organization, their verification and blocking, notices, the audit log.
   'GET /api/back-office/organizations': { who: backOffice },

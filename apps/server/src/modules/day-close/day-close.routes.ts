@@ -1,11 +1,20 @@
-import { DayCloseQuerySchema, DayCloseSchema } from '@rayo/shared';
+import {
+  CloseScheduleInputSchema,
+  CloseScheduleListSchema,
+  CloseScheduleSchema,
+  DayCloseQuerySchema,
+  DayCloseSchema,
+} from '@rayo/shared';
+import { z } from 'zod';
 import type { Db, ReadDb } from '../../db/database.ts';
+import type { Clock } from '../../domain/clock.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { createCloseSchedule, listCloseSchedulesOf, removeCloseSchedule } from './close-schedules.service.ts';
 import { exportDayCloseCsv, getDayClose } from './day-close.service.ts';
 
 /** The close is read from `readDb`, the replica when there is one, like the dashboard. */
-export function registerDayCloseRoutes(app: App, deps: { db: Db; readDb: ReadDb }): void {
+export function registerDayCloseRoutes(app: App, deps: { db: Db; readDb: ReadDb; clock: Clock }): void {
   app.get(
     '/api/close',
     {
@@ -35,6 +44,41 @@ export function registerDayCloseRoutes(app: App, deps: { db: Db; readDb: ReadDb 
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${csv.filename}"`)
         .send(csv.text);
+    },
+  );
+
+  app.get(
+    '/api/close/schedules',
+    {
+      schema: {
+        tags: ['dashboard'],
+        summary: "The organization's mailed close schedules",
+        response: { 200: CloseScheduleListSchema },
+      },
+    },
+    async (request) => listCloseSchedulesOf(deps.db, callerOf(request)),
+  );
+
+  app.post(
+    '/api/close/schedules',
+    {
+      schema: {
+        tags: ['dashboard'],
+        summary: 'Has the close mailed to the caller at closing time, daily, weekly or monthly',
+        body: CloseScheduleInputSchema,
+        response: { 201: CloseScheduleSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createCloseSchedule(deps.db, callerOf(request), request.body, deps.clock())),
+  );
+
+  app.delete(
+    '/api/close/schedules/:id',
+    { schema: { tags: ['dashboard'], summary: 'Stops a mailed close', params: z.object({ id: z.uuid() }) } },
+    async (request, reply) => {
+      await removeCloseSchedule(deps.db, callerOf(request), request.params.id);
+      return reply.status(204).send();
     },
   );
 }

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { computeSale, type DayClose, fiatToMsat, formatMinor } from '@rayo/shared';
+import { type DayClose, formatMinor } from '@rayo/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Recorded, recordSale, type Sale, terminal } from '../../../test/record-sale.ts';
 import {
   bearer,
   createTestAccount,
@@ -12,66 +12,8 @@ import {
   type TestApp,
 } from '../../../test/test-app.ts';
 import { insertBpt } from '../bpts/bpts.repo.ts';
-import { insertInvoice } from '../invoices/invoices.repo.ts';
-import { settleInvoice } from '../ledger/settlement.service.ts';
 
 type Headers = { authorization: string };
-const RATE = 750_000_00n;
-
-type Sale = { at: Date; bill: bigint; tip?: bigint; accountId: string; bptId: string | null; onchain?: boolean };
-type Recorded = Sale & { totalMinor: bigint; tipMinor: bigint; taxMinor: bigint; totalMsat: bigint };
-
-async function recordSale(t: TestApp, organizationId: string, sale: Sale): Promise<Recorded> {
-  const figures = computeSale({ billMinor: sale.bill, tipMinor: sale.tip ?? 0n, taxBps: 1200 });
-  const amountMsat = fiatToMsat(figures.totalMinor, RATE, 'GTQ');
-  const hex = randomBytes(32).toString('hex');
-  const paymentHash = sale.onchain ? `onchain:${hex}:0` : hex;
-  await insertInvoice(t.db, {
-    organization_id: organizationId,
-    account_id: sale.accountId,
-    bpt_id: sale.bptId,
-    payment_hash: paymentHash,
-    payment_request: `lnbcrt${hex}`,
-    description: 'close',
-    amount_msat: amountMsat,
-    currency: 'GTQ',
-    bill_minor: figures.billMinor,
-    tip_minor: figures.tipMinor,
-    tax_minor: figures.taxMinor,
-    total_minor: figures.totalMinor,
-    rate_minor_per_btc: RATE,
-    expires_at: new Date(sale.at.getTime() + 900_000),
-  });
-  expect(
-    await settleInvoice({ db: t.db, config: t.config }, 'test', {
-      paymentHash,
-      settleIndex: 0n,
-      amountPaidMsat: amountMsat,
-      settledAt: sale.at,
-    }),
-  ).toBe(true);
-  return {
-    ...sale,
-    totalMinor: figures.totalMinor,
-    tipMinor: figures.tipMinor,
-    taxMinor: figures.taxMinor,
-    totalMsat: amountMsat,
-  };
-}
-
-function terminal(accountId: string, name: string) {
-  return {
-    account_id: accountId,
-    name,
-    channel: 'store',
-    currency: 'GTQ',
-    shareable: false,
-    share_token: null,
-    tip_enabled: true,
-    tax_bps: 1200,
-  };
-}
-
 /** The figures the close must show for these sales, worked out from the fixture. */
 function expected(sales: Recorded[]) {
   const sum = (pick: (sale: Recorded) => bigint) => sales.reduce((total, sale) => total + pick(sale), 0n);
