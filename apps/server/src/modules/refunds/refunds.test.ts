@@ -1,11 +1,10 @@
-import { once } from 'node:events';
-import net, { type AddressInfo } from 'node:net';
 import type { Account, Bpt, ErrorResponse, Invoice, MfaEnrollment, Refund, SaleRefunds } from '@rayo/shared';
 import { getParams, type LNURLWithdrawParams } from 'js-lnurl';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, createTestUser, openTestShop, signIn, type TestApp } from '../../../test/test-app.ts';
 import { waitFor } from '../../../test/wait-for.ts';
+import { freePort } from '../../ports.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { claimRefundLink, findRefund } from './refunds.repo.ts';
 import { runRefundPayments } from './refunds.service.ts';
@@ -17,15 +16,6 @@ import { runRefundPayments } from './refunds.service.ts';
  */
 
 type Headers = Record<string, string>;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 let t: TestApp;
 let base: string;
@@ -109,6 +99,21 @@ async function settledCount(paymentHash: string): Promise<number> {
     .where('settle_index', 'is not', null)
     .execute();
   return rows.length;
+}
+
+/** A full refund whose link took the customer's invoice, as the callback does before paying it. */
+async function claimedRefund() {
+  const shop = await openShop();
+  const { invoice, transactionId } = await paidSale(shop);
+  const made = (await refund(shop, transactionId, invoice.amountMsat)).json<Refund>();
+  const row = await findRefund(t.db, made.id);
+  const wallet = await customerInvoice(invoice.amountMsat);
+  await claimRefundLink(t.db, row?.k1 as string, {
+    paymentRequest: wallet.paymentRequest,
+    paymentHash: wallet.paymentHash,
+    expiresAt: wallet.expiresAt,
+  });
+  return { made, wallet };
 }
 
 describe('refusals', () => {
@@ -273,17 +278,8 @@ describe('the refund link (LUD-03)', () => {
   });
 
   it('finishes a payment cut short after the invoice was taken, and never pays it twice', async () => {
-    const shop = await openShop();
-    const { invoice, transactionId } = await paidSale(shop);
-    const made = (await refund(shop, transactionId, invoice.amountMsat)).json<Refund>();
-    const row = await findRefund(t.db, made.id);
-    const wallet = await customerInvoice(invoice.amountMsat);
     // What a process killed right after taking the invoice leaves behind: stored, not paid.
-    await claimRefundLink(t.db, row?.k1 as string, {
-      paymentRequest: wallet.paymentRequest,
-      paymentHash: wallet.paymentHash,
-      expiresAt: wallet.expiresAt,
-    });
+    const { made, wallet } = await claimedRefund();
     await runRefundPayments(t.runtime.deps, quiet);
     expect((await findRefund(t.db, made.id))?.state).toBe('paid');
     await runRefundPayments(t.runtime.deps, quiet);
@@ -291,16 +287,7 @@ describe('the refund link (LUD-03)', () => {
   });
 
   it('records a payment the node made before a crash kept it from being recorded, without paying again', async () => {
-    const shop = await openShop();
-    const { invoice, transactionId } = await paidSale(shop);
-    const made = (await refund(shop, transactionId, invoice.amountMsat)).json<Refund>();
-    const row = await findRefund(t.db, made.id);
-    const wallet = await customerInvoice(invoice.amountMsat);
-    await claimRefundLink(t.db, row?.k1 as string, {
-      paymentRequest: wallet.paymentRequest,
-      paymentHash: wallet.paymentHash,
-      expiresAt: wallet.expiresAt,
-    });
+    const { made, wallet } = await claimedRefund();
     // The node paid; the process died before it wrote so down.
     await t.runtime.deps.lightning.payInvoice(wallet.paymentRequest, { maxFeeMsat: 1000n, timeoutSeconds: 60 });
     await runRefundPayments(t.runtime.deps, quiet);
