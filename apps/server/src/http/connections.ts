@@ -55,8 +55,8 @@ const LINGER_MS = 1000;
  * while the request's body is still arriving. Node then closes the socket as
  * soon as the answer is written, with bytes of the body still unread, and the kernel resets the
  * connection: a client that has not read the answer yet loses it. So the socket is ended (the
- * client reads the answer, then the end) and destroyed a second later, the rest of the body
- * discarded meanwhile rather than read in full.
+ * client reads the answer, then the end) and destroyed a second later, and nothing more is read
+ * from it meanwhile: Node would otherwise read the rest of the body to discard it.
  */
 export function registerLingeringClose(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply) => {
@@ -64,6 +64,9 @@ export function registerLingeringClose(app: FastifyInstance): void {
     const { socket } = request.raw;
     socket.destroySoon = () => {
       socket.end();
+      socket.pause();
+      // Node resumes a request it discards; this one is left unread instead.
+      socket.resume = () => socket;
       setTimeout(() => socket.destroy(), LINGER_MS).unref();
     };
   });
