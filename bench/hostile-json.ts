@@ -10,13 +10,17 @@
  * is compared with itself, and with the CPU time the Rayo process spent per hostile body, which
  * other work on the machine does not inflate as it does latencies.
  *
+ * The request budget is on as shipped; `BENCH_BUDGET=off` measures the server without it.
+ *
  *   node bench/hostile-json.ts     (BENCH_ATTACKERS, BENCH_RATE, BENCH_SECONDS change the load)
  */
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { SignInResponse } from '@rayo/shared';
 import { Agent, request } from 'undici';
+import { loadConfig } from '../apps/server/src/config.ts';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres.ts';
 import { formatResult, type LoadResult, runFixedRate } from './load.ts';
 import { startRayo, stopRayo } from './rayo-process.ts';
@@ -103,48 +107,102 @@ async function measure(url: string, token: string): Promise<LoadResult & { error
   });
 }
 
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-bench-'));
-await chmod(dataDir, 0o755);
-const cluster = await startEmbeddedPostgres({
-  dataDir,
-  port: 15_000 + Math.floor(Math.random() * 1000),
-  persistent: false,
-});
-try {
-  const rayo = await startRayo({ DATABASE_URL: cluster.url, DATA_DIR: dataDir });
+/**
+ * Each attacker runs in a thread of its own, so that the merchant's calls are timed by an event
+ * loop that is not also busy sending hostile bodies and reading their refusals. A thread takes
+ * seconds to load on a busy machine: `ready` settles once it has, and `start` sets it going.
+ */
+function attackFromWorker(url: string, body: string) {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { url, body } });
+  const ready = new Promise<void>((resolve) => worker.once('message', () => resolve()));
+  const statuses = ready.then(
+    () =>
+      new Promise<Map<number, number>>((resolve, reject) => {
+        worker.once('message', (entries: Array<[number, number]>) => resolve(new Map(entries)));
+        worker.once('error', reject);
+      }),
+  );
+  return {
+    ready,
+    start: () => worker.postMessage('start'),
+    stop: () => worker.postMessage('stop'),
+    statuses,
+  };
+}
+
+/** An attacker's thread: says it is ready, attacks from `start` to `stop`, then reports the statuses it got. */
+async function attackInWorker(): Promise<void> {
+  const { url, body } = workerData as { url: string; body: string };
+  const port = parentPort;
+  if (!port) return;
+  const started = new Promise((resolve) => port.once('message', resolve));
+  port.postMessage('ready');
+  await started;
+  const stop = new AbortController();
+  port.once('message', () => stop.abort());
+  const attacker = attack(url, body, stop.signal);
+  await attacker.done;
+  port.postMessage([...attacker.statuses]);
+  port.close();
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-bench-'));
+  await chmod(dataDir, 0o755);
+  const cluster = await startEmbeddedPostgres({
+    dataDir,
+    port: 15_000 + Math.floor(Math.random() * 1000),
+    persistent: false,
+  });
   try {
-    const token = await signUpAndIn(rayo.url, cluster.url);
-    await measure(rayo.url, token); // warm-up
-    const pid = rayo.child.pid as number;
-    console.log(`GET /api/accounts at ${RATE}/s for ${SECONDS} s, signed in`);
-    for (const [name, body] of Object.entries(BODIES)) {
-      const idleCpu = await cpuMs(pid);
-      const idle = await measure(rayo.url, token);
-      const idleUsed = (await cpuMs(pid)) - idleCpu;
-      console.log(`${formatResult('idle', idle)} Rayo CPU ${(idleUsed / SECONDS).toFixed(0)} ms/s`);
-      const stop = new AbortController();
-      const attackCpu = await cpuMs(pid);
-      const attackers = Array.from({ length: ATTACKERS }, () => attack(rayo.url, body, stop.signal));
-      const result = await measure(rayo.url, token);
-      stop.abort();
-      await Promise.all(attackers.map((attacker) => attacker.done));
-      const cpu = (await cpuMs(pid)) - attackCpu;
-      const answers = new Map<number, number>();
-      for (const { statuses } of attackers) {
-        for (const [status, count] of statuses) answers.set(status, (answers.get(status) ?? 0) + count);
+    // The request budget as shipped, unless BENCH_BUDGET=off measures the server without it.
+    const shipped = loadConfig({}).requestBudget;
+    const budget: Record<string, string> =
+      process.env.BENCH_BUDGET === 'off'
+        ? {}
+        : {
+            REQUEST_BUDGET_ANONYMOUS_BURST: String(shipped.anonymous.burst),
+            REQUEST_BUDGET_SIGNED_IN_BURST: String(shipped.signedIn.burst),
+          };
+    const rayo = await startRayo({ DATABASE_URL: cluster.url, DATA_DIR: dataDir, ...budget });
+    try {
+      const token = await signUpAndIn(rayo.url, cluster.url);
+      await measure(rayo.url, token); // warm-up
+      const pid = rayo.child.pid as number;
+      console.log(`GET /api/accounts at ${RATE}/s for ${SECONDS} s, signed in`);
+      for (const [name, body] of Object.entries(BODIES)) {
+        const idleCpu = await cpuMs(pid);
+        const idle = await measure(rayo.url, token);
+        const idleUsed = (await cpuMs(pid)) - idleCpu;
+        console.log(`${formatResult('idle', idle)} Rayo CPU ${(idleUsed / SECONDS).toFixed(0)} ms/s`);
+        const attackers = Array.from({ length: ATTACKERS }, () => attackFromWorker(rayo.url, body));
+        await Promise.all(attackers.map((attacker) => attacker.ready));
+        const attackCpu = await cpuMs(pid);
+        for (const attacker of attackers) attacker.start();
+        const result = await measure(rayo.url, token);
+        for (const attacker of attackers) attacker.stop();
+        const statuses = await Promise.all(attackers.map((attacker) => attacker.statuses));
+        const cpu = (await cpuMs(pid)) - attackCpu;
+        const answers = new Map<number, number>();
+        for (const counts of statuses) {
+          for (const [status, count] of counts) answers.set(status, (answers.get(status) ?? 0) + count);
+        }
+        const hostile = [...answers.values()].reduce((sum, count) => sum + count, 0);
+        const summary = [...answers].map(([status, count]) => `${count}×${status}`).join(' ');
+        const label = `${ATTACKERS} × ${name} (${(body.length / 1024).toFixed(0)} KiB)`;
+        console.log(
+          `${formatResult(label, result)} ${result.errors} errors; attackers got ${summary || 'no answer'}; ` +
+            `Rayo CPU ${(cpu / SECONDS).toFixed(0)} ms/s, ${hostile > 0 ? ((cpu - idleUsed) / hostile).toFixed(2) : '-'} ms more per hostile body`,
+        );
       }
-      const hostile = [...answers.values()].reduce((sum, count) => sum + count, 0);
-      const summary = [...answers].map(([status, count]) => `${count}×${status}`).join(' ');
-      const label = `${ATTACKERS} × ${name} (${(body.length / 1024).toFixed(0)} KiB)`;
-      console.log(
-        `${formatResult(label, result)} ${result.errors} errors; attackers got ${summary || 'no answer'}; ` +
-          `Rayo CPU ${(cpu / SECONDS).toFixed(0)} ms/s, ${hostile > 0 ? ((cpu - idleUsed) / hostile).toFixed(2) : '-'} ms more per hostile body`,
-      );
+    } finally {
+      await stopRayo(rayo.child);
     }
   } finally {
-    await stopRayo(rayo.child);
+    await cluster.stop();
+    await rm(dataDir, { recursive: true, force: true });
   }
-} finally {
-  await cluster.stop();
-  await rm(dataDir, { recursive: true, force: true });
 }
+
+if (isMainThread) await main();
+else await attackInWorker();

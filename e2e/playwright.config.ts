@@ -63,6 +63,9 @@ export default defineConfig({
       JWT_SECRET: E2E_JWT_SECRET,
       SIGNIN_LIMIT_PER_IP: '10000',
       SIGNIN_LIMIT_PER_EMAIL: '10000',
+      // One browser on one address walks every journey in a row, far past what a visitor asks.
+      REQUEST_BUDGET_ANONYMOUS_BURST: '100000',
+      REQUEST_BUDGET_SIGNED_IN_BURST: '100000',
       LOG_LEVEL: 'warn',
       // Short-lived invoices, so that the expiry journey takes a minute rather than fifteen; not
       // shorter, since on a loaded machine paying from the devnet wallet page can take half a minute.

@@ -20,6 +20,7 @@ import { capConnectionsPerAddress, registerLingeringClose } from './http/connect
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
+import { registerRequestBudget } from './http/request-budget.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerEventStreamDrain } from './http/sse.ts';
@@ -121,8 +122,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
 
   // Hooks run in the order they are added, and one that answers early (the access check's 401
-  // and 403) skips the rest: the security headers come first so that every answer has them.
+  // and 403) skips the rest: the security headers come first so that every answer has them, and
+  // the request budget next so that a refused request costs nothing more.
   registerSecurityHeaders(app, deps.config.shops);
+  registerRequestBudget(app, deps);
   registerLingeringClose(app);
   registerAccessControl(app, deps);
   registerErrorHandler(app);

@@ -5,6 +5,20 @@ import { z } from 'zod';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
+/** A token bucket: `burst` requests at once, refilled at `perSecond`. */
+export type BudgetRule = { perSecond: number; burst: number };
+
+export type RequestBudgetLimits = {
+  /** Per client address (an IPv6 /64 counting as one), for requests without a valid access token. */
+  anonymous: BudgetRule;
+  /** Per signed-in user, whatever address the user calls from. */
+  signedIn: BudgetRule;
+  /** From this delay of the event loop (ms, its 99th percentile over a second) anonymous work is shed; 0 never. */
+  lagMs: number;
+  /** While the loop lags: anonymous requests a second, in all, for the callers that have been busy. */
+  anonymousShareUnderLag: number;
+};
+
 const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 const ConfigSchema = z.object({
@@ -55,6 +69,12 @@ const ConfigSchema = z.object({
   HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
+  REQUEST_BUDGET_ANONYMOUS_PER_SECOND: z.coerce.number().positive().default(20),
+  REQUEST_BUDGET_ANONYMOUS_BURST: z.coerce.number().int().min(1).default(120),
+  REQUEST_BUDGET_SIGNED_IN_PER_SECOND: z.coerce.number().positive().default(100),
+  REQUEST_BUDGET_SIGNED_IN_BURST: z.coerce.number().int().min(1).default(600),
+  REQUEST_BUDGET_LAG_MS: z.coerce.number().int().min(0).default(100),
+  REQUEST_BUDGET_ANONYMOUS_SHARE_UNDER_LAG: z.coerce.number().int().min(1).default(50),
   SUPPORT_EMAIL: z.email().default('support@rayo.local'),
   SMTP_URL: z
     .string()
@@ -170,6 +190,8 @@ export type Config = {
    * body; and how many connections one client address may hold open at once.
    */
   http: { headersTimeoutSeconds: number; requestTimeoutSeconds: number; connectionsPerAddress: number };
+  /** How many requests a client may send, before any is read past its headers (`http/request-budget.ts`). */
+  requestBudget: RequestBudgetLimits;
   supportEmail: string;
   /** Mail goes through this SMTP server; without it mail is only written to the log, on devnet. */
   smtpUrl: string | undefined;
@@ -434,6 +456,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       headersTimeoutSeconds: Math.min(c.HTTP_HEADERS_TIMEOUT_SECONDS, c.HTTP_REQUEST_TIMEOUT_SECONDS),
       requestTimeoutSeconds: c.HTTP_REQUEST_TIMEOUT_SECONDS,
       connectionsPerAddress: c.CONNECTIONS_PER_ADDRESS,
+    },
+    requestBudget: {
+      anonymous: { perSecond: c.REQUEST_BUDGET_ANONYMOUS_PER_SECOND, burst: c.REQUEST_BUDGET_ANONYMOUS_BURST },
+      signedIn: { perSecond: c.REQUEST_BUDGET_SIGNED_IN_PER_SECOND, burst: c.REQUEST_BUDGET_SIGNED_IN_BURST },
+      lagMs: c.REQUEST_BUDGET_LAG_MS,
+      anonymousShareUnderLag: c.REQUEST_BUDGET_ANONYMOUS_SHARE_UNDER_LAG,
     },
     supportEmail: c.SUPPORT_EMAIL,
     smtpUrl: c.SMTP_URL,

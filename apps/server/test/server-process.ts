@@ -34,6 +34,10 @@ export async function startServerProcess(
       JWT_SECRET: TEST_JWT_SECRET,
       LOG_LEVEL: 'warn',
       WEB_DIST_DIR: path.join(import.meta.dirname, 'no-web-dist'),
+      // As in `createTestApp`: tests send far more from one address than a client does.
+      REQUEST_BUDGET_ANONYMOUS_BURST: '1000000',
+      REQUEST_BUDGET_SIGNED_IN_BURST: '1000000',
+      REQUEST_BUDGET_LAG_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -19,6 +19,21 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return header.slice('Bearer '.length).trim() || undefined;
 }
 
+const verifiedCallers = new WeakMap<FastifyRequest, Promise<AccessClaims | null>>();
+
+/**
+ * The claims of the request's bearer token if it is a valid access token, else null. Checked once
+ * per request: the request budget counts by it before the access check reads it.
+ */
+export function verifiedCallerOf(request: FastifyRequest, tokens: TokenIssuer): Promise<AccessClaims | null> {
+  const known = verifiedCallers.get(request);
+  if (known) return known;
+  const token = bearerToken(request);
+  const caller = token ? tokens.verifyAccessToken(token) : Promise.resolve(null);
+  verifiedCallers.set(request, caller);
+  return caller;
+}
+
 /** The signed-in caller of a route whose access is not public. */
 export function callerOf(request: FastifyRequest): AccessClaims {
   if (!request.caller) throw new AppError('Unauthorized');
@@ -65,8 +80,7 @@ export function registerAccessControl(app: FastifyInstance, deps: AccessDeps): v
     const permission = permissionOf(request.method, url);
     if (permission === undefined) throw new AppError('Forbidden', 'This route has no line in the permission table');
     if (permission.who === 'public') return;
-    const token = bearerToken(request);
-    const caller = token ? await deps.tokens.verifyAccessToken(token) : null;
+    const caller = await verifiedCallerOf(request, deps.tokens);
     if (!caller) throw new AppError('Unauthorized', 'A valid access token is required');
     const permitted = permission.who === 'signed-in' || permission.who.includes(caller.role);
     // A deleted user's token is refused as such on every route, before its role is.

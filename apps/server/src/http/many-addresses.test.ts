@@ -20,6 +20,7 @@ import {
   type TestApp,
 } from '../../test/test-app.ts';
 import { createTestClock } from '../../test/test-clock.ts';
+import { loadConfig } from '../config.ts';
 import { expireDueInvoices } from '../modules/ledger/settlement.service.ts';
 import { STREAM_LIMITS } from './sse.ts';
 
@@ -40,7 +41,14 @@ const clock = createTestClock();
 beforeAll(async () => {
   // An expired invoice's stream ends a second later, not the half minute a payment on its way gets.
   t = await createTestApp(
-    { FIXED_RATES: 'GTQ=730000', TRUST_PROXY: 'loopback', EVENT_STREAM_GRACE_SECONDS: '1' },
+    {
+      FIXED_RATES: 'GTQ=730000',
+      TRUST_PROXY: 'loopback',
+      EVENT_STREAM_GRACE_SECONDS: '1',
+      // Each address's request budget as shipped, which the hammering must not turn against the cashier.
+      REQUEST_BUDGET_ANONYMOUS_BURST: String(loadConfig({}).requestBudget.anonymous.burst),
+      REQUEST_BUDGET_ANONYMOUS_PER_SECOND: String(loadConfig({}).requestBudget.anonymous.perSecond),
+    },
     { clock },
   );
   base = await t.app.listen({ host: '127.0.0.1', port: 0 });

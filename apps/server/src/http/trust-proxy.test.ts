@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { createTestClock } from '../../test/test-clock.ts';
 import { loadConfig, parseTrustProxy } from '../config.ts';
 import { listAuditEntries } from '../modules/audit/audit.repo.ts';
 
@@ -64,5 +65,40 @@ describe('the client address behind proxies', () => {
     await t.close();
     t = await createTestApp({ TRUST_PROXY: '10.0.0.0/8' });
     expect(await clientAddressSeen(t, forwarded)).toBe('127.0.0.1');
+  });
+});
+
+describe('the request budget behind a proxy', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  const health = (forwardedFor: string) =>
+    t?.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-forwarded-for': forwardedFor },
+      remoteAddress: '127.0.0.1',
+    });
+
+  it("counts each client the trusted proxy names, not the proxy's own address", async () => {
+    const clock = createTestClock();
+    t = await createTestApp({ TRUST_PROXY: '1', REQUEST_BUDGET_ANONYMOUS_BURST: '3' }, { clock });
+    for (let n = 0; n < 3; n += 1) expect((await health('203.0.113.66, 198.51.100.7'))?.statusCode).toBe(200);
+    expect((await health('203.0.113.66, 198.51.100.7'))?.statusCode).toBe(429);
+    // Another client behind the same proxy; what a client writes itself in the header changes nothing.
+    expect((await health('198.51.100.8'))?.statusCode).toBe(200);
+    expect((await health('203.0.113.1, 198.51.100.7'))?.statusCode).toBe(429);
+  });
+
+  it('counts every client as the proxy when no proxy is trusted', async () => {
+    const clock = createTestClock();
+    t = await createTestApp({ REQUEST_BUDGET_ANONYMOUS_BURST: '3' }, { clock });
+    for (const client of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
+      expect((await health(client))?.statusCode).toBe(200);
+    }
+    expect((await health('198.51.100.4'))?.statusCode).toBe(429);
   });
 });
