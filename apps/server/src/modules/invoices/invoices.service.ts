@@ -315,6 +315,14 @@ function heldSaleWriterOf(db: Db): (sale: HeldSale) => Promise<InvoiceRow | unde
   return writer;
 }
 
+/**
+ * An on-chain payment of a checkout written as its own invoice row, in the chain watch's
+ * transaction: no node issued it, and settling it puts it in the ledger like any other.
+ */
+export async function recordOnchainPaymentInvoice(trx: Db, invoice: NewInvoice): Promise<InvoiceRow> {
+  return insertInvoice(trx, invoice);
+}
+
 export async function getInvoice(db: Db, id: string): Promise<Invoice> {
   const row = await findInvoice(db, id);
   if (!row) throw new AppError('NotFound', 'Invoice not found');

@@ -19,7 +19,7 @@ import {
   sumCheckoutSettledPayments,
 } from '../checkouts/checkouts.repo.ts';
 import { enqueueCheckoutWebhook } from '../checkouts/checkouts.service.ts';
-import { insertInvoice } from '../invoices/invoices.repo.ts';
+import { recordOnchainPaymentInvoice } from '../invoices/invoices.service.ts';
 import { settleInvoice } from '../ledger/settlement.service.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
 import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
@@ -197,7 +197,7 @@ async function recordPayment(
   const amountMsat = outputs.reduce((sum, output) => sum + output.valueSats, 0n) * 1000n;
   const rateMinorPerBtc = BigInt(address.rate_minor_per_btc);
   const totalMinor = fiatOfPayment(onchainQuote(checkout, address, found.bpt.currency), recordedBeforeMsat, amountMsat);
-  const invoice = await insertInvoice(trx, {
+  const invoice = await recordOnchainPaymentInvoice(trx, {
     organization_id: checkout.organization_id,
     account_id: found.bpt.account_id,
     bpt_id: found.bpt.id,
