@@ -9,7 +9,13 @@ const RATE = 750_000_00n;
 
 /** A quetzal sale at a terminal (or none), with 12% tax, settled through the real settlement path. */
 export type Sale = { at: Date; bill: bigint; tip?: bigint; accountId: string; bptId: string | null; onchain?: boolean };
-export type Recorded = Sale & { totalMinor: bigint; tipMinor: bigint; taxMinor: bigint; totalMsat: bigint };
+export type Recorded = Sale & {
+  transactionId: string;
+  totalMinor: bigint;
+  tipMinor: bigint;
+  taxMinor: bigint;
+  totalMsat: bigint;
+};
 
 export async function recordSale(t: TestApp, organizationId: string, sale: Sale): Promise<Recorded> {
   const figures = computeSale({ billMinor: sale.bill, tipMinor: sale.tip ?? 0n, taxBps: 1200 });
@@ -40,8 +46,14 @@ export async function recordSale(t: TestApp, organizationId: string, sale: Sale)
       settledAt: sale.at,
     }),
   ).toBe(true);
+  const { id: transactionId } = await t.db
+    .selectFrom('transactions')
+    .select('id')
+    .where('payment_hash', '=', paymentHash)
+    .executeTakeFirstOrThrow();
   return {
     ...sale,
+    transactionId,
     totalMinor: figures.totalMinor,
     tipMinor: figures.tipMinor,
     taxMinor: figures.taxMinor,

@@ -121,6 +121,34 @@ describe('end-of-day close', () => {
       ]);
     });
 
+    it('counts a refund on the account, terminal and method of its sale, in the hour it was made', async () => {
+      const sale = day[2] as Recorded;
+      const refunded = await t.app.inject({
+        method: 'POST',
+        url: `/api/transactions/${sale.transactionId}/refunds`,
+        headers: admin,
+        payload: { amountMsat: 500_000, idempotencyKey: 'close-refund-1' },
+      });
+      expect(refunded.statusCode, refunded.body).toBe(200);
+      const { fiatAmount } = refunded.json<{ fiatAmount: string }>();
+      // Made at 21:10 on the day, whatever the clock says as the test runs.
+      await sql`update refunds set created_at = ${new Date('2026-11-27T21:10:00-06:00')}
+      where transaction_id = ${sale.transactionId}`.execute(t.db);
+      const result = await close('day=2026-11-27');
+      expect(result.totals).toMatchObject({ ...expected(day), refunds: fiatAmount, refundsMsat: 500_000 });
+      expect(result.totals.netMsat).toBe(result.totals.grossMsat - result.totals.feesMsat - 500_000);
+      const account = result.byAccount.find((a) => a.accountId === sale.accountId);
+      expect(account?.byBpt.find((b) => b.bptId === sale.bptId)?.figures.refundsMsat).toBe(500_000);
+      expect(result.byMethod.lightning.refundsMsat).toBe(500_000);
+      expect(result.byHour.find((hour) => hour.hour === 21)?.figures).toMatchObject({
+        count: 0,
+        refundsMsat: 500_000,
+      });
+      const dayAfter = await close('day=2026-11-28');
+      expect(dayAfter.totals.refundsMsat).toBe(0);
+      await sql`delete from refunds where transaction_id = ${sale.transactionId}`.execute(t.db);
+    });
+
     it('narrows to one terminal', async () => {
       const result = await close(`day=2026-11-27&bpt=${bptB}`);
       expect(result.totals).toMatchObject(expected(day.filter((s) => s.bptId === bptB)));
