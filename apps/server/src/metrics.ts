@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { AppError } from '@rayo/shared';
 import client from 'prom-client';
-import { type Db, poolOf, poolUse, type ReadDb } from './db/database.ts';
+import { type Db, poolOf, poolUse, type ReadDb, readReplayLag } from './db/database.ts';
 import type { App } from './http/app-type.ts';
 import { readJobQueue } from './jobs/job-queue.repo.ts';
 
@@ -97,6 +97,12 @@ const poolMax = new client.Gauge({
   registers: [metricsRegistry],
 });
 
+const replicaLag = new client.Gauge({
+  name: 'rayo_db_replica_lag_seconds',
+  help: 'How far the replica of DATABASE_READ_URL is behind the primary; +Inf while it does not answer',
+  registers: [metricsRegistry],
+});
+
 /** The pools the scrape-time metrics read; the last runtime started in this process. */
 let observed: { db: Db; readDb: ReadDb } | undefined;
 
@@ -133,6 +139,11 @@ async function readDatabaseGauges(): Promise<void> {
   for (const row of await readJobQueue(observed.db)) {
     jobQueueDepth.set({ task: row.task }, row.depth);
     jobQueueAge.set({ task: row.task }, row.oldestSeconds);
+  }
+  replicaLag.reset();
+  if (poolUse(observed.readDb).role === 'replica') {
+    // A replica that does not answer must not cost the scrape every other metric.
+    replicaLag.set(await readReplayLag(observed.readDb).catch(() => Number.POSITIVE_INFINITY));
   }
 }
 

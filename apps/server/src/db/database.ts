@@ -77,3 +77,16 @@ export function createDatabase(connectionString: string, maxConnections = 10, ro
 export async function pingDatabase(db: ReadDb): Promise<void> {
   await sql`select 1`.execute(db);
 }
+
+/**
+ * How far a replica's data is behind its primary, in seconds: none once it has replayed all the
+ * WAL it received, else the age of the last transaction it replayed. A quiet primary sends
+ * nothing, so an old replayed transaction alone is not lag.
+ */
+export async function readReplayLag(db: ReadDb): Promise<number> {
+  const { rows } = await sql<{ seconds: number }>`
+    select case when pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() then 0
+      else coalesce(extract(epoch from now() - pg_last_xact_replay_timestamp()), 0) end::float8 as seconds
+  `.execute(db);
+  return Number(rows[0]?.seconds ?? 0);
+}

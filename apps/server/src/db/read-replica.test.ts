@@ -110,6 +110,8 @@ describe('DATABASE_READ_URL on a streaming replica', () => {
     expect(poolUse(readDb).queries).toBe(before.replica);
     expect(poolUse(db).queries).toBeGreaterThan(before.primary);
 
+    const lag = /^rayo_db_replica_lag_seconds (\S+)$/m;
+    await waitFor(async () => Number(lag.exec((await renderMetrics()).body)?.[1]) > 0);
     // Recorded on the primary, not replayed on the replica: the dashboard, which reads the replica, has none.
     expect((await sums()).receiveMsat).toBe(0);
     const page = await json<TransactionPage>(await shop.get('/api/dashboard/transactions'));
@@ -188,4 +190,12 @@ describe('DATABASE_READ_URL on a streaming replica', () => {
     await waitFor(async () => (await ledgerSize()) === 1, 60_000);
     expect(await organizationsInCsv()).toBe(onScreen.totals.organizations);
   }, 300_000);
+
+  it('counts a replica that does not answer as infinitely behind, and keeps the other metrics', async () => {
+    await standby?.stop();
+    standby = undefined;
+    const metrics = (await renderMetrics()).body;
+    expect(metrics).toMatch(/^rayo_db_replica_lag_seconds \+Inf$/m);
+    expect(metrics).toMatch(/^rayo_db_pool_connections\{state="total"\} \d+$/m);
+  }, 120_000);
 });
