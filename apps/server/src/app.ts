@@ -54,6 +54,7 @@ import { registerPayoutCancelRoutes } from './modules/payouts/payout-cancel.rout
 import { registerPayoutRoutes } from './modules/payouts/payouts.routes.ts';
 import { registerOnchainPayoutRoutes } from './modules/payouts/payouts-onchain.routes.ts';
 import { registerRateRoutes } from './modules/rates/rates.routes.ts';
+import { registerReceiptRoutes } from './modules/receipts/receipts.routes.ts';
 import { registerRefundRoutes } from './modules/refunds/refunds.routes.ts';
 import { registerBrandingRoutes } from './modules/settings/branding.routes.ts';
 import { registerCheckoutProtectionRoutes } from './modules/settings/checkout-protection.routes.ts';
@@ -161,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerVirtualBptRoutes(app, deps);
   registerPaymentLinkRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
+  registerReceiptRoutes(app, deps);
   registerOrganizationRoutes(app, deps);
   registerDashboardRoutes(app, deps);
   registerDayCloseRoutes(app, deps);

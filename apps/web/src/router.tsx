@@ -64,6 +64,7 @@ const CancelPayoutChangePage = lazyPage(() =>
   import('./pages/payout-change/CancelPayoutChangePage.tsx').then((page) => page.CancelPayoutChangePage),
 );
 const DonationPage = lazyPage(() => import('./pages/donation/DonationPage.tsx').then((page) => page.DonationPage));
+const ReceiptPage = lazyPage(() => import('./pages/receipt/ReceiptPage.tsx').then((page) => page.ReceiptPage));
 const DevnetOnly = lazyPage(() => import('./pages/devnet/DevnetWalletPage.tsx').then((page) => page.DevnetOnly));
 const DevnetWalletPage = lazyPage(() =>
   import('./pages/devnet/DevnetWalletPage.tsx').then((page) => page.DevnetWalletPage),
@@ -132,6 +133,8 @@ export const routes: RouteObject[] = [
           },
           { path: '/ecommerce/checkout/:id', handle: { name: 'ecommerce-checkout-id' }, element: <CheckoutPage /> },
           { path: '/donation/:id', handle: { name: 'donation-id' }, element: <DonationPage /> },
+          // A paid sale's receipt: the random token in its link is all a reader needs.
+          { path: '/receipts/:token', handle: { name: 'receipt' }, element: <ReceiptPage /> },
           // The bpt route parameter (SPEC §2): a shareable terminal opens without signing in.
           { path: '/bpts/:bptToken', handle: { name: 'bpt-terminal' }, element: <SharedTerminalPage /> },
         ],

@@ -62,6 +62,8 @@ export const PublicCheckoutSchema = z.object({
     .nullable(),
   /** When a store checkout stops taking payments; null for payment links, which stay open. */
   expiresAt: z.iso.datetime().nullable(),
+  /** The receipt tokens of the checkout's paid sales (usually one), only once paid. */
+  receiptTokens: z.array(z.string()),
   /** The store's page to return to, only once paid. */
   redirectUrl: z.string().nullable(),
   /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_INVOICE_MSAT, parsePercentToBps } from './money.ts';
-import { maxSaleMinor, maxTipMinor, msatToWholeSats, quoteSale, saleProblem, type TipChoice, tipOf } from './sale.ts';
+import { msatToWholeSats } from './people-format.ts';
+import { maxSaleMinor, maxTipMinor, quoteSale, saleProblem, type TipChoice, tipOf } from './sale.ts';
 
 // Q730,000 per bitcoin: 1 BTC is Q730,000.00.
 const GTQ = { currency: 'GTQ', rateMinorPerBtc: 73_000_000n };

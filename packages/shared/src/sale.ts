@@ -89,10 +89,3 @@ export function saleProblem(input: {
     throw error;
   }
 }
-
-/** Millisatoshis as whole satoshis, rounded down like every sats figure Rayo shows or exports. */
-export function msatToWholeSats(msat: bigint | number): bigint {
-  const value = BigInt(msat);
-  const quotient = value / 1000n;
-  return value < 0n && value % 1000n !== 0n ? quotient - 1n : quotient;
-}

@@ -1,7 +1,7 @@
 import { CSV_LINE_END, csvField, csvTextField } from './csv.ts';
 import { shiftDecimal } from './money.ts';
+import { msatToWholeSats } from './people-format.ts';
 import { isoInstantInZone } from './period.ts';
-import { msatToWholeSats } from './sale.ts';
 
 /**
  * The columns of every ledger CSV Rayo writes, in order: the merchant's download from home and

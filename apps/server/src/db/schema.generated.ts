@@ -467,6 +467,13 @@ export interface Rates {
   source: string;
 }
 
+export interface Receipts {
+  created_at: Generated<Timestamp>;
+  organization_id: string;
+  token: string;
+  transaction_id: string;
+}
+
 export interface RefreshTokens {
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
@@ -684,6 +691,7 @@ export interface DB {
   platform_wallet_deposits: PlatformWalletDeposits;
   rate_limit_hits: RateLimitHits;
   rates: Rates;
+  receipts: Receipts;
   refresh_tokens: RefreshTokens;
   refunds: Refunds;
   server_secrets: ServerSecrets;

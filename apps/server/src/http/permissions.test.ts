@@ -35,6 +35,7 @@ import { shopifyHmac } from '../domain/shopify-hmac.ts';
 import { sha256Hex } from '../modules/auth/tokens.ts';
 import { insertDeveloperToken } from '../modules/settings/developer-tokens.repo.ts';
 import { insertDestinationChange } from '../modules/settings/payout-destination-changes.repo.ts';
+import { countTransactionsForPayment } from '../modules/transactions/transactions.repo.ts';
 import { findUserById } from '../modules/users/users.repo.ts';
 import { registerAccessControl } from './access.ts';
 import { registerErrorHandler } from './error-handler.ts';
@@ -136,6 +137,16 @@ async function createFixtures() {
   const newWithdrawLink = async () => (await post<{ lnurl: string }>('/api/devnet/lnurl-withdraw', {})).lnurl;
   const newCloseSchedule = () =>
     post<{ id: string }>('/api/close/schedules', { account: 'all', frequency: 'daily', time: '18:00' });
+  const newPaidInvoice = async () => {
+    const invoice = await newInvoice();
+    await post('/api/devnet/pay', { paymentRequest: invoice.paymentRequest });
+    await waitFor(async () => (await countTransactionsForPayment(t.db, invoice.paymentHash)) === 1);
+    return invoice;
+  };
+  const newReceiptToken = async () => {
+    const { id } = await newPaidInvoice();
+    return (await t.app.inject({ method: 'GET', url: `/api/invoices/${id}/receipt` })).json<{ token: string }>().token;
+  };
 
   return {
     orgA,
@@ -148,6 +159,8 @@ async function createFixtures() {
     token,
     newBpt,
     newInvoice,
+    newPaidInvoice,
+    newReceiptToken,
     newWithdrawLink,
     newCloseSchedule,
   };
@@ -815,6 +828,13 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
 
   'GET /api/invoices/:id': () => ({ params: { id: f.invoice.id } }),
   'GET /api/invoices/:id/events': () => ({ params: { id: f.invoice.id }, stream: true }),
+  'GET /api/invoices/:id/receipt': async () => ({ params: { id: (await f.newPaidInvoice()).id } }),
+  'GET /api/public/receipts/:token': async () => ({ params: { token: await f.newReceiptToken() } }),
+  'GET /api/public/receipts/:token/pdf': async () => ({ params: { token: await f.newReceiptToken() } }),
+  'POST /api/public/receipts/:token/email': async (caller) => ({
+    params: { token: await f.newReceiptToken() },
+    body: { email: `receipt-${caller.kind.replace(/\W/g, '-')}@example.com`, language: 'en' },
+  }),
   'GET /api/public/checkouts/:id': async () => ({ params: { id: await paymentLinkOfA() } }),
   'GET /api/public/checkouts/:id/events': async () => ({ params: { id: await paymentLinkOfA() }, stream: true }),
   'POST /api/checkouts': async (caller) => ({

@@ -182,6 +182,11 @@ export const permissions: Readonly<Record<string, Permission>> = {
   // An invoice's random id is handed only to whoever created it.
   'GET /api/invoices/:id': anyone,
   'GET /api/invoices/:id/events': anyone,
+  'GET /api/invoices/:id/receipt': anyone,
+  // A receipt's random token (192 bits) is its link: whoever was handed it may read and mail it.
+  'GET /api/public/receipts/:token': anyone,
+  'GET /api/public/receipts/:token/pdf': anyone,
+  'POST /api/public/receipts/:token/email': anyone,
   // A checkout's random id is the link its merchant shares (a payment link, a store's order).
   'GET /api/public/checkouts/:id': anyone,
   'GET /api/public/checkouts/:id/events': anyone,

@@ -1,24 +1,10 @@
-import type { Language } from '@rayo/shared';
-import { isOrganizationMember } from '@rayo/shared';
+import { formatLocale, isOrganizationMember, type Language } from '@rayo/shared';
 import { createContext, useContext } from 'react';
 import { useCurrentOrganization } from '../api/dashboard.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { useSession } from '../session/use-session.ts';
 
-/**
- * The locale numbers, money and dates are written in: Spanish as it is written in the
- * organization's country (es-GT and es-MX write 2,321.94; es-ES writes 2321,94), not Spain's
- * by default. English keeps its own (en, which writes 2,321.94). Without a country (back
- * office, a visitor), Spanish as Latin America writes it (es-419: "MXN 41,615.38"), as the
- * organizations it serves do, rather than Spain's "41.615,38 MXN" beside them.
- */
-export function formatLocale(language: Language, countryCode: string | null | undefined): string {
-  if (language === 'en') return language;
-  if (!countryCode || !/^[A-Z]{2}$/.test(countryCode)) return LATIN_AMERICAN_SPANISH;
-  return `${language}-${countryCode}`;
-}
-
-const LATIN_AMERICAN_SPANISH = 'es-419';
+export { formatLocale };
 
 /**
  * The country whose numbers a screen writes, when the screen knows it without a session: the

@@ -41,6 +41,7 @@ import * as sessionEpoch from './0041-session-epoch.ts';
 import * as closeSchedules from './0042-close-schedules.ts';
 import * as refunds from './0043-refunds.ts';
 import * as refundsInPayouts from './0044-refunds-in-payouts.ts';
+import * as receipts from './0045-receipts.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   '0042-close-schedules': closeSchedules,
   '0043-refunds': refunds,
   '0044-refunds-in-payouts': refundsInPayouts,
+  '0045-receipts': receipts,
 };

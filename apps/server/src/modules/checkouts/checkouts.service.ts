@@ -25,6 +25,7 @@ import {
 } from '../onchain/checkout-addresses.service.ts';
 import { findCurrentOrganization } from '../organizations/organizations.repo.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
+import { listCheckoutReceiptTokens } from '../receipts/receipts.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
 import { findShopOrderNotified } from '../shops/shops.repo.ts';
 import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
@@ -283,6 +284,7 @@ export async function getPublicCheckout(deps: InvoiceDeps, id: string, now = new
           }
         : null,
     expiresAt: shown.expires_at?.toISOString() ?? null,
+    receiptTokens: shown.status === 'paid' ? await listCheckoutReceiptTokens(deps.db, shown.id) : [],
     redirectUrl: shown.status === 'paid' ? shown.redirect_url : null,
     storeNotified: await findShopOrderNotified(deps.db, shown.id),
     paidVia: shown.paid_via,

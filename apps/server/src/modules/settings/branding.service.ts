@@ -135,6 +135,11 @@ export async function removeLogo(db: Db, caller: AccessClaims, ip: string): Prom
 }
 
 /** The logo anyone may fetch; an organization without one answers 404. */
+/** The logo's bytes (PNG or JPEG), for documents that print it; null without a logo. */
+export async function getLogoImage(db: Db, organizationId: string): Promise<Buffer | null> {
+  return (await findLogo(db, organizationId))?.bytes ?? null;
+}
+
 export async function getPublicLogo(db: Db, organizationId: string) {
   const logo = await findLogo(db, organizationId);
   if (!logo) throw new AppError('NotFound', 'This organization has no logo');

@@ -19,6 +19,7 @@ const paid: PublicCheckout = {
   amountSats: 12_000,
   invoice: null,
   expiresAt: null,
+  receiptTokens: [],
   redirectUrl: 'https://shop.example/orders/1001',
   storeNotified: false,
   paidVia: 'lightning',

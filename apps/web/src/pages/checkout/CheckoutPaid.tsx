@@ -2,6 +2,7 @@ import { Button, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
 import { IconCheck } from '@tabler/icons-react';
 import { useEffect, useEffectEvent, useState } from 'react';
+import { ReceiptShare } from '../../components/ReceiptShare.tsx';
 import { useTranslation } from '../../i18n/index.ts';
 
 /** How often the page asks whether the shop has been told, while the shopper waits. */
@@ -48,6 +49,9 @@ export function CheckoutPaid({
       <Text c="dimmed" ta="center">
         {t('checkout.paidText', { merchant: checkout.merchant.name })}
       </Text>
+      {checkout.receiptTokens.map((token) => (
+        <ReceiptShare key={token} token={token} />
+      ))}
       {checkout.redirectUrl &&
         (telling ? (
           <Button size="md" color={accent ?? undefined} loading disabled aria-describedby="store-telling">

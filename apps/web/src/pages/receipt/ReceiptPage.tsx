@@ -1,0 +1,133 @@
+import { Alert, Button, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import type { Language, Receipt } from '@rayo/shared';
+import { IconDownload, IconPrinter } from '@tabler/icons-react';
+import { useParams } from 'react-router';
+import { ApiError } from '../../api/client.ts';
+import { publicErrorMessage } from '../../api/error-messages.ts';
+import { receiptPdfUrl, usePublicReceipt } from '../../api/receipts.ts';
+import { BrandedPanel } from '../../components/BrandedPanel.tsx';
+import { BrandedTitle } from '../../components/BrandedTitle.tsx';
+import { TimeZoneContext, useDateTimeFormat } from '../../components/date-time.ts';
+import { FormatCountryContext, useFormatLocale } from '../../components/format-locale.ts';
+import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
+import { useTranslation } from '../../i18n/index.ts';
+import { useOrganizationLanguage } from '../../session/use-organization-language.ts';
+
+/**
+ * A receipt prints on an 80 mm thermal roll: the page is the roll's width and as long as the
+ * receipt, the 72 mm the printer reaches; everything but the receipt (the layout's header, the
+ * buttons) stays off paper.
+ */
+const PRINT_STYLE = `@media print {@page {size:80mm auto;margin:4mm;} html,body {background:#fff !important;} body * {visibility:hidden;} [data-receipt],[data-receipt] * {visibility:visible;} [data-receipt] {position:absolute;inset:0 auto auto 0;width:72mm;max-width:72mm;color:#000 !important;font-size:9pt;} [data-receipt] > * {padding:0 !important;border:0 !important;box-shadow:none !important;} [data-receipt] .mantine-Title-root {font-size:13pt;} [data-receipt-screen-only] {display:none !important;}}`;
+
+/**
+ * `/receipts/:token`: a paid sale's receipt, for the customer who scanned it off the paid screen
+ * or opened it from the mail. Printing sends only the receipt, on an 80 mm roll
+ * (`PRINT_STYLE`); the PDF is the server's, on the same roll.
+ */
+export function ReceiptPage() {
+  const { t } = useTranslation();
+  const { token = '' } = useParams();
+  const receipt = usePublicReceipt(token);
+  useOrganizationLanguage(receipt.data?.language);
+  const notFound = receipt.error instanceof ApiError && receipt.error.status === 404;
+  return (
+    <Stack maw={420} w="100%" mx="auto" gap="md">
+      <style>{PRINT_STYLE}</style>
+      {receipt.isPending && <Loader aria-label={t('common.loading')} />}
+      {receipt.isError && (
+        <Alert color={notFound ? 'yellow' : 'red'} role="alert">
+          {notFound ? t('receipt.notFound') : publicErrorMessage(t, receipt.error)}
+        </Alert>
+      )}
+      {receipt.data && (
+        <FormatCountryContext.Provider value={receipt.data.countryCode}>
+          <TimeZoneContext.Provider value={receipt.data.timeZone}>
+            <ReceiptView receipt={receipt.data} token={token} />
+          </TimeZoneContext.Provider>
+        </FormatCountryContext.Provider>
+      )}
+    </Stack>
+  );
+}
+
+function Line({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="md">
+      <Text fw={strong ? 700 : undefined}>{label}</Text>
+      <Text fw={strong ? 700 : undefined} ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        {value}
+      </Text>
+    </Group>
+  );
+}
+
+function ReceiptView({ receipt, token }: { receipt: Receipt; token: string }) {
+  const { t, i18n } = useTranslation();
+  const locale = useFormatLocale();
+  const formatDate = useDateTimeFormat('dateTime');
+  const money = (value: string) => formatDecimalMoney(value, receipt.currency, locale);
+  const rate = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(
+    receipt.rate as Intl.StringNumericLiteral,
+  );
+  return (
+    <Stack gap="md">
+      <div data-receipt>
+        <BrandedPanel accent={receipt.merchant.accentColor} data-testid="receipt">
+          <Stack gap="sm">
+            <BrandedTitle name={receipt.merchant.name} branding={receipt.merchant} logoTestId="receipt-logo" />
+            <Title order={2} size="h4">
+              {t('pageTitles.receipt')}
+            </Title>
+            <Text c="dimmed" data-testid="receipt-date">
+              {formatDate(receipt.settledAt)}
+            </Text>
+            {receipt.description && <Text style={{ overflowWrap: 'anywhere' }}>{receipt.description}</Text>}
+            <Divider variant="dashed" />
+            <Line label={t('terminal.bill')} value={money(receipt.billAmount)} />
+            <Line label={t('terminal.tipLine')} value={money(receipt.tip)} />
+            <Line label={t('home.columns.tax')} value={money(receipt.tax)} />
+            <Line label={t('terminal.total')} value={money(receipt.total)} strong />
+            <Line label={t('terminal.paid')} value={formatMsatAsSats(receipt.totalMsat, locale)} />
+            <Line label={t('home.columns.rate')} value={`${rate} sats/${receipt.currency}`} />
+            <Divider variant="dashed" />
+            {receipt.paymentHash ? (
+              <Stack gap={2}>
+                <Text size="sm" fw={600}>
+                  {t('devnet.hash')}
+                </Text>
+                <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }} data-testid="receipt-payment-hash">
+                  {receipt.paymentHash}
+                </Text>
+              </Stack>
+            ) : (
+              receipt.txids.map((txid) => (
+                <Stack gap={2} key={txid}>
+                  <Text size="sm" fw={600}>
+                    {t('devnet.txid')}
+                  </Text>
+                  <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                    {txid}
+                  </Text>
+                </Stack>
+              ))
+            )}
+          </Stack>
+        </BrandedPanel>
+      </div>
+      <Group justify="center" gap="sm" data-receipt-screen-only>
+        <Button leftSection={<IconPrinter size={18} />} onClick={() => window.print()}>
+          {t('receipt.print')}
+        </Button>
+        <Button
+          component="a"
+          href={receiptPdfUrl(token, i18n.language as Language)}
+          variant="default"
+          leftSection={<IconDownload size={18} />}
+        >
+          {t('receipt.pdf')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
