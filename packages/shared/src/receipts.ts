@@ -12,6 +12,14 @@ export const ReceiptTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{32}$/);
 export const ReceiptLinkSchema = z.object({ token: z.string() });
 export type ReceiptLink = z.infer<typeof ReceiptLinkSchema>;
 
+/** A refund the customer was paid, as the receipt lists it: in the sale's currency and in sats. */
+export const ReceiptRefundSchema = z.object({
+  amountMsat: MsatSchema,
+  fiatAmount: z.string(),
+  paidAt: z.iso.datetime(),
+});
+export type ReceiptRefund = z.infer<typeof ReceiptRefundSchema>;
+
 /**
  * What a receipt shows (`GET /api/public/receipts/:token`): the merchant, when, and every figure
  * of the sale as it was stored at settlement. Fiat figures are decimal strings in `currency`.
@@ -37,6 +45,8 @@ export const ReceiptSchema = z.object({
   /** Lightning: the payment hash the wallet shows. On-chain: the transactions that paid. */
   paymentHash: z.string().nullable(),
   txids: z.array(z.string()),
+  /** Refunds paid to the customer, oldest first. */
+  refunds: z.array(ReceiptRefundSchema),
 });
 export type Receipt = z.infer<typeof ReceiptSchema>;
 

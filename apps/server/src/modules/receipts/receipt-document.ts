@@ -21,6 +21,7 @@ const texts = {
     rate: 'Sats/fiat rate',
     paymentHash: 'Payment hash',
     txid: 'Transaction id',
+    refund: (date: string) => `Refunded ${date}`,
     thanks: 'Thank you!',
     link: 'This receipt online:',
     subject: (merchant: string) => `Your receipt from ${merchant}`,
@@ -37,6 +38,7 @@ const texts = {
     rate: 'Tasa sats/moneda',
     paymentHash: 'Hash del pago',
     txid: 'Id de la transacción',
+    refund: (date: string) => `Reembolsado el ${date}`,
     thanks: '¡Gracias!',
     link: 'Este recibo en línea:',
     subject: (merchant: string) => `Tu recibo de ${merchant}`,
@@ -53,7 +55,8 @@ export function receiptFigures(receipt: Receipt, language: Language) {
   const rateSats = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(
     receipt.rate as Intl.StringNumericLiteral,
   );
-  const when = dateTimeFormatter(locale, receipt.timeZone, 'dateTime', true)(receipt.settledAt);
+  const formatDate = dateTimeFormatter(locale, receipt.timeZone, 'dateTime', true);
+  const when = formatDate(receipt.settledAt);
   const lines: { label: string; value: string; bold?: boolean }[] = [
     { label: t.bill, value: money(receipt.billAmount) },
     { label: t.tip, value: money(receipt.tip) },
@@ -61,6 +64,10 @@ export function receiptFigures(receipt: Receipt, language: Language) {
     { label: t.total, value: money(receipt.total), bold: true },
     { label: t.paid, value: formatMsatAsSats(receipt.totalMsat, locale) },
     { label: t.rate, value: `${rateSats} sats/${receipt.currency}` },
+    ...receipt.refunds.map((refund) => ({
+      label: t.refund(formatDate(refund.paidAt)),
+      value: `−${money(refund.fiatAmount)} (${formatMsatAsSats(refund.amountMsat, locale)})`,
+    })),
   ];
   return { t, when, lines };
 }

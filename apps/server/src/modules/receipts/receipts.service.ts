@@ -16,6 +16,7 @@ import type { Mailer } from '../../adapters/mail/mailer.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { renderPdf } from '../../pdf/pdf-writer.ts';
+import { listPaidRefundsOfSale } from '../refunds/refunds.service.ts';
 import { getLogoImage, getPublicBranding } from '../settings/branding.service.ts';
 import { receiptMail, receiptPdf } from './receipt-document.ts';
 import {
@@ -80,6 +81,7 @@ async function toReceipt(db: Db, row: ReceiptRow): Promise<Receipt> {
     rate: satsPerUnit(BigInt(row.rateMinorPerBtc), row.currency),
     paymentHash: onchain ? null : row.paymentHash,
     txids: onchain ? await listInvoiceTxids(db, row.invoiceId) : [],
+    refunds: await listPaidRefundsOfSale(db, row.transactionId),
   };
 }
 

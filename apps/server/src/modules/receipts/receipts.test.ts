@@ -147,6 +147,7 @@ describe('a receipt', () => {
       rate: invoice.rate,
       paymentHash: invoice.paymentHash,
       txids: [],
+      refunds: [],
     });
     expect(Number(sale.total_msat)).toBe(receipt.totalMsat);
   });
@@ -256,6 +257,52 @@ describe('a receipt', () => {
     const response = await mailReceipt(token, 'not an address');
     expect(response.statusCode).toBe(400);
     expect(response.json<ErrorResponse>().code).toBe('InvalidEmail');
+  });
+});
+
+describe('a refunded sale', () => {
+  it('lists on its receipt, its PDF and its mail the refunds paid to the customer, and no open ones', async () => {
+    const invoice = await paidSale();
+    const token = await receiptTokenOf(invoice);
+    const sale = await t.db
+      .selectFrom('transactions')
+      .select('id')
+      .where('invoice_id', '=', invoice.id)
+      .executeTakeFirstOrThrow();
+    // Half the sale back: 1,044,500 msat, GTQ 7.62 (half of 15.25, rounded down by the refunds module);
+    // redeemed from the devnet node as the customer's wallet.
+    const refund = async (key: string) =>
+      post<{ id: string }>(`/api/transactions/${sale.id}/refunds`, { amountMsat: 1_044_500, idempotencyKey: key });
+    const paid = await refund('receipt-refund-paid');
+    const { k1 } = await t.db.selectFrom('refunds').select('k1').where('id', '=', paid.id).executeTakeFirstOrThrow();
+    const wallet = await t.runtime.deps.lightning.createInvoice({
+      amountMsat: 1_044_500n,
+      description: 'Refund to my wallet',
+      expirySeconds: 600,
+    });
+    const callback = await t.app.inject({
+      method: 'GET',
+      url: `/api/lnurlw/refunds/${k1}/callback?k1=${k1}&pr=${wallet.paymentRequest}`,
+    });
+    expect(callback.json(), callback.body).toEqual({ status: 'OK' });
+    await waitFor(async () => {
+      const row = await t.db.selectFrom('refunds').select('state').where('id', '=', paid.id).executeTakeFirst();
+      return row?.state === 'paid';
+    });
+    // An open link the customer has not used yet is not money given back.
+    await refund('receipt-refund-open');
+
+    const receipt = (await t.app.inject({ method: 'GET', url: `/api/public/receipts/${token}` })).json<Receipt>();
+    expect(receipt.refunds).toEqual([{ amountMsat: 1_044_500, fiatAmount: '7.62', paidAt: expect.any(String) }]);
+    const pdf = await t.app.inject({ method: 'GET', url: `/api/public/receipts/${token}/pdf?language=es` });
+    const text = (await readPdf(pdf.rawPayload)).text.join('\n');
+    expect(text).toContain('Reembolsado el');
+    expect(text.replace(/\s+/g, ' ')).toContain('-GTQ 7.62 (1,044 sats)');
+    const since = inbox.mails.length;
+    await mailReceipt(token, 'refunded@example.com');
+    const mail = await inbox.waitForMail('refunded@example.com', { since });
+    expect(mail.text.replace(/\u00A0/g, ' ')).toContain('−GTQ 7.62 (1,044 sats)');
+    expect(mail.text.match(/Refunded/g)).toHaveLength(1);
   });
 });
 

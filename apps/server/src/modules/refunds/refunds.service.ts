@@ -5,6 +5,7 @@ import {
   formatMinor,
   type LnurlOk,
   type LnurlWithdrawOffer,
+  type ReceiptRefund,
   type Refund,
   type SaleRefunds,
 } from '@rayo/shared';
@@ -157,6 +158,22 @@ export async function listRefundsOfSale(deps: RefundDeps, caller: AccessClaims, 
     refundableMsat: Number(refundableMsat(sale, refunded)),
     refunds: refunds.map((refund) => toRefundJson(deps.config, refund, caller.role === 'admin')),
   };
+}
+
+/** What a sale's public receipt says of its refunds: those the customer was paid, never their links. */
+export async function listPaidRefundsOfSale(db: Db, transactionId: string): Promise<ReceiptRefund[]> {
+  const refunds = await listSaleRefunds(db, transactionId);
+  return refunds.flatMap((refund) =>
+    refund.state === 'paid' && refund.paidAt
+      ? [
+          {
+            amountMsat: Number(refund.amountMsat),
+            fiatAmount: formatMinor(refund.fiatMinor, refund.currency),
+            paidAt: refund.paidAt.toISOString(),
+          },
+        ]
+      : [],
+  );
 }
 
 /** LUD-03's first answer: the refund's amount as both the least and the most to withdraw. */

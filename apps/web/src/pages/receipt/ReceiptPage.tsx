@@ -90,6 +90,13 @@ function ReceiptView({ receipt, token }: { receipt: Receipt; token: string }) {
             <Line label={t('terminal.total')} value={money(receipt.total)} strong />
             <Line label={t('terminal.paid')} value={formatMsatAsSats(receipt.totalMsat, locale)} />
             <Line label={t('home.columns.rate')} value={`${rate} sats/${receipt.currency}`} />
+            {receipt.refunds.map((refund) => (
+              <Line
+                key={refund.paidAt}
+                label={t('receipt.refunded', { date: formatDate(refund.paidAt) })}
+                value={`−${money(refund.fiatAmount)} (${formatMsatAsSats(refund.amountMsat, locale)})`}
+              />
+            ))}
             <Divider variant="dashed" />
             {receipt.paymentHash ? (
               <Stack gap={2}>
