@@ -1,6 +1,7 @@
-import { Group, Paper, Select, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { Button, Group, Paper, Select, Stack, Table, Text, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import type { Transaction } from '@rayo/shared';
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
-import { useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { type DashboardFilter, type TableSort, useTransactionPage } from '../../api/dashboard.ts';
 import { dateTimeFormatter } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
@@ -8,9 +9,12 @@ import { LabelledPagination } from '../../components/LabelledPagination.tsx';
 import { useTranslation } from '../../i18n/index.ts';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import { isSortable, loadColumns, nextSort, saveColumns, type TransactionColumn } from './columns.ts';
+import { useRefundTexts } from './refund-texts.ts';
 import { type CellContext, numericColumns, TransactionCell } from './TransactionCell.tsx';
 
 const PAGE_SIZES = ['10', '25', '50', '100'];
+
+const RefundModal = lazy(() => import('./RefundModal.tsx').then((m) => ({ default: m.RefundModal })));
 
 /**
  * The period's transactions, newest settled first; the two date headers sort by their own
@@ -30,10 +34,12 @@ export function TransactionsTable({
   onShown?: () => void;
 }) {
   const { t } = useTranslation();
+  const rt = useRefundTexts();
   const locale = useFormatLocale();
   const [columns, setColumns] = useState<TransactionColumn[]>(() => loadColumns());
   const [limit, setLimit] = useState(10);
   const [sort, setSort] = useState<TableSort>({ column: 'settledAt', order: 'desc' });
+  const [refunding, setRefunding] = useState<Transaction | null>(null);
   // A new filter, sort or page size starts again from the first page, in the same render, so
   // that no page of the old view is asked for with the new filter.
   const viewKey = `${JSON.stringify(filter)}|${limit}|${sort.column}|${sort.order}`;
@@ -109,6 +115,9 @@ export function TransactionsTable({
                     </Table.Th>
                   );
                 })}
+                <Table.Th>
+                  <VisuallyHidden>{rt('column')}</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -123,6 +132,11 @@ export function TransactionsTable({
                       <TransactionCell column={column} transaction={transaction} context={context} />
                     </Table.Td>
                   ))}
+                  <Table.Td>
+                    <Button size="compact-xs" variant="subtle" onClick={() => setRefunding(transaction)}>
+                      {rt('open')}
+                    </Button>
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -162,6 +176,11 @@ export function TransactionsTable({
           />
         </Group>
       </Stack>
+      {refunding && (
+        <Suspense fallback={null}>
+          <RefundModal transaction={refunding} onClose={() => setRefunding(null)} />
+        </Suspense>
+      )}
     </Paper>
   );
 }

@@ -1,0 +1,86 @@
+import { expect, type Page, test } from '@playwright/test';
+import { apiAs, DEMO_PASSWORD, demo, paidSale, signInViaUi } from './support.ts';
+
+type Bpt = { id: string; accountName: string };
+type SaleRefunds = { refundableMsat: number; refunds: { state: string; lnurl: string | null }[] };
+
+/** A terminal sale on the manager's account ("Main counter"), paid from the devnet wallet and in the ledger. */
+async function terminalSale(page: Page): Promise<{ id: string; amountMsat: number }> {
+  const bpts = await apiAs<Bpt[]>(page, 'GET', '/api/bpts');
+  const bpt = bpts.find((row) => row.accountName === 'Main counter') ?? bpts[0];
+  if (!bpt) throw new Error('The demo has no terminal');
+  const sale = await paidSale(page, bpt.id, { amount: '12.50' });
+  await expect
+    .poll(async () => (await page.request.get(`/api/invoices/${sale.id}`)).json().then((body) => body.status))
+    .toBe('settled');
+  return sale;
+}
+
+async function openRefunds(page: Page, label: string): Promise<void> {
+  await page.goto('/');
+  const table = page.getByRole('region', { name: /Transactions|Transacciones/ });
+  // The newest settled sale is the first row.
+  await table.getByRole('button', { name: label }).first().click();
+}
+
+// Issue 30: a terminal sale refunded by LNURL-withdraw from the devnet wallet.
+test('an admin refunds a terminal sale; the devnet wallet withdraws it; a manager sees it', async ({
+  page,
+  browser,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInViaUi(page, demo.admin);
+  const sale = await terminalSale(page);
+
+  await openRefunds(page, 'Refunds');
+  const dialog = page.getByRole('dialog', { name: 'Refunds of this sale' });
+  await expect(dialog.getByText('No refunds yet.')).toBeVisible();
+  await page.screenshot({ path: 'test-results/refunds-form-en-1280.png' });
+  await dialog.getByRole('button', { name: /^Refund .* sats$/ }).click();
+  const link = dialog.getByRole('textbox', { name: 'Refund link' });
+  await expect(link).toHaveValue(/^LNURL1/);
+  await expect(dialog.getByRole('img', { name: 'Refund link QR code' })).toBeVisible();
+  await expect(dialog.getByText('Waiting for the customer')).toBeVisible();
+  await page.screenshot({ path: 'test-results/refunds-link-en-1280.png' });
+  const lnurl = await link.inputValue();
+
+  // The devnet wallet, as the customer's wallet, withdraws the whole refund from the link.
+  await apiAs(page, 'POST', '/api/devnet/withdraw', { lnurl, amountMsat: sale.amountMsat });
+  await expect
+    .poll(async () => (await apiAs<SaleRefunds>(page, 'GET', `/api/transactions/${sale.id}/refunds`)).refunds[0]?.state)
+    .toBe('paid');
+  const after = await apiAs<SaleRefunds>(page, 'GET', `/api/transactions/${sale.id}/refunds`);
+  expect(after.refundableMsat).toBe(0);
+  expect(after.refunds[0]?.lnurl).toBeNull();
+
+  // The manager of that account sees the refund, and cannot make one.
+  const managerPage = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await signInViaUi(managerPage, demo.manager);
+  await openRefunds(managerPage, 'Refunds');
+  const seen = managerPage.getByRole('dialog', { name: 'Refunds of this sale' });
+  await expect(seen.getByText('Paid')).toBeVisible();
+  await expect(seen.getByText('Only admins can refund a sale.')).toBeVisible();
+  await expect(seen.getByRole('button', { name: /^Refund/ })).toHaveCount(0);
+  await managerPage.screenshot({ path: 'test-results/refunds-manager-en-390.png' });
+  await managerPage.close();
+});
+
+test('the refund dialog in Spanish, at 390 and 1280 px', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/login');
+  await page.getByText('Español').click();
+  await page.getByRole('textbox', { name: 'Correo electrónico' }).fill(demo.admin);
+  await page.getByRole('textbox', { name: 'Contraseña' }).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+  await terminalSale(page);
+  await openRefunds(page, 'Reembolsos');
+  const dialog = page.getByRole('dialog', { name: 'Reembolsos de esta venta' });
+  await dialog.getByRole('textbox', { name: 'Reembolsar parte de la venta (sats)' }).fill('1000');
+  await dialog.getByRole('button', { name: 'Reembolsar este monto' }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Enlace de reembolso' })).toHaveValue(/^LNURL1/);
+  await expect(dialog.getByText('Esperando al cliente')).toBeVisible();
+  await page.screenshot({ path: 'test-results/refunds-link-es-390.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: 'test-results/refunds-link-es-1280.png' });
+});
