@@ -857,6 +857,7 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'GET /api/dashboard/transactions/csv': () => ({ query: { account: f.account.id } }),
   'GET /api/close': () => ({ query: { day: '2026-11-27', account: f.account.id } }),
   'GET /api/close/csv': () => ({ query: { day: '2026-11-27', account: f.account.id } }),
+  'GET /api/close/pdf': () => ({ query: { day: '2026-11-27', account: f.account.id } }),
   'GET /api/transactions/:id/refunds': async () => ({ params: { id: await paidSaleOfA() } }),
   'POST /api/transactions/:id/refunds': async (caller) => ({
     params: { id: await paidSaleOfA() },

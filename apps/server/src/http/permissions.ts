@@ -233,6 +233,7 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/dashboard/transactions/csv': dashboard,
   'GET /api/close': dashboard,
   'GET /api/close/csv': dashboard,
+  'GET /api/close/pdf': dashboard,
   // Managers see a sale's refunds on their linked accounts; only admins make them (issue 30).
   'GET /api/transactions/:id/refunds': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
   'POST /api/transactions/:id/refunds': { who: admins, scope: { param: 'id', within: 'organization' } },

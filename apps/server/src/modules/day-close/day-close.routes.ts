@@ -4,6 +4,7 @@ import {
   CloseScheduleSchema,
   DayCloseQuerySchema,
   DayCloseSchema,
+  LanguageSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
 import type { Db, ReadDb } from '../../db/database.ts';
@@ -11,7 +12,10 @@ import type { Clock } from '../../domain/clock.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { createCloseSchedule, listCloseSchedulesOf, removeCloseSchedule } from './close-schedules.service.ts';
-import { exportDayCloseCsv, getDayClose } from './day-close.service.ts';
+import { exportDayCloseCsv, exportDayClosePdf, getDayClose } from './day-close.service.ts';
+
+// The PDF's language is the reader's, as the web app shows it.
+const DayClosePdfQuerySchema = DayCloseQuerySchema.extend({ language: LanguageSchema.default('en') });
 
 /** The close is read from `readDb`, the replica when there is one, like the dashboard. */
 export function registerDayCloseRoutes(app: App, deps: { db: Db; readDb: ReadDb; clock: Clock }): void {
@@ -44,6 +48,26 @@ export function registerDayCloseRoutes(app: App, deps: { db: Db; readDb: ReadDb;
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${csv.filename}"`)
         .send(csv.text);
+    },
+  );
+
+  app.get(
+    '/api/close/pdf',
+    {
+      schema: {
+        tags: ['dashboard'],
+        summary: 'The end-of-day close of a local day as an A4 PDF, in English or Spanish',
+        querystring: DayClosePdfQuerySchema,
+        produces: ['application/pdf'],
+      },
+    },
+    async (request, reply) => {
+      const { language, ...query } = request.query;
+      const pdf = await exportDayClosePdf(deps.db, deps.readDb, callerOf(request), query, language);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${pdf.filename}"`)
+        .send(pdf.bytes);
     },
   );
 

@@ -8,12 +8,14 @@ import {
   type DayClose,
   type DayCloseQuery,
   formatMinor,
+  type Language,
 } from '@rayo/shared';
 import type { Db, ReadDb } from '../../db/database.ts';
 import { type CloseTotals, summarizeClose } from '../../domain/day-close.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findBpt } from '../bpts/bpts.repo.ts';
-import { scopeOf } from '../dashboard/dashboard.service.ts';
+import { getCurrentOrganization, scopeOf } from '../dashboard/dashboard.service.ts';
+import { closePdf } from './close-pdf.ts';
 import { listCloseGroups } from './day-close.repo.ts';
 
 /** What a close covers: local days of one organization, its accounts (`null`: all) and maybe one terminal. */
@@ -164,4 +166,16 @@ export async function exportDayCloseCsv(
 ): Promise<{ filename: string; text: string }> {
   const close = await getDayClose(db, readDb, caller, query);
   return { filename: `close_${query.day}.csv`, text: closeCsv(close) };
+}
+
+export async function exportDayClosePdf(
+  db: Db,
+  readDb: ReadDb,
+  caller: AccessClaims,
+  query: DayCloseQuery,
+  language: Language,
+): Promise<{ filename: string; bytes: Buffer }> {
+  const organization = await getCurrentOrganization(db, caller);
+  const close = await getDayClose(db, readDb, caller, query);
+  return { filename: `close_${query.day}.pdf`, bytes: await closePdf(organization.name, close, language) };
 }

@@ -1,6 +1,7 @@
 import { type DayClose, formatMinor } from '@rayo/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPdf } from '../../../test/pdf-text.ts';
 import { type Recorded, recordSale, type Sale, terminal } from '../../../test/record-sale.ts';
 import {
   bearer,
@@ -197,6 +198,28 @@ describe('end-of-day close', () => {
         '23:00',
       ]);
       expect(lines.at(-1)).toBe('');
+    });
+
+    it('writes the close as a PDF any reader reads, in English and Spanish', async () => {
+      const json = await close('day=2026-11-27');
+      const english = await get('/api/close/pdf?day=2026-11-27');
+      expect(english.statusCode).toBe(200);
+      expect(english.headers['content-type']).toBe('application/pdf');
+      expect(english.headers['content-disposition']).toBe('attachment; filename="close_2026-11-27.pdf"');
+      const read = await readPdf(english.rawPayload);
+      const text = read.text.join('\n');
+      expect(read.language).toBe('en');
+      expect(text).toContain('End-of-day close · Café del Cierre');
+      expect(text).toContain('America/Guatemala');
+      expect(text).toContain(json.totals.gross);
+      expect(text).toContain(String(Math.floor(json.totals.netMsat / 1000)));
+      expect(text).toContain('Caja 1');
+      expect(text).toContain('On-chain');
+      const spanish = await readPdf((await get('/api/close/pdf?day=2026-11-27&language=es')).rawPayload);
+      expect(spanish.text.join('\n')).toContain('Corte de caja · Café del Cierre');
+      expect(spanish.text.join('\n')).toContain('Por método de pago');
+      const refused = await get(`/api/close/pdf?day=2026-11-27&account=${accountB}`, manager);
+      expect(refused.statusCode).toBe(403);
     });
   });
 
