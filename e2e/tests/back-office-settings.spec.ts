@@ -1,31 +1,9 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { runningClusterUrl } from '../../apps/server/src/db/embedded-postgres.ts';
-import { E2E_DATA_DIR } from '../playwright.config.ts';
-import { demo, sidebarEntries, signInViaUi } from './support.ts';
+import { createBackOfficeUser, demo, sidebarEntries, signInViaUi } from './support.ts';
 
 const PASSWORD = 'Oficina-2026!';
 const NEW_PASSWORD = 'Oficina-nueva-2026!';
-const repository = path.resolve(import.meta.dirname, '../..');
-
-/**
- * A back-office user of the journey's own, made as an operator makes one (`npm run user:create`),
- * since the journey changes its password and turns MFA on, which the demo user must keep.
- */
-async function createBackOfficeUser(): Promise<string> {
-  const url = await runningClusterUrl(path.resolve(repository, E2E_DATA_DIR));
-  if (!url) throw new Error('The e2e server’s PostgreSQL is not running');
-  const email = `oficina-${Date.now().toString(36)}@example.com`;
-  await promisify(execFile)(
-    'node',
-    ['apps/server/src/cli/create-user.ts', '--email', email, '--password', PASSWORD, '--role', 'back_office'],
-    { cwd: repository, env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' } },
-  );
-  return email;
-}
 
 async function signInInSpanish(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');
@@ -41,7 +19,7 @@ test('back office signs in in Español, stays in Spanish, changes its password a
   page,
   browser,
 }) => {
-  const email = await createBackOfficeUser();
+  const email = await createBackOfficeUser(PASSWORD);
   await signInInSpanish(page, email, PASSWORD);
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
   expect(await sidebarEntries(page)).toEqual(['back-office', 'settings']);

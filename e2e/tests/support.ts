@@ -1,8 +1,11 @@
+import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 import { decodeJwt, SignJWT } from 'jose';
-import { E2E_JWT_SECRET, E2E_MAIL_DIR } from '../playwright.config.ts';
+import { runningClusterUrl } from '../../apps/server/src/db/embedded-postgres.ts';
+import { E2E_DATA_DIR, E2E_JWT_SECRET, E2E_MAIL_DIR } from '../playwright.config.ts';
 
 export const DEMO_PASSWORD = 'Rayo-demo-2026!';
 
@@ -24,6 +27,23 @@ export async function signInViaUi(
   if (options.remember) await page.getByRole('checkbox', { name: 'Remember me' }).check();
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).not.toHaveURL(/\/login/);
+}
+
+/**
+ * A back-office user of a journey's own, made as an operator makes one (`npm run user:create`),
+ * for a journey that changes its password, language or MFA, which the demo user must keep.
+ */
+export async function createBackOfficeUser(password: string): Promise<string> {
+  const repository = path.resolve(import.meta.dirname, '../..');
+  const url = await runningClusterUrl(path.resolve(repository, E2E_DATA_DIR));
+  if (!url) throw new Error('The e2e server’s PostgreSQL is not running');
+  const email = `oficina-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+  await promisify(execFile)(
+    'node',
+    ['apps/server/src/cli/create-user.ts', '--email', email, '--password', password, '--role', 'back_office'],
+    { cwd: repository, env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' } },
+  );
+  return email;
 }
 
 export function storage(page: Page): Promise<Record<string, string | null>> {

@@ -34,6 +34,7 @@ const ConfigSchema = z.object({
   SEED_DEMO: booleanFromEnv.optional(),
   JWT_SECRET: z.string().min(32).optional(),
   MFA_ENCRYPTION_KEY: z.string().min(32).optional(),
+  BACKOFFICE_MFA_REQUIRED: booleanFromEnv.default(false),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -169,6 +170,8 @@ export type Config = {
   jwtSecret: string | undefined;
   /** Key material for sealing TOTP secrets at rest; generated and kept in the database when unset. */
   mfaEncryptionKey: string | undefined;
+  /** Back-office staff must turn MFA on before any back-office call (only Settings is open to them until then). */
+  backOfficeMfaRequired: boolean;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
   /** Life of a refresh token when the user did not ask to be remembered. */
@@ -442,6 +445,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedDemo: c.SEED_DEMO ?? !production,
     jwtSecret: c.JWT_SECRET,
     mfaEncryptionKey: c.MFA_ENCRYPTION_KEY,
+    backOfficeMfaRequired: c.BACKOFFICE_MFA_REQUIRED,
     accessTokenTtlSeconds: c.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: c.REFRESH_TOKEN_TTL_DAYS,
     sessionTtlHours: c.SESSION_TTL_HOURS,

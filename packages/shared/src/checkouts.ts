@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LanguageSchema } from './auth.ts';
 import { PublicCheckoutOnchainSchema } from './onchain.ts';
-import { CurrencyCodeSchema, DecimalStringSchema, MsatSchema } from './payments.ts';
+import { CurrencyCodeSchema, DecimalStringSchema, MsatSchema, PaidViaSchema } from './payments.ts';
 import { checkoutStatuses } from './statuses.ts';
 
 /** A payment link an admin made, or a store's order (`POST /api/checkouts`). */
@@ -15,9 +15,6 @@ export type CheckoutKind = z.infer<typeof CheckoutKindSchema>;
  */
 export const CheckoutStatusSchema = z.enum(checkoutStatuses);
 export type CheckoutStatus = z.infer<typeof CheckoutStatusSchema>;
-
-export const PaidViaSchema = z.enum(['lightning', 'onchain']);
-export type PaidVia = z.infer<typeof PaidViaSchema>;
 
 /** An amount as a decimal string in `currency` (`SAT` for satoshis). */
 export const MoneySchema = z.object({ currency: z.string(), value: z.string() });

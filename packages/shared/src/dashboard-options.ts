@@ -11,3 +11,6 @@ export const sortOrders = ['desc', 'asc'] as const;
 export type SortOrder = (typeof sortOrders)[number];
 
 export const seriesBuckets = ['hour', 'day', 'month'] as const;
+
+/** What an invoice sells: a terminal sale, a payment link, a donation or a store checkout. */
+export const saleSources = ['terminal', 'payment_link', 'donation', 'checkout'] as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LanguageSchema } from './auth.ts';
 import { DEFAULT_PAGE_SIZE } from './constants.ts';
 import { seriesBuckets, sortOrders, transactionSorts } from './dashboard-options.ts';
-import { MsatSchema, TransactionSchema } from './payments.ts';
+import { MsatSchema, PaidViaSchema, SaleSourceSchema, TransactionSchema } from './payments.ts';
 
 /** `all`, or no account, means every account the caller may see (SPEC §7). */
 export const AccountFilterSchema = z.union([z.literal('all'), z.uuid()]).optional();
@@ -23,7 +23,18 @@ export const PeriodQuerySchema = z.object({
 });
 export type PeriodQuery = z.infer<typeof PeriodQuerySchema>;
 
-export const TransactionPageQuerySchema = PeriodQuerySchema.extend({
+/**
+ * The ledger's list and its CSV also narrow to where sales came from and how they were paid.
+ * The sums and charts do not: they read the daily rollup, which has no source
+ * (docs/decisions/0046-sale-source.md).
+ */
+export const LedgerQuerySchema = PeriodQuerySchema.extend({
+  source: SaleSourceSchema.optional(),
+  paidVia: PaidViaSchema.optional(),
+});
+export type LedgerQuery = z.infer<typeof LedgerQuerySchema>;
+
+export const TransactionPageQuerySchema = LedgerQuerySchema.extend({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(500).default(DEFAULT_PAGE_SIZE),
   sort: z.enum(transactionSorts).default('settledAt'),

@@ -104,6 +104,8 @@ export const errorStatus = {
   MfaAlreadyEnabled: 409,
   MfaNotEnabled: 409,
   MfaEnrollmentMissing: 409,
+  // BACKOFFICE_MFA_REQUIRED: a back-office user without MFA may only reach Settings until it is on.
+  MfaRequired: 403,
   Unauthorized: 401,
   Forbidden: 403,
   NotFound: 404,

@@ -5,7 +5,11 @@ import { RememberSchema } from './auth.ts';
 // recovery codes. The wire formats below are shared by the server's routes and the web app; the
 // codes' header and shape are in mfa-code.ts.
 
-export const MfaStatusSchema = z.object({ hasMfa: z.boolean() });
+/**
+ * SPEC §3 "MFA config", and `required`: the platform makes the caller turn MFA on before anything
+ * else (back office with BACKOFFICE_MFA_REQUIRED).
+ */
+export const MfaStatusSchema = z.object({ hasMfa: z.boolean(), required: z.boolean() });
 export type MfaStatus = z.infer<typeof MfaStatusSchema>;
 
 /** Shown once, when MFA is being turned on; the server keeps the codes only as hashes. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LanguageSchema } from './auth.ts';
 import { PublicBrandingSchema } from './branding.ts';
+import { saleSources } from './dashboard-options.ts';
 import { invoiceStatuses } from './statuses.ts';
 
 /** A decimal amount as typed on a keypad: digits, optionally a dot and more digits. */
@@ -100,10 +101,11 @@ export type TerminalBpt = z.infer<typeof TerminalBptSchema>;
 export const InvoiceStatusSchema = z.enum(invoiceStatuses);
 export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
 
-/** What an invoice sells: a terminal sale, a payment link, a donation or a store checkout. */
-export const saleSources = ['terminal', 'payment_link', 'donation', 'checkout'] as const;
 export const SaleSourceSchema = z.enum(saleSources);
 export type SaleSource = z.infer<typeof SaleSourceSchema>;
+/** How a sale was paid: by a Lightning invoice, or on-chain. */
+export const PaidViaSchema = z.enum(['lightning', 'onchain']);
+export type PaidVia = z.infer<typeof PaidViaSchema>;
 
 export const CreateInvoiceRequestSchema = z.object({
   amount: DecimalStringSchema,
@@ -170,7 +172,7 @@ export const TransactionSchema = z.object({
   /** What the sale says of itself: the terminal's note, the donor's comment; empty when nothing was written. */
   description: z.string(),
   /** How it was paid: by a Lightning invoice, or on-chain (its id is then `onchain:<txid>:<output>`). */
-  paidVia: z.enum(['lightning', 'onchain']),
+  paidVia: PaidViaSchema,
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
 export const TransactionListSchema = z.array(TransactionSchema);

@@ -25,6 +25,10 @@ export function isOrganizationMember(role: Role | null): boolean {
   return role !== null && (organizationRoles as readonly Role[]).includes(role);
 }
 
+export function isBackOfficeRole(role: Role | null): boolean {
+  return role !== null && (backOfficeRoles as readonly Role[]).includes(role);
+}
+
 /** The sidebar route names of SPEC §2, in the order the sidebar shows them. */
 export const navEntries = ['index', 'settings', 'accounts', 'bpts', 'integrations', 'managers', 'back-office'] as const;
 export type NavEntry = (typeof navEntries)[number];

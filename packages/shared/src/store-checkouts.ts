@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CheckoutStatusSchema, MoneySchema, PaidViaSchema } from './checkouts.ts';
-import { CurrencyCodeSchema, DecimalStringSchema } from './payments.ts';
+import { CheckoutStatusSchema, MoneySchema } from './checkouts.ts';
+import { CurrencyCodeSchema, DecimalStringSchema, PaidViaSchema } from './payments.ts';
 
 /** What a store's own metadata may weigh, as JSON text. */
 export const STORE_METADATA_MAX_BYTES = 4096;

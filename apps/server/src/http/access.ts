@@ -1,7 +1,8 @@
-import { AppError } from '@rayo/shared';
+import { AppError, isBackOfficeRole, type Role } from '@rayo/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { AccessClaims, TokenIssuer } from '../modules/auth/tokens.ts';
+import { hasMfaEnabled } from '../modules/mfa/mfa.service.ts';
 import { requireCallerUser } from '../modules/users/users.service.ts';
 import { developerScopesOf, permissionOf } from './permissions.ts';
 
@@ -55,7 +56,12 @@ function isPublic(method: string, url: string): boolean {
   return isPublicByPath(url) || permissionOf(method, url)?.who === 'public';
 }
 
-export type AccessDeps = { tokens: TokenIssuer; db: Db };
+export type AccessDeps = { tokens: TokenIssuer; db: Db; config: { backOfficeMfaRequired: boolean } };
+
+/** Whether the platform makes this role turn MFA on before anything but its own settings. */
+export function mustHaveMfa(config: AccessDeps['config'], role: Role): boolean {
+  return config.backOfficeMfaRequired && isBackOfficeRole(role);
+}
 
 /**
  * Enforces `permissions.ts` on every request. An API route without a line there is refused, so
@@ -86,6 +92,12 @@ export function registerAccessControl(app: FastifyInstance, deps: AccessDeps): v
     // A deleted user's token is refused as such on every route, before its role is.
     if (!permitted || !permission.userCheckedOnWrite) await requireCallerUser(deps.db, caller);
     if (!permitted) throw new AppError('Forbidden', 'Your role may not do this');
+    // Routes open to every signed-in user (settings, MFA itself) stay open: they are how MFA is turned on.
+    if (permission.who !== 'signed-in' && mustHaveMfa(deps.config, caller.role)) {
+      if (!(await hasMfaEnabled(deps.db, caller.userId))) {
+        throw new AppError('MfaRequired', 'Turn MFA on in Settings before using back office');
+      }
+    }
     if (caller.developerScope && !developerScopesOf(request.method, permission).includes(caller.developerScope)) {
       throw new AppError('Forbidden', `A developer token with the ${caller.developerScope} scope may not do this`);
     }

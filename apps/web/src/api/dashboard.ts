@@ -4,6 +4,7 @@ import {
   type PeriodPreset,
   type PeriodRange,
   periodRange,
+  type SaleSource,
   type SeriesBucket,
   type SortOrder,
   type TransactionPage,
@@ -27,6 +28,13 @@ export function dashboardQuery(filter: DashboardFilter, extra: Record<string, st
   for (const [key, value] of Object.entries(extra)) params.set(key, String(value));
   return params.toString();
 }
+
+/**
+ * What the table and the CSV narrow to besides the period and account, as the API's query:
+ * `{ source }`, `{ paidVia: 'onchain' }` (whatever the source) or nothing. The sums and charts
+ * do not narrow by it.
+ */
+export type SaleNarrowing = { source?: SaleSource; paidVia?: 'onchain' };
 
 /** A period placed in the organization's zone, for one account or `all`. */
 export function dashboardFilter(
@@ -64,12 +72,13 @@ export function useTransactionPage(
   page: number,
   limit: number,
   sort: TableSort = NEWEST_SETTLED,
+  narrowing: SaleNarrowing = {},
 ) {
   return useQuery({
-    queryKey: ['dashboard', 'transactions', filter, page, limit, sort.column, sort.order],
+    queryKey: ['dashboard', 'transactions', filter, page, limit, sort.column, sort.order, narrowing],
     queryFn: () =>
       apiRequest<TransactionPage>(
-        `/dashboard/transactions?${dashboardQuery(filter as DashboardFilter, { page, limit, sort: sort.column, order: sort.order })}`,
+        `/dashboard/transactions?${dashboardQuery(filter as DashboardFilter, { page, limit, sort: sort.column, order: sort.order, ...narrowing })}`,
       ),
     enabled: filter !== null,
     placeholderData: keepPreviousData,
@@ -148,9 +157,10 @@ export type CsvProgress = { bytes: number; rows: number };
  */
 export async function downloadTransactionsCsv(
   filter: DashboardFilter,
+  narrowing: SaleNarrowing,
   onProgress: (progress: CsvProgress) => void,
 ): Promise<{ file: string; rows: number }> {
-  const response = await apiResponse(`/dashboard/transactions/csv?${dashboardQuery(filter)}`);
+  const response = await apiResponse(`/dashboard/transactions/csv?${dashboardQuery(filter, narrowing)}`);
   const file = filenameFromDisposition(response.headers.get('content-disposition'), 'transactions.csv');
   const parts: BlobPart[] = [];
   const countRows = csvRowCounter();

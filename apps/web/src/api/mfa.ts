@@ -6,15 +6,11 @@ import {
   type RecoverMfaRequest,
   type SignInResponse,
 } from '@rayo/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
+import { mfaKey } from './mfa-status.ts';
 
-const mfaKey = ['settings', 'mfa'] as const;
-
-/** SPEC §4: the switch shows what the server says, never a flag kept here. */
-export function useMfaStatus() {
-  return useQuery({ queryKey: mfaKey, queryFn: () => apiRequest<MfaStatus>('/settings/mfa') });
-}
+export { useMfaStatus } from './mfa-status.ts';
 
 /** A new secret and recovery codes; MFA stays off until `useValidateMfa` succeeds. */
 export function useEnableMfa() {
@@ -28,7 +24,7 @@ function useMfaChange(call: (code: string) => Promise<unknown>, hasMfa: boolean)
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: call,
-    onSuccess: () => queryClient.setQueryData<MfaStatus>(mfaKey, { hasMfa }),
+    onSuccess: () => queryClient.setQueryData<MfaStatus>(mfaKey, (status) => status && { ...status, hasMfa }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: mfaKey }),
   });
 }

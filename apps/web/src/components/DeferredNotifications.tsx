@@ -14,8 +14,11 @@ export function DeferredNotifications() {
   if (!wanted) return null;
   return (
     <Suspense fallback={null}>
-      {/* At the top (SPEC §8), on the right: every page's title is on the left, where a centred message covered it. */}
-      <Notifications position="top-right" />
+      {/*
+        At the bottom, on the right: at the top a message covered the top bar and the page's title
+        on a phone, where it spans the screen. Red errors ask for the top themselves (SPEC §8, §9).
+      */}
+      <Notifications position="bottom-right" />
     </Suspense>
   );
 }

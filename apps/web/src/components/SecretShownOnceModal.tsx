@@ -1,5 +1,6 @@
 import { Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from '../i18n/index.ts';
+import { useReturnFocus } from './use-return-focus.ts';
 
 /**
  * A secret the server keeps only as a hash, or never lists again: this dialog is the one time
@@ -21,6 +22,7 @@ export function SecretShownOnceModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  useReturnFocus();
   return (
     <Modal opened onClose={onClose} title={title} centered size="lg">
       <Stack>

@@ -23,13 +23,12 @@ function ContactUs() {
     if (!config.data) return;
     try {
       await navigator.clipboard.writeText(config.data.supportEmail);
-      notifications.show({ message: t('nav.emailCopied'), color: 'teal', position: 'top-right' });
+      notifications.show({ message: t('nav.emailCopied'), color: 'teal' });
     } catch {
       // The browser refused the clipboard: the address is what the user came for, so show it.
       notifications.show({
         message: t('nav.emailNotCopied', { email: config.data.supportEmail }),
         color: 'blue',
-        position: 'top-right',
       });
     }
   };

@@ -50,6 +50,20 @@ describe('sessionStore', () => {
     expect(sessionStore.get()).toMatchObject({ role: null, language: 'en' });
   });
 
+  it('keeps a language picked while signed out through a reload of the page, for the next sign-in', async () => {
+    sessionStore.logout();
+    sessionStore.chooseLanguage('es');
+    vi.resetModules();
+    const reloaded = (await import('./session-store.ts')).sessionStore;
+    expect(reloaded.get().language).toBe('es');
+    expect(reloaded.signIn({ ...result, language: 'en' }, false)).toBe('es');
+    expect(reloaded.get().language).toBe('es');
+    // Taken by that sign-in: the next user's own language is not overridden by it.
+    reloaded.logout();
+    reloaded.signIn({ ...result, language: 'en' }, false);
+    expect(reloaded.get().language).toBe('en');
+  });
+
   describe('before any language is chosen', () => {
     const browserPrefers = (...tags: string[]) => vi.spyOn(navigator, 'languages', 'get').mockReturnValue(tags);
     afterEach(() => {

@@ -17,11 +17,16 @@ export type Session = {
   remember: boolean;
 };
 
+/**
+ * A language picked with the switch while signed out, which the next sign-in keeps: stored, so a
+ * reload of the sign-in page does not lose it, and apart from `language`, which keeps the last
+ * user's language after a logout and must not be pressed on the next user as a choice.
+ */
+const languageChosenSignedOutKey = 'languageChosen';
+
 const listeners = new Set<() => void>();
 /** The language of the organization whose public page is open, offered by that page. */
 let organizationLanguage: Language | null = null;
-/** A language picked with the switch while signed out, which the next sign-in keeps. */
-let languageChosenSignedOut: Language | null = null;
 let snapshot: Session = read();
 
 function isLanguage(value: string | null | undefined): value is Language {
@@ -88,8 +93,9 @@ export const sessionStore = {
     result: { accessToken: string; refreshToken: string; role: Role; language: Language },
     remember: boolean,
   ): Language | null {
-    const chosen = languageChosenSignedOut;
-    languageChosenSignedOut = null;
+    const stored = localStorage.getItem(languageChosenSignedOutKey);
+    const chosen = isLanguage(stored) ? stored : null;
+    write(languageChosenSignedOutKey, null);
     write(storageKeys.accessToken, result.accessToken);
     write(storageKeys.refreshToken, remember ? result.refreshToken : null);
     write(storageKeys.role, result.role);
@@ -117,7 +123,7 @@ export const sessionStore = {
   },
   /** The language switch: picked while signed out, the choice also outlasts the next sign-in. */
   chooseLanguage(language: Language) {
-    if (!snapshot.accessToken) languageChosenSignedOut = language;
+    if (!snapshot.accessToken) write(languageChosenSignedOutKey, language);
     write(storageKeys.language, language);
     changed();
   },

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { PaidVia, SaleSource } from '@rayo/shared';
 import { type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -182,20 +183,57 @@ export async function listSalesByAccount(
   return rows;
 }
 
-export async function listTransactionsPage(
-  db: ReadDb,
-  filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null },
-  sort: { column: 'settled_at' | 'created_at'; order: 'asc' | 'desc' },
-  limit: number,
-  offset: number,
-): Promise<LedgerRow[]> {
+/** The ledger's rows of one organization: some accounts, a period, a source, a payment method. */
+export type LedgerFilter = {
+  organizationId: string;
+  accountIds: string[] | null;
+  from: Date | null;
+  to: Date | null;
+  source?: SaleSource;
+  paidVia?: PaidVia;
+};
+
+/** An on-chain payment's sale is keyed `onchain:<txid>:<output>` where a Lightning one has its hash. */
+const ONCHAIN_KEY_PATTERN = 'onchain:%';
+
+function selectFilteredLedger(db: ReadDb, filter: LedgerFilter) {
   let query = selectLedger(db).where('transactions.organization_id', '=', filter.organizationId);
   const { accountIds } = filter;
   if (accountIds?.length === 1) query = query.where('transactions.account_id', '=', accountIds[0] as string);
   else if (accountIds) query = query.where(sql<boolean>`transactions.account_id = any(${accountIds}::uuid[])`);
   if (filter.from) query = query.where('transactions.settled_at', '>=', filter.from);
   if (filter.to) query = query.where('transactions.settled_at', '<', filter.to);
-  return query
+  if (filter.source) query = query.where('transactions.source', '=', filter.source);
+  if (filter.paidVia) {
+    query = query.where(
+      'transactions.payment_hash',
+      filter.paidVia === 'onchain' ? 'like' : 'not like',
+      ONCHAIN_KEY_PATTERN,
+    );
+  }
+  return query;
+}
+
+/**
+ * How many sales a filter by source or payment method covers, counted in the ledger: the rollup
+ * that `countSales` reads has neither.
+ */
+export async function countLedgerRows(db: ReadDb, filter: LedgerFilter): Promise<number> {
+  const row = await selectFilteredLedger(db, filter)
+    .clearSelect()
+    .select(sql<string>`count(*)::text`.as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function listTransactionsPage(
+  db: ReadDb,
+  filter: LedgerFilter,
+  sort: { column: 'settled_at' | 'created_at'; order: 'asc' | 'desc' },
+  limit: number,
+  offset: number,
+): Promise<LedgerRow[]> {
+  return selectFilteredLedger(db, filter)
     .orderBy(`transactions.${sort.column}`, sort.order)
     .orderBy('transactions.id', sort.order)
     .limit(limit)
@@ -207,12 +245,7 @@ export async function listTransactionsPage(
  * `COPY` takes no bind parameters, so every value is written as a literal: ids are checked
  * UUIDs, instants are integers, and the rest goes through pg's own literal escaping.
  */
-export function ledgerCsvQuery(filter: {
-  organizationId: string;
-  accountIds: string[] | null;
-  from: Date | null;
-  to: Date | null;
-}): string {
+export function ledgerCsvQuery(filter: LedgerFilter): string {
   const literal = pg.escapeLiteral;
   const instant = (date: Date) => `to_timestamp(${date.getTime() / 1000})`;
   const conditions = [`organization_id = ${literal(filter.organizationId)}`];
@@ -225,6 +258,12 @@ export function ledgerCsvQuery(filter: {
   }
   if (filter.from) conditions.push(`settled_at >= ${instant(filter.from)}`);
   if (filter.to) conditions.push(`settled_at < ${instant(filter.to)}`);
+  if (filter.source) conditions.push(`source = ${literal(filter.source)}`);
+  if (filter.paidVia) {
+    conditions.push(
+      `payment_hash ${filter.paidVia === 'onchain' ? 'like' : 'not like'} ${literal(ONCHAIN_KEY_PATTERN)}`,
+    );
+  }
   return `copy (
     select ${LEDGER_CSV_COLUMNS.join(', ')} from ${LEDGER_SQL} transactions
     where ${conditions.join(' and ')}
@@ -246,10 +285,7 @@ export const BEGIN_LEDGER_CSV =
  * than walk them in index order; walking the index streams the first rows at once, and a
  * sort of a million rows would spill to disk before the download could start.
  */
-export async function streamLedgerCsv(
-  db: ReadDb,
-  filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null },
-): Promise<Readable> {
+export async function streamLedgerCsv(db: ReadDb, filter: LedgerFilter): Promise<Readable> {
   const client = await poolOf(db).connect();
   let released = false;
   const release = (error?: Error) => {

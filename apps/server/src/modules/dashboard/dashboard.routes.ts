@@ -1,5 +1,6 @@
 import {
   AccountFilterSchema,
+  LedgerQuerySchema,
   PeriodQuerySchema,
   SeriesQuerySchema,
   TransactionPageQuerySchema,
@@ -79,7 +80,7 @@ export function registerDashboardRoutes(app: App, deps: { db: Db; readDb: ReadDb
       schema: {
         tags: ['dashboard'],
         summary: 'The whole filtered ledger as CSV (RFC 4180, header row), streamed',
-        querystring: PeriodQuerySchema,
+        querystring: LedgerQuerySchema,
         produces: ['text/csv'],
       },
     },

@@ -4,6 +4,7 @@ import {
   type CurrentOrganization,
   dayAt,
   formatMinor,
+  type LedgerQuery,
   type PeriodQuery,
   type SeriesQuery,
   type TransactionPage,
@@ -22,6 +23,7 @@ import { findCurrentOrganization } from '../organizations/organizations.repo.ts'
 import { sumRefundsNotDisbursed } from '../refunds/refunds.repo.ts';
 import { toTransaction } from '../transactions/transactions.service.ts';
 import {
+  countLedgerRows,
   countSales,
   findLocalDayBounds,
   listSalesByAccount,
@@ -114,8 +116,16 @@ export async function listTransactions(
 ): Promise<TransactionPage> {
   const period = periodOf(query);
   const scope = await scopeOf(db, caller, query.account);
-  const filter = { organizationId: scope.organization.id, accountIds: scope.accountIds, ...period };
-  // The total comes from the rollup plus the edge days, not a COUNT(*) over the whole period.
+  const filter = {
+    organizationId: scope.organization.id,
+    accountIds: scope.accountIds,
+    ...period,
+    source: query.source,
+    paidVia: query.paidVia,
+  };
+  // The total comes from the rollup plus the edge days, not a COUNT(*) over the whole period;
+  // the rollup has no source or payment method, so a filter by either counts in the ledger.
+  const bySource = query.source !== undefined || query.paidVia !== undefined;
   const [rows, total] = await Promise.all([
     listTransactionsPage(
       readDb,
@@ -124,7 +134,9 @@ export async function listTransactions(
       query.limit,
       (query.page - 1) * query.limit,
     ),
-    salesFilterOf(readDb, scope, period).then((sales) => countSales(readDb, sales, scope.organization.timeZone)),
+    bySource
+      ? countLedgerRows(readDb, filter)
+      : salesFilterOf(readDb, scope, period).then((sales) => countSales(readDb, sales, scope.organization.timeZone)),
   ]);
   return { transactions: rows.map(toTransaction), total };
 }
@@ -199,7 +211,7 @@ export async function exportTransactionsCsv(
   db: Db,
   readDb: ReadDb,
   caller: AccessClaims,
-  query: PeriodQuery,
+  query: LedgerQuery,
   now = new Date(),
 ): Promise<TransactionsCsv> {
   const period = periodOf(query);
@@ -210,7 +222,13 @@ export async function exportTransactionsCsv(
   // the whole history, after the day it was taken.
   const last = dayAt(period.to ? period.to.getTime() - 1000 : now.getTime(), timeZone);
   const days = period.from ? `${dayAt(period.from.getTime(), timeZone)}_${last}` : `all_${last}`;
-  const ledger = await streamLedgerCsv(readDb, { organizationId: id, accountIds: scope.accountIds, ...period });
+  const ledger = await streamLedgerCsv(readDb, {
+    organizationId: id,
+    accountIds: scope.accountIds,
+    ...period,
+    source: query.source,
+    paidVia: query.paidVia,
+  });
   // PostgreSQL streams the bare ledger columns and this process formats them, so the two
   // share the work on two cores instead of PostgreSQL doing both on one.
   const csv = mapLines(createLedgerCsvFormatter(accountNames, timeZone));

@@ -6,6 +6,7 @@ import {
   type ErrorResponse,
   fiatToMsat,
   formatMinor,
+  type SaleSource,
   type Transaction,
   type TransactionPage,
   type TransactionSeries,
@@ -40,7 +41,17 @@ function unix(date: Date): number {
 
 const RATE: Record<string, bigint> = { GTQ: 750_000_00n, USD: 95_000_00n };
 
-type Sale = { key: string; account: 'a' | 'b'; at: string; bill: bigint; tip?: bigint; currency?: string };
+type Sale = {
+  key: string;
+  account: 'a' | 'b';
+  at: string;
+  bill: bigint;
+  tip?: bigint;
+  currency?: string;
+  source?: SaleSource;
+  /** Paid on-chain: its invoice is keyed by the output, as the chain watch writes it. */
+  onchain?: boolean;
+};
 
 // Sales placed on the edges the presets must get right, in Guatemala time.
 const SALES: Sale[] = [
@@ -100,8 +111,9 @@ async function recordSale(t: TestApp, organizationId: string, accountId: string,
   const figures = computeSale({ billMinor: sale.bill, tipMinor: sale.tip ?? 0n, taxBps: 1200 });
   const amountMsat = fiatToMsat(figures.totalMinor, rate, currency);
   const settledAt = gt(sale.at);
-  const paymentHash = randomBytes(32).toString('hex');
+  const paymentHash = sale.onchain ? `onchain:${randomBytes(32).toString('hex')}:0` : randomBytes(32).toString('hex');
   await insertInvoice(t.db, {
+    source: sale.source ?? 'terminal',
     organization_id: organizationId,
     account_id: accountId,
     bpt_id: null,
@@ -531,6 +543,58 @@ describe('dashboard', () => {
     for (const result of pages) expect(result.total).toBe(SALES.length);
     // Recording 600 sales one by one takes most of it: 28 s of the default 30 on a loaded machine.
   }, 90_000);
+
+  it('lists and exports the sales of one source or payment method, the total counting only those', async () => {
+    const shop = await createTestOrganization(t.db, 'Tienda Luna');
+    const account = (await createTestAccount(t.db, shop.id, 'Caja')).id;
+    const sales: Sale[] = [
+      { key: 'counter', account: 'a', at: '2025-03-15T09:00:00', bill: 1000n },
+      { key: 'gift', account: 'a', at: '2025-03-15T10:00:00', bill: 2000n, source: 'donation' },
+      { key: 'link', account: 'a', at: '2025-03-15T11:00:00', bill: 3000n, source: 'payment_link', onchain: true },
+      { key: 'order', account: 'a', at: '2025-03-15T12:00:00', bill: 4000n, source: 'checkout' },
+    ];
+    for (const sale of sales) await recordSale(t, shop.id, account, sale);
+    const user = await createTestUser(t.db, { role: 'admin', organizationId: shop.id });
+    const owner = bearer((await signIn(t.app, user.email, user.password)).accessToken);
+    const described = async (query: string) => {
+      const result = await page(query, owner);
+      return { total: result.total, sales: result.transactions.map((tx) => `${tx.source} by ${tx.paidVia}`) };
+    };
+
+    expect(await described('')).toEqual({
+      total: 4,
+      sales: ['checkout by lightning', 'payment_link by onchain', 'donation by lightning', 'terminal by lightning'],
+    });
+    expect(await described('source=donation')).toEqual({ total: 1, sales: ['donation by lightning'] });
+    expect(await described('source=terminal')).toEqual({ total: 1, sales: ['terminal by lightning'] });
+    expect(await described('paidVia=onchain')).toEqual({ total: 1, sales: ['payment_link by onchain'] });
+    expect(await described('paidVia=lightning&limit=2')).toEqual({
+      total: 3,
+      sales: ['checkout by lightning', 'donation by lightning'],
+    });
+    expect(await described('source=payment_link&paidVia=lightning')).toEqual({ total: 0, sales: [] });
+    expect(await described(`source=checkout&${period(PRESETS.yesterday)}`)).toEqual({ total: 0, sales: [] });
+
+    for (const [query, expected] of [
+      ['source=checkout', ['checkout']],
+      ['paidVia=onchain', ['payment_link']],
+      ['paidVia=lightning', ['checkout', 'donation', 'terminal']],
+    ] as const) {
+      const response = await get(`/api/dashboard/transactions/csv?${query}`, owner);
+      expect(response.statusCode, response.body).toBe(200);
+      const [header, ...rows] = parseCsv(response.body);
+      const source = header?.indexOf('Source') ?? -1;
+      expect(rows.map((row) => row[source])).toEqual(expected);
+    }
+
+    for (const query of ['source=onchain', 'paidVia=card']) {
+      for (const path of ['/api/dashboard/transactions', '/api/dashboard/transactions/csv']) {
+        const response = await get(`${path}?${query}`, owner);
+        expect(response.statusCode, response.body).toBe(400);
+        expect(response.json<ErrorResponse>().code).toBe('InvalidInput');
+      }
+    }
+  });
 
   it('charts sales in buckets of the organization time zone', async () => {
     const monthly = await get(`/api/dashboard/transactions/series?${period(PRESETS.thisYear)}&bucket=month`);

@@ -8,7 +8,7 @@ import {
   ValidateMfaRequestSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
-import { callerOf } from '../../http/access.ts';
+import { callerOf, mustHaveMfa } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { mfaCodeAttempts, requireMfaCode } from '../../http/mfa-code.ts';
 import { enforceRateLimit, forgiveRateLimitHits, type RateLimitDeps } from '../../http/rate-limit.ts';
@@ -25,8 +25,17 @@ const tags = ['mfa'];
 export function registerMfaRoutes(app: App, deps: MfaSignInDeps & RateLimitDeps): void {
   app.get(
     '/api/settings/mfa',
-    { schema: { tags, summary: 'Whether the caller has MFA on', response: { 200: MfaStatusSchema } } },
-    async (request) => ({ hasMfa: await hasMfaEnabled(deps.db, callerOf(request).userId) }),
+    {
+      schema: {
+        tags,
+        summary: 'Whether the caller has MFA on, and whether the platform requires it of them',
+        response: { 200: MfaStatusSchema },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      return { hasMfa: await hasMfaEnabled(deps.db, caller.userId), required: mustHaveMfa(deps.config, caller.role) };
+    },
   );
 
   app.post(

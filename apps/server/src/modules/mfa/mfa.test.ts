@@ -77,7 +77,7 @@ describe('MFA', () => {
   it('enable gives a secret, its otpauth URI and 10 recovery codes, and MFA stays off until validated', async () => {
     const user = await createTestUser(t.db, { role: 'manager', organizationId });
     const session = await signIn(t.app, user.email, TEST_PASSWORD);
-    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: false });
+    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: false, required: false });
 
     const response = await enable(session.accessToken);
     expect(response.statusCode, response.body).toBe(200);
@@ -97,18 +97,18 @@ describe('MFA', () => {
     expect(new Set(recoveryCodes).size).toBe(10);
     for (const code of recoveryCodes) expect(code).toMatch(/^[a-z2-7]{4}(-[a-z2-7]{4}){3}$/);
 
-    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: false });
+    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: false, required: false });
     expect((await postSignIn(user.email)).json<SignInResponse>().accessToken).toBeDefined();
 
     const wrong = await validate(session.accessToken, wrongCodeOf(secret));
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json<ErrorResponse>().code).toBe('WrongMfaCode');
-    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: false });
+    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: false, required: false });
   });
 
   it('signs in with a code only after the password, refuses a replayed or wrong code, and audits it all', async () => {
     const { user, secret, session } = await userWithMfa();
-    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: true });
+    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: true, required: false });
 
     const first = await postSignIn(user.email);
     expect(first.statusCode).toBe(200);
@@ -132,7 +132,7 @@ describe('MFA', () => {
       role: 'admin',
       language: 'en',
     });
-    expect((await status(signedIn.accessToken)).json()).toEqual({ hasMfa: true });
+    expect((await status(signedIn.accessToken)).json()).toEqual({ hasMfa: true, required: false });
 
     // A right code already used is told apart from a wrong one: the user waits for the next.
     const replayed = await signInWithCode(await challengeFor(user.email), code);
@@ -160,7 +160,10 @@ describe('MFA', () => {
     const typed = recoveryCode.toUpperCase().replaceAll('-', '');
     const response = await recover(await challengeFor(user.email), typed);
     expect(response.statusCode, response.body).toBe(200);
-    expect((await status(response.json<SignInResponse>().accessToken)).json()).toEqual({ hasMfa: true });
+    expect((await status(response.json<SignInResponse>().accessToken)).json()).toEqual({
+      hasMfa: true,
+      required: false,
+    });
 
     const again = await recover(await challengeFor(user.email), recoveryCode);
     expect(again.statusCode).toBe(400);
@@ -212,7 +215,7 @@ describe('MFA', () => {
     const wrong = await disable(session.accessToken, wrongCodeOf(secret));
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json<ErrorResponse>().code).toBe('WrongMfaCode');
-    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: true });
+    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: true, required: false });
 
     // The code that turned MFA on is used up: the change asks for the next one.
     const reused = await disable(session.accessToken, codeOf(secret));
@@ -220,7 +223,7 @@ describe('MFA', () => {
 
     const response = await disable(session.accessToken, codeOf(secret, 1));
     expect(response.statusCode, response.body).toBe(204);
-    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: false });
+    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: false, required: false });
     expect((await postSignIn(user.email)).json<SignInResponse>().accessToken).toBeDefined();
     expect((await disable(session.accessToken)).json<ErrorResponse>().code).toBe('MfaNotEnabled');
 
@@ -231,7 +234,7 @@ describe('MFA', () => {
   it('turns MFA off with a recovery code, for someone who lost their authenticator', async () => {
     const { session, recoveryCodes } = await userWithMfa();
     expect((await disable(session.accessToken, recoveryCodes[3])).statusCode).toBe(204);
-    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: false });
+    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: false, required: false });
   });
 
   it('keeps the secret sealed and the recovery codes hashed in the database', async () => {
@@ -312,7 +315,7 @@ describe('MFA', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json<ErrorResponse>().code).toBe('TooManyRequests');
     expect((await disable(session.accessToken, codeOf(secret, 1))).statusCode).toBe(429);
-    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: true });
+    expect((await status(session.accessToken)).json()).toEqual({ hasMfa: true, required: false });
   });
 
   it('counts only wrong codes: signing in and confirming changes all day never locks a user out', async () => {

@@ -5,6 +5,7 @@ import { useCountries } from '../../api/catalog.ts';
 import { localizedCountries } from '../../components/country-names.ts';
 import { ScreenTitle } from '../../components/ScreenTitle.tsx';
 import { useTranslation } from '../../i18n/index.ts';
+import { MfaRequiredRedirect } from '../../session/MfaRequiredRedirect.tsx';
 import { useSession } from '../../session/use-session.ts';
 import { AuditPanel } from './AuditPanel.tsx';
 import { CountryReportPanel } from './CountryReportPanel.tsx';
@@ -53,6 +54,7 @@ export function BackOfficePage() {
   }
   return (
     <>
+      <MfaRequiredRedirect />
       <ScreenTitle titleKey="nav.back-office" />
       <Tabs
         value={section}

@@ -147,4 +147,11 @@ describe('OnchainWalletPanel', () => {
     expect(screen.queryByRole('button', { name: 'Run the payouts now' })).not.toBeInTheDocument();
     expect(screen.queryByTestId('deposit-address')).not.toBeInTheDocument();
   });
+  it('at 0 sats asks for the wallet to be funded, not that its coins are confirmed', async () => {
+    stubServer({ [WALLET]: { status: 200, body: summary({ heldSats: 0 }) } });
+    await renderPanel('es');
+    const held = await screen.findByTestId('wallet-held');
+    expect(held).toHaveTextContent('Fondear la billetera');
+    expect(held).not.toHaveTextContent('Confirmado');
+  });
 });

@@ -83,7 +83,9 @@ export function OnchainWalletPanel() {
               note={
                 summary.unconfirmedSats > 0
                   ? t('backOffice.onchain.wallet.unconfirmed', { sats: sats(summary.unconfirmedSats) })
-                  : t('backOffice.onchain.wallet.allConfirmed')
+                  : summary.heldSats === 0
+                    ? t('backOffice.onchain.wallet.depositTitle')
+                    : t('backOffice.onchain.wallet.allConfirmed')
               }
             />
             <Figure

@@ -1,7 +1,12 @@
 import { Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { type DashboardFilter, downloadTransactionsCsv, useTransactionPage } from '../../api/dashboard.ts';
+import {
+  type DashboardFilter,
+  downloadTransactionsCsv,
+  type SaleNarrowing,
+  useTransactionPage,
+} from '../../api/dashboard.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { useTranslation } from '../../i18n/index.ts';
 
@@ -15,18 +20,18 @@ type State =
  * Downloads the filtered period as CSV. The expected row count is the table's total for the
  * same filter (already cached), so the bar shows how far along the stream is.
  */
-export function CsvDownload({ filter }: { filter: DashboardFilter | null }) {
+export function CsvDownload({ filter, narrowing }: { filter: DashboardFilter | null; narrowing: SaleNarrowing }) {
   const { t } = useTranslation();
   const locale = useFormatLocale();
   const [state, setState] = useState<State>({ kind: 'idle' });
-  const expected = useTransactionPage(filter, 1, 10).data?.total ?? 0;
+  const expected = useTransactionPage(filter, 1, 10, undefined, narrowing).data?.total ?? 0;
   const number = new Intl.NumberFormat(locale);
 
   const download = async () => {
     if (!filter) return;
     setState({ kind: 'running', rows: 0 });
     try {
-      const result = await downloadTransactionsCsv(filter, (progress) =>
+      const result = await downloadTransactionsCsv(filter, narrowing, (progress) =>
         setState({ kind: 'running', rows: progress.rows }),
       );
       setState({ kind: 'done', ...result });

@@ -5,6 +5,7 @@ import { useAccounts } from '../../api/catalog.ts';
 import {
   type DashboardFilter,
   dashboardFilter,
+  type SaleNarrowing,
   useCurrentOrganization,
   useTransactionSums,
 } from '../../api/dashboard.ts';
@@ -36,6 +37,8 @@ export function HomePage() {
   const [account, setAccount] = useState<string>(FIRST_VIEW.account);
   const [preset, setPreset] = useState<PeriodPreset>(FIRST_VIEW.preset);
   const [custom, setCustom] = useState<CustomDays | null>(FIRST_VIEW.custom);
+  // Narrows the table and the CSV only: the sums and charts read the rollup, which has no source.
+  const [narrowing, setNarrowing] = useState<SaleNarrowing>({});
   const timeZone = organization.data?.timeZone ?? (organization.isError ? browserTimeZone : null);
 
   // The range is fixed when the filter changes, so every call of one view asks for the same period.
@@ -67,7 +70,7 @@ export function HomePage() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
         <ScreenTitle titleKey="nav.index" />
-        <CsvDownload filter={filter} />
+        <CsvDownload filter={filter} narrowing={narrowing} />
       </Group>
       {demoDataPreparing && (
         <Alert color="blue" role="status">
@@ -105,6 +108,8 @@ export function HomePage() {
               filter={filter}
               timeZone={timeZone ?? browserTimeZone}
               accountNames={accountNames}
+              narrowing={narrowing}
+              onNarrow={setNarrowing}
               onShown={() => setTableShown(true)}
             />
           </Suspense>

@@ -2,22 +2,46 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useState } from 'react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { SaleNarrowing } from '../../api/dashboard.ts';
 import { initI18n } from '../../i18n/index.ts';
 import { saveColumns } from './columns.ts';
 import { TransactionsTable } from './TransactionsTable.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
+// jsdom lays nothing out, so it has no scrollIntoView, which Mantine's list of options calls.
+beforeAll(() => {
+  Element.prototype.scrollIntoView = () => {};
+});
+
+/** The table as home holds it: home keeps the chosen source, which the CSV button also reads. */
+function TableWithOrigin() {
+  const [narrowing, setNarrowing] = useState<SaleNarrowing>({});
+  return (
+    <TransactionsTable
+      filter={{ account: 'all' }}
+      timeZone="America/Guatemala"
+      accountNames={new Map()}
+      narrowing={narrowing}
+      onNarrow={setNarrowing}
+    />
+  );
+}
 
 async function renderTable() {
-  const fetch = vi.fn(async (_url: string) => Response.json({ transactions: [], total: 0 }));
+  // The total tells the narrowings apart: 1 for a source, 2 for on-chain, 3 for every sale.
+  const fetch = vi.fn(async (url: string) => {
+    const query = new URLSearchParams(url.split('?')[1]);
+    return Response.json({ transactions: [], total: query.has('source') ? 1 : query.has('paidVia') ? 2 : 3 });
+  });
   vi.stubGlobal('fetch', fetch);
   const i18n = initI18n();
   await i18n.changeLanguage('en');
   render(
     <MantineProvider>
       <QueryClientProvider client={new QueryClient()}>
-        <TransactionsTable filter={{ account: 'all' }} timeZone="America/Guatemala" accountNames={new Map()} />
+        <TableWithOrigin />
       </QueryClientProvider>
     </MantineProvider>,
   );
@@ -47,6 +71,23 @@ describe('the transactions table', () => {
     await userEvent.click(screen.getByRole('button', { name: /^Date created/ }));
     await waitFor(() => expect(lastQuery().get('order')).toBe('asc'));
     expect(header('Date created')).toHaveAttribute('aria-sort', 'ascending');
+  });
+
+  it('narrows to one source, or to the sales paid on-chain, and back to all', async () => {
+    const lastQuery = await renderTable();
+    expect(lastQuery().has('source')).toBe(false);
+    const choose = async (name: string) => {
+      await userEvent.click(screen.getByRole('combobox', { name: 'Source' }));
+      await userEvent.click(await screen.findByRole('option', { name, hidden: true }));
+    };
+    await choose('Donation');
+    await waitFor(() => expect(lastQuery().get('source')).toBe('donation'));
+    await choose('On-chain');
+    await waitFor(() => expect(lastQuery().get('paidVia')).toBe('onchain'));
+    expect(lastQuery().has('source')).toBe(false);
+    // Every sale again: asked for before, it may be answered from the cache.
+    await choose('All');
+    await waitFor(() => expect(screen.getByRole('table')).toHaveAttribute('data-total', '3'));
   });
 
   it('shows by default the date it sorts by', async () => {

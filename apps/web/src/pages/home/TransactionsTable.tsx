@@ -1,8 +1,8 @@
 import { Button, Group, Paper, Select, Stack, Table, Text, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import type { Transaction } from '@rayo/shared';
+import { type SaleSource, saleSources, type Transaction } from '@rayo/shared';
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useEffectEvent, useMemo, useState } from 'react';
-import { type DashboardFilter, type TableSort, useTransactionPage } from '../../api/dashboard.ts';
+import { type DashboardFilter, type SaleNarrowing, type TableSort, useTransactionPage } from '../../api/dashboard.ts';
 import { dateTimeFormatter } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
 import { LabelledPagination } from '../../components/LabelledPagination.tsx';
@@ -13,6 +13,18 @@ import { useRefundTexts } from './refund-texts.ts';
 import { type CellContext, numericColumns, TransactionCell } from './TransactionCell.tsx';
 
 const PAGE_SIZES = ['10', '25', '50', '100'];
+const ALL_ORIGINS = 'all';
+const ONCHAIN = 'onchain';
+
+/** The choice of the source list that a narrowing is. */
+function choiceOf(narrowing: SaleNarrowing): string {
+  return narrowing.paidVia ?? narrowing.source ?? ALL_ORIGINS;
+}
+
+function narrowingOf(choice: string | null): SaleNarrowing {
+  if (choice === null || choice === ALL_ORIGINS) return {};
+  return choice === ONCHAIN ? { paidVia: ONCHAIN } : { source: choice as SaleSource };
+}
 
 const RefundModal = lazy(() => import('./RefundModal.tsx').then((m) => ({ default: m.RefundModal })));
 
@@ -25,11 +37,16 @@ export function TransactionsTable({
   filter,
   timeZone,
   accountNames,
+  narrowing,
+  onNarrow,
   onShown,
 }: {
   filter: DashboardFilter | null;
   timeZone: string;
   accountNames: ReadonlyMap<string, string>;
+  /** Where the sales listed (and downloaded) came from, or how they were paid. */
+  narrowing: SaleNarrowing;
+  onNarrow: (narrowing: SaleNarrowing) => void;
   /** Called once the first page of sales is shown. */
   onShown?: () => void;
 }) {
@@ -42,11 +59,11 @@ export function TransactionsTable({
   const [refunding, setRefunding] = useState<Transaction | null>(null);
   // A new filter, sort or page size starts again from the first page, in the same render, so
   // that no page of the old view is asked for with the new filter.
-  const viewKey = `${JSON.stringify(filter)}|${limit}|${sort.column}|${sort.order}`;
+  const viewKey = `${JSON.stringify(filter)}|${limit}|${sort.column}|${sort.order}|${choiceOf(narrowing)}`;
   const [paging, setPaging] = useState({ viewKey, page: 1 });
   const page = paging.viewKey === viewKey ? paging.page : 1;
   const setPage = (next: number) => setPaging({ viewKey, page: next });
-  const query = useTransactionPage(filter, page, limit, sort);
+  const query = useTransactionPage(filter, page, limit, sort, narrowing);
   const transactions = query.isError ? [] : (query.data?.transactions ?? []);
   const total = query.isError ? 0 : (query.data?.total ?? 0);
   const shown = query.data !== undefined || query.isError;
@@ -74,7 +91,23 @@ export function TransactionsTable({
           <Title order={2} size="h4" id="transactions-title">
             {t('home.table.title')}
           </Title>
-          <ColumnChooser columns={columns} onChange={chooseColumns} />
+          <Group gap="xs" wrap="wrap">
+            <Select
+              aria-label={t('home.columns.source')}
+              size="xs"
+              w={150}
+              allowDeselect={false}
+              value={choiceOf(narrowing)}
+              onChange={(value) => onNarrow(narrowingOf(value))}
+              data={[
+                { value: ALL_ORIGINS, label: t('home.all') },
+                ...saleSources.map((value) => ({ value, label: t(`home.table.sources.${value}`) })),
+                // Every sale paid on-chain, whatever its source.
+                { value: ONCHAIN, label: t('checkout.onchain') },
+              ]}
+            />
+            <ColumnChooser columns={columns} onChange={chooseColumns} />
+          </Group>
         </Group>
         <Table.ScrollContainer minWidth={Math.max(360, columns.length * 115)}>
           <Table striped highlightOnHover verticalSpacing="xs" aria-busy={query.isFetching} data-total={total}>

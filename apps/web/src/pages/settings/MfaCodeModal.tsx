@@ -1,5 +1,6 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
+import { useReturnFocus } from '../../components/use-return-focus.ts';
 import { useTranslation } from '../../i18n/index.ts';
 
 /**
@@ -26,6 +27,7 @@ export function MfaCodeModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  useReturnFocus();
   const [code, setCode] = useState('');
   const [missing, setMissing] = useState(false);
 

@@ -65,6 +65,11 @@ export function MfaSection() {
             />
           )}
         </Group>
+        {status.data?.required && !hasMfa && (
+          <Alert color="yellow" variant="light" role="status">
+            {t('mfa.settings.required')}
+          </Alert>
+        )}
         {status.isError && <LoadError error={status.error} onRetry={() => status.refetch()} />}
         {!status.isPending && !status.isError && (
           <Text size="sm" fw={500} c={hasMfa ? 'teal' : 'dimmed'}>

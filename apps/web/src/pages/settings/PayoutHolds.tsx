@@ -78,8 +78,14 @@ export function PayoutHolds({ holds }: { holds: readonly PayoutHold[] }) {
           onClose={() => setConfirming(null)}
         />
       )}
-      {confirming && !hasMfa && (
-        <Modal opened onClose={() => setConfirming(null)} title={t('payouts.holds.confirmTitle')} centered>
+      {/* Kept mounted, so that Mantine gives the focus back to the button that opened it. */}
+      <Modal
+        opened={confirming !== null && !hasMfa}
+        onClose={() => setConfirming(null)}
+        title={t('payouts.holds.confirmTitle')}
+        centered
+      >
+        {confirming && (
           <Stack>
             <Text size="sm">{t('payouts.holds.confirmText', { what: what(confirming) })}</Text>
             <Group justify="flex-end">
@@ -91,8 +97,8 @@ export function PayoutHolds({ holds }: { holds: readonly PayoutHold[] }) {
               </Button>
             </Group>
           </Stack>
-        </Modal>
-      )}
+        )}
+      </Modal>
     </Stack>
   );
 }

@@ -76,7 +76,7 @@ export function LatestTransactions({ source }: { source: TerminalSource }) {
       )}
       {transactions.data && transactions.data.length > 0 && (
         <Table.ScrollContainer minWidth={phone ? 0 : TABLE_MIN_WIDTH_PX}>
-          <Table striped={!phone} verticalSpacing="xs" horizontalSpacing={phone ? 6 : 'sm'} fz={phone ? 'xs' : 'sm'}>
+          <Table striped={!phone} verticalSpacing="xs" horizontalSpacing={phone ? 2 : 'sm'} fz={phone ? 'xs' : 'sm'}>
             <Table.Thead>
               <Table.Tr>
                 {!phone && <Table.Th>{t('terminal.date')}</Table.Th>}

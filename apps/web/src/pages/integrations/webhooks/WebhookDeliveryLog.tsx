@@ -39,7 +39,7 @@ export function WebhookDeliveryLog({ admin }: { admin: boolean }) {
         notifications.show({ color: 'teal', message: t('webhooks.log.redelivering') });
         void log.refetch();
       },
-      onError: (error) => notifications.show({ color: 'red', message: errorMessage(t, error) }),
+      onError: (error) => notifications.show({ color: 'red', position: 'top-right', message: errorMessage(t, error) }),
     });
 
   return (

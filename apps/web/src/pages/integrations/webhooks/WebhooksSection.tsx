@@ -193,7 +193,7 @@ function EndpointList({
   const sendTest = (endpoint: WebhookEndpoint) =>
     test.mutate(endpoint.id, {
       onSuccess: () => notifications.show({ color: 'teal', message: t('webhooks.testSent') }),
-      onError: (error) => notifications.show({ color: 'red', message: errorMessage(t, error) }),
+      onError: (error) => notifications.show({ color: 'red', position: 'top-right', message: errorMessage(t, error) }),
     });
   const confirmDelete = () => {
     if (!deleting) return;
