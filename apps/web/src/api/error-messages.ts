@@ -66,7 +66,7 @@ const messageKeys: Record<ErrorCode | 'Network', string> = {
   MissingMfaCode: 'mfa.errors.missingCode',
   WrongMfaCode: 'mfa.errors.wrongCode',
   MfaCodeReused: 'mfa.errors.codeReused',
-  MfaRequired: 'mfa.settings.required',
+  MfaRequired: 'mfa.settings.turnOn',
   WrongRecoveryCode: 'mfa.errors.wrongRecoveryCode',
   MfaChallengeExpired: 'mfa.errors.challengeExpired',
   MfaAlreadyEnabled: 'mfa.errors.alreadyEnabled',

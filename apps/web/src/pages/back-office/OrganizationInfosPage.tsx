@@ -41,7 +41,6 @@ import { useFormatLocale } from '../../components/format-locale.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
-import { MfaRequiredRedirect } from '../../session/MfaRequiredRedirect.tsx';
 import { useSession } from '../../session/use-session.ts';
 import { OrganizationTabs } from './OrganizationTabs.tsx';
 
@@ -99,7 +98,6 @@ export function OrganizationInfosPage() {
   const record = useOrganizationAdminRecord(id);
   return (
     <>
-      <MfaRequiredRedirect />
       <OrganizationTabs organizationId={id} active="infos" />
       {record.isError && <LoadError error={record.error} onRetry={() => record.refetch()} />}
       {record.isPending && <Text size="sm">{t('common.loading')}</Text>}

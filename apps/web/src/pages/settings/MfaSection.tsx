@@ -67,7 +67,7 @@ export function MfaSection() {
         </Group>
         {status.data?.required && !hasMfa && (
           <Alert color="yellow" variant="light" role="status">
-            {t('mfa.settings.required')}
+            {t('mfa.settings.turnOn')}
           </Alert>
         )}
         {status.isError && <LoadError error={status.error} onRetry={() => status.refetch()} />}
