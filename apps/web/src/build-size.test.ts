@@ -17,7 +17,7 @@ const manifestPath = `${dist}.vite/manifest.json`;
 type Chunk = { file: string; isEntry?: boolean; imports?: string[]; css?: string[] };
 
 /** KiB, gzipped. */
-const BUDGET = { login: 148, home: 217 };
+const BUDGET = { login: 149, home: 218 };
 
 function routeFiles(manifest: Record<string, Chunk>, roots: string[]): Set<string> {
   const files = new Set<string>();

@@ -21,6 +21,7 @@ const QueryRoutes = lazyPage(() => import('./components/QueryRoutes.tsx').then((
 const AccountsPage = lazyPage(() => import('./pages/accounts/AccountsPage.tsx').then((page) => page.AccountsPage));
 const BptsPage = lazyPage(() => import('./pages/bpts/BptsPage.tsx').then((page) => page.BptsPage));
 const ManagersPage = lazyPage(() => import('./pages/managers/ManagersPage.tsx').then((page) => page.ManagersPage));
+const ClosePage = lazyPage(() => import('./pages/close/ClosePage.tsx').then((page) => page.ClosePage));
 const SettingsPage = lazyPage(() => import('./pages/settings/SettingsPage.tsx').then((page) => page.SettingsPage));
 const IntegrationsPage = lazyPage(() =>
   import('./pages/integrations/IntegrationsPage.tsx').then((page) => page.IntegrationsPage),
@@ -178,6 +179,7 @@ export const routes: RouteObject[] = [
               <HomePage />
             </Suspense>,
           ),
+          mainRoute('/close', 'close', 'index', <ClosePage />),
           mainRoute('/settings/:section?', 'settings', 'settings', <SettingsPage />),
           mainRoute('/accounts', 'accounts', 'accounts', <AccountsPage />),
           mainRoute('/accounts/:id/links', 'account-links', 'accounts', <AccountLinksPage />),

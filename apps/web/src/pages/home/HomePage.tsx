@@ -1,6 +1,7 @@
-import { Alert, Group, NativeSelect, Skeleton, Stack } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Skeleton, Stack } from '@mantine/core';
 import type { CustomDays, PeriodPreset } from '@rayo/shared';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { useAccounts } from '../../api/catalog.ts';
 import {
   type DashboardFilter,
@@ -70,7 +71,12 @@ export function HomePage() {
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
         <ScreenTitle titleKey="nav.index" />
-        <CsvDownload filter={filter} narrowing={narrowing} />
+        <Group gap="sm" align="flex-start">
+          <Button component={Link} to="/close" variant="default">
+            {t('pageTitles.close')}
+          </Button>
+          <CsvDownload filter={filter} narrowing={narrowing} />
+        </Group>
       </Group>
       {demoDataPreparing && (
         <Alert color="blue" role="status">

@@ -1,0 +1,56 @@
+import type { CloseSchedule, CloseScheduleInput, CloseScheduleList, DayClose } from '@rayo/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { saveBlob } from '../components/save-blob.ts';
+import { apiRequest, apiResponse } from './client.ts';
+
+export type CloseFilter = { day: string; account: string; bpt: string };
+
+function closeQuery(filter: CloseFilter): string {
+  const params = new URLSearchParams({ day: filter.day, account: filter.account });
+  if (filter.bpt !== 'all') params.set('bpt', filter.bpt);
+  return params.toString();
+}
+
+export function useDayClose(filter: CloseFilter | null) {
+  return useQuery({
+    queryKey: ['close', filter],
+    queryFn: () => apiRequest<DayClose>(`/close?${closeQuery(filter as CloseFilter)}`),
+    enabled: filter !== null,
+  });
+}
+
+/** Downloads the close as the server writes it (CSV, or a PDF in the language on screen), named as the server names it. */
+export async function downloadClose(filter: CloseFilter, format: 'csv' | 'pdf', language: string): Promise<string> {
+  const query = format === 'pdf' ? `${closeQuery(filter)}&language=${language}` : closeQuery(filter);
+  const response = await apiResponse(`/close/${format}?${query}`);
+  const file = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `close.${format}`;
+  saveBlob(await response.blob(), file);
+  return file;
+}
+
+const schedulesKey = ['close', 'schedules'] as const;
+
+export function useCloseSchedules(enabled: boolean) {
+  return useQuery({
+    queryKey: schedulesKey,
+    queryFn: () => apiRequest<CloseScheduleList>('/close/schedules'),
+    enabled,
+  });
+}
+
+export function useAddCloseSchedule() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CloseScheduleInput) =>
+      apiRequest<CloseSchedule>('/close/schedules', { method: 'POST', body: input }),
+    onSuccess: () => client.invalidateQueries({ queryKey: schedulesKey }),
+  });
+}
+
+export function useRemoveCloseSchedule() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<void>(`/close/schedules/${id}`, { method: 'DELETE' }),
+    onSuccess: () => client.invalidateQueries({ queryKey: schedulesKey }),
+  });
+}
