@@ -99,6 +99,8 @@ describe('two server processes on one database', () => {
         'expire-invoices',
         'pay-lightning-payouts',
         'pay-onchain-payouts',
+        'pay-refunds',
+        'queue-close-reports',
         'reconcile-invoices',
         'watch-checkout-payments',
       ].map((identifier) => ({
