@@ -42,6 +42,7 @@ import * as closeSchedules from './0042-close-schedules.ts';
 import * as refunds from './0043-refunds.ts';
 import * as refundsInPayouts from './0044-refunds-in-payouts.ts';
 import * as receipts from './0045-receipts.ts';
+import * as refundsInLedger from './0047-refunds-in-ledger.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '0043-refunds': refunds,
   '0044-refunds-in-payouts': refundsInPayouts,
   '0045-receipts': receipts,
+  '0047-refunds-in-ledger': refundsInLedger,
 };

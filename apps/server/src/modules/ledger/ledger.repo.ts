@@ -65,12 +65,12 @@ export async function addTransactionToDailyRollup(db: Db, transactionId: string)
  */
 export const DAILY_ROLLUP_REBUILD_SQL = `
   insert into transaction_daily (organization_id, account_id, day, currency, count, total_msat,
-    bitcoin_to_disburse_msat, total_minor, tip_minor, fiat_to_disburse_minor)
+    bitcoin_to_disburse_msat, total_minor, tip_minor, fiat_to_disburse_minor, refunded_msat, refunded_minor)
   select organization_id, account_id, day, currency, count(*), sum(total_msat), sum(bitcoin_to_disburse_msat),
-    sum(total_minor), sum(tip_minor), sum(fiat_to_disburse_minor)
+    sum(total_minor), sum(tip_minor), sum(fiat_to_disburse_minor), sum(refunded_msat), sum(refunded_minor)
   from (
     select t.organization_id, t.account_id, (t.settled_at at time zone o.time_zone)::date as day, t.currency,
-      t.total_msat, t.total_minor, t.tip_minor, ${toDisburseColumns('t')}
+      t.total_msat, t.total_minor, t.tip_minor, t.refunded_msat, t.refunded_minor, ${toDisburseColumns('t')}
     from transactions t
     join organizations o on o.id = t.organization_id
   ) sale
@@ -129,3 +129,79 @@ export const DISBURSEMENT_TOTALS_REBUILD_SQL = `
       else coalesce((select r.rate_minor_per_btc from rates r where r.currency = 'USD'), 0) end / 10000000), 0)
   from transactions t
   group by 1, 2`;
+
+/** What the ledger needs of a sale to split a refund of it, with what its refunds took so far. */
+export type RefundedSale = {
+  fiatBps: number;
+  onchainBps: number;
+  lightningBps: number;
+  rateMinorPerBtc: bigint;
+  currency: string;
+  refundedFiatMsat: bigint;
+};
+
+/** The sale's row, locked until the transaction ends so its refunds are added one at a time. */
+export async function lockRefundedSale(db: Db, transactionId: string): Promise<RefundedSale> {
+  const row = await db
+    .selectFrom('transactions')
+    .select(['fiat_bps', 'onchain_bps', 'lightning_bps', 'rate_minor_per_btc', 'currency', 'refunded_fiat_msat'])
+    .where('id', '=', transactionId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  return {
+    fiatBps: row.fiat_bps,
+    onchainBps: row.onchain_bps,
+    lightningBps: row.lightning_bps,
+    rateMinorPerBtc: BigInt(row.rate_minor_per_btc),
+    currency: row.currency,
+    refundedFiatMsat: BigInt(row.refunded_fiat_msat),
+  };
+}
+
+export type RefundMovement = {
+  refundId: string;
+  transactionId: string;
+  amountMsat: bigint;
+  fiatMinor: bigint;
+  fiatMsat: bigint;
+  onchainMsat: bigint;
+  lightningMsat: bigint;
+  fiatShareMinor: bigint;
+};
+
+/**
+ * Writes one refund into the ledger: its parts on the refund, its sums on the sale's row and on
+ * the sale's day in `transaction_daily` (a refund counts on the day of the sale it gives back).
+ */
+export async function addRefundToLedger(db: Db, movement: RefundMovement): Promise<void> {
+  await db
+    .updateTable('refunds')
+    .set({
+      fiat_msat: movement.fiatMsat,
+      onchain_msat: movement.onchainMsat,
+      lightning_msat: movement.lightningMsat,
+      fiat_share_minor: movement.fiatShareMinor,
+    })
+    .where('id', '=', movement.refundId)
+    .execute();
+  await db
+    .updateTable('transactions')
+    .set({
+      refunded_msat: sql`refunded_msat + ${movement.amountMsat}`,
+      refunded_minor: sql`refunded_minor + ${movement.fiatMinor}`,
+      refunded_fiat_msat: sql`refunded_fiat_msat + ${movement.fiatMsat}`,
+      refunded_onchain_msat: sql`refunded_onchain_msat + ${movement.onchainMsat}`,
+      refunded_lightning_msat: sql`refunded_lightning_msat + ${movement.lightningMsat}`,
+      refunded_fiat_minor: sql`refunded_fiat_minor + ${movement.fiatShareMinor}`,
+    })
+    .where('id', '=', movement.transactionId)
+    .execute();
+  await sql`
+    update transaction_daily d set refunded_msat = d.refunded_msat + ${movement.amountMsat},
+      refunded_minor = d.refunded_minor + ${movement.fiatMinor}
+    from transactions t join organizations o on o.id = t.organization_id
+    where t.id = ${movement.transactionId} and d.organization_id = t.organization_id
+      and d.account_id = t.account_id and d.day = (t.settled_at at time zone o.time_zone)::date
+      and d.currency = t.currency
+  `.execute(db);
+}

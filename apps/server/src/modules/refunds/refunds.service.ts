@@ -19,6 +19,7 @@ import { planRefund, refundableMsat } from '../../domain/refunds.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
+import { recordRefundMovement } from '../ledger/refund-movements.ts';
 import { maxFeeMsat, PAY_TIMEOUT_SECONDS, SETTLE_MARGIN_SECONDS, sha256Hex } from '../payouts/payouts.service.ts';
 import { findUserById } from '../users/users.repo.ts';
 import {
@@ -125,6 +126,7 @@ export async function refundSale(
       createdByUserId: caller.userId,
       createdByEmail: actor?.email ?? null,
     });
+    await recordRefundMovement(trx, { refundId: created.id, transactionId: sale.transactionId, amountMsat, fiatMinor });
     await insertAuditEntry(trx, {
       action: 'refund.created',
       actorUserId: caller.userId,
