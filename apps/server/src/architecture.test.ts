@@ -117,6 +117,11 @@ describe('import map of the server', () => {
     expect(tangled).toEqual([]);
   });
 
+  it('lets no route file import app.ts, type imports included: routes take `App` from http/app-type.ts', () => {
+    const importers = [...withTypeImports(map)].filter(([, targets]) => targets.has('app.ts')).map(([file]) => file);
+    expect(importers).toEqual(['runtime.ts']);
+  });
+
   it('lets the ledger and invoicing import no selling module', () => {
     const selling = ['modules/checkouts/', 'modules/donations/', 'modules/shops/', 'modules/store-checkouts/'];
     const reachesSelling = [...map.runtime]

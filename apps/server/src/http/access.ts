@@ -5,10 +5,11 @@ import type { AccessClaims, TokenIssuer } from '../modules/auth/tokens.ts';
 import { hasMfaEnabled } from '../modules/mfa/mfa.service.ts';
 import { requireCallerUser } from '../modules/users/users.service.ts';
 import { developerScopesOf, permissionOf } from './permissions.ts';
+import type { RequestContext } from './request-context.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    caller: AccessClaims | null;
+    caller: RequestContext | null;
     /** The claims of a valid token whose user the route itself must check (`userCheckedOnWrite`). */
     callerToRecheck: AccessClaims | null;
   }
@@ -35,8 +36,8 @@ export function verifiedCallerOf(request: FastifyRequest, tokens: TokenIssuer): 
   return caller;
 }
 
-/** The signed-in caller of a route whose access is not public. */
-export function callerOf(request: FastifyRequest): AccessClaims {
+/** Who is asking on a route whose access is not public: the context its services take first. */
+export function callerOf(request: FastifyRequest): RequestContext {
   if (!request.caller) throw new AppError('Unauthorized');
   return request.caller;
 }
@@ -90,7 +91,7 @@ export function registerAccessControl(app: FastifyInstance, deps: AccessDeps): v
     if (!caller) throw new AppError('Unauthorized', 'A valid access token is required');
     const permitted = permission.who === 'signed-in' || permission.who.includes(caller.role);
     // A deleted user's token is refused as such on every route, before its role is.
-    if (!permitted || !permission.userCheckedOnWrite) await requireCallerUser(deps.db, caller);
+    const user = !permitted || !permission.userCheckedOnWrite ? await requireCallerUser(deps.db, caller) : undefined;
     if (!permitted) throw new AppError('Forbidden', 'Your role may not do this');
     // Routes open to every signed-in user (settings, MFA itself) stay open: they are how MFA is turned on.
     if (permission.who !== 'signed-in' && mustHaveMfa(deps.config, caller.role)) {
@@ -101,7 +102,7 @@ export function registerAccessControl(app: FastifyInstance, deps: AccessDeps): v
     if (caller.developerScope && !developerScopesOf(request.method, permission).includes(caller.developerScope)) {
       throw new AppError('Forbidden', `A developer token with the ${caller.developerScope} scope may not do this`);
     }
-    if (permission.userCheckedOnWrite) request.callerToRecheck = caller;
-    else request.caller = caller;
+    if (user) request.caller = { ...caller, actorEmail: user.email, ip: request.ip };
+    else request.callerToRecheck = caller;
   });
 }

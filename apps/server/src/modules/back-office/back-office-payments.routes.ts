@@ -65,7 +65,7 @@ export function registerBackOfficePaymentRoutes(app: App, deps: { db: Db; readDb
       },
     },
     async (request) => ({
-      paid: await payTransactions(db, callerOf(request), request.body, request.ip),
+      paid: await payTransactions(callerOf(request), db, request.body),
     }),
   );
 

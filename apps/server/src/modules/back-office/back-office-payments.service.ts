@@ -10,11 +10,10 @@ import {
 } from '@rayo/shared';
 import type { Db, ReadDb } from '../../db/database.ts';
 import { buildCountryReport, countryReportCsv } from '../../domain/country-report.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
-import type { AccessClaims } from '../auth/tokens.ts';
+import type { RequestContext } from '../../http/request-context.ts';
+import { audit } from '../audit/audit.service.ts';
 import { findPayoutDestinationHolds } from '../settings/payout-destination-holds.service.ts';
 import { listOrganizationLedgerPage, listUnpaidSalesOfOrganization } from '../transactions/transactions.service.ts';
-import { findUserById } from '../users/users.repo.ts';
 import {
   findCountryCode,
   listOrganizationsWithoutBankAccount,
@@ -56,12 +55,7 @@ export async function listOrganizationTransactions(
  * confirmed it paid some other way). Ids may belong to several organizations (a country report's
  * checked rows); each organization gets its audit entry.
  */
-export async function payTransactions(
-  db: Db,
-  caller: AccessClaims,
-  request: PayTransactionsRequest,
-  ip: string,
-): Promise<number> {
+export async function payTransactions(ctx: RequestContext, db: Db, request: PayTransactionsRequest): Promise<number> {
   const ids = [...new Set(request.transactionsIds)];
   if (ids.length === 0) return 0;
   const confirmedWithoutBank = new Set(request.withoutBankAccount ?? []);
@@ -92,12 +86,8 @@ export async function payTransactions(
     }
     await markTransactionsPaid(trx, ids);
     const paidWithoutBank = new Set(withoutBank.map((organization) => organization.id));
-    const actor = await findUserById(trx, caller.userId);
     for (const [organizationId, paid] of byOrganization) {
-      await insertAuditEntry(trx, {
-        action: 'back_office.transactions_paid',
-        actorUserId: caller.userId,
-        actorEmail: actor?.email ?? null,
+      await audit(ctx, trx, 'back_office.transactions_paid', {
         organizationId,
         target: `organization:${organizationId}`,
         after: {
@@ -105,7 +95,6 @@ export async function payTransactions(
           transactionIds: paid,
           ...(paidWithoutBank.has(organizationId) && { withoutBankAccount: true }),
         },
-        ip,
       });
     }
     return ids.length;

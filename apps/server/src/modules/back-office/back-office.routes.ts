@@ -70,8 +70,7 @@ export function registerBackOfficeRoutes(app: App, deps: { db: Db; readDb: ReadD
         response: { 200: OrganizationAdminRecordSchema },
       },
     },
-    async (request) =>
-      setVerification(db, { caller: callerOf(request), ip: request.ip }, request.params.id, request.body),
+    async (request) => setVerification(callerOf(request), db, request.params.id, request.body),
   );
 
   app.put(
@@ -85,7 +84,7 @@ export function registerBackOfficeRoutes(app: App, deps: { db: Db; readDb: ReadD
         response: { 200: OrganizationAdminRecordSchema },
       },
     },
-    async (request) => setBlocked(db, { caller: callerOf(request), ip: request.ip }, request.params.id, request.body),
+    async (request) => setBlocked(callerOf(request), db, request.params.id, request.body),
   );
 
   app.get(
@@ -93,12 +92,7 @@ export function registerBackOfficeRoutes(app: App, deps: { db: Db; readDb: ReadD
     { schema: { tags, summary: 'Downloads a KYB document of the organization', params: KybDocumentParamsSchema } },
     async (request, reply) => {
       const { id, documentId } = request.params;
-      const document = await downloadOrganizationKybDocument(
-        db,
-        { caller: callerOf(request), ip: request.ip },
-        id,
-        documentId,
-      );
+      const document = await downloadOrganizationKybDocument(callerOf(request), db, id, documentId);
       // As in Settings: a document is only ever saved, never shown in our origin.
       return reply
         .header('content-type', document.contentType)
@@ -127,7 +121,7 @@ export function registerBackOfficeRoutes(app: App, deps: { db: Db; readDb: ReadD
     '/api/back-office/notification/:id',
     { schema: { tags, summary: 'Deletes a notification', params: NotificationIdParamsSchema } },
     async (request, reply) => {
-      await deleteNotification(db, { caller: callerOf(request), ip: request.ip }, request.params.id);
+      await deleteNotification(callerOf(request), db, request.params.id);
       return reply.status(204).send();
     },
   );
@@ -143,7 +137,7 @@ export function registerBackOfficeRoutes(app: App, deps: { db: Db; readDb: ReadD
       },
     },
     async (request, reply) => {
-      const csv = await exportAuditCsv(db, readDb, { caller: callerOf(request), ip: request.ip }, request.query);
+      const csv = await exportAuditCsv(callerOf(request), db, readDb, request.query);
       reply.raw.on('close', () => {
         if (!csv.stream.readableEnded) csv.stream.destroy();
       });

@@ -20,14 +20,13 @@ import {
 import type { Db, ReadDb } from '../../db/database.ts';
 import type { Organization } from '../../db/schema.ts';
 import { csvLine, csvTextField } from '../../domain/transactions-csv.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
-import type { AccessClaims } from '../auth/tokens.ts';
+import type { RequestContext } from '../../http/request-context.ts';
+import { audit } from '../audit/audit.service.ts';
 import { listBankingInfoRows } from '../settings/banking-info.repo.ts';
 import { toBankingInfo } from '../settings/banking-info.service.ts';
 import { findKybDocument, listKybDocumentRows } from '../settings/kyb.repo.ts';
 import { toKybDocument } from '../settings/kyb.service.ts';
 import { readVerificationEntries } from '../settings/payout-split.service.ts';
-import { findUserById } from '../users/users.repo.ts';
 import {
   countSalesByOrganization,
   deleteNotificationRow,
@@ -42,14 +41,6 @@ import {
   VERIFICATION_COLUMNS,
   type VerificationColumn,
 } from './back-office.repo.ts';
-
-/** Who did a back-office action, for its audit entry. */
-type Actor = { caller: AccessClaims; ip: string };
-
-async function auditActor(db: Db, actor: Actor) {
-  const user = await findUserById(db, actor.caller.userId);
-  return { actorUserId: actor.caller.userId, actorEmail: user?.email ?? null, ip: actor.ip };
-}
 
 const NOTHING_ENTERED: VerificationEntries = {
   bankAccount: false,
@@ -167,12 +158,11 @@ export async function getOrganizationAdminRecord(db: Db, id: string): Promise<Or
  * before the check or after the verification, never between.
  */
 export async function setVerification(
+  ctx: RequestContext,
   db: Db,
-  actor: Actor,
   id: string,
   request: VerificationRequest,
 ): Promise<OrganizationAdminRecord> {
-  const who = await auditActor(db, actor);
   return db.transaction().execute(async (trx) => {
     const organization = await requireOrganization(trx, id, { lock: true });
     const entries = (await readVerificationEntries(trx, [id])).get(id) ?? NOTHING_ENTERED;
@@ -183,9 +173,7 @@ export async function setVerification(
     const before = organization[column];
     if (before !== request.verified) {
       await setOrganizationFlag(trx, id, column, request.verified);
-      await insertAuditEntry(trx, {
-        ...who,
-        action: 'back_office.verification_changed',
+      await audit(ctx, trx, 'back_office.verification_changed', {
         organizationId: id,
         target: `organization:${id}`,
         before: { field: request.field, verified: before },
@@ -201,39 +189,38 @@ export async function setVerification(
  * `other` unless given, is what its members are told; blocking again changes it.
  */
 export async function setBlocked(
+  ctx: RequestContext,
   db: Db,
-  actor: Actor,
   id: string,
   request: BlockedRequest,
 ): Promise<OrganizationAdminRecord> {
-  const who = await auditActor(db, actor);
   const reason = request.blocked ? (request.reason ?? 'other') : null;
   return db.transaction().execute(async (trx) => {
     const organization = await requireOrganization(trx, id, { lock: true });
     if (organization.blocked_reason !== reason) {
       await setOrganizationBlock(trx, id, reason);
-      await insertAuditEntry(trx, {
-        ...who,
-        action: request.blocked ? 'back_office.organization_blocked' : 'back_office.organization_unblocked',
-        organizationId: id,
-        target: `organization:${id}`,
-        before: { blocked: organization.blocked, reason: organization.blocked_reason },
-        after: { blocked: request.blocked, reason },
-      });
+      await audit(
+        ctx,
+        trx,
+        request.blocked ? 'back_office.organization_blocked' : 'back_office.organization_unblocked',
+        {
+          organizationId: id,
+          target: `organization:${id}`,
+          before: { blocked: organization.blocked, reason: organization.blocked_reason },
+          after: { blocked: request.blocked, reason },
+        },
+      );
     }
     return adminRecordOf(trx, { ...organization, blocked: request.blocked, blocked_reason: reason });
   });
 }
 
 /** Back office reads merchants' legal papers; each download is on the audit log. */
-export async function downloadOrganizationKybDocument(db: Db, actor: Actor, id: string, documentId: string) {
-  const who = await auditActor(db, actor);
+export async function downloadOrganizationKybDocument(ctx: RequestContext, db: Db, id: string, documentId: string) {
   return db.transaction().execute(async (trx) => {
     const row = await findKybDocument(trx, id, documentId);
     if (!row) throw new AppError('NotFound', 'Document not found');
-    await insertAuditEntry(trx, {
-      ...who,
-      action: 'back_office.kyb_document_downloaded',
+    await audit(ctx, trx, 'back_office.kyb_document_downloaded', {
       organizationId: id,
       target: `kyb_document:${documentId}`,
       after: { fileName: row.file_name, sha256: row.sha256 },
@@ -260,14 +247,11 @@ export async function listNotifications(db: Db, query: NotificationQuery): Promi
   };
 }
 
-export async function deleteNotification(db: Db, actor: Actor, id: string): Promise<void> {
-  const who = await auditActor(db, actor);
+export async function deleteNotification(ctx: RequestContext, db: Db, id: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await deleteNotificationRow(trx, id);
     if (!row) throw new AppError('NotFound', 'Notification not found');
-    await insertAuditEntry(trx, {
-      ...who,
-      action: 'back_office.notification_deleted',
+    await audit(ctx, trx, 'back_office.notification_deleted', {
       organizationId: row.organization_id,
       target: `notification:${row.id}`,
       before: { kind: row.kind, payload: row.payload, createdAt: row.created_at.toISOString() },
@@ -301,16 +285,13 @@ function jsonText(value: unknown): string {
  * last moments may be missing from the file.
  */
 export async function exportAuditCsv(
+  ctx: RequestContext,
   db: Db,
   readDb: ReadDb,
-  actor: Actor,
   query: AuditCsvQuery,
 ): Promise<{ filename: string; stream: Readable }> {
   const range = { from: new Date(query.start * 1000), to: new Date(query.end * 1000) };
-  const who = await auditActor(db, actor);
-  await insertAuditEntry(db, {
-    ...who,
-    action: 'back_office.audit_exported',
+  await audit(ctx, db, 'back_office.audit_exported', {
     target: 'audit_log',
     after: { start: range.from.toISOString(), end: range.to.toISOString() },
   });

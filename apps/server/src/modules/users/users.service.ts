@@ -51,9 +51,10 @@ export async function createUser(db: Db, input: NewUserInput): Promise<UserProfi
  * a password reset or change ended the sessions it was signed in: without this read a deleted
  * manager's token, or a thief's, would keep opening the API until it expired.
  */
-export async function requireCallerUser(db: Db, caller: AccessClaims): Promise<void> {
+export async function requireCallerUser(db: Db, caller: AccessClaims): Promise<UserProfile> {
   const user = await findUserById(db, caller.userId);
-  if (user?.session_epoch !== caller.sessionEpoch) {
+  if (!user || user.session_epoch !== caller.sessionEpoch) {
     throw new AppError('Unauthorized', 'A valid access token is required');
   }
+  return user;
 }
