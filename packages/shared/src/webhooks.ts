@@ -9,6 +9,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'checkout.processing',
   'checkout.underpaid',
   'checkout.expired',
+  'checkout.refunded',
   'donation.received',
 ] as const;
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);

@@ -52,6 +52,19 @@ export async function findCheckout(
     .executeTakeFirst();
 }
 
+/** The store checkout a ledger sale paid, if it paid one (kept when the checkout was deleted since). */
+export async function findStoreCheckoutOfSale(db: Db, transactionId: string): Promise<CheckoutRow | undefined> {
+  return db
+    .selectFrom('transactions')
+    .innerJoin('invoices', 'invoices.id', 'transactions.invoice_id')
+    .innerJoin('checkouts', 'checkouts.id', 'invoices.source_id')
+    .selectAll('checkouts')
+    .where('transactions.id', '=', transactionId)
+    .where('invoices.source', '=', 'checkout')
+    .where('checkouts.kind', '=', 'store')
+    .executeTakeFirst();
+}
+
 export async function findOrganizationCheckout(
   db: Db,
   organizationId: string,

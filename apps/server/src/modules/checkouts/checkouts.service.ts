@@ -9,7 +9,6 @@ import {
   type PaidVia,
   type PublicCheckout,
   SATS,
-  type WebhookEventType,
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { InvoiceRow } from '../invoices/invoices.repo.ts';
@@ -29,7 +28,7 @@ import { listCheckoutReceiptTokens } from '../receipts/receipts.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
 import { findShopOrderNotified } from '../shops/shops.repo.ts';
 import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
-import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
+import { enqueueCheckoutWebhook } from './checkout-webhooks.ts';
 import {
   type CheckoutRow,
   expireCheckouts,
@@ -359,34 +358,6 @@ export async function applyCheckoutSettlement(trx: Db, invoice: InvoiceRow): Pro
   const paidSats = payments.reduce((total, payment) => total + payment.msat, 0n) / 1000n;
   await enqueueCheckoutWebhook(trx, paid, 'checkout.paid', paidSats);
   await notifyCheckoutStatus(trx, checkout.id, 'paid');
-}
-
-/**
- * Tells the store what became of its checkout (docs/api.md, Webhooks), in the caller's
- * transaction so that the event exists exactly when the change does. Payment links have no store
- * to tell. `amountSats` is what the payment asked for, or null when none was asked yet.
- */
-export async function enqueueCheckoutWebhook(
-  trx: Db,
-  checkout: CheckoutRow,
-  type: WebhookEventType,
-  amountSats: bigint | null,
-): Promise<void> {
-  if (checkout.kind !== 'store') return;
-  await enqueueWebhookEvent(trx, checkout.organization_id, type, {
-    checkoutId: checkout.id,
-    kind: checkout.kind,
-    orderId: checkout.order_id,
-    status: checkout.status,
-    amount: {
-      currency: checkout.amount_currency,
-      value: formatMinor(BigInt(checkout.amount_minor), checkout.amount_currency),
-    },
-    amountSats: amountSats === null ? null : Number(amountSats),
-    paidVia: checkout.paid_via,
-    late: checkout.late_payment,
-    metadata: checkout.metadata,
-  });
 }
 
 /** One pass of the expiry of store checkouts whose time ran out unpaid; returns how many expired. */

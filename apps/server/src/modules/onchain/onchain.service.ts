@@ -11,6 +11,7 @@ import type { Db } from '../../db/database.ts';
 import type { OnchainState } from '../../db/schema.ts';
 import { satsToAsk } from '../../domain/checkout-payments.ts';
 import { bip21Uri } from '../../domain/onchain-wallet.ts';
+import { enqueueCheckoutWebhook } from '../checkouts/checkout-webhooks.ts';
 import {
   type CheckoutRow,
   findCheckout,
@@ -18,7 +19,6 @@ import {
   setCheckoutProcessing,
   sumCheckoutSettledPayments,
 } from '../checkouts/checkouts.repo.ts';
-import { enqueueCheckoutWebhook } from '../checkouts/checkouts.service.ts';
 import { recordOnchainPaymentInvoice } from '../invoices/invoices.service.ts';
 import { settleInvoice } from '../ledger/settlement.service.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';

@@ -151,6 +151,22 @@ export async function sumSaleRefunds(db: Db, transactionId: string): Promise<{ m
   return { msat: BigInt(row.msat), minor: BigInt(row.minor) };
 }
 
+/** What the refunds of every sale of a store checkout add up to, in msat and in the sales' currency. */
+export async function sumCheckoutRefunds(db: Db, checkoutId: string): Promise<{ msat: bigint; minor: bigint }> {
+  const row = await db
+    .selectFrom('refunds')
+    .innerJoin('transactions', 'transactions.id', 'refunds.transaction_id')
+    .innerJoin('invoices', 'invoices.id', 'transactions.invoice_id')
+    .select([
+      sql<string>`coalesce(sum(refunds.amount_msat), 0)`.as('msat'),
+      sql<string>`coalesce(sum(refunds.fiat_minor), 0)`.as('minor'),
+    ])
+    .where('invoices.source', '=', 'checkout')
+    .where('invoices.source_id', '=', checkoutId)
+    .executeTakeFirstOrThrow();
+  return { msat: BigInt(row.msat), minor: BigInt(row.minor) };
+}
+
 export async function findRefundByKey(
   db: Db,
   organizationId: string,

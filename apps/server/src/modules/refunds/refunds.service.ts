@@ -19,6 +19,8 @@ import { planRefund, refundableMsat } from '../../domain/refunds.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
+import { enqueueCheckoutRefundedWebhook } from '../checkouts/checkout-webhooks.ts';
+import { findStoreCheckoutOfSale } from '../checkouts/checkouts.repo.ts';
 import { recordRefundMovement } from '../ledger/refund-movements.ts';
 import { maxFeeMsat, PAY_TIMEOUT_SECONDS, SETTLE_MARGIN_SECONDS, sha256Hex } from '../payouts/payouts.service.ts';
 import { findUserById } from '../users/users.repo.ts';
@@ -37,6 +39,7 @@ import {
   recordRefundFailure,
   reopenRefundLink,
   type SaleRow,
+  sumCheckoutRefunds,
   sumSaleRefunds,
 } from './refunds.repo.ts';
 
@@ -142,6 +145,10 @@ export async function refundSale(
       },
       ip,
     });
+    const checkout = await findStoreCheckoutOfSale(trx, sale.transactionId);
+    if (checkout) {
+      await enqueueCheckoutRefundedWebhook(trx, checkout, created, await sumCheckoutRefunds(trx, checkout.id));
+    }
     return created;
   });
   return toRefundJson(deps.config, refund, true);

@@ -1,4 +1,13 @@
-import type { Account, Bpt, ErrorResponse, Invoice, MfaEnrollment, Refund, SaleRefunds } from '@rayo/shared';
+import type {
+  Account,
+  Bpt,
+  ErrorResponse,
+  Invoice,
+  MfaEnrollment,
+  PublicCheckout,
+  Refund,
+  SaleRefunds,
+} from '@rayo/shared';
 import { getParams, type LNURLWithdrawParams } from 'js-lnurl';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +15,7 @@ import { bearer, createTestApp, createTestUser, openTestShop, signIn, type TestA
 import { waitFor } from '../../../test/wait-for.ts';
 import { freePort } from '../../ports.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
+import { createCheckout } from '../checkouts/checkouts.service.ts';
 import { claimRefundLink, findRefund } from './refunds.repo.ts';
 import { runRefundPayments } from './refunds.service.ts';
 
@@ -294,5 +304,116 @@ describe('the refund link (LUD-03)', () => {
     const done = await findRefund(t.db, made.id);
     expect(done?.state).toBe('paid');
     expect(await settledCount(wallet.paymentHash)).toBe(1);
+  });
+});
+
+describe('the checkout.refunded webhook', () => {
+  /** A store checkout of `shop`'s terminal paid from the devnet wallet, with the store listening for refunds. */
+  async function paidStoreCheckout(shop: Shop) {
+    await t.db
+      .insertInto('webhook_endpoints')
+      .values({
+        organization_id: shop.organization.id,
+        url: 'https://shop.example/hooks',
+        secret_sealed: 'x',
+        events: ['checkout.refunded'],
+      })
+      .execute();
+    const vbpt = (await call('POST', '/api/virtual-bpts', shop.admin, { name: 'Web shop', bptId: shop.bpt.id })).json<{
+      id: string;
+    }>();
+    const checkout = await createCheckout(t.runtime.deps, {
+      organizationId: shop.organization.id,
+      virtualBptId: vbpt.id,
+      kind: 'store',
+      description: 'Order 4001',
+      amount: { currency: 'USD', minor: 1000n },
+      orderId: '4001',
+    });
+    const open = (await call('GET', `/api/public/checkouts/${checkout.id}`, {})).json<PublicCheckout>();
+    const invoice = open.invoice;
+    if (!invoice) throw new Error('the checkout issued no invoice');
+    const paid = await call('POST', '/api/devnet/pay', {}, { paymentRequest: invoice.paymentRequest });
+    expect(paid.statusCode, paid.body).toBe(200);
+    await waitFor(() =>
+      t.db.selectFrom('transactions').select('id').where('invoice_id', '=', invoice.id).executeTakeFirst(),
+    );
+    return { checkout, invoiceId: invoice.id, amountMsat: invoice.amountMsat };
+  }
+
+  async function refundedEvents(organizationId: string) {
+    return t.db
+      .selectFrom('webhook_deliveries')
+      .select(['type', 'payload'])
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .execute();
+  }
+
+  it('tells the store of each refund with what was refunded so far, once per refund, in its transaction', async () => {
+    const shop = await openShop();
+    const { checkout, invoiceId, amountMsat } = await paidStoreCheckout(shop);
+    const first = await refund(shop, invoiceId, amountMsat - 100_000, shop.admin, 'store-refund-1');
+    expect(first.statusCode, first.body).toBe(200);
+    // A retry with the same key and a refused over-refund make no event.
+    await refund(shop, invoiceId, amountMsat - 100_000, shop.admin, 'store-refund-1');
+    expect((await refund(shop, invoiceId, 100_001)).statusCode).toBe(409);
+    const second = await refund(shop, invoiceId, 100_000);
+    expect(second.statusCode, second.body).toBe(200);
+    const [one, two] = [first.json<Refund>(), second.json<Refund>()];
+
+    const events = await refundedEvents(shop.organization.id);
+    expect(events).toEqual([
+      {
+        type: 'checkout.refunded',
+        payload: {
+          checkoutId: checkout.id,
+          kind: 'store',
+          orderId: '4001',
+          status: 'paid',
+          amount: { currency: 'USD', value: '10.00' },
+          paidVia: 'lightning',
+          late: false,
+          metadata: null,
+          refund: {
+            id: one.id,
+            createdAt: one.createdAt,
+            amountMsat: amountMsat - 100_000,
+            currency: 'USD',
+            amountMinor: Math.round(Number.parseFloat(one.fiatAmount) * 100),
+            value: one.fiatAmount,
+          },
+          refunded: {
+            amountMsat: amountMsat - 100_000,
+            currency: 'USD',
+            amountMinor: Math.round(Number.parseFloat(one.fiatAmount) * 100),
+            value: one.fiatAmount,
+          },
+        },
+      },
+      {
+        type: 'checkout.refunded',
+        payload: expect.objectContaining({
+          refund: expect.objectContaining({ id: two.id, amountMsat: 100_000, value: two.fiatAmount }),
+          refunded: { amountMsat, currency: 'USD', amountMinor: 1000, value: '10.00' },
+        }),
+      },
+    ]);
+  });
+
+  it("tells no store of a terminal sale's refund", async () => {
+    const shop = await openShop();
+    await t.db
+      .insertInto('webhook_endpoints')
+      .values({
+        organization_id: shop.organization.id,
+        url: 'https://shop.example/hooks',
+        secret_sealed: 'x',
+        events: ['checkout.refunded'],
+      })
+      .execute();
+    const { invoice, transactionId } = await paidSale(shop);
+    expect((await refund(shop, transactionId, invoice.amountMsat)).statusCode).toBe(200);
+    expect(await refundedEvents(shop.organization.id)).toEqual([]);
   });
 });
