@@ -2,7 +2,7 @@
 /**
  * Plugin Name:          Rayo for WooCommerce
  * Description:          Accept bitcoin (Lightning and on-chain) in WooCommerce through Rayo's hosted checkout.
- * Version:              1.1.0
+ * Version:              1.2.0
  * Author:               Rayo
  * Text Domain:          rayo-for-woocommerce
  * Domain Path:          /languages
@@ -27,7 +27,7 @@
 
 defined( 'ABSPATH' ) || exit;
 
-define( 'RAYO_WC_VERSION', '1.1.0' );
+define( 'RAYO_WC_VERSION', '1.2.0' );
 define( 'RAYO_WC_PLUGIN_FILE', __FILE__ );
 
 require_once __DIR__ . '/includes/class-rayo-amount.php';

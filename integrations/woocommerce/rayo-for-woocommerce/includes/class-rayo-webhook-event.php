@@ -38,6 +38,15 @@ final class Rayo_Webhook_Event {
 	/** @var string|null How it was paid: lightning or onchain. */
 	public $paid_via;
 
+	/** @var string|null For checkout.refunded: Rayo's id of the refund. */
+	public $refund_id;
+
+	/** @var string|null For checkout.refunded: the refund's amount as a decimal string. */
+	public $refund_amount;
+
+	/** @var string|null For checkout.refunded: the refund amount's currency code. */
+	public $refund_currency;
+
 	/**
 	 * Reads a delivery body.
 	 *
@@ -70,6 +79,15 @@ final class Rayo_Webhook_Event {
 		$event->currency    = $amount['currency'];
 		$event->late        = isset( $data['late'] ) && true === $data['late'];
 		$event->paid_via    = isset( $data['paidVia'] ) && is_string( $data['paidVia'] ) ? $data['paidVia'] : null;
+		if ( 'checkout.refunded' === $event->type ) {
+			$refund = isset( $data['refund'] ) && is_array( $data['refund'] ) ? $data['refund'] : null;
+			if ( null === $refund || ! self::is_text( $refund, 'id' ) || ! self::is_text( $refund, 'value' ) || ! self::is_text( $refund, 'currency' ) ) {
+				throw new InvalidArgumentException( 'A checkout.refunded event needs data.refund.id, data.refund.value and data.refund.currency.' );
+			}
+			$event->refund_id       = $refund['id'];
+			$event->refund_amount   = $refund['value'];
+			$event->refund_currency = $refund['currency'];
+		}
 		return $event;
 	}
 

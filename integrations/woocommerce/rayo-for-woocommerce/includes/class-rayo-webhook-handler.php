@@ -19,6 +19,9 @@ final class Rayo_Webhook_Handler {
 	/** Order meta: the ids of the events applied to the order, newest last, space-separated. */
 	const META_EVENTS = '_rayo_events';
 
+	/** Meta of a WooCommerce refund the plugin made: the id of the Rayo refund it records. */
+	const META_REFUND_ID = '_rayo_refund_id';
+
 	/** How many event ids an order keeps: far more than the few events one checkout sends. */
 	const EVENTS_KEPT = 50;
 
@@ -101,7 +104,9 @@ final class Rayo_Webhook_Handler {
 		if ( in_array( $event->id, $applied, true ) ) {
 			return 'duplicate';
 		}
-		$result    = self::apply_to_order( $order, $event );
+		$result = self::apply_to_order( $order, $event );
+		// A refund saves the order through its own copy; this one is read again so as not to write it back stale.
+		$order     = wc_get_order( $order->get_id() );
 		$applied[] = $event->id;
 		$order->update_meta_data( self::META_EVENTS, implode( ' ', array_slice( $applied, -self::EVENTS_KEPT ) ) );
 		$order->save();
@@ -139,6 +144,17 @@ final class Rayo_Webhook_Handler {
 					)
 				);
 			}
+			if ( 'checkout.refunded' === $event->type ) {
+				$order->add_order_note(
+					sprintf(
+						/* translators: 1: amount, 2: currency, 3: Rayo checkout id. */
+						__( 'Rayo refunded %1$s %2$s of checkout %3$s, which this order no longer uses. Record that refund here by hand if it belongs to this order.', 'rayo-for-woocommerce' ),
+						$event->refund_amount,
+						$event->refund_currency,
+						$event->checkout_id
+					)
+				);
+			}
 			return 'replaced-checkout';
 		}
 
@@ -159,6 +175,8 @@ final class Rayo_Webhook_Handler {
 				);
 			case 'checkout.expired':
 				return self::note_expiry( $order, $event );
+			case 'checkout.refunded':
+				return self::apply_refund( $order, $event );
 			default:
 				return 'ignored';
 		}
@@ -222,6 +240,75 @@ final class Rayo_Webhook_Handler {
 			) . ( $event->late ? ' ' . __( 'The payment arrived after the checkout had expired.', 'rayo-for-woocommerce' ) : '' )
 		);
 		return 'paid';
+	}
+
+	/**
+	 * Records a refund made in Rayo as WooCommerce's own refund of the order, once per Rayo refund
+	 * (however many endpoints or deliveries bring it), without asking the gateway to pay it again:
+	 * Rayo already pays the customer. A refund WooCommerce cannot take (another currency, more than
+	 * is left to refund) is written as a note for the merchant instead.
+	 *
+	 * @param WC_Order           $order The order, paid with Rayo.
+	 * @param Rayo_Webhook_Event $event The checkout.refunded event.
+	 * @return string
+	 */
+	private static function apply_refund( $order, Rayo_Webhook_Event $event ) {
+		foreach ( $order->get_refunds() as $refund ) {
+			if ( $refund->get_meta( self::META_REFUND_ID ) === $event->refund_id ) {
+				return 'already-refunded';
+			}
+		}
+		$reason = sprintf(
+			/* translators: %s: Rayo refund id. */
+			__( 'Refunded with bitcoin in Rayo (refund %s).', 'rayo-for-woocommerce' ),
+			$event->refund_id
+		);
+		if ( $order->get_currency() !== $event->refund_currency ) {
+			$order->add_order_note(
+				sprintf(
+					/* translators: 1: amount, 2: currency, 3: order currency, 4: Rayo refund id. */
+					__( 'Rayo refunded %1$s %2$s (refund %4$s), but the order is in %3$s. Record the refund here by hand.', 'rayo-for-woocommerce' ),
+					$event->refund_amount,
+					$event->refund_currency,
+					$order->get_currency(),
+					$event->refund_id
+				)
+			);
+			return 'currency-mismatch';
+		}
+		$rayo_refund_id = $event->refund_id;
+		$tag_refund     = static function ( $refund ) use ( $rayo_refund_id ) {
+			$refund->update_meta_data( self::META_REFUND_ID, $rayo_refund_id );
+		};
+		// Tagged before WooCommerce first saves it, so that no refund of ours exists untagged.
+		add_action( 'woocommerce_create_refund', $tag_refund );
+		try {
+			$refund = wc_create_refund(
+				array(
+					'order_id'       => $order->get_id(),
+					'amount'         => $event->refund_amount,
+					'reason'         => $reason,
+					'refund_payment' => false,
+					'restock_items'  => false,
+				)
+			);
+		} finally {
+			remove_action( 'woocommerce_create_refund', $tag_refund );
+		}
+		if ( is_wp_error( $refund ) ) {
+			$order->add_order_note(
+				sprintf(
+					/* translators: 1: amount, 2: currency, 3: Rayo refund id, 4: WooCommerce's reason. */
+					__( 'Rayo refunded %1$s %2$s (refund %3$s), but WooCommerce did not take the refund: %4$s', 'rayo-for-woocommerce' ),
+					$event->refund_amount,
+					$event->refund_currency,
+					$event->refund_id,
+					$refund->get_error_message()
+				)
+			);
+			return 'refund-refused';
+		}
+		return 'refunded';
 	}
 
 	/**

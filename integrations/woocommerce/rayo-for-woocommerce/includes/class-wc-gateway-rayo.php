@@ -99,7 +99,7 @@ class WC_Gateway_Rayo extends WC_Payment_Gateway {
 	 */
 	public function admin_options() {
 		parent::admin_options();
-		echo '<p>' . esc_html__( 'In Rayo, Integrations → Webhooks, add this endpoint with the checkout.paid, checkout.expired, checkout.processing and checkout.underpaid events, and paste its secret above:', 'rayo-for-woocommerce' )
+		echo '<p>' . esc_html__( 'In Rayo, Integrations → Webhooks, add this endpoint with the checkout.paid, checkout.expired, checkout.processing, checkout.underpaid and checkout.refunded events, and paste its secret above:', 'rayo-for-woocommerce' )
 			. ' <code>' . esc_html( rest_url( 'rayo/v1/webhook' ) ) . '</code></p>';
 	}
 

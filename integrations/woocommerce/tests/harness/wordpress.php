@@ -84,6 +84,18 @@ function add_action( $name, $callback, $priority = 10, $args = 1 ) {
 function add_filter( $name, $callback, $priority = 10, $args = 1 ) {
 	return add_action( $name, $callback, $priority, $args );
 }
+function remove_action( $name, $callback, $priority = 10 ) {
+	$hooks = isset( $GLOBALS['harness_hooks'][ $name ] ) ? $GLOBALS['harness_hooks'][ $name ] : array();
+	$GLOBALS['harness_hooks'][ $name ] = array_values(
+		array_filter(
+			$hooks,
+			static function ( $hooked ) use ( $callback ) {
+				return $hooked !== $callback;
+			}
+		)
+	);
+	return true;
+}
 function do_action( $name, ...$args ) {
 	foreach ( isset( $GLOBALS['harness_hooks'][ $name ] ) ? $GLOBALS['harness_hooks'][ $name ] : array() as $callback ) {
 		call_user_func_array( $callback, $args );
@@ -266,6 +278,67 @@ function wc_get_order( $id ) {
 	return isset( Harness_Store::$state['orders'][ (string) $id ] ) ? new WC_Order( (int) $id ) : false;
 }
 
+/**
+ * As wc_create_refund(): refuses an amount that is not positive or more than is left to refund
+ * ("Invalid refund amount."), fires woocommerce_create_refund before the refund is saved, asks
+ * the gateway to pay it only with refund_payment (counted in `gateway_refunds`), and moves a
+ * fully refunded order to refunded.
+ */
+function wc_create_refund( $args ) {
+	$order = wc_get_order( $args['order_id'] );
+	$data  = &Harness_Store::$state['orders'][ (string) $order->get_id() ];
+	$left  = round( (float) $order->get_total() - array_sum( array_column( isset( $data['refunds'] ) ? $data['refunds'] : array(), 'amount' ) ), 2 );
+	$wants = round( (float) $args['amount'], 2 );
+	if ( $wants <= 0 || $wants > $left ) {
+		return new WP_Error( 'woocommerce_error', 'Invalid refund amount.' );
+	}
+	$refund = new WC_Order_Refund( $wants, isset( $args['reason'] ) ? $args['reason'] : '' );
+	do_action( 'woocommerce_create_refund', $refund, $args );
+	$data['refunds'][] = $refund->to_array();
+	if ( ! empty( $args['refund_payment'] ) ) {
+		$data['gateway_refunds'][] = $wants;
+	}
+	Harness_Store::save();
+	if ( $wants === $left ) {
+		$order->update_status( 'refunded' );
+	}
+	return $refund;
+}
+
+/** A refund of an order, as WC_Order_Refund exposes it. */
+class WC_Order_Refund {
+	/** @var float */
+	private $amount;
+	/** @var string */
+	private $reason;
+	/** @var array */
+	private $meta = array();
+	public function __construct( $amount, $reason, array $meta = array() ) {
+		$this->amount = $amount;
+		$this->reason = $reason;
+		$this->meta   = $meta;
+	}
+	public function get_amount() {
+		return $this->amount;
+	}
+	public function get_reason() {
+		return $this->reason;
+	}
+	public function get_meta( $key ) {
+		return isset( $this->meta[ $key ] ) ? $this->meta[ $key ] : '';
+	}
+	public function update_meta_data( $key, $value ) {
+		$this->meta[ $key ] = $value;
+	}
+	public function to_array() {
+		return array(
+			'amount' => $this->amount,
+			'reason' => $this->reason,
+			'meta'   => $this->meta,
+		);
+	}
+}
+
 /** A line of an order. */
 class WC_Order_Item_Product {
 	/** @var string */
@@ -318,6 +391,13 @@ class WC_Order {
 			$items[] = new WC_Order_Item_Product( $item['name'], $item['quantity'] );
 		}
 		return $items;
+	}
+	public function get_refunds() {
+		$refunds = array();
+		foreach ( isset( $this->data()['refunds'] ) ? $this->data()['refunds'] : array() as $refund ) {
+			$refunds[] = new WC_Order_Refund( $refund['amount'], $refund['reason'], $refund['meta'] );
+		}
+		return $refunds;
 	}
 	public function get_status() {
 		return $this->data()['status'];

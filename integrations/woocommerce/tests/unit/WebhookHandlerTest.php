@@ -209,6 +209,77 @@ final class WebhookHandlerTest extends TestCase {
 		$this->assertCount( 1, $order['notes'] );
 	}
 
+	/** The data of a checkout.refunded event: refund `$id` of `$value` GTQ, `$so_far` refunded in all. */
+	private function refunded( $id, $value, $so_far ) {
+		return array(
+			'status' => 'paid',
+			'refund' => array(
+				'id'          => $id,
+				'createdAt'   => '2026-11-27T11:00:00.000Z',
+				'amountMsat'  => 1000000,
+				'currency'    => 'GTQ',
+				'amountMinor' => (int) round( (float) $value * 100 ),
+				'value'       => $value,
+			),
+			'refunded' => array(
+				'amountMsat'  => 1000000,
+				'currency'    => 'GTQ',
+				'amountMinor' => (int) round( (float) $so_far * 100 ),
+				'value'       => $so_far,
+			),
+		);
+	}
+
+	public function test_each_rayo_refund_becomes_one_woocommerce_refund_the_gateway_does_not_pay_again() {
+		$this->deliver( 'e-1', 'checkout.paid' );
+		$this->assertSame( array( 200, array( 'result' => 'refunded' ) ), $this->deliver( 'e-2', 'checkout.refunded', $this->refunded( 'r-1', '23.00', '23.00' ) ) );
+		// The same delivery again, and the same refund delivered to a second endpoint (another event id).
+		$this->assertSame( array( 200, array( 'result' => 'duplicate' ) ), $this->deliver( 'e-2', 'checkout.refunded', $this->refunded( 'r-1', '23.00', '23.00' ) ) );
+		$this->assertSame( array( 200, array( 'result' => 'already-refunded' ) ), $this->deliver( 'e-3', 'checkout.refunded', $this->refunded( 'r-1', '23.00', '23.00' ) ) );
+		$order = $this->order();
+		$this->assertSame( 'processing', $order['status'] );
+		$this->assertSame(
+			array(
+				array(
+					'amount' => 23.0,
+					'reason' => 'Refunded with bitcoin in Rayo (refund r-1).',
+					'meta'   => array( Rayo_Webhook_Handler::META_REFUND_ID => 'r-1' ),
+				),
+			),
+			$order['refunds']
+		);
+
+		$this->assertSame( array( 200, array( 'result' => 'refunded' ) ), $this->deliver( 'e-4', 'checkout.refunded', $this->refunded( 'r-2', '50.00', '73.00' ) ) );
+		$order = $this->order();
+		$this->assertSame( 'refunded', $order['status'] );
+		$this->assertSame( array( 'r-1', 'r-2' ), array_map( static fn( $refund ) => $refund['meta'][ Rayo_Webhook_Handler::META_REFUND_ID ], $order['refunds'] ) );
+		$this->assertArrayNotHasKey( 'gateway_refunds', $order );
+	}
+
+	public function test_a_refund_woocommerce_cannot_take_is_noted_for_the_merchant() {
+		$this->deliver( 'e-1', 'checkout.paid' );
+		// Refunded by hand in WooCommerce first: Rayo's refund is then more than is left.
+		wc_create_refund(
+			array(
+				'order_id' => $this->order_id,
+				'amount'   => '73.00',
+			)
+		);
+		$this->assertSame( array( 200, array( 'result' => 'refund-refused' ) ), $this->deliver( 'e-2', 'checkout.refunded', $this->refunded( 'r-1', '10.00', '10.00' ) ) );
+		$this->assertSame(
+			'Rayo refunded 10.00 GTQ (refund r-1), but WooCommerce did not take the refund: Invalid refund amount.',
+			end( $this->order()['notes'] )
+		);
+		$refund = $this->refunded( 'r-2', '10.00', '10.00' );
+		$refund['refund']['currency'] = 'USD';
+		$this->assertSame( array( 200, array( 'result' => 'currency-mismatch' ) ), $this->deliver( 'e-3', 'checkout.refunded', $refund ) );
+		$this->assertCount( 1, $this->order()['refunds'] );
+	}
+
+	public function test_a_refunded_event_without_its_refund_is_refused() {
+		$this->assertSame( 400, $this->deliver( 'e-1', 'checkout.refunded' )[0] );
+	}
+
 	public function test_refuses_a_tampered_body_and_answers_unknown_orders() {
 		$body      = '{"id":"e-1","type":"checkout.paid","createdAt":"2026-11-27T10:00:00.000Z","data":{"checkoutId":"' . self::CHECKOUT . '","orderId":"' . $this->order_id . '","amount":{"currency":"GTQ","value":"73.00"}}}';
 		$signature = 't=' . self::NOW . ',v1=' . hash_hmac( 'sha256', self::NOW . '.' . $body, self::SECRET );
