@@ -108,7 +108,10 @@ export interface Checkouts {
 }
 
 export interface CloseReportRuns {
+  claimed_at: Timestamp | null;
+  claims: Generated<number>;
   last_day: Timestamp;
+  late: Generated<boolean>;
   queued_at: Generated<Timestamp>;
   schedule_id: string;
   sent_at: Timestamp | null;

@@ -3,7 +3,21 @@ import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
 
-export type MailMessage = { to: string; subject: string; text: string };
+export type MailAttachment = { filename: string; contentType: string; content: Buffer | string };
+
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  attachments?: MailAttachment[];
+  /**
+   * The left part of a Message-ID the caller derives from what the mail is, so that the same
+   * mail sent twice carries the same Message-ID; the mailer adds the domain of MAIL_FROM.
+   */
+  messageId?: string;
+  /** Extra header fields, e.g. one that tells a repeated mail apart. */
+  headers?: Record<string, string>;
+};
 
 export type Mailer = {
   send(message: MailMessage): Promise<void>;
@@ -12,6 +26,11 @@ export type Mailer = {
 
 function notSent(): AppError {
   return new AppError('ServiceUnavailable', 'The email could not be sent, please try again later');
+}
+
+/** The domain of the sender's address, e.g. `rayo.local` of `Rayo <no-reply@rayo.local>`. */
+export function mailDomainOf(from: string): string {
+  return /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
 }
 
 /**
@@ -27,7 +46,11 @@ export function createMailer(
   if (!config.smtpUrl && config.lightning.backend === 'devnet') {
     return {
       async send(message) {
-        log.info({ mail: message }, `mail to ${message.to}: ${message.subject}\n${message.text}`);
+        const { attachments, ...shown } = message;
+        log.info(
+          { mail: { ...shown, attachments: attachments?.map((file) => file.filename) } },
+          `mail to ${message.to}: ${message.subject}\n${message.text}`,
+        );
       },
       close() {},
     };
@@ -42,10 +65,15 @@ export function createMailer(
     };
   }
   const transport = nodemailer.createTransport(config.smtpUrl);
+  const domain = mailDomainOf(config.mailFrom);
   return {
-    async send(message) {
+    async send({ messageId, ...message }) {
       try {
-        await transport.sendMail({ from: config.mailFrom, ...message });
+        await transport.sendMail({
+          from: config.mailFrom,
+          ...message,
+          ...(messageId !== undefined && { messageId: `<${messageId}@${domain}>` }),
+        });
       } catch (error) {
         // Reported, not hidden: the user can ask for the mail again and nothing is lost.
         log.error({ err: error, to: message.to }, 'mail could not be sent; the user is told it failed');

@@ -47,7 +47,9 @@ export type AuditAction =
   | 'back_office.onchain_payouts_run'
   | 'back_office.audit_exported'
   | 'payout.cancelled'
-  | 'refund.created';
+  | 'refund.created'
+  | 'close.schedule_created'
+  | 'close.schedule_deleted';
 
 export type AuditEntry = {
   action: AuditAction;

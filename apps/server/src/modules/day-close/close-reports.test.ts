@@ -1,7 +1,9 @@
 import type { CloseSchedule, CloseScheduleList } from '@rayo/shared';
 import { sql } from 'kysely';
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type SmtpInbox, startSmtpInbox } from '../../../test/fakes/smtp-inbox.ts';
+import { type ReceivedMail, type SmtpInbox, startSmtpInbox } from '../../../test/fakes/smtp-inbox.ts';
+import { readPdf } from '../../../test/pdf-text.ts';
 import { recordSale } from '../../../test/record-sale.ts';
 import {
   bearer,
@@ -14,9 +16,12 @@ import {
 } from '../../../test/test-app.ts';
 import { createTestClock } from '../../../test/test-clock.ts';
 import { waitFor } from '../../../test/wait-for.ts';
+import { createMailer } from '../../adapters/mail/mailer.ts';
 import { freePort } from '../../ports.ts';
+import { listAuditEntries } from '../audit/audit.repo.ts';
 import { listNotifications } from '../notifications/notifications.repo.ts';
-import { queueCloseReports } from './close-schedules.service.ts';
+import { CLOSE_CATCH_UP_PERIODS, claimCloseReportRun } from './close-schedules.repo.ts';
+import { CLOSE_REPORT_CLAIM_LEASE_MS, queueCloseReports, sendCloseReport } from './close-schedules.service.ts';
 
 /** Guatemala keeps UTC−6 all year. */
 const gt = (local: string) => new Date(`${local}-06:00`);
@@ -34,6 +39,20 @@ async function openShop(t: TestApp, name: string) {
     language: 'es',
   });
   return { ...shop, account, other, manager };
+}
+
+/** The mails to `to` after `since`, once `count` of them have arrived, in the order they arrived. */
+async function mailsTo(inbox: SmtpInbox, to: string, count: number, since: number): Promise<ReceivedMail[]> {
+  return waitFor(async () => {
+    const mails = inbox.mails.slice(since).filter((mail) => mail.to.includes(to.toLowerCase()));
+    return mails.length >= count ? mails : undefined;
+  });
+}
+
+function attachment(mail: ReceivedMail, filename: string): Buffer {
+  const file = mail.attachments.find((candidate) => candidate.filename === filename);
+  if (!file) throw new Error(`no ${filename} in ${mail.attachments.map((f) => f.filename).join(', ')}`);
+  return file.content;
 }
 
 describe('the mailed close', () => {
@@ -100,6 +119,37 @@ describe('the mailed close', () => {
     expect(toManager.text).toContain('Todas las cuentas: 1 ventas, bruto 56.00 GTQ');
     expect(toManager.text).not.toContain('Zona 10');
 
+    // The CSV and the PDF ride along: the very files the downloads give, the PDF in the reader's language.
+    const download = await t.app.inject({ method: 'GET', url: '/api/close/csv?day=2026-11-27', headers: shop.admin });
+    const csv = attachment(toAdmin, 'close_2026-11-27.csv').toString('utf8');
+    expect(csv).toBe(download.body);
+    const csvLines = csv.split('\r\n');
+    expect(csvLines[0]).toBe(
+      'Section,Account,Terminal,Method,Hour,Currency,Sales,Gross,Tips,Tax,Refunds,Gross (msat),Fees (msat),Refunds (msat),Net (msat)',
+    );
+    expect(csvLines[1]).toMatch(/^total,,,,,GTQ,2,63\.84,/);
+    expect(csvLines.filter((line) => line.startsWith('account,'))).toEqual([
+      expect.stringMatching(/^account,Antigua,,,,GTQ,1,56\.00,/),
+      expect.stringMatching(/^account,Zona 10,,,,GTQ,1,7\.84,/),
+    ]);
+    expect(csvLines.at(-1)).toBe('');
+    const adminPdf = await readPdf(attachment(toAdmin, 'close_2026-11-27.pdf'));
+    expect(adminPdf.language).toBe('en');
+    expect(adminPdf.text[0]).toContain('End-of-day close · Café Cierre');
+    expect(adminPdf.text[0]).toContain('Zona 10');
+    const managerPdf = await readPdf(attachment(toManager, 'close_2026-11-27.pdf'));
+    expect(managerPdf.language).toBe('es');
+    expect(managerPdf.text[0]).toContain('Corte de caja · Café Cierre');
+    expect(managerPdf.text[0]).toContain('Por método de pago');
+    expect(managerPdf.text[0]).not.toContain('Zona 10');
+    const managerCsv = attachment(toManager, 'close_2026-11-27.csv').toString('utf8').split('\r\n');
+    expect(managerCsv[1]).toMatch(/^total,,,,,GTQ,1,56\.00,/);
+    // One Message-ID per schedule, period and recipient, the same however often it is sent.
+    const { id: scheduleId } = created.json<CloseSchedule>();
+    expect(toAdmin.headers['message-id']).toBe(`<close.${scheduleId}.2026-11-27.${shop.user.id}@rayo.local>`);
+    expect(toAdmin.headers['x-rayo-repeat']).toBeUndefined();
+    expect(toAdmin.subject).not.toContain('Late');
+
     // Found due again, by this server or another: not mailed again.
     expect(await queueCloseReports(t.db, gt('2026-11-27T18:31:00'))).toBe(0);
     expect(await queueCloseReports(t.db, gt('2026-11-27T23:59:00'))).toBe(0);
@@ -148,11 +198,155 @@ describe('the mailed close', () => {
       payload: { account: 'all', frequency: 'daily', time: '00:30' },
     });
     const since = inbox.mails.length;
-    // 00:30 on the 29th in India is 19:00 on the 28th in UTC.
-    expect(await queueCloseReports(t.db, new Date('2026-11-28T18:59:00Z'))).toBe(0);
-    expect(await queueCloseReports(t.db, new Date('2026-11-28T19:00:00Z'))).toBe(1);
+    // 00:30 on the 28th in India is 19:00 on the 27th in UTC.
+    expect(await queueCloseReports(t.db, new Date('2026-11-27T18:59:00Z'))).toBe(0);
+    expect(await queueCloseReports(t.db, new Date('2026-11-27T19:00:00Z'))).toBe(1);
     const mail = await inbox.waitForMail(shop.user.email, { since });
-    expect(mail.subject).toBe('Daily close · Chai · 2026-11-29 (Asia/Kolkata)');
+    expect(mail.subject).toBe('Daily close · Chai · 2026-11-28 (Asia/Kolkata)');
+  });
+
+  it('catches up closing times missed by every server, each once, in order, marked late', async () => {
+    const shop = await openShop(t, 'Apagón');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/close/schedules',
+      headers: shop.admin,
+      payload: { account: 'all', frequency: 'daily', time: '18:30' },
+    });
+    const { id } = created.json<CloseSchedule>();
+    // Made on the 24th; no server ran from then until the morning of the 27th.
+    await sql`update close_schedules set created_at = ${gt('2026-11-24T09:00:00')} where id = ${id}`.execute(t.db);
+    const since = inbox.mails.length;
+    expect(await queueCloseReports(t.db, gt('2026-11-27T09:00:00'))).toBe(3);
+    // A second server coming back at the same time finds nothing left.
+    expect(await queueCloseReports(t.db, gt('2026-11-27T09:01:00'))).toBe(0);
+    const late = await mailsTo(inbox, shop.user.email, 3, since);
+    expect(late.map((mail) => mail.subject)).toEqual(
+      ['24', '25', '26'].map((day) => `Late: Daily close · Apagón · 2026-11-${day} (America/Guatemala)`),
+    );
+    expect(late[0]?.text).toContain(
+      'Late: this close was due at 18:30 on 2026-11-24 (America/Guatemala), when no Rayo server was running.',
+    );
+    // The day's own close, on time, is not late.
+    expect(await queueCloseReports(t.db, gt('2026-11-27T18:30:00'))).toBe(1);
+    const [onTime] = await mailsTo(inbox, shop.user.email, 4, since).then((mails) => mails.slice(3));
+    expect(onTime?.subject).toBe('Daily close · Apagón · 2026-11-27 (America/Guatemala)');
+    expect(onTime?.text).not.toContain('Late');
+  });
+
+  it('catches up no more than the latest periods after months without a server', async () => {
+    const shop = await openShop(t, 'Meses');
+    const daily = await t.app.inject({
+      method: 'POST',
+      url: '/api/close/schedules',
+      headers: shop.admin,
+      payload: { account: 'all', frequency: 'daily', time: '06:00' },
+    });
+    const monthly = await t.app.inject({
+      method: 'POST',
+      url: '/api/close/schedules',
+      headers: shop.admin,
+      payload: { account: 'all', frequency: 'monthly', time: '06:00' },
+    });
+    const ids = [daily.json<CloseSchedule>().id, monthly.json<CloseSchedule>().id];
+    await sql`update close_schedules set created_at = ${gt('2025-01-15T00:00:00')} where id = any(${ids})`.execute(
+      t.db,
+    );
+    const since = inbox.mails.length;
+    // 2026-11-28 06:00 has not come yet: the latest daily period is the 27th, the latest monthly October.
+    expect(await queueCloseReports(t.db, gt('2026-11-28T05:00:00'))).toBe(2 * CLOSE_CATCH_UP_PERIODS);
+    const runs = await sql<{ schedule_id: string; last_day: string; late: boolean }>`
+      select schedule_id, last_day::text, late from close_report_runs where schedule_id = any(${ids})
+      order by schedule_id = ${ids[0]} desc, last_day`.execute(t.db);
+    expect(runs.rows.map((run) => run.last_day)).toEqual([
+      ...['21', '22', '23', '24', '25', '26', '27'].map((day) => `2026-11-${day}`),
+      ...['2026-04-30', '2026-05-31', '2026-06-30', '2026-07-31', '2026-08-31', '2026-09-30', '2026-10-31'],
+    ]);
+    expect(runs.rows.every((run) => run.late)).toBe(true);
+    // The periods left out stay out: later passes do not work back through them.
+    expect(await queueCloseReports(t.db, gt('2026-11-28T05:30:00'))).toBe(0);
+    expect(await queueCloseReports(t.db, gt('2026-11-28T06:00:00'))).toBe(1);
+    await mailsTo(inbox, shop.user.email, 2 * CLOSE_CATCH_UP_PERIODS + 1, since);
+  });
+
+  it('claims a mail before sending it, and marks a second sending after a crash as a possible repeat', async () => {
+    const shop = await openShop(t, 'Corte');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/close/schedules',
+      headers: shop.admin,
+      payload: { account: 'all', frequency: 'daily', time: '18:30' },
+    });
+    const key = { scheduleId: created.json<CloseSchedule>().id, lastDay: '2026-11-20', userId: shop.user.id };
+    // Written as a pass writes it, but with no job: this test plays the senders.
+    await sql`insert into close_report_runs (schedule_id, last_day, user_id)
+      values (${key.scheduleId}, ${key.lastDay}, ${key.userId})`.execute(t.db);
+    const at = gt('2026-11-27T19:00:00');
+    // Two senders at once: one claim wins.
+    const claims = await Promise.all([
+      claimCloseReportRun(t.db, key, at, CLOSE_REPORT_CLAIM_LEASE_MS),
+      claimCloseReportRun(t.db, key, at, CLOSE_REPORT_CLAIM_LEASE_MS),
+    ]);
+    expect(claims.sort()).toEqual([1, undefined]);
+    // The winner handed the mail over and died before writing sent_at. Within its lease, a retry sends nothing.
+    const mailer = createMailer(t.config, pino({ level: 'silent' }));
+    const since = inbox.mails.length;
+    let now = new Date(at.getTime() + 60_000);
+    const deps = { db: t.db, mailer, clock: () => now };
+    await expect(sendCloseReport(deps, key, 2)).rejects.toThrow('being sent by another try');
+    // After it, the retry sends the mail again, with the same Message-ID and marked as a possible repeat.
+    now = new Date(at.getTime() + CLOSE_REPORT_CLAIM_LEASE_MS);
+    await sendCloseReport(deps, key, 3);
+    const [again] = await mailsTo(inbox, shop.user.email, 1, since);
+    expect(again?.headers['message-id']).toBe(`<close.${key.scheduleId}.2026-11-20.${key.userId}@rayo.local>`);
+    expect(again?.headers['x-rayo-repeat']).toBe('yes');
+    expect(again?.text).toContain('This mail may repeat one already sent: an earlier sending was cut short.');
+    // Sent is sent: no third mail.
+    await sendCloseReport(deps, key, 4);
+    expect(await claimCloseReportRun(t.db, key, new Date(at.getTime() + 86_400_000), CLOSE_REPORT_CLAIM_LEASE_MS)).toBe(
+      undefined,
+    );
+    expect(inbox.mails.slice(since).filter((mail) => mail.to.includes(shop.user.email))).toHaveLength(1);
+    mailer.close();
+  });
+
+  it('audits who added and stopped a schedule, and what it was', async () => {
+    const shop = await openShop(t, 'Auditoría');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/close/schedules',
+      headers: shop.admin,
+      remoteAddress: '198.51.100.7',
+      payload: { account: shop.account, frequency: 'weekly', time: '21:15', managers: true },
+    });
+    const { id } = created.json<CloseSchedule>();
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/close/schedules/${id}`,
+      headers: shop.admin,
+      remoteAddress: '198.51.100.7',
+    });
+    expect(removed.statusCode).toBe(204);
+    const schedule = {
+      account: shop.account,
+      frequency: 'weekly',
+      time: '21:15',
+      managers: true,
+      email: shop.user.email,
+    };
+    const common = {
+      actor_user_id: shop.user.id,
+      actor_email: shop.user.email,
+      target: `close_schedule:${id}`,
+      ip: '198.51.100.7',
+    };
+    const rows = (await listAuditEntries(t.db, { organizationId: shop.organization.id }))
+      .filter((row) => row.target === `close_schedule:${id}`)
+      .reverse();
+    expect(rows).toEqual([
+      expect.objectContaining({ ...common, action: 'close.schedule_created', before: null, after: schedule }),
+      expect.objectContaining({ ...common, action: 'close.schedule_deleted', before: schedule, after: null }),
+    ]);
   });
 
   it('lets admins list and stop schedules, and refuses managers and other organizations', async () => {

@@ -94,14 +94,14 @@ export function registerDayCloseRoutes(app: App, deps: { db: Db; readDb: ReadDb;
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createCloseSchedule(deps.db, callerOf(request), request.body, deps.clock())),
+      reply.status(201).send(await createCloseSchedule(callerOf(request), deps.db, request.body, deps.clock())),
   );
 
   app.delete(
     '/api/close/schedules/:id',
     { schema: { tags: ['dashboard'], summary: 'Stops a mailed close', params: z.object({ id: z.uuid() }) } },
     async (request, reply) => {
-      await removeCloseSchedule(deps.db, callerOf(request), request.params.id);
+      await removeCloseSchedule(callerOf(request), deps.db, request.params.id);
       return reply.status(204).send();
     },
   );

@@ -158,6 +158,11 @@ export function closeCsv(close: DayClose): string {
   return lines.join('');
 }
 
+/** `close_<day>.csv`, or `close_<first>_<last>.pdf` for a period of several days. */
+export function closeFileName(close: Pick<DayClose, 'from' | 'to'>, extension: 'csv' | 'pdf'): string {
+  return close.from === close.to ? `close_${close.from}.${extension}` : `close_${close.from}_${close.to}.${extension}`;
+}
+
 export async function exportDayCloseCsv(
   db: Db,
   readDb: ReadDb,
@@ -165,7 +170,7 @@ export async function exportDayCloseCsv(
   query: DayCloseQuery,
 ): Promise<{ filename: string; text: string }> {
   const close = await getDayClose(db, readDb, caller, query);
-  return { filename: `close_${query.day}.csv`, text: closeCsv(close) };
+  return { filename: closeFileName(close, 'csv'), text: closeCsv(close) };
 }
 
 export async function exportDayClosePdf(
@@ -177,5 +182,5 @@ export async function exportDayClosePdf(
 ): Promise<{ filename: string; bytes: Buffer }> {
   const organization = await getCurrentOrganization(db, caller);
   const close = await getDayClose(db, readDb, caller, query);
-  return { filename: `close_${query.day}.pdf`, bytes: await closePdf(organization.name, close, language) };
+  return { filename: closeFileName(close, 'pdf'), bytes: await closePdf(organization.name, close, language) };
 }
