@@ -18,7 +18,13 @@ const MERCHANT = 'merchant';
 export const MERCHANT_EMAIL = 'merchant@tienda.example';
 export const SHOP_TITLE = 'Tienda Quetzal';
 /** The events the plugin's settings page tells the merchant to subscribe. */
-export const CHECKOUT_EVENTS = ['checkout.paid', 'checkout.expired', 'checkout.processing', 'checkout.underpaid'];
+export const CHECKOUT_EVENTS = [
+  'checkout.paid',
+  'checkout.expired',
+  'checkout.processing',
+  'checkout.underpaid',
+  'checkout.refunded',
+];
 
 export type ShopOrder = {
   id: number;
@@ -28,6 +34,8 @@ export type ShopOrder = {
   checkoutId: string;
   attempt: string;
   notes: string[];
+  /** WooCommerce's refunds of the order, oldest first; `rayoRefundId` is empty on one made in WooCommerce. */
+  refunds: { amount: string; reason: string; rayoRefundId: string }[];
   storage: 'hpos' | 'posts';
 };
 export type ShopMail = { to: string[]; subject: string };

@@ -105,12 +105,12 @@ async function deliveries(request: APIRequestContext, shop: Shop): Promise<Deliv
 }
 
 /**
- * Rayo's Redeliver on the newest checkout.paid of the shop's endpoint (the tests of a shop run
- * one after the other): the same id and body, signed afresh; waits for the shop's 200.
+ * Rayo's Redeliver on the newest delivery of `type` to the shop's endpoint (the tests of a shop
+ * run one after the other): the same id and body, signed afresh; waits for the shop's 200.
  */
-async function redeliverPaid(request: APIRequestContext, shop: Shop): Promise<void> {
+async function redeliver(request: APIRequestContext, shop: Shop, type = 'checkout.paid'): Promise<void> {
   const delivery = (await deliveries(request, shop)).find(
-    (row) => row.type === 'checkout.paid' && row.endpointId === shop.rayo.endpointId,
+    (row) => row.type === type && row.endpointId === shop.rayo.endpointId,
   );
   expect(delivery?.lastStatus).toBe(200);
   const response = await request.post(`/api/webhooks/deliveries/${delivery?.id}/redeliver`, {
@@ -145,10 +145,35 @@ async function undoThenRedeliver(
   expect(undone.status).toBe(undo === 'cancel' ? 'cancelled' : 'refunded');
   expect(await shop.stock()).toBe(stock);
   const mails = await shop.mails();
-  await redeliverPaid(request, shop);
+  await redeliver(request, shop);
   expect(await shop.order(orderId)).toEqual(undone);
   expect(await shop.stock()).toBe(stock);
   expect(await shop.mails()).toEqual(mails);
+}
+
+/**
+ * The merchant refunds part of the order's sale in Rayo, as the Refunds dialog does; answers the
+ * refund. The sale is found on the dashboard's list by the order id the store gave it.
+ */
+async function refundInRayo(
+  request: APIRequestContext,
+  shop: Shop,
+  orderId: number,
+  amountMsat: (saleMsat: number) => number,
+): Promise<{ id: string; fiatAmount: string }> {
+  const headers = { authorization: `Bearer ${shop.rayo.token}` };
+  const list = await request.get('/api/dashboard/transactions', { headers });
+  expect(list.ok()).toBe(true);
+  const sale = (
+    (await list.json()) as { transactions: { id: string; sourceName: string; totalMsatCharged: number }[] }
+  ).transactions.find((row) => row.sourceName === String(orderId));
+  expect(sale, `the sale of order ${orderId}`).toBeDefined();
+  const response = await request.post(`/api/transactions/${sale?.id}/refunds`, {
+    headers,
+    data: { amountMsat: amountMsat(sale?.totalMsatCharged ?? 0), idempotencyKey: randomUUID() },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as { id: string; fiatAmount: string };
 }
 
 /** Rayo's clock moved past the checkout's end: the expiry job (every 5 s) then expires it. */
@@ -254,6 +279,22 @@ test('block checkout: paid once through the devnet; a payment redelivered after 
   expect(count(paid.notes, (note) => note.startsWith('Stock levels reduced'))).toBe(1);
   expect(await shop.stock()).toBe(stockBefore - 1);
   expect((await shop.mails()).slice(mailsBefore)).toEqual(mailsOnPayment(orderId));
+
+  // A third of the sale refunded in Rayo becomes WooCommerce's refund of the order, once, however
+  // often it is delivered; the gateway is not asked to pay it again (it says it cannot refund).
+  const refund = await refundInRayo(request, shop, orderId, (msat) => Math.floor(msat / 3000) * 1000);
+  const refunded = await orderWhen(shop, orderId, (order) => order.refunds.length > 0);
+  expect(refunded.refunds).toEqual([
+    {
+      amount: refund.fiatAmount,
+      reason: `Refunded with bitcoin in Rayo (refund ${refund.id}).`,
+      rayoRefundId: refund.id,
+    },
+  ]);
+  expect(refunded.status).toBe('processing');
+  await redeliver(request, shop, 'checkout.refunded');
+  expect(await shop.order(orderId)).toEqual(refunded);
+  expect(await shop.stock()).toBe(stockBefore - 1);
 
   await undoThenRedeliver(request, shop, orderId, 'cancel', stockBefore);
 });

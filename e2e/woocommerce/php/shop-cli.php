@@ -152,6 +152,16 @@ switch ( $argv[1] ) {
 				},
 				$rayo_notes
 			),
+			'refunds'       => array_map(
+				static function ( $refund ) {
+					return array(
+						'amount'       => $refund->get_amount(),
+						'reason'       => $refund->get_reason(),
+						'rayoRefundId' => $refund->get_meta( '_rayo_refund_id' ),
+					);
+				},
+				array_reverse( $rayo_order->get_refunds() )
+			),
 			'storage'       => OrderUtil::custom_orders_table_usage_is_enabled() ? 'hpos' : 'posts',
 		);
 		break;
