@@ -176,6 +176,14 @@ export const TransactionSchema = z.object({
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
 export const TransactionListSchema = z.array(TransactionSchema);
+/** A sale on a terminal's latest sales, with what its refunds add up to so far (docs/refunds.md). */
+export const TerminalSaleSchema = TransactionSchema.extend({
+  refundedMsat: MsatSchema,
+  /** The same refunds in the sale's currency, as a decimal string. */
+  refundedAmount: z.string(),
+});
+export type TerminalSale = z.infer<typeof TerminalSaleSchema>;
+export const TerminalSaleListSchema = z.array(TerminalSaleSchema);
 
 /** What a terminal needs before charging: its BPT and the current rate for the BPT's currency. */
 export const TerminalInfoSchema = z.object({

@@ -1,4 +1,4 @@
-import type { CreateInvoiceRequest, Invoice, TerminalInfo, Transaction } from '@rayo/shared';
+import type { CreateInvoiceRequest, Invoice, TerminalInfo, TerminalSale } from '@rayo/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
 
@@ -35,7 +35,7 @@ export function useLatestTransactions(source: TerminalSource) {
   const { transactions, auth } = endpoints(source);
   return useQuery({
     queryKey: [...terminalKey(source), 'transactions'],
-    queryFn: () => apiRequest<Transaction[]>(`${transactions}?limit=${LATEST_TRANSACTIONS}`, { auth }),
+    queryFn: () => apiRequest<TerminalSale[]>(`${transactions}?limit=${LATEST_TRANSACTIONS}`, { auth }),
   });
 }
 

@@ -6,7 +6,7 @@ import {
   InvoiceSchema,
   LatestTransactionsQuerySchema,
   TerminalInfoSchema,
-  TransactionListSchema,
+  TerminalSaleListSchema,
   UpdateBptRequestSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
@@ -117,7 +117,7 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps & RateLimitDeps): 
         tags: ['terminal'],
         params: IdParamsSchema,
         querystring: LatestTransactionsQuerySchema,
-        response: { 200: TransactionListSchema },
+        response: { 200: TerminalSaleListSchema },
       },
     },
     async (request) => {
@@ -158,7 +158,7 @@ export function registerBptRoutes(app: App, deps: InvoiceDeps & RateLimitDeps): 
         tags: ['terminal'],
         params: TokenParamsSchema,
         querystring: LatestTransactionsQuerySchema,
-        response: { 200: TransactionListSchema },
+        response: { 200: TerminalSaleListSchema },
       },
     },
     async (request) => listSharedTerminalSales(deps, request.params.token, request.query.limit),

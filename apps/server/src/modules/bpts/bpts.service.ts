@@ -9,7 +9,7 @@ import {
   SATS,
   satsPerUnit,
   type TerminalInfo,
-  type Transaction,
+  type TerminalSale,
   type UpdateBptRequest,
 } from '@rayo/shared';
 import type { Config } from '../../config.ts';
@@ -172,7 +172,7 @@ export async function listSharedTerminalSales(
   deps: { db: Db; clock: Clock },
   shareToken: string,
   limit: number,
-): Promise<Transaction[]> {
+): Promise<TerminalSale[]> {
   const row = await findSharedBpt(deps.db, shareToken);
   const organization = await findCurrentOrganization(deps.db, row.organization_id);
   const bpt = { id: row.id, timeZone: organization?.timeZone ?? 'UTC' };

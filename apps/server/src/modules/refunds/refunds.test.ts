@@ -417,3 +417,28 @@ describe('the checkout.refunded webhook', () => {
     expect(await refundedEvents(shop.organization.id)).toEqual([]);
   });
 });
+
+describe("the terminal's latest sales", () => {
+  it('show what each sale has had refunded, signed in and through the shared cashier link', async () => {
+    const opened = await openShop();
+    const payload = { name: 'Shared till', accountId: opened.bpt.accountId, currency: 'USD', shareable: true };
+    const shareable = (await call('POST', '/api/bpts', opened.admin, payload)).json<Bpt>();
+    const shop = { ...opened, bpt: shareable };
+    const untouched = await paidSale(shop, '5.00');
+    const partly = await paidSale(shop, '10.00');
+    const whole = await paidSale(shop, '2.00');
+    expect((await refund(shop, partly.transactionId, 1_000_000)).statusCode).toBe(200);
+    expect((await refund(shop, whole.transactionId, whole.invoice.amountMsat)).statusCode).toBe(200);
+    const expected = [
+      { id: whole.transactionId, refundedMsat: whole.invoice.amountMsat, refundedAmount: '2.00' },
+      { id: partly.transactionId, refundedMsat: 1_000_000 },
+      { id: untouched.transactionId, refundedMsat: 0, refundedAmount: '0.00' },
+    ];
+    const signedIn = await call('GET', `/api/bpts/${shop.bpt.id}/transactions`, shop.admin);
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(signedIn.json()).toMatchObject(expected);
+    const shared = await call('GET', `/api/terminal/${shop.bpt.shareToken}/transactions`, {});
+    expect(shared.statusCode, shared.body).toBe(200);
+    expect(shared.json()).toMatchObject(expected);
+  });
+});

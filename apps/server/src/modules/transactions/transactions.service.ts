@@ -1,6 +1,7 @@
-import type { OrganizationTransaction, Transaction, UnpaidTransaction } from '@rayo/shared';
+import type { OrganizationTransaction, TerminalSale, Transaction, UnpaidTransaction } from '@rayo/shared';
 import { civilDateAt, formatMinor, satsPerUnit, startOfDay } from '@rayo/shared';
 import type { Db, ReadDb } from '../../db/database.ts';
+import { sumRefundsOfSales } from '../refunds/refunds.repo.ts';
 import {
   countOrganizationTransactions,
   type LedgerRow,
@@ -67,9 +68,25 @@ export async function listOrganizationLedgerPage(
   return { transactions: rows.map((row) => ({ ...toTransaction(row), accountName: row.account_name })), total };
 }
 
+/** A terminal's sales with what each one's refunds add up to, so the cashier sees which were refunded. */
+async function withRefunds(db: Db, rows: LedgerRow[]): Promise<TerminalSale[]> {
+  const refunded = await sumRefundsOfSales(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => {
+    const sum = refunded.get(row.id) ?? { msat: 0n, minor: 0n };
+    return {
+      ...toTransaction(row),
+      refundedMsat: Number(sum.msat),
+      refundedAmount: formatMinor(sum.minor, row.currency),
+    };
+  });
+}
+
 /** A terminal's latest sales, newest first, for the signed-in screen of its BPT. */
-export async function listLatestTransactionsOfBpt(db: Db, bptId: string, limit: number): Promise<Transaction[]> {
-  return (await listLatestTerminalSales(db, bptId, limit)).map(toTransaction);
+export async function listLatestTransactionsOfBpt(db: Db, bptId: string, limit: number): Promise<TerminalSale[]> {
+  return withRefunds(db, await listLatestTerminalSales(db, bptId, limit));
 }
 
 /**
@@ -82,7 +99,7 @@ export async function listTodaysTerminalSales(
   bpt: { id: string; timeZone: string },
   limit: number,
   now: Date,
-): Promise<Transaction[]> {
+): Promise<TerminalSale[]> {
   const since = new Date(startOfDay(civilDateAt(now.getTime(), bpt.timeZone), bpt.timeZone) * 1000);
-  return (await listLatestTerminalSales(db, bpt.id, limit, since)).map(toTransaction);
+  return withRefunds(db, await listLatestTerminalSales(db, bpt.id, limit, since));
 }

@@ -1,6 +1,6 @@
 import { Loader, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { msatToWholeSats, parseAmount, type Transaction } from '@rayo/shared';
+import { msatToWholeSats, parseAmount, type TerminalSale } from '@rayo/shared';
 import { type TerminalSource, useLatestTransactions } from '../../api/terminal.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
@@ -15,7 +15,25 @@ import { useTranslation } from '../../i18n/index.ts';
 const TABLE_MIN_WIDTH_PX = 560;
 const PHONE_QUERY = `(max-width: ${TABLE_MIN_WIDTH_PX + 40 - 0.02}px)`;
 
-function Row({ transaction, phone }: { transaction: Transaction; phone: boolean }) {
+/** What a sale's refunds add up to, under its date: all of it, or a part. */
+function Refunded({ transaction }: { transaction: TerminalSale }) {
+  const { t } = useTranslation();
+  const locale = useFormatLocale();
+  if (transaction.refundedMsat === 0) return null;
+  const values = {
+    sats: formatSats(msatToWholeSats(transaction.refundedMsat), locale),
+    amount: formatMoney(parseAmount(transaction.refundedAmount, transaction.currency), transaction.currency, locale),
+  };
+  const whole = transaction.refundedMsat >= transaction.totalMsatCharged;
+  return (
+    // It wraps under the date, which does not, so that the amounts keep the table's width.
+    <Text size="xs" c="orange.8" fw={600} style={{ whiteSpace: 'normal' }} data-testid="sale-refunded">
+      {t(whole ? 'terminal.refunded' : 'terminal.partlyRefunded', values)}
+    </Text>
+  );
+}
+
+function Row({ transaction, phone }: { transaction: TerminalSale; phone: boolean }) {
   const locale = useFormatLocale();
   const { currency } = transaction;
   const money = (decimal: string) => formatMoney(parseAmount(decimal, currency), currency, locale);
@@ -41,6 +59,7 @@ function Row({ transaction, phone }: { transaction: Transaction; phone: boolean 
         <Table.Tr>
           <Table.Td colSpan={5} pb={0} c="dimmed" style={{ borderBottom: 'none' }}>
             {date(transaction.settledAt)}
+            <Refunded transaction={transaction} />
           </Table.Td>
         </Table.Tr>
         <Table.Tr>{amounts}</Table.Tr>
@@ -49,7 +68,10 @@ function Row({ transaction, phone }: { transaction: Transaction; phone: boolean 
   }
   return (
     <Table.Tr>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(transaction.settledAt)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {date(transaction.settledAt)}
+        <Refunded transaction={transaction} />
+      </Table.Td>
       {amounts}
     </Table.Tr>
   );

@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import type { TerminalInfo, Transaction } from '@rayo/shared';
+import type { TerminalInfo, TerminalSale } from '@rayo/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -18,7 +18,7 @@ const info: TerminalInfo = {
   timeZone: 'America/Guatemala',
 } as TerminalInfo;
 
-const sale: Transaction = {
+const sale: TerminalSale = {
   id: 'tx-1',
   createdAt: '2026-03-16T05:29:00.000Z',
   // 23:30 on the 15th in Guatemala; already 06:30 on the 16th in Madrid.
@@ -43,6 +43,8 @@ const sale: Transaction = {
   sourceName: 'Till 1',
   description: '',
   paidVia: 'lightning',
+  refundedMsat: 0,
+  refundedAmount: '0.00',
 };
 
 let fetch: ReturnType<typeof vi.fn>;
@@ -90,6 +92,24 @@ describe('the terminal', () => {
     expect(within(table).getByText('Mar 15, 2026, 11:30 PM')).toBeInTheDocument();
     // Whole sats, rounded down: 1,739,726.5 sats.
     expect(within(table).getByText('1,739,726 sats')).toBeInTheDocument();
+  });
+
+  it("says under a sale's date what was refunded of it, all or part", async () => {
+    const refunds = [
+      { ...sale, id: 'tx-2', refundedMsat: 1_739_726_500, refundedAmount: '127.00' },
+      { ...sale, id: 'tx-3', refundedMsat: 1_000_000, refundedAmount: '0.07' },
+    ];
+    fetch.mockImplementation(async (url: string) =>
+      Response.json(url.endsWith('/transactions?limit=10') ? [...refunds, sale] : info),
+    );
+    await renderTerminal();
+    const table = await screen.findByRole('table');
+    expect(
+      within(table)
+        .getAllByTestId('sale-refunded')
+        // Money and sats are written with non-breaking spaces.
+        .map((line) => line.textContent?.replace(/\s/g, ' ')),
+    ).toEqual(['Refunded: 1,739,726 sats (GTQ 127.00)', 'Partly refunded: 1,000 sats (GTQ 0.07)']);
   });
 
   it('refuses a key past 1 BTC and says what the most is, asking nothing', async () => {
