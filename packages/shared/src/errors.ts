@@ -118,6 +118,9 @@ export const errorStatus = {
   SaleNotPaid: 409,
   // A refund above what the sale received less its earlier refunds.
   RefundExceedsSale: 409,
+  // A Lightning invoice given for a refund that Rayo cannot pay as it is: unreadable, for another
+  // network or amount, expired or about to, or already given for another refund.
+  InvalidRefundInvoice: 400,
   UserAlreadyExist: 409,
   // SPEC §8 names this answer for a password reset, so the email is revealed there on purpose.
   EmailNotFound: 404,

@@ -10,8 +10,11 @@ export const REFUND_STATES = ['open', 'paying', 'paid'] as const;
 export const RefundStateSchema = z.enum(REFUND_STATES);
 export type RefundState = z.infer<typeof RefundStateSchema>;
 
-/** How the customer receives the money: through a refund link any Lightning wallet opens (LUD-03). */
-export const REFUND_METHODS = ['lnurl-withdraw'] as const;
+/**
+ * How the customer receives the money: through a refund link any Lightning wallet opens (LUD-03),
+ * or paid by Rayo to a Lightning invoice (BOLT11) or Lightning address (LUD-16) the customer gave.
+ */
+export const REFUND_METHODS = ['lnurl-withdraw', 'lightning-invoice', 'lightning-address'] as const;
 export const RefundMethodSchema = z.enum(REFUND_METHODS);
 export type RefundMethod = z.infer<typeof RefundMethodSchema>;
 
@@ -23,6 +26,11 @@ export const CreateRefundRequestSchema = z.object({
    * after a lost answer) answers the refund it made, and never makes a second one.
    */
   idempotencyKey: z.string().trim().min(8).max(128),
+  /**
+   * Where to pay it: a Lightning invoice for exactly `amountMsat` (`lightning:` prefix allowed) or
+   * a Lightning address. Without it the answer carries a refund link for the customer's wallet.
+   */
+  destination: z.string().trim().min(1).max(2048).optional(),
 });
 export type CreateRefundRequest = z.infer<typeof CreateRefundRequestSchema>;
 
@@ -39,6 +47,8 @@ export const RefundSchema = z.object({
   createdAt: z.iso.datetime(),
   createdBy: z.string().nullable(),
   paidAt: z.iso.datetime().nullable(),
+  /** The invoice or Lightning address it is paid to; null for a refund link. */
+  destination: z.string().nullable(),
   /**
    * The refund link as an LNURL (bech32, upper case, for the QR code); only admins see it, and
    * only while it can still be used: whoever holds it can take the money.

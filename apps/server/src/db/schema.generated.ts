@@ -495,6 +495,7 @@ export interface Refunds {
   created_by_email: string | null;
   created_by_user_id: string | null;
   currency: string;
+  destination: string | null;
   fee_msat: Generated<Int8>;
   fiat_minor: Int8;
   fiat_msat: Generated<Int8>;
@@ -502,7 +503,7 @@ export interface Refunds {
   id: Generated<string>;
   idempotency_key: string;
   invoice_expires_at: Timestamp | null;
-  k1: string;
+  k1: string | null;
   last_error: string | null;
   lightning_msat: Generated<Int8>;
   lightning_payout_id: string | null;
@@ -510,6 +511,7 @@ export interface Refunds {
   onchain_msat: Generated<Int8>;
   organization_id: string;
   paid_at: Timestamp | null;
+  payment_description: string | null;
   payment_hash: string | null;
   payment_request: string | null;
   preimage: string | null;

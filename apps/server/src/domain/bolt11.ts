@@ -286,3 +286,10 @@ export function decodeBolt11(input: string): Bolt11Invoice {
     payee: bytesToHex(payee),
   };
 }
+
+/** BOLT11's currency prefix of each network a node runs on; devnet signs as regtest. */
+const CURRENCY_OF_NETWORK = { mainnet: 'bc', testnet: 'tb', signet: 'tbs', regtest: 'bcrt', devnet: 'bcrt' } as const;
+
+export function bolt11CurrencyOf(network: keyof typeof CURRENCY_OF_NETWORK): string {
+  return CURRENCY_OF_NETWORK[network];
+}

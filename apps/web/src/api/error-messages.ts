@@ -54,6 +54,7 @@ const messageKeys: Record<ErrorCode | 'Network', string> = {
   BankAccountMissing: 'errors.bankAccountMissing',
   SaleNotPaid: 'errors.saleNotPaid',
   RefundExceedsSale: 'errors.refundExceedsSale',
+  InvalidRefundInvoice: 'errors.invalidRefundInvoice',
   AccountInUse: 'errors.accountInUse',
   InvoiceNotPending: 'errors.invoiceNotPending',
   MissingName: 'errors.missingName',

@@ -44,6 +44,7 @@ import * as refundsInPayouts from './0044-refunds-in-payouts.ts';
 import * as receipts from './0045-receipts.ts';
 import * as refundsInLedger from './0047-refunds-in-ledger.ts';
 import * as closeReportClaims from './0048-close-report-claims.ts';
+import * as refundDestinations from './0049-refund-destinations.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '0045-receipts': receipts,
   '0047-refunds-in-ledger': refundsInLedger,
   '0048-close-report-claims': closeReportClaims,
+  '0049-refund-destinations': refundDestinations,
 };

@@ -81,8 +81,18 @@ export function maxFeeMsat(config: Pick<Config, 'lightning'>, amountMsat: bigint
   return fee > 1000n ? fee : 1000n;
 }
 
-/** An attempt that cannot go on: the payout is marked failed with `message` and tried again later. */
-class AttemptFailure extends Error {}
+/**
+ * An attempt that cannot go on: the payout is marked failed with `message` and tried again later;
+ * a refund to a Lightning address is refused with `code`.
+ */
+export class AttemptFailure extends Error {
+  readonly code: 'LightningAddressUnreachable' | 'LightningAddressNotPayable';
+
+  constructor(message: string, code: AttemptFailure['code'] = 'LightningAddressNotPayable') {
+    super(message);
+    this.code = code;
+  }
+}
 
 /** The payout is more than the address's service takes in one payment (LUD-06 `maxSendable`). */
 class AboveMaxSendable extends AttemptFailure {
@@ -99,35 +109,42 @@ export function sha256Hex(bytes: Buffer | string): string {
 }
 
 /**
- * LUD-16 then LUD-06: resolves the address, asks its callback for an invoice of exactly the
- * payout's amount, and checks that the invoice is for that amount and commits to the metadata the
- * address announced, so that a service cannot make us pay for something else.
+ * LUD-16 then LUD-06: resolves the address, asks its callback for an invoice of exactly
+ * `amountMsat`, and checks that the invoice is for that amount and commits to the metadata the
+ * address announced, so that a service cannot make us pay for something else. Payouts and
+ * refunds to a Lightning address both pay what this answers.
  */
-async function fetchInvoice(
-  deps: PayoutDeps,
-  payout: PayoutRow,
+export async function fetchLightningAddressInvoice(
+  config: Pick<Config, 'lightning' | 'lnurlAllowPrivateHosts' | 'publicUrl'>,
+  destination: string,
+  amountMsat: bigint,
   log: Log,
 ): Promise<{ paymentRequest: string; paymentHash: string; expiresAt: Date; metadata: string }> {
-  const reach = lightningAddressReach(deps.config);
+  const reach = lightningAddressReach(config);
   let payRequest: Awaited<ReturnType<typeof resolveLightningAddress>>;
   try {
     payRequest = await resolveLightningAddress({
-      address: parseLightningAddress(payout.destination),
+      address: parseLightningAddress(destination),
       ...reach,
       timeoutMs: LNURL_TIMEOUT_MS,
       log,
     });
   } catch (error) {
-    if (error instanceof AppError) throw new AttemptFailure(error.message);
+    if (error instanceof AppError) {
+      throw new AttemptFailure(
+        error.message,
+        error.code === 'LightningAddressUnreachable' ? error.code : 'LightningAddressNotPayable',
+      );
+    }
     throw error;
   }
-  if (payout.amountMsat < payRequest.minSendableMsat || payout.amountMsat > payRequest.maxSendableMsat) {
-    const message = `The address accepts ${payRequest.minSendableMsat}–${payRequest.maxSendableMsat} msat, not ${payout.amountMsat}`;
-    if (payout.amountMsat < payRequest.minSendableMsat) throw new AttemptFailure(message);
+  if (amountMsat < payRequest.minSendableMsat || amountMsat > payRequest.maxSendableMsat) {
+    const message = `The address accepts ${payRequest.minSendableMsat}–${payRequest.maxSendableMsat} msat, not ${amountMsat}`;
+    if (amountMsat < payRequest.minSendableMsat) throw new AttemptFailure(message);
     throw new AboveMaxSendable(message, { minMsat: payRequest.minSendableMsat, maxMsat: payRequest.maxSendableMsat });
   }
   const callback = new URL(payRequest.callback);
-  callback.searchParams.set('amount', payout.amountMsat.toString());
+  callback.searchParams.set('amount', amountMsat.toString());
   let answer: Record<string, unknown>;
   try {
     answer = await getJsonObjectSafely(callback, {
@@ -150,8 +167,8 @@ async function fetchInvoice(
   } catch {
     throw new AttemptFailure("The address's service gave an invalid invoice");
   }
-  if (invoice.amountMsat !== payout.amountMsat) {
-    throw new AttemptFailure(`The invoice is for ${invoice.amountMsat ?? 'any'} msat, not ${payout.amountMsat}`);
+  if (invoice.amountMsat !== amountMsat) {
+    throw new AttemptFailure(`The invoice is for ${invoice.amountMsat ?? 'any'} msat, not ${amountMsat}`);
   }
   if (invoice.descriptionHash !== sha256Hex(payRequest.metadata)) {
     throw new AttemptFailure("The invoice does not commit to the address's metadata");
@@ -273,7 +290,7 @@ export async function attemptLightningPayout(deps: PayoutDeps, payoutId: string,
         return;
       }
     }
-    const invoice = await fetchInvoice(deps, payout, log);
+    const invoice = await fetchLightningAddressInvoice(deps.config, payout.destination, payout.amountMsat, log);
     if (!(await storePayoutInvoice(deps.db, payout.id, payout.paymentHash, invoice))) return;
     await paySent(deps, payout, invoice.paymentHash, log);
   } catch (error) {

@@ -13,10 +13,13 @@ export type RefundRow = {
   method: RefundMethod;
   state: RefundState;
   idempotencyKey: string;
-  k1: string;
+  /** The refund link's secret; null for a refund paid to a destination the customer gave. */
+  k1: string | null;
+  destination: string | null;
   createdByEmail: string | null;
   createdAt: Date;
   paymentRequest: string | null;
+  paymentDescription: string | null;
   paymentHash: string | null;
   invoiceExpiresAt: Date | null;
   paidAt: Date | null;
@@ -33,9 +36,11 @@ const COLUMNS = [
   'state',
   'idempotency_key',
   'k1',
+  'destination',
   'created_by_email',
   'created_at',
   'payment_request',
+  'payment_description',
   'payment_hash',
   'invoice_expires_at',
   'paid_at',
@@ -51,10 +56,12 @@ type Selected = {
   method: RefundMethod;
   state: RefundState;
   idempotency_key: string;
-  k1: string;
+  k1: string | null;
+  destination: string | null;
   created_by_email: string | null;
   created_at: Date;
   payment_request: string | null;
+  payment_description: string | null;
   payment_hash: string | null;
   invoice_expires_at: Date | null;
   paid_at: Date | null;
@@ -72,9 +79,11 @@ function toRefund(row: Selected): RefundRow {
     state: row.state,
     idempotencyKey: row.idempotency_key,
     k1: row.k1,
+    destination: row.destination,
     createdByEmail: row.created_by_email,
     createdAt: row.created_at,
     paymentRequest: row.payment_request,
+    paymentDescription: row.payment_description,
     paymentHash: row.payment_hash,
     invoiceExpiresAt: row.invoice_expires_at,
     paidAt: row.paid_at,
@@ -205,11 +214,15 @@ export async function insertRefund(
     fiatMinor: bigint;
     currency: string;
     idempotencyKey: string;
-    k1: string;
     createdByUserId: string;
     createdByEmail: string | null;
+    /** A refund link's k1, or the customer's destination and the invoice it gave, stored unpaid. */
+    payTo:
+      | { method: 'lnurl-withdraw'; k1: string }
+      | { method: 'lightning-invoice' | 'lightning-address'; destination: string; invoice: RefundInvoice };
   },
 ): Promise<RefundRow> {
+  const { payTo } = input;
   const row = await db
     .insertInto('refunds')
     .values({
@@ -218,11 +231,20 @@ export async function insertRefund(
       amount_msat: input.amountMsat,
       fiat_minor: input.fiatMinor,
       currency: input.currency,
-      method: 'lnurl-withdraw',
+      method: payTo.method,
       idempotency_key: input.idempotencyKey,
-      k1: input.k1,
       created_by_user_id: input.createdByUserId,
       created_by_email: input.createdByEmail,
+      ...(payTo.method === 'lnurl-withdraw'
+        ? { k1: payTo.k1 }
+        : {
+            state: 'paying',
+            destination: payTo.destination,
+            payment_request: payTo.invoice.paymentRequest,
+            payment_hash: payTo.invoice.paymentHash,
+            payment_description: payTo.invoice.description ?? null,
+            invoice_expires_at: payTo.invoice.expiresAt,
+          }),
     })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
@@ -254,11 +276,15 @@ export async function findRefund(db: Db, id: string): Promise<RefundRow | null> 
  * Takes the customer's invoice for an open refund link: one compare-and-set, so of two racing
  * callbacks one stores its invoice and the other is refused. Null when the link is not open.
  */
-export async function claimRefundLink(
-  db: Db,
-  k1: string,
-  invoice: { paymentRequest: string; paymentHash: string; expiresAt: Date },
-): Promise<RefundRow | null> {
+export type RefundInvoice = { paymentRequest: string; paymentHash: string; expiresAt: Date; description?: string };
+
+/** Whether another refund was already given the invoice of `paymentHash`. */
+export async function isRefundInvoiceTaken(db: Db, paymentHash: string): Promise<boolean> {
+  const row = await db.selectFrom('refunds').select('id').where('payment_hash', '=', paymentHash).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function claimRefundLink(db: Db, k1: string, invoice: RefundInvoice): Promise<RefundRow | null> {
   const row = await db
     .updateTable('refunds')
     .set({
@@ -308,12 +334,22 @@ export async function recordRefundFailure(db: Db, id: string, error: string): Pr
 
 /**
  * Opens the link again after a payment of `paymentHash` that can no longer complete, so the
- * customer can withdraw with a new invoice. Guarded by the hash, so a newer claim is kept.
+ * customer can withdraw with a new invoice. Guarded by the hash, so a newer claim is kept. A
+ * refund that was paid to an invoice the customer gave becomes a refund link with `k1`.
  */
-export async function reopenRefundLink(db: Db, id: string, paymentHash: string): Promise<boolean> {
+export async function reopenRefundLink(db: Db, id: string, paymentHash: string, k1: string): Promise<boolean> {
   const result = await db
     .updateTable('refunds')
-    .set({ state: 'open', payment_request: null, payment_hash: null, invoice_expires_at: null })
+    .set({
+      state: 'open',
+      method: 'lnurl-withdraw',
+      k1: sql`coalesce(k1, ${k1})`,
+      destination: null,
+      payment_request: null,
+      payment_hash: null,
+      payment_description: null,
+      invoice_expires_at: null,
+    })
     .where('id', '=', id)
     .where('state', '=', 'paying')
     .where('payment_hash', '=', paymentHash)

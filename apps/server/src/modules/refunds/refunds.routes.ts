@@ -52,13 +52,13 @@ export function registerRefundRoutes(app: App, deps: RefundDeps & MfaDeps & Rate
       preHandler: requireMfaCode(deps),
       schema: {
         tags,
-        summary: `Refunds a sale in full or in part, by its transaction's or its invoice's id, and answers the refund link (LNURL-withdraw) for the customer. The same idempotencyKey again answers the same refund. 409 SaleNotPaid, RefundExceedsSale; 403 OrganizationBlocked. With MFA on, a code in the ${MFA_CODE_HEADER} header.`,
+        summary: `Refunds a sale in full or in part, by its transaction's or its invoice's id: to the customer's Lightning invoice or address in destination, or else through a refund link (LNURL-withdraw) the answer carries. The same idempotencyKey again answers the same refund. 400 InvalidRefundInvoice, InvalidLightningAddress, LightningAddressUnreachable, LightningAddressNotPayable; 409 SaleNotPaid, RefundExceedsSale; 403 OrganizationBlocked. With MFA on, a code in the ${MFA_CODE_HEADER} header.`,
         params: SaleParamsSchema,
         body: CreateRefundRequestSchema,
         response: { 200: RefundSchema },
       },
     },
-    async (request) => refundSale(deps, callerOf(request), request.params.id, request.body, request.ip),
+    async (request) => refundSale(deps, callerOf(request), request.params.id, request.body, request.ip, request.log),
   );
 
   app.get(

@@ -12,7 +12,8 @@ import {
 import { type LightningBackend, LightningBackendError } from '../../adapters/lightning/types.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { decodeBolt11 } from '../../domain/bolt11.ts';
+import { bolt11CurrencyOf, decodeBolt11 } from '../../domain/bolt11.ts';
+import { parseLightningAddress } from '../../domain/lightning-address.ts';
 import { encodeLnurl } from '../../domain/lnurl.ts';
 import { nextStepFor } from '../../domain/payout-state.ts';
 import { planRefund, refundableMsat } from '../../domain/refunds.ts';
@@ -22,7 +23,14 @@ import type { AccessClaims } from '../auth/tokens.ts';
 import { enqueueCheckoutRefundedWebhook } from '../checkouts/checkout-webhooks.ts';
 import { findStoreCheckoutOfSale } from '../checkouts/checkouts.repo.ts';
 import { recordRefundMovement } from '../ledger/refund-movements.ts';
-import { maxFeeMsat, PAY_TIMEOUT_SECONDS, SETTLE_MARGIN_SECONDS, sha256Hex } from '../payouts/payouts.service.ts';
+import {
+  AttemptFailure,
+  fetchLightningAddressInvoice,
+  maxFeeMsat,
+  PAY_TIMEOUT_SECONDS,
+  SETTLE_MARGIN_SECONDS,
+  sha256Hex,
+} from '../payouts/payouts.service.ts';
 import { findUserById } from '../users/users.repo.ts';
 import {
   claimRefundLink,
@@ -31,10 +39,12 @@ import {
   findRefundByKey,
   findSale,
   insertRefund,
+  isRefundInvoiceTaken,
   isUnpaidInvoice,
   listPayingRefunds,
   listSaleRefunds,
   markRefundPaid,
+  type RefundInvoice,
   type RefundRow,
   recordRefundFailure,
   reopenRefundLink,
@@ -45,14 +55,25 @@ import {
 
 export type RefundDeps = {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'lightning'>;
-  lightning: Pick<LightningBackend, 'payInvoice' | 'lookupPayment'>;
+  config: Pick<Config, 'publicUrl' | 'lightning' | 'lnurlAllowPrivateHosts'>;
+  lightning: Pick<LightningBackend, 'payInvoice' | 'lookupPayment' | 'network'>;
 };
-type Log = { warn: (details: object, message: string) => void };
+type Log = { debug: (details: object, message: string) => void; warn: (details: object, message: string) => void };
 
 /** How long the customer's invoice must stay payable for Rayo to take it. */
 const MIN_INVOICE_LIFE_SECONDS = 30;
 const PAYING_BATCH = 50;
+
+function newK1(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** Pays a refund after its row is committed; a failure is left to the `pay-refunds` pass. */
+function payInBackground(deps: RefundDeps, refundId: string, log: Log): void {
+  void payRefund(deps, refundId, log).catch((error: unknown) => {
+    log.warn({ refundId, error: String(error) }, 'refund payment failed; the refund pass tries again');
+  });
+}
 
 function refundLinkUrl(config: RefundDeps['config'], k1: string): string {
   return `${config.publicUrl.replace(/\/+$/, '')}/api/lnurlw/refunds/${k1}`;
@@ -71,7 +92,9 @@ function toRefundJson(config: RefundDeps['config'], refund: RefundRow, withLink:
     createdAt: refund.createdAt.toISOString(),
     createdBy: refund.createdByEmail,
     paidAt: refund.paidAt?.toISOString() ?? null,
-    lnurl: withLink && refund.state === 'open' ? encodeLnurl(refundLinkUrl(config, refund.k1)) : null,
+    destination: refund.destination,
+    lnurl:
+      withLink && refund.state === 'open' && refund.k1 !== null ? encodeLnurl(refundLinkUrl(config, refund.k1)) : null,
   };
 }
 
@@ -93,6 +116,70 @@ function sameRefund(existing: RefundRow, sale: SaleRow, amountMsat: bigint): Ref
   return existing;
 }
 
+type PayTo = { method: 'lightning-invoice' | 'lightning-address'; destination: string; invoice: RefundInvoice };
+
+function refuseInvoice(message: string): AppError {
+  return new AppError('InvalidRefundInvoice', message);
+}
+
+/**
+ * The customer's own invoice, as Rayo's node can pay it: for this node's network, for exactly
+ * the refund (an invoice without an amount is refused, so the customer's wallet states what it
+ * takes), still payable for a while, and not given for another refund.
+ */
+async function checkCustomerInvoice(deps: RefundDeps, text: string, amountMsat: bigint): Promise<RefundInvoice> {
+  let invoice: ReturnType<typeof decodeBolt11>;
+  try {
+    invoice = decodeBolt11(text);
+  } catch {
+    throw refuseInvoice('This is neither a Lightning invoice nor a Lightning address');
+  }
+  if (invoice.currency !== bolt11CurrencyOf(deps.lightning.network)) {
+    throw refuseInvoice(`The invoice is for another network than this node's (${deps.lightning.network})`);
+  }
+  if (invoice.amountMsat !== amountMsat) {
+    throw refuseInvoice(`The invoice must be for exactly ${amountMsat} msat`);
+  }
+  if (invoice.expiresAt.getTime() < Date.now() + MIN_INVOICE_LIFE_SECONDS * 1000) {
+    throw refuseInvoice('The invoice has expired or expires too soon to be paid');
+  }
+  if (await isRefundInvoiceTaken(deps.db, invoice.paymentHash)) {
+    throw refuseInvoice('This invoice was already given for another refund');
+  }
+  return { paymentRequest: invoice.paymentRequest, paymentHash: invoice.paymentHash, expiresAt: invoice.expiresAt };
+}
+
+/**
+ * What a refund to `destination` pays: the customer's invoice, or one their Lightning address
+ * gives for exactly the refund, checked as payouts check theirs (amount, metadata hash, and
+ * private or loopback hosts refused outside devnet).
+ */
+async function resolveDestination(deps: RefundDeps, destination: string, amountMsat: bigint, log: Log): Promise<PayTo> {
+  const text = destination.replace(/^lightning:/i, '').trim();
+  if (!text.includes('@')) {
+    return {
+      method: 'lightning-invoice',
+      destination: text.toLowerCase(),
+      invoice: await checkCustomerInvoice(deps, text, amountMsat),
+    };
+  }
+  const { address } = parseLightningAddress(text);
+  try {
+    const fetched = await fetchLightningAddressInvoice(deps.config, address, amountMsat, log);
+    if (await isRefundInvoiceTaken(deps.db, fetched.paymentHash)) {
+      throw new AttemptFailure("The address's service gave an invoice already given for another refund");
+    }
+    return {
+      method: 'lightning-address',
+      destination: address,
+      invoice: { ...fetched, description: fetched.metadata },
+    };
+  } catch (error) {
+    if (error instanceof AttemptFailure) throw new AppError(error.code, error.message);
+    throw error;
+  }
+}
+
 /**
  * An admin refunds a sale in full or in part. The sale's row is locked for the check and the
  * insert, so two refunds at once cannot both pass the rule of domain/refunds.ts; the same
@@ -105,10 +192,21 @@ export async function refundSale(
   saleId: string,
   request: CreateRefundRequest,
   ip: string,
+  log: Log,
 ): Promise<Refund> {
   const organizationId = organizationOf(caller);
   const amountMsat = BigInt(request.amountMsat);
   const actor = await findUserById(deps.db, caller.userId);
+  let payTo: PayTo | null = null;
+  if (request.destination !== undefined && !(await findRefundByKey(deps.db, organizationId, request.idempotencyKey))) {
+    // Checked before the destination is asked for an invoice, and again under the lock below.
+    const sale = await requireSale(deps.db, organizationId, saleId, caller);
+    if (sale.organizationBlocked)
+      throw new AppError('OrganizationBlocked', 'Your organization is blocked; contact support');
+    planRefund(sale, await sumSaleRefunds(deps.db, sale.transactionId), amountMsat);
+    payTo = await resolveDestination(deps, request.destination, amountMsat, log);
+  }
+  let created = false;
   const refund = await deps.db.transaction().execute(async (trx) => {
     const sale = await requireSale(trx, organizationId, saleId, caller, true);
     // Read after the lock: a same-key request that held it has committed its refund by now.
@@ -118,18 +216,24 @@ export async function refundSale(
       throw new AppError('OrganizationBlocked', 'Your organization is blocked; contact support');
     const refunded = await sumSaleRefunds(trx, sale.transactionId);
     const { fiatMinor } = planRefund(sale, refunded, amountMsat);
-    const created = await insertRefund(trx, {
+    const inserted = await insertRefund(trx, {
       organizationId,
       transactionId: sale.transactionId,
       amountMsat,
       fiatMinor,
       currency: sale.currency,
       idempotencyKey: request.idempotencyKey,
-      k1: randomBytes(32).toString('hex'),
       createdByUserId: caller.userId,
       createdByEmail: actor?.email ?? null,
+      payTo: payTo ?? { method: 'lnurl-withdraw', k1: newK1() },
     });
-    await recordRefundMovement(trx, { refundId: created.id, transactionId: sale.transactionId, amountMsat, fiatMinor });
+    await recordRefundMovement(trx, {
+      refundId: inserted.id,
+      transactionId: sale.transactionId,
+      amountMsat,
+      fiatMinor,
+    });
+    created = true;
     await insertAuditEntry(trx, {
       action: 'refund.created',
       actorUserId: caller.userId,
@@ -137,20 +241,22 @@ export async function refundSale(
       organizationId,
       target: `transaction:${sale.transactionId}`,
       after: {
-        refundId: created.id,
+        refundId: inserted.id,
         amountMsat: amountMsat.toString(),
         fiatAmount: formatMinor(fiatMinor, sale.currency),
         currency: sale.currency,
-        method: created.method,
+        method: inserted.method,
+        destination: inserted.destination,
       },
       ip,
     });
     const checkout = await findStoreCheckoutOfSale(trx, sale.transactionId);
     if (checkout) {
-      await enqueueCheckoutRefundedWebhook(trx, checkout, created, await sumCheckoutRefunds(trx, checkout.id));
+      await enqueueCheckoutRefundedWebhook(trx, checkout, inserted, await sumCheckoutRefunds(trx, checkout.id));
     }
-    return created;
+    return inserted;
   });
+  if (created && refund.state === 'paying') payInBackground(deps, refund.id, log);
   return toRefundJson(deps.config, refund, true);
 }
 
@@ -235,9 +341,7 @@ export async function withdrawRefund(
     expiresAt: invoice.expiresAt,
   });
   if (!claimed) throw new AppError('InvalidLnurlWithdraw', 'This refund link was already used');
-  void payRefund(deps, claimed.id, log).catch((error: unknown) => {
-    log.warn({ refundId: claimed.id, error: String(error) }, 'refund payment failed; the refund pass tries again');
-  });
+  payInBackground(deps, claimed.id, log);
   return { status: 'OK' };
 }
 
@@ -262,8 +366,8 @@ export async function payRefund(deps: RefundDeps, refundId: string, log: Log): P
   }
   if (step.step === 'wait') return;
   if (step.step === 'fetch_invoice') {
-    if (await reopenRefundLink(deps.db, refund.id, paymentHash)) {
-      log.warn({ refundId: refund.id }, "the customer's refund invoice expired unpaid; the refund link works again");
+    if (await reopenRefundLink(deps.db, refund.id, paymentHash, newK1())) {
+      log.warn({ refundId: refund.id }, "the customer's refund invoice expired unpaid; the refund is a link again");
     }
     return;
   }
@@ -271,6 +375,7 @@ export async function payRefund(deps: RefundDeps, refundId: string, log: Log): P
     const result = await deps.lightning.payInvoice(refund.paymentRequest, {
       maxFeeMsat: maxFeeMsat(deps.config, refund.amountMsat),
       timeoutSeconds: PAY_TIMEOUT_SECONDS,
+      ...(refund.paymentDescription !== null && { description: refund.paymentDescription }),
     });
     if (result.paymentHash !== paymentHash || sha256Hex(Buffer.from(result.preimage, 'hex')) !== paymentHash) {
       await recordRefundFailure(deps.db, refund.id, 'The backend reported a preimage that does not match the invoice');

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import type {
   Account,
   Bpt,
@@ -9,10 +11,14 @@ import type {
   SaleRefunds,
 } from '@rayo/shared';
 import { getParams, type LNURLWithdrawParams } from 'js-lnurl';
+import { decode } from 'light-bolt11-decoder';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLnd } from '../../../test/fakes/lnd-server.ts';
+import { startFakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { bearer, createTestApp, createTestUser, openTestShop, signIn, type TestApp } from '../../../test/test-app.ts';
 import { waitFor } from '../../../test/wait-for.ts';
+import { type Bolt11Fields, encodeBolt11 } from '../../domain/bolt11.ts';
 import { freePort } from '../../ports.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { createCheckout } from '../checkouts/checkouts.service.ts';
@@ -29,7 +35,7 @@ type Headers = Record<string, string>;
 
 let t: TestApp;
 let base: string;
-const quiet = { warn: () => {} };
+const quiet = { debug: () => {}, warn: () => {} };
 
 beforeAll(async () => {
   const port = await freePort();
@@ -440,5 +446,171 @@ describe("the terminal's latest sales", () => {
     const shared = await call('GET', `/api/terminal/${shop.bpt.shareToken}/transactions`, {});
     expect(shared.statusCode, shared.body).toBe(200);
     expect(shared.json()).toMatchObject(expected);
+  });
+});
+
+/** An invoice signed by a node that is not ours, with `fields` changed from a valid one. */
+function foreignInvoice(fields: Partial<Bolt11Fields>): string {
+  return encodeBolt11(
+    {
+      currency: 'bcrt',
+      amountMsat: 1000n,
+      timestamp: Math.floor(Date.now() / 1000),
+      paymentHash: randomBytes(32).toString('hex'),
+      paymentSecret: randomBytes(32).toString('hex'),
+      description: 'Refund',
+      expirySeconds: 600,
+      minFinalCltvExpiry: 18,
+      ...fields,
+    },
+    secp256k1.utils.randomSecretKey(),
+  );
+}
+
+function refundTo(shop: Shop, saleId: string, amountMsat: number, destination: string, key?: string) {
+  keys += 1;
+  return call('POST', `/api/transactions/${saleId}/refunds`, shop.admin, {
+    amountMsat,
+    idempotencyKey: key ?? `refund-key-${keys}`,
+    destination,
+  });
+}
+
+describe("a refund to the customer's Lightning invoice", () => {
+  it('pays the invoice once, read back by an independent BOLT11 decoder, even for a double click', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop);
+    const wallet = await customerInvoice(invoice.amountMsat);
+    const decoded = decode(wallet.paymentRequest);
+    const amountSection = decoded.sections.find((section) => section.name === 'amount');
+    expect(amountSection?.value).toBe(String(invoice.amountMsat));
+
+    const [first, second] = await Promise.all([
+      refundTo(
+        shop,
+        transactionId,
+        invoice.amountMsat,
+        `lightning:${wallet.paymentRequest.toUpperCase()}`,
+        'inv-click',
+      ),
+      refundTo(shop, transactionId, invoice.amountMsat, wallet.paymentRequest, 'inv-click'),
+    ]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(second.statusCode, second.body).toBe(200);
+    const made = first.json<Refund>();
+    expect(second.json<Refund>().id).toBe(made.id);
+    expect(made).toMatchObject({ method: 'lightning-invoice', lnurl: null, destination: wallet.paymentRequest });
+    const paid = await waitFor(async () => {
+      const row = await findRefund(t.db, made.id);
+      return row?.state === 'paid' ? row : undefined;
+    });
+    expect(paid.paymentHash).toBe(wallet.paymentHash);
+    await runRefundPayments(t.runtime.deps, quiet);
+    expect(await settledCount(wallet.paymentHash)).toBe(1);
+    const refunds = (await call('GET', `/api/transactions/${transactionId}/refunds`, shop.admin)).json<SaleRefunds>();
+    expect(refunds.refundableMsat).toBe(0);
+    expect(refunds.refunds).toHaveLength(1);
+  });
+
+  it('refuses an invoice for another amount, without an amount, expired, of another network, or unreadable', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop);
+    const amount = invoice.amountMsat;
+    const cases: [string, string][] = [
+      [(await customerInvoice(amount - 1000)).paymentRequest, 'for exactly'],
+      [foreignInvoice({ amountMsat: null }), 'for exactly'],
+      [foreignInvoice({ amountMsat: BigInt(amount), timestamp: Math.floor(Date.now() / 1000) - 700 }), 'expire'],
+      [foreignInvoice({ amountMsat: BigInt(amount), expirySeconds: 10 }), 'expire'],
+      [foreignInvoice({ amountMsat: BigInt(amount), currency: 'bc' }), 'network'],
+      ['lnbcrt1notaninvoice', 'neither'],
+    ];
+    for (const [destination, reason] of cases) {
+      const response = await refundTo(shop, transactionId, amount, destination);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(codeOf(response)).toBe('InvalidRefundInvoice');
+      expect(response.json<ErrorResponse>().message).toContain(reason);
+    }
+    const rows = await t.db.selectFrom('refunds').select('id').where('transaction_id', '=', transactionId).execute();
+    expect(rows).toHaveLength(0);
+  });
+
+  it('refuses an invoice already given for another refund', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop, '20.00');
+    const half = Math.floor(invoice.amountMsat / 2000) * 1000;
+    const wallet = await customerInvoice(half);
+    const first = await refundTo(shop, transactionId, half, wallet.paymentRequest);
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await refundTo(shop, transactionId, half, wallet.paymentRequest);
+    expect(again.statusCode, again.body).toBe(400);
+    expect(codeOf(again)).toBe('InvalidRefundInvoice');
+  });
+
+  it('checks the sale before the destination: over-refund, unpaid sale, manager', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop);
+    const wallet = await customerInvoice(invoice.amountMsat + 1000);
+    const over = await refundTo(shop, transactionId, invoice.amountMsat + 1000, wallet.paymentRequest);
+    expect(codeOf(over)).toBe('RefundExceedsSale');
+    const unpaid = await charge(shop, '1.00');
+    expect(codeOf(await refundTo(shop, unpaid.id, 1000, wallet.paymentRequest))).toBe('SaleNotPaid');
+    keys += 1;
+    const byManager = await call('POST', `/api/transactions/${transactionId}/refunds`, shop.manager, {
+      amountMsat: 1000,
+      idempotencyKey: `refund-key-${keys}`,
+      destination: wallet.paymentRequest,
+    });
+    expect(byManager.statusCode, byManager.body).toBe(403);
+    expect(await settledCount(wallet.paymentHash)).toBe(0);
+  });
+
+  it('becomes a refund link when the invoice expired unpaid, so the customer can still take it', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop);
+    // Signed by a node nobody can route to: the devnet node cannot pay it.
+    const unpayable = foreignInvoice({ amountMsat: BigInt(invoice.amountMsat) });
+    const made = (await refundTo(shop, transactionId, invoice.amountMsat, unpayable)).json<Refund>();
+    expect(made.state).toBe('paying');
+    await waitFor(async () => ((await findRefund(t.db, made.id))?.state === 'paying' ? true : undefined));
+    await runRefundPayments(t.runtime.deps, quiet);
+    expect((await findRefund(t.db, made.id))?.state).toBe('paying');
+    // Its time ran out long enough ago for no payment of it to complete any more.
+    await t.db
+      .updateTable('refunds')
+      .set({ invoice_expires_at: new Date(Date.now() - 3_600_000) })
+      .where('id', '=', made.id)
+      .execute();
+    await runRefundPayments(t.runtime.deps, quiet);
+    const listed = (await call('GET', `/api/transactions/${transactionId}/refunds`, shop.admin)).json<SaleRefunds>();
+    expect(listed.refunds[0]).toMatchObject({
+      id: made.id,
+      method: 'lnurl-withdraw',
+      state: 'open',
+      destination: null,
+    });
+    expect(listed.refunds[0]?.lnurl).toMatch(/^LNURL1/);
+  });
+});
+
+describe("a refund to the customer's Lightning address", () => {
+  it('refuses an address whose service is at a private or loopback host outside its own origin', async () => {
+    const shop = await openShop();
+    const { invoice, transactionId } = await paidSale(shop);
+    // A working LNURL-pay service, at loopback: outside devnet's own origin it is never asked.
+    const lnd = await startFakeLnd({ network: 'regtest' });
+    const lnurl = await startFakeLnurlPay(lnd);
+    try {
+      const response = await refundTo(shop, transactionId, invoice.amountMsat, lnurl.address('customer'));
+      expect(response.statusCode, response.body).toBe(400);
+      expect(codeOf(response)).toBe('LightningAddressUnreachable');
+      expect(lnurl.callbacks).toEqual([]);
+    } finally {
+      await lnurl.close();
+      await lnd.close();
+    }
+    const bad = await refundTo(shop, transactionId, invoice.amountMsat, 'not an address@');
+    expect(codeOf(bad)).toBe('InvalidLightningAddress');
+    const rows = await t.db.selectFrom('refunds').select('id').where('transaction_id', '=', transactionId).execute();
+    expect(rows).toHaveLength(0);
   });
 });
