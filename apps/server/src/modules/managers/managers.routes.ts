@@ -45,7 +45,7 @@ export function registerManagerRoutes(app: App, deps: MfaDeps & RateLimitDeps): 
     async (request, reply) => {
       const caller = callerOf(request);
       await enforceRateLimit(deps, reply, managerPasswords, caller.userId);
-      return reply.status(201).send(await createManager(deps.db, caller, request.body, request.ip));
+      return reply.status(201).send(await createManager(caller, deps.db, request.body));
     },
   );
 
@@ -66,7 +66,7 @@ export function registerManagerRoutes(app: App, deps: MfaDeps & RateLimitDeps): 
         await checkMfaCode(deps, request, reply);
         await enforceRateLimit(deps, reply, managerPasswords, caller.userId);
       }
-      return updateManager(deps.db, caller, request.params.id, request.body, request.ip);
+      return updateManager(caller, deps.db, request.params.id, request.body);
     },
   );
 
@@ -74,7 +74,7 @@ export function registerManagerRoutes(app: App, deps: MfaDeps & RateLimitDeps): 
     '/api/managers/:id',
     { schema: { tags: ['managers'], params: IdParamsSchema } },
     async (request, reply) => {
-      await deleteManager(deps.db, callerOf(request), request.params.id, request.ip);
+      await deleteManager(callerOf(request), deps.db, request.params.id);
       return reply.status(204).send();
     },
   );

@@ -1,12 +1,14 @@
 import { AppError, type CreateManagerRequest, type Manager, type UpdateManagerRequest } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import { type AuditAction, insertAuditEntry } from '../audit/audit.repo.ts';
+import type { AuditAction } from '../audit/audit.repo.ts';
+import { audit } from '../audit/audit.service.ts';
 import { endUserSessions } from '../auth/auth.repo.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
-import { findUserById, linkManagerToAccounts } from '../users/users.repo.ts';
+import { linkManagerToAccounts } from '../users/users.repo.ts';
 import { createUser } from '../users/users.service.ts';
 import {
   countOrganizationAccounts,
@@ -33,21 +35,15 @@ function audited(manager: Manager): Record<string, unknown> {
 
 /** One audit row, written in the transaction of the change it records. */
 async function auditManagerChange(
+  ctx: RequestContext,
   trx: Db,
-  caller: AccessClaims,
-  ip: string,
   change: { action: AuditAction; managerId: string; before?: Record<string, unknown>; after?: Record<string, unknown> },
 ): Promise<void> {
-  const actor = await findUserById(trx, caller.userId);
-  await insertAuditEntry(trx, {
-    action: change.action,
-    actorUserId: caller.userId,
-    actorEmail: actor?.email ?? null,
-    organizationId: caller.organizationId,
+  await audit(ctx, trx, change.action, {
+    organizationId: ctx.organizationId,
     target: `user:${change.managerId}`,
     before: change.before ?? null,
     after: change.after ?? null,
-    ip,
   });
 }
 
@@ -55,13 +51,8 @@ export async function listManagers(db: Db, caller: AccessClaims): Promise<Manage
   return listManagerRows(db, organizationOf(caller));
 }
 
-export async function createManager(
-  db: Db,
-  caller: AccessClaims,
-  request: CreateManagerRequest,
-  ip: string,
-): Promise<Manager> {
-  const organizationId = organizationOf(caller);
+export async function createManager(ctx: RequestContext, db: Db, request: CreateManagerRequest): Promise<Manager> {
+  const organizationId = organizationOf(ctx);
   return db.transaction().execute(async (trx) => {
     const accountIds = await ownAccounts(trx, organizationId, request.accountIds);
     const organization = await findOrganizationById(trx, organizationId);
@@ -77,7 +68,7 @@ export async function createManager(
     await linkManagerToAccounts(trx, user.id, accountIds);
     const created = await findManager(trx, organizationId, user.id);
     if (!created) throw new AppError('Default', 'The new manager could not be read back');
-    await auditManagerChange(trx, caller, ip, {
+    await auditManagerChange(ctx, trx, {
       action: 'manager.created',
       managerId: user.id,
       after: audited(created),
@@ -87,13 +78,12 @@ export async function createManager(
 }
 
 export async function updateManager(
+  ctx: RequestContext,
   db: Db,
-  caller: AccessClaims,
   id: string,
   request: UpdateManagerRequest,
-  ip: string,
 ): Promise<Manager> {
-  const organizationId = organizationOf(caller);
+  const organizationId = organizationOf(ctx);
   return db.transaction().execute(async (trx) => {
     const before = await findManager(trx, organizationId, id);
     if (!before) throw new AppError('NotFound', 'Manager not found');
@@ -113,7 +103,7 @@ export async function updateManager(
     if (!updated) throw new AppError('NotFound', 'Manager not found');
     // That the password was replaced is worth recording; the password itself never is.
     const after = { ...audited(updated), ...(request.password !== undefined && { passwordChanged: true }) };
-    await auditManagerChange(trx, caller, ip, {
+    await auditManagerChange(ctx, trx, {
       action: 'manager.updated',
       managerId: id,
       before: audited(before),
@@ -127,13 +117,13 @@ export async function updateManager(
  * Removes the manager with their links and refresh tokens. The access hook refuses an access
  * token whose user is gone, so their open sessions end at once. They never held a share link.
  */
-export async function deleteManager(db: Db, caller: AccessClaims, id: string, ip: string): Promise<void> {
-  const organizationId = organizationOf(caller);
+export async function deleteManager(ctx: RequestContext, db: Db, id: string): Promise<void> {
+  const organizationId = organizationOf(ctx);
   await db.transaction().execute(async (trx) => {
     const before = await findManager(trx, organizationId, id);
     if (!before || !(await deleteManagerRow(trx, organizationId, id))) {
       throw new AppError('NotFound', 'Manager not found');
     }
-    await auditManagerChange(trx, caller, ip, { action: 'manager.deleted', managerId: id, before: audited(before) });
+    await auditManagerChange(ctx, trx, { action: 'manager.deleted', managerId: id, before: audited(before) });
   });
 }

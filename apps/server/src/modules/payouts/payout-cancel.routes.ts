@@ -35,6 +35,6 @@ export function registerPayoutCancelRoutes(app: App, deps: PayoutCancelDeps & { 
         response: { 200: PayoutSchema },
       },
     },
-    async (request) => cancelPayout(deps, callerOf(request), request.params.id, request.ip),
+    async (request) => cancelPayout(callerOf(request), deps, request.params.id),
   );
 }

@@ -2,9 +2,9 @@ import { AppError, OPEN_PAYOUT_STATES, type Payout } from '@rayo/shared';
 import { type LightningBackend, LightningBackendError } from '../../adapters/lightning/types.ts';
 import type { Db } from '../../db/database.ts';
 import { nextStepFor } from '../../domain/payout-state.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
-import type { AccessClaims } from '../auth/tokens.ts';
-import { findUserById } from '../users/users.repo.ts';
+import { audit } from '../audit/audit.service.ts';
 import { cancelPayoutRow, listOpenLightningPayoutsElsewhere } from './payout-cancel.repo.ts';
 import { findPayout } from './payouts.repo.ts';
 import { recordLightningPayoutSent, SETTLE_MARGIN_SECONDS, toPayoutJson } from './payouts.service.ts';
@@ -54,12 +54,7 @@ async function checkInvoice(
  * its shares go back to the unpaid pool and the next batch pays them again (to the address the
  * organization has then). Audited.
  */
-export async function cancelPayout(
-  deps: PayoutCancelDeps,
-  caller: AccessClaims,
-  payoutId: string,
-  ip: string,
-): Promise<Payout> {
+export async function cancelPayout(ctx: RequestContext, deps: PayoutCancelDeps, payoutId: string): Promise<Payout> {
   const payout = await findPayout(deps.db, payoutId);
   if (!payout) throw new AppError('NotFound', 'No such payout');
   if (payout.kind !== 'lightning') {
@@ -76,7 +71,6 @@ export async function cancelPayout(
       `A payment of this payout may still complete; it can be cancelled after ${verdict.retryAfter?.toISOString()}`,
     );
   }
-  const actor = await findUserById(deps.db, caller.userId);
   await deps.db.transaction().execute(async (trx) => {
     const done = await cancelPayoutRow(trx, {
       organizationId: payout.organizationId,
@@ -86,15 +80,11 @@ export async function cancelPayout(
     });
     // An attempt stored a new invoice since it was checked: that payment may be under way now.
     if (!done) throw new AppError('PayoutInFlight', 'This payout is being paid right now; look again in a minute');
-    await insertAuditEntry(trx, {
-      action: 'payout.cancelled',
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, 'payout.cancelled', {
       organizationId: payout.organizationId,
       target: `payout:${payout.id}`,
       before: { state: payout.state, amountMsat: payout.amountMsat.toString(), destination: payout.destination },
       after: { state: 'cancelled', reason: 'back_office' },
-      ip,
     });
   });
   const cancelled = await findPayout(deps.db, payout.id);

@@ -10,8 +10,8 @@ import {
   splitFee,
 } from '../../domain/onchain-batch.ts';
 import { buildReplacement } from '../../domain/onchain-fee-bump.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
-import type { AccessClaims } from '../auth/tokens.ts';
+import type { RequestContext } from '../../http/request-context.ts';
+import { audit } from '../audit/audit.service.ts';
 import {
   type BatchRow,
   findBatch,
@@ -44,12 +44,11 @@ import { getOnchainWalletSummary, listWalletCoins, loadPayoutWallet } from './pa
  * the wallet as the run left it.
  */
 export async function runOnchainPayoutsNow(
+  ctx: RequestContext,
   deps: OnchainPayoutDeps,
-  caller: AccessClaims,
-  ip: string,
   log: Log,
 ): Promise<OnchainWalletSummary> {
-  await insertAuditEntry(deps.db, { action: 'back_office.onchain_payouts_run', actorUserId: caller.userId, ip });
+  await audit(ctx, deps.db, 'back_office.onchain_payouts_run');
   await runOnchainPayouts(deps, log);
   return getOnchainWalletSummary(deps);
 }
@@ -112,18 +111,14 @@ async function requireBatch(db: Db, id: string): Promise<BatchRow> {
 
 /** The batch's PSBT (BIP 174, binary) for the operator's wallet; the download is audit-logged. */
 export async function exportBatchPsbt(
+  ctx: RequestContext,
   deps: Pick<OnchainPayoutDeps, 'db'>,
-  caller: AccessClaims,
   id: string,
-  ip: string,
 ): Promise<{ psbt: Uint8Array; fileName: string }> {
   const batch = await requireBatch(deps.db, id);
-  await insertAuditEntry(deps.db, {
-    action: 'back_office.onchain_batch_downloaded',
-    actorUserId: caller.userId,
+  await audit(ctx, deps.db, 'back_office.onchain_batch_downloaded', {
     target: `onchain_batch:${batch.id}`,
     after: { txid: batch.txid },
-    ip,
   });
   return { psbt: base64.decode(batch.psbt), fileName: `payout-batch-${batch.txid.slice(0, 12)}.psbt` };
 }
@@ -133,11 +128,10 @@ export async function exportBatchPsbt(
  * very transaction, stored, then broadcast at once (the job retries it if the chain refuses).
  */
 export async function submitSignedBatch(
+  ctx: RequestContext,
   deps: OnchainPayoutDeps,
-  caller: AccessClaims,
   id: string,
   signed: string,
-  ip: string,
   log: Log,
 ): Promise<OnchainPayoutBatch> {
   const batch = await requireBatch(deps.db, id);
@@ -154,12 +148,9 @@ export async function submitSignedBatch(
   if (!(await storeSignedBatch(deps.db, batch.id, rawTx))) {
     throw new AppError('BatchNotAwaitingSignature', 'This batch is not waiting for a signature');
   }
-  await insertAuditEntry(deps.db, {
-    action: 'back_office.onchain_batch_signed',
-    actorUserId: caller.userId,
+  await audit(ctx, deps.db, 'back_office.onchain_batch_signed', {
     target: `onchain_batch:${batch.id}`,
     after: { txid: batch.txid },
-    ip,
   });
   await advanceBatch(deps, await requireBatch(deps.db, id), log);
   return publicBatch(deps.db, await requireBatch(deps.db, id));
@@ -175,11 +166,10 @@ export async function submitSignedBatch(
  * broadcast at once; without, it waits for the operator's signature like a new batch. Audit-logged.
  */
 export async function bumpBatchFee(
+  ctx: RequestContext,
   deps: OnchainPayoutDeps,
-  caller: AccessClaims,
   id: string,
   feeRate: number | undefined,
-  ip: string,
   log: Log,
 ): Promise<OnchainPayoutBatch> {
   const wallet = await loadPayoutWallet(deps);
@@ -221,13 +211,10 @@ export async function bumpBatchFee(
       changeIndex: built.changeAddress === null ? null : changeIndex,
       payoutFeesMsat: splitFee(built.feeSats, payouts.length).map((sats) => sats * 1000n),
     });
-    await insertAuditEntry(trx, {
-      action: 'back_office.onchain_batch_fee_bumped',
-      actorUserId: caller.userId,
+    await audit(ctx, trx, 'back_office.onchain_batch_fee_bumped', {
       target: `onchain_batch:${batch.id}`,
       before: { txid: batch.txid, feeSats: batch.fee_sats },
       after: { txid: built.txid, feeSats: built.feeSats.toString() },
-      ip,
     });
   });
   await advanceBatch(deps, await requireBatch(deps.db, id), log);

@@ -13,8 +13,8 @@ import {
   parseExtendedPublicKey,
   walletId,
 } from '../../domain/onchain-wallet.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
-import type { AccessClaims } from '../auth/tokens.ts';
+import type { RequestContext } from '../../http/request-context.ts';
+import { audit } from '../audit/audit.service.ts';
 import { allocateWalletIndex } from '../onchain/onchain.repo.ts';
 import { listFundedWalletAddresses } from './payouts-onchain.repo.ts';
 import {
@@ -173,9 +173,8 @@ async function countUnusedReceiveAddresses(
  * sale is recorded, and the next payout run can spend them once confirmed. Audit-logged.
  */
 export async function createDepositAddress(
+  ctx: RequestContext,
   deps: Pick<OnchainWalletDeps, 'db' | 'config'>,
-  caller: AccessClaims,
-  ip: string,
 ): Promise<{ address: string }> {
   const wallet = await loadPayoutWallet(deps);
   if (!wallet) throw new AppError('NotFound', 'This platform has no on-chain wallet (CHAIN_XPUB is not set)');
@@ -183,13 +182,10 @@ export async function createDepositAddress(
     // The counter checkout addresses take theirs from, so no address serves both.
     const index = await allocateWalletIndex(trx, wallet.id);
     const address = deriveWalletAddress(wallet.account, 0, index, deps.config.chain.network);
-    await insertDepositAddress(trx, { address, wallet: wallet.id, index, createdBy: caller.userId });
-    await insertAuditEntry(trx, {
-      action: 'back_office.deposit_address_created',
-      actorUserId: caller.userId,
+    await insertDepositAddress(trx, { address, wallet: wallet.id, index, createdBy: ctx.userId });
+    await audit(ctx, trx, 'back_office.deposit_address_created', {
       target: `platform_wallet:${wallet.id}`,
       after: { address, index },
-      ip,
     });
     return { address };
   });

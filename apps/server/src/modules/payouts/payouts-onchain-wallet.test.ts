@@ -17,6 +17,7 @@ import { runOnchainPayouts } from './payouts-onchain.service.ts';
 let t: TestApp;
 let chain: ChainBackend;
 let backOffice: { authorization: string };
+let backOfficeEmail: string;
 const log = { debug: () => {}, info: () => {}, warn: () => {} };
 const merchantWallet = accountKeyFromSeed(randomBytes(32));
 let nextAddress = 0;
@@ -28,6 +29,7 @@ beforeAll(async () => {
   );
   chain = createDevnetChain(t.db);
   const staff = await createTestUser(t.db, { role: 'back_office', organizationId: null });
+  backOfficeEmail = staff.email;
   backOffice = bearer((await signIn(t.app, staff.email, staff.password)).accessToken);
 });
 
@@ -194,9 +196,9 @@ describe('on-chain payouts the platform wallet cannot all cover', () => {
     await sendDevnetPayment(t.db, address, 5_000n);
     expect((await summary()).unusedReceiveAddresses).toBe(0);
     const audit = await listAuditEntries(t.db);
-    expect(audit.find((entry) => entry.action === 'back_office.deposit_address_created')?.after).toMatchObject({
-      address,
-    });
+    const entry = audit.find((row) => row.action === 'back_office.deposit_address_created');
+    expect(entry?.after).toMatchObject({ address });
+    expect(entry?.actor_email).toBe(backOfficeEmail);
     const again = await call<{ address: string }>(
       'POST',
       '/api/back-office/onchain-wallet/deposit-address',
@@ -213,6 +215,9 @@ describe('on-chain payouts the platform wallet cannot all cover', () => {
     expect((await payoutsOf(shop.id)).map((p) => p.state)).toEqual(['sent']);
     expect(answer.waiting.find((wait) => wait.organizationId === shop.id)).toBeUndefined();
     const audit = await listAuditEntries(t.db);
-    expect(audit.some((entry) => entry.action === 'back_office.onchain_payouts_run')).toBe(true);
+    // The request context names the actor's e-mail, which this entry used to leave empty.
+    expect(audit.find((entry) => entry.action === 'back_office.onchain_payouts_run')?.actor_email).toBe(
+      backOfficeEmail,
+    );
   });
 });

@@ -53,7 +53,7 @@ export function registerOnchainPayoutRoutes(app: App, deps: { db: Db; config: Co
         response: { 200: DepositAddressSchema },
       },
     },
-    async (request) => createDepositAddress(deps, callerOf(request), request.ip),
+    async (request) => createDepositAddress(callerOf(request), deps),
   );
 
   app.post(
@@ -66,7 +66,7 @@ export function registerOnchainPayoutRoutes(app: App, deps: { db: Db; config: Co
         response: { 200: OnchainWalletSummarySchema },
       },
     },
-    async (request) => runOnchainPayoutsNow({ ...deps, chain }, callerOf(request), request.ip, request.log),
+    async (request) => runOnchainPayoutsNow(callerOf(request), { ...deps, chain }, request.log),
   );
 
   app.get(
@@ -92,7 +92,7 @@ export function registerOnchainPayoutRoutes(app: App, deps: { db: Db; config: Co
       },
     },
     async (request, reply) => {
-      const { psbt, fileName } = await exportBatchPsbt(deps, callerOf(request), request.params.id, request.ip);
+      const { psbt, fileName } = await exportBatchPsbt(callerOf(request), deps, request.params.id);
       return reply
         .type('application/octet-stream')
         .header('content-disposition', `attachment; filename="${fileName}"`)
@@ -113,11 +113,10 @@ export function registerOnchainPayoutRoutes(app: App, deps: { db: Db; config: Co
     },
     async (request) =>
       submitSignedBatch(
-        { ...deps, chain },
         callerOf(request),
+        { ...deps, chain },
         request.params.id,
         request.body.transaction,
-        request.ip,
         request.log,
       ),
   );
@@ -135,13 +134,6 @@ export function registerOnchainPayoutRoutes(app: App, deps: { db: Db; config: Co
       },
     },
     async (request) =>
-      bumpBatchFee(
-        { ...deps, chain },
-        callerOf(request),
-        request.params.id,
-        request.body.feeRate,
-        request.ip,
-        request.log,
-      ),
+      bumpBatchFee(callerOf(request), { ...deps, chain }, request.params.id, request.body.feeRate, request.log),
   );
 }

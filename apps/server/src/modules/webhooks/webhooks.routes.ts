@@ -55,7 +55,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookDeps & RateLimitDep
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createWebhookEndpoint(deps, callerOf(request), request.body, request.ip)),
+      reply.status(201).send(await createWebhookEndpoint(callerOf(request), deps, request.body)),
   );
 
   app.delete(
@@ -68,7 +68,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookDeps & RateLimitDep
       },
     },
     async (request, reply) => {
-      await deleteWebhookEndpoint(deps.db, callerOf(request), request.params.id, request.ip);
+      await deleteWebhookEndpoint(callerOf(request), deps.db, request.params.id);
       return reply.status(204).send();
     },
   );

@@ -19,12 +19,12 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { signWebhook } from '../../domain/webhook-signature.ts';
 import { checkWebhookUrl } from '../../domain/webhook-url.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { webhookDeliveries } from '../../metrics.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import type { SecretCipher } from '../mfa/secret-cipher.ts';
-import { findUserById } from '../users/users.repo.ts';
 import {
   addDeliveryJob,
   countDeliveries,
@@ -97,14 +97,12 @@ export function refuseInvalidWebhookUrl(config: Pick<Config, 'webhookAllowPrivat
 
 /** A new endpoint; its signing secret is answered this once, and kept sealed to sign deliveries. */
 export async function createWebhookEndpoint(
+  ctx: RequestContext,
   deps: WebhookDeps,
-  caller: AccessClaims,
   request: CreateWebhookEndpointRequest,
-  ip: string,
 ): Promise<CreatedWebhookEndpoint> {
-  const organizationId = organizationOf(caller);
+  const organizationId = organizationOf(ctx);
   const url = refuseInvalidWebhookUrl(deps.config, request.url);
-  const actor = await findUserById(deps.db, caller.userId);
   const id = randomUUID();
   const secret = `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString('base64url')}`;
   const events = [...new Set(request.events)];
@@ -125,14 +123,10 @@ export async function createWebhookEndpoint(
       secretSealed: deps.mfaCipher.seal(secret, secretContext(id)),
       events,
     });
-    await insertAuditEntry(trx, {
-      action: 'settings.webhook_endpoint_created',
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, 'settings.webhook_endpoint_created', {
       organizationId,
       target: `webhook_endpoint:${id}`,
       after: { url: created.url, events },
-      ip,
     });
     return created;
   });
@@ -140,20 +134,15 @@ export async function createWebhookEndpoint(
 }
 
 /** Stops an endpoint receiving; its deliveries stay in the log, and pending retries are dropped. */
-export async function deleteWebhookEndpoint(db: Db, caller: AccessClaims, id: string, ip: string): Promise<void> {
-  const organizationId = organizationOf(caller);
-  const actor = await findUserById(db, caller.userId);
+export async function deleteWebhookEndpoint(ctx: RequestContext, db: Db, id: string): Promise<void> {
+  const organizationId = organizationOf(ctx);
   await db.transaction().execute(async (trx) => {
     const deleted = await deactivateEndpoint(trx, organizationId, id);
     if (!deleted) throw new AppError('NotFound', 'Webhook endpoint not found');
-    await insertAuditEntry(trx, {
-      action: 'settings.webhook_endpoint_deleted',
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, 'settings.webhook_endpoint_deleted', {
       organizationId,
       target: `webhook_endpoint:${deleted.id}`,
       before: { url: deleted.url, events: deleted.events },
-      ip,
     });
   });
 }
