@@ -17,8 +17,7 @@ export function registerOrganizationRoutes(app: App, deps: { db: Db; tokens: Tok
         response: { 201: OnboardResponseSchema },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await onboardOrganization(deps, callerOf(request), request.body, request.ip)),
+    async (request, reply) => reply.status(201).send(await onboardOrganization(callerOf(request), deps, request.body)),
   );
 
   app.get(

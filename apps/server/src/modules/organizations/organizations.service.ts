@@ -2,8 +2,9 @@ import { AppError, type Language, type OnboardRequest, type OnboardResponse } fr
 import type { Db } from '../../db/database.ts';
 import type { Organization } from '../../db/schema.ts';
 import { defaultTimeZoneOf } from '../../domain/time-zone.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
-import type { AccessClaims, TokenIssuer } from '../auth/tokens.ts';
+import type { RequestContext } from '../../http/request-context.ts';
+import { audit } from '../audit/audit.service.ts';
+import type { TokenIssuer } from '../auth/tokens.ts';
 import { findCountryByCode } from '../countries/countries.repo.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
 import { requireFiatCurrency } from '../rates/rates.service.ts';
@@ -38,12 +39,11 @@ export async function createOrganization(
  * comes back; the refresh token needs no change, since it reads the user afresh.
  */
 export async function onboardOrganization(
+  ctx: RequestContext,
   deps: { db: Db; tokens: TokenIssuer },
-  caller: AccessClaims,
   request: OnboardRequest,
-  ip: string,
 ): Promise<OnboardResponse> {
-  const user = await findUserById(deps.db, caller.userId);
+  const user = await findUserById(deps.db, ctx.userId);
   if (!user) throw new AppError('Unauthorized', 'The user no longer exists');
   if (user.organization_id) throw new AppError('AlreadyOnboarded', 'Your organization is already set up');
   await requireFiatCurrency(deps.db, request.currency);
@@ -53,10 +53,7 @@ export async function onboardOrganization(
     if (!(await assignUserOrganization(trx, user.id, created.id, request.language))) {
       throw new AppError('AlreadyOnboarded', 'Your organization is already set up');
     }
-    await insertAuditEntry(trx, {
-      action: 'organization.onboarded',
-      actorUserId: user.id,
-      actorEmail: user.email,
+    await audit(ctx, trx, 'organization.onboarded', {
       organizationId: created.id,
       target: `organization:${created.id}`,
       after: {
@@ -65,7 +62,6 @@ export async function onboardOrganization(
         language: created.language,
         currency: created.currency,
       },
-      ip,
     });
     return created;
   });

@@ -73,7 +73,7 @@ export function registerBankingInfoRoutes(app: App, deps: DestinationChangeDeps 
       },
     },
     async (request, reply) => {
-      const saved = await saveBankingInfo(deps, callerOf(request), request.body, request.ip, request.log);
+      const saved = await saveBankingInfo(callerOf(request), deps, request.body, request.log);
       return reply.status(201).send(saved);
     },
   );
@@ -91,6 +91,6 @@ export function registerBankingInfoRoutes(app: App, deps: DestinationChangeDeps 
       },
     },
     async (request) =>
-      updateBankingInfo(deps, callerOf(request), request.params.bankingInfoId, request.body, request.ip, request.log),
+      updateBankingInfo(callerOf(request), deps, request.params.bankingInfoId, request.body, request.log),
   );
 }

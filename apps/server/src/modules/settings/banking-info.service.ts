@@ -13,11 +13,11 @@ import {
   validateBankingInfo,
 } from '../../domain/banking-info.ts';
 import { countryCurrenciesOf, fiatCurrenciesOf } from '../../domain/country-currencies.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
-import { findUserById } from '../users/users.repo.ts';
 import {
   type BankingContext,
   type BankingInfoRow,
@@ -76,15 +76,13 @@ type Log = { warn: (details: object, message: string) => void };
  * verification.
  */
 async function changeBankingInfo(
+  ctx: RequestContext,
   deps: DestinationChangeDeps,
-  caller: AccessClaims,
   request: BankingInfoRequest,
-  ip: string,
   log: Log,
   change: (trx: Db) => Promise<Change>,
 ): Promise<BankingInfo> {
-  const organizationId = organizationOf(caller);
-  const actor = await findUserById(deps.db, caller.userId);
+  const organizationId = organizationOf(ctx);
   const outcome = await deps.db.transaction().execute(async (trx) => {
     const context = await contextOf(trx, organizationId, true);
     const metadata = validateBankingInfo(templateOf(context), request.bankingInfoMetadata);
@@ -98,26 +96,22 @@ async function changeBankingInfo(
       before: before?.metadata ?? null,
       beforeVerified: context.bankVerified,
       after: saved.metadata,
-      actor: { userId: caller.userId, email: actor?.email ?? null },
+      actor: { userId: ctx.userId, email: ctx.actorEmail },
     });
     const maskedBefore = before ? maskBankingInfo(before.metadata) : null;
     const maskedAfter = maskBankingInfo(saved.metadata);
-    await insertAuditEntry(trx, {
-      action: 'settings.banking_info_changed',
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, 'settings.banking_info_changed', {
       organizationId,
       target: `banking_info:${saved.id}`,
       before: maskedBefore,
       after: maskedAfter,
-      ip,
     });
     await insertNotification(trx, {
       organizationId,
       kind: 'settings.banking_info_changed',
       payload: {
         bankingInfoId: saved.id,
-        changedBy: actor?.email ?? null,
+        changedBy: ctx.actorEmail,
         wasVerified: context.bankVerified,
         before: maskedBefore,
         after: maskedAfter,
@@ -131,14 +125,13 @@ async function changeBankingInfo(
 
 /** SPEC §7 POST /settings/banking-info: the organization's bank account, when it has none yet. */
 export async function saveBankingInfo(
+  ctx: RequestContext,
   deps: DestinationChangeDeps,
-  caller: AccessClaims,
   request: BankingInfoRequest,
-  ip: string,
   log: Log,
 ): Promise<BankingInfo> {
-  const organizationId = organizationOf(caller);
-  return changeBankingInfo(deps, caller, request, ip, log, async (trx) => {
+  const organizationId = organizationOf(ctx);
+  return changeBankingInfo(ctx, deps, request, log, async (trx) => {
     // One account per organization: a second would be listed but never paid (SPEC §3 uses the first).
     if ((await listBankingInfoRows(trx, organizationId)).length > 0) {
       throw new AppError('BankingInfoExists', 'The organization has a bank account already; change that one');
@@ -149,15 +142,14 @@ export async function saveBankingInfo(
 
 /** SPEC §7 PUT /settings/banking-info/{bankingInfoId}. */
 export async function updateBankingInfo(
+  ctx: RequestContext,
   deps: DestinationChangeDeps,
-  caller: AccessClaims,
   id: string,
   request: BankingInfoRequest,
-  ip: string,
   log: Log,
 ): Promise<BankingInfo> {
-  const organizationId = organizationOf(caller);
-  return changeBankingInfo(deps, caller, request, ip, log, async (trx) => {
+  const organizationId = organizationOf(ctx);
+  return changeBankingInfo(ctx, deps, request, log, async (trx) => {
     const before = await findBankingInfoRow(trx, organizationId, id);
     if (!before) throw new AppError('NotFound', 'Bank account not found');
     return { before, write: (inner, metadata) => updateBankingInfoRow(inner, organizationId, id, metadata) };

@@ -31,7 +31,7 @@ export function registerBrandingRoutes(app: App, deps: { db: Db }): void {
         response: { 200: BrandingSchema },
       },
     },
-    async (request) => setAccentColor(db, callerOf(request), request.body, request.ip),
+    async (request) => setAccentColor(callerOf(request), db, request.body),
   );
 
   app.put(
@@ -46,14 +46,14 @@ export function registerBrandingRoutes(app: App, deps: { db: Db }): void {
     async (request) => {
       const caller = callerOf(request);
       const upload = await readSingleUpload(request, LOGO_MAX_BYTES);
-      return uploadLogo(db, caller, upload, request.ip);
+      return uploadLogo(caller, db, upload);
     },
   );
 
   app.delete(
     '/api/settings/branding/logo',
     { schema: { tags, summary: 'Removes the logo', response: { 200: BrandingSchema } } },
-    async (request) => removeLogo(db, callerOf(request), request.ip),
+    async (request) => removeLogo(callerOf(request), db),
   );
 
   app.get(

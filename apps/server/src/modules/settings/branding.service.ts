@@ -9,11 +9,11 @@ import {
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import { sniffFileType } from '../../domain/file-type.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import type { Upload } from '../../http/upload.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import { type AuditEntry, insertAuditEntry } from '../audit/audit.repo.ts';
+import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { findUserById } from '../users/users.repo.ts';
 import {
   type BrandingRow,
   deleteLogo,
@@ -76,47 +76,35 @@ export async function getPublicBranding(db: Db, organizationId: string): Promise
  * so that the entry's before is what the change replaced.
  */
 async function changeBranding(
+  ctx: RequestContext,
   db: Db,
-  caller: AccessClaims,
-  ip: string,
   change: (trx: Db, organizationId: string) => Promise<void>,
 ): Promise<Branding> {
-  const organizationId = organizationOf(caller);
-  const actor = await findUserById(db, caller.userId);
+  const organizationId = organizationOf(ctx);
   return db.transaction().execute(async (trx) => {
     const before = await readBranding(trx, organizationId, true);
     await change(trx, organizationId);
     const after = await readBranding(trx, organizationId);
-    const entry: AuditEntry = {
-      action: 'settings.branding_changed',
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, 'settings.branding_changed', {
       organizationId,
       target: `organization:${organizationId}`,
       before: auditView(before),
       after: auditView(after),
-      ip,
-    };
-    await insertAuditEntry(trx, entry);
+    });
     return toBranding(organizationId, after);
   });
 }
 
-export async function setAccentColor(
-  db: Db,
-  caller: AccessClaims,
-  request: SetAccentColorRequest,
-  ip: string,
-): Promise<Branding> {
+export async function setAccentColor(ctx: RequestContext, db: Db, request: SetAccentColorRequest): Promise<Branding> {
   const color = request.accentColor?.toLowerCase() ?? null;
-  return changeBranding(db, caller, ip, (trx, organizationId) => updateAccentColor(trx, organizationId, color));
+  return changeBranding(ctx, db, (trx, organizationId) => updateAccentColor(trx, organizationId, color));
 }
 
 /**
  * Replaces the logo. Only PNG and JPEG, read from the bytes: an SVG is a document that can
  * carry script and external references, and anyone may open the logo's address.
  */
-export async function uploadLogo(db: Db, caller: AccessClaims, upload: Upload, ip: string): Promise<Branding> {
+export async function uploadLogo(ctx: RequestContext, db: Db, upload: Upload): Promise<Branding> {
   const contentType = sniffFileType(upload.bytes);
   if (contentType === 'image/svg+xml') {
     throw new AppError('InvalidFileType', 'SVG logos are not accepted; upload the logo as PNG or JPEG');
@@ -125,13 +113,13 @@ export async function uploadLogo(db: Db, caller: AccessClaims, upload: Upload, i
     throw new AppError('InvalidFileType', 'The logo must be a PNG or JPEG image');
   }
   const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
-  return changeBranding(db, caller, ip, (trx, organizationId) =>
+  return changeBranding(ctx, db, (trx, organizationId) =>
     upsertLogo(trx, { organizationId, contentType: contentType as LogoType, bytes: upload.bytes, sha256 }),
   );
 }
 
-export async function removeLogo(db: Db, caller: AccessClaims, ip: string): Promise<Branding> {
-  return changeBranding(db, caller, ip, (trx, organizationId) => deleteLogo(trx, organizationId));
+export async function removeLogo(ctx: RequestContext, db: Db): Promise<Branding> {
+  return changeBranding(ctx, db, (trx, organizationId) => deleteLogo(trx, organizationId));
 }
 
 /** The logo anyone may fetch; an organization without one answers 404. */

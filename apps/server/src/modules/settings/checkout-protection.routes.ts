@@ -32,6 +32,6 @@ export function registerCheckoutProtectionRoutes(app: App, deps: MfaDeps & RateL
         response: { 200: CheckoutProtectionSchema },
       },
     },
-    async (request) => setCheckoutProtection(deps.db, callerOf(request), request.body, request.ip),
+    async (request) => setCheckoutProtection(callerOf(request), deps.db, request.body),
   );
 }

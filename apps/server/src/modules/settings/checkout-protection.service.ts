@@ -1,9 +1,9 @@
 import { AppError, type CheckoutProtection } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { findUserById } from '../users/users.repo.ts';
 import { findCheckoutProtection, updateCheckoutProtection } from './checkout-protection.repo.ts';
 
 async function readSetting(db: Db, organizationId: string, lock = false): Promise<boolean> {
@@ -21,25 +21,19 @@ export async function getCheckoutProtection(db: Db, caller: AccessClaims): Promi
  * checkout API (`modules/store-checkouts/`) obeys it.
  */
 export async function setCheckoutProtection(
+  ctx: RequestContext,
   db: Db,
-  caller: AccessClaims,
   request: CheckoutProtection,
-  ip: string,
 ): Promise<CheckoutProtection> {
-  const organizationId = organizationOf(caller);
-  const actor = await findUserById(db, caller.userId);
+  const organizationId = organizationOf(ctx);
   return db.transaction().execute(async (trx) => {
     const before = await readSetting(trx, organizationId, true);
     await updateCheckoutProtection(trx, organizationId, request.enabled);
-    await insertAuditEntry(trx, {
-      action: 'settings.checkout_protection_changed',
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, 'settings.checkout_protection_changed', {
       organizationId,
       target: `organization:${organizationId}`,
       before: { enabled: before },
       after: { enabled: request.enabled },
-      ip,
     });
     return { enabled: request.enabled };
   });

@@ -39,7 +39,7 @@ export function registerDeveloperTokenRoutes(app: App, deps: MfaDeps & RateLimit
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createDeveloperToken(deps.db, callerOf(request), request.body, request.ip)),
+      reply.status(201).send(await createDeveloperToken(callerOf(request), deps.db, request.body)),
   );
 
   app.delete(
@@ -52,7 +52,7 @@ export function registerDeveloperTokenRoutes(app: App, deps: MfaDeps & RateLimit
       },
     },
     async (request, reply) => {
-      await revokeDeveloperToken(deps.db, callerOf(request), request.params.id, request.ip);
+      await revokeDeveloperToken(callerOf(request), deps.db, request.params.id);
       return reply.status(204).send();
     },
   );

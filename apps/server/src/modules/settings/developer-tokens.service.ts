@@ -12,10 +12,10 @@ import {
   type Role,
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { audit } from '../audit/audit.service.ts';
 import { type AccessClaims, sha256Hex, type TokenIssuer } from '../auth/tokens.ts';
-import { findUserById } from '../users/users.repo.ts';
 import {
   insertDeveloperToken,
   listActiveDeveloperTokens,
@@ -60,15 +60,12 @@ export async function listDeveloperTokens(db: Db, caller: AccessClaims, now = ne
  * and only its SHA-256 kept, like a session's refresh token (256 random bits need no slow hash).
  */
 export async function createDeveloperToken(
+  ctx: RequestContext,
   db: Db,
-  caller: AccessClaims,
   request: CreateDeveloperTokenRequest,
-  ip: string,
   now = new Date(),
 ): Promise<CreatedDeveloperToken> {
-  const organizationId = organizationOf(caller);
-  const actor = await findUserById(db, caller.userId);
-  if (!actor) throw new AppError('Unauthorized', 'The user no longer exists');
+  const organizationId = organizationOf(ctx);
   const token = `${DEVELOPER_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   const expiresAt = new Date(now);
   expiresAt.setUTCFullYear(expiresAt.getUTCFullYear() + DEVELOPER_TOKEN_YEARS);
@@ -85,20 +82,16 @@ export async function createDeveloperToken(
     }
     const created = await insertDeveloperToken(trx, {
       organizationId,
-      userId: actor.id,
+      userId: ctx.userId,
       name,
       scope: request.scope,
       tokenHash: sha256Hex(token),
       expiresAt,
     });
-    await insertAuditEntry(trx, {
-      action: 'settings.developer_token_created',
-      actorUserId: actor.id,
-      actorEmail: actor.email,
+    await audit(ctx, trx, 'settings.developer_token_created', {
       organizationId,
       target: `developer_token:${created.id}`,
       after: { name, scope: request.scope, expiresAt: expiresAt.toISOString() },
-      ip,
     });
     return created;
   });
@@ -109,26 +102,15 @@ export async function createDeveloperToken(
  * Revokes one of the organization's tokens: it is refused from the next exchange on. Access
  * tokens it already earned stay valid until they expire (15 minutes), like any access token.
  */
-export async function revokeDeveloperToken(
-  db: Db,
-  caller: AccessClaims,
-  id: string,
-  ip: string,
-  now = new Date(),
-): Promise<void> {
-  const organizationId = organizationOf(caller);
-  const actor = await findUserById(db, caller.userId);
+export async function revokeDeveloperToken(ctx: RequestContext, db: Db, id: string, now = new Date()): Promise<void> {
+  const organizationId = organizationOf(ctx);
   await db.transaction().execute(async (trx) => {
     const revoked = await revokeDeveloperTokenRow(trx, organizationId, id, now);
     if (!revoked) throw new AppError('NotFound', 'Developer token not found');
-    await insertAuditEntry(trx, {
-      action: 'settings.developer_token_revoked',
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, 'settings.developer_token_revoked', {
       organizationId,
       target: `developer_token:${revoked.id}`,
       before: { name: revoked.name },
-      ip,
     });
   });
 }

@@ -32,7 +32,7 @@ export function registerKybRoutes(app: App, deps: { db: Db }): void {
     async (request, reply) => {
       const caller = callerOf(request);
       const upload = await readSingleUpload(request, KYB_MAX_BYTES);
-      return reply.status(201).send(await uploadKybDocument(db, caller, upload, request.ip));
+      return reply.status(201).send(await uploadKybDocument(caller, db, upload));
     },
   );
 
@@ -62,7 +62,7 @@ export function registerKybRoutes(app: App, deps: { db: Db }): void {
       },
     },
     async (request, reply) => {
-      await deleteKybDocument(db, callerOf(request), request.params.id, request.ip);
+      await deleteKybDocument(callerOf(request), db, request.params.id);
       return reply.status(204).send();
     },
   );

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { AppError, KYB_MAX_FILES, KYB_TYPES, type KybDocument, type KybType } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import { sniffFileType } from '../../domain/file-type.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { cleanFileName, type Upload } from '../../http/upload.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
-import { findUserById } from '../users/users.repo.ts';
 import {
   countKybDocuments,
   deleteKybDocumentRow,
@@ -54,19 +54,13 @@ export async function listKybDocuments(db: Db, caller: AccessClaims): Promise<Ky
  * says. The organization's KYB goes back to unverified, since back office has not seen this
  * one; the document, the reset, the audit entry and back office's notice commit together.
  */
-export async function uploadKybDocument(
-  db: Db,
-  caller: AccessClaims,
-  upload: Upload,
-  ip: string,
-): Promise<KybDocument> {
-  const organizationId = organizationOf(caller);
+export async function uploadKybDocument(ctx: RequestContext, db: Db, upload: Upload): Promise<KybDocument> {
+  const organizationId = organizationOf(ctx);
   const contentType = sniffFileType(upload.bytes);
   if (!isKybType(contentType)) {
     throw new AppError('InvalidFileType', 'A KYB document must be a PDF, PNG or JPEG file');
   }
   const sha256 = createHash('sha256').update(upload.bytes).digest('hex');
-  const actor = await findUserById(db, caller.userId);
   return db.transaction().execute(async (trx) => {
     await lockOrganization(trx, organizationId);
     if ((await countKybDocuments(trx, organizationId)) >= KYB_MAX_FILES) {
@@ -81,17 +75,13 @@ export async function uploadKybDocument(
       contentType,
       bytes: upload.bytes,
       sha256,
-      uploadedBy: caller.userId,
+      uploadedBy: ctx.userId,
     });
     await resetKybVerified(trx, organizationId);
-    await insertAuditEntry(trx, {
-      action: 'settings.kyb_document_uploaded',
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, 'settings.kyb_document_uploaded', {
       organizationId,
       target: `kyb_document:${row.id}`,
       after: describe(row),
-      ip,
     });
     await insertNotification(trx, { organizationId, kind: 'settings.kyb_document_uploaded', payload: describe(row) });
     return toKybDocument(row);
@@ -109,21 +99,16 @@ export async function downloadKybDocument(db: Db, caller: AccessClaims, id: stri
  * Deletes a document of the caller's organization. Back office verified the documents as they
  * were, so KYB goes back to unverified and back office is told, as for an upload.
  */
-export async function deleteKybDocument(db: Db, caller: AccessClaims, id: string, ip: string): Promise<void> {
-  const organizationId = organizationOf(caller);
-  const actor = await findUserById(db, caller.userId);
+export async function deleteKybDocument(ctx: RequestContext, db: Db, id: string): Promise<void> {
+  const organizationId = organizationOf(ctx);
   await db.transaction().execute(async (trx) => {
     const row = await deleteKybDocumentRow(trx, organizationId, id);
     if (!row) throw new AppError('NotFound', 'Document not found');
     await resetKybVerified(trx, organizationId);
-    await insertAuditEntry(trx, {
-      action: 'settings.kyb_document_deleted',
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, 'settings.kyb_document_deleted', {
       organizationId,
       target: `kyb_document:${row.id}`,
       before: describe(row),
-      ip,
     });
     await insertNotification(trx, { organizationId, kind: 'settings.kyb_document_deleted', payload: describe(row) });
   });

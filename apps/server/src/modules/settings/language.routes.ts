@@ -15,7 +15,7 @@ export function registerLanguageRoutes(app: App, deps: { db: Db }): void {
       },
     },
     async (request, reply) => {
-      await changeLanguage(deps.db, callerOf(request), request.body.language, request.ip);
+      await changeLanguage(callerOf(request), deps.db, request.body.language);
       return reply.status(204).send();
     },
   );

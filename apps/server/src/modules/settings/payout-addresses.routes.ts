@@ -43,7 +43,7 @@ export function registerPayoutAddressRoutes(app: App, deps: PayoutAddressDeps & 
         response: { 200: PayoutAddressesSchema },
       },
     },
-    async (request) => setOnchainAddress(deps, callerOf(request), request.body, request.ip, request.log),
+    async (request) => setOnchainAddress(callerOf(request), deps, request.body, request.log),
   );
 
   app.put(
@@ -57,6 +57,6 @@ export function registerPayoutAddressRoutes(app: App, deps: PayoutAddressDeps & 
         response: { 200: PayoutAddressesSchema },
       },
     },
-    async (request) => setLightningAddress(deps, callerOf(request), request.body, request.ip, request.log),
+    async (request) => setLightningAddress(callerOf(request), deps, request.body, request.log),
   );
 }

@@ -6,13 +6,14 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { type BitcoinNetwork, checkBitcoinAddress } from '../../domain/bitcoin-address.ts';
 import { parseLightningAddress } from '../../domain/lightning-address.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import { type AuditAction, insertAuditEntry } from '../audit/audit.repo.ts';
+import type { AuditAction } from '../audit/audit.repo.ts';
+import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { insertNotification, type NotificationKind } from '../notifications/notifications.repo.ts';
 import { cancelPayoutsToOldAddress } from '../payouts/payout-cancel.service.ts';
 import { lightningAddressReach } from '../payouts/payouts.service.ts';
-import { findUserById } from '../users/users.repo.ts';
 import {
   findPayoutAddresses,
   type PayoutAddressesRow,
@@ -72,14 +73,12 @@ type AddressChange = {
  * verification.
  */
 async function changeAddress(
+  ctx: RequestContext,
   deps: PayoutAddressDeps,
-  caller: AccessClaims,
-  ip: string,
   log: Log,
   change: AddressChange,
 ): Promise<PayoutAddresses> {
-  const organizationId = organizationOf(caller);
-  const actor = await findUserById(deps.db, caller.userId);
+  const organizationId = organizationOf(ctx);
   const outcome = await deps.db.transaction().execute(async (trx) => {
     const row = await readAddresses(trx, organizationId, true);
     const column = change.field === 'onchainAddress' ? 'onchain_address' : 'lightning_address';
@@ -93,23 +92,19 @@ async function changeAddress(
       before,
       beforeVerified: row[verifiedColumn],
       after: change.address,
-      actor: { userId: caller.userId, email: actor?.email ?? null },
+      actor: { userId: ctx.userId, email: ctx.actorEmail },
     });
-    await insertAuditEntry(trx, {
-      action: change.action,
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, change.action, {
       organizationId,
       target: `organization:${organizationId}`,
       before: { [change.field]: before },
       after: { [change.field]: change.address },
-      ip,
     });
     await insertNotification(trx, {
       organizationId,
       kind: change.action,
       payload: {
-        changedBy: actor?.email ?? null,
+        changedBy: ctx.actorEmail,
         wasVerified: row[verifiedColumn],
         before,
         after: change.address,
@@ -126,10 +121,9 @@ async function changeAddress(
 
 /** Sets where the on-chain part of the payout split goes; only an address of the node's network. */
 export async function setOnchainAddress(
+  ctx: RequestContext,
   deps: PayoutAddressDeps,
-  caller: AccessClaims,
   request: OnchainAddressRequest,
-  ip: string,
   log: Log,
 ): Promise<PayoutAddresses> {
   const network = networkOf(deps);
@@ -149,7 +143,7 @@ export async function setOnchainAddress(
   }
   // Bech32 addresses are kept lowercase, as wallets show them; base58 ones are case-sensitive.
   const stored = check.type === 'p2pkh' || check.type === 'p2sh' ? address : address.toLowerCase();
-  return changeAddress(deps, caller, ip, log, {
+  return changeAddress(ctx, deps, log, {
     field: 'onchainAddress',
     action: 'settings.onchain_address_changed',
     address: stored,
@@ -162,17 +156,16 @@ export async function setOnchainAddress(
  * anything is written, and outside the transaction, so that a slow domain holds no lock.
  */
 export async function setLightningAddress(
+  ctx: RequestContext,
   deps: PayoutAddressDeps,
-  caller: AccessClaims,
   request: LightningAddressRequest,
-  ip: string,
   log: Log,
 ): Promise<PayoutAddresses> {
-  organizationOf(caller);
+  organizationOf(ctx);
   const address = parseLightningAddress(request.lightningAddress);
   // The same reach as the payout job's, which resolves this address again to pay it.
   await resolveLightningAddress({ address, ...lightningAddressReach(deps.config), log });
-  return changeAddress(deps, caller, ip, log, {
+  return changeAddress(ctx, deps, log, {
     field: 'lightningAddress',
     action: 'settings.lightning_address_changed',
     address: address.address,
@@ -180,13 +173,12 @@ export async function setLightningAddress(
     // same transaction: their shares go to the new address with the next batch.
     write: async (trx, organizationId, newAddress) => {
       await updateLightningAddress(trx, organizationId, newAddress);
-      const actor = await findUserById(trx, caller.userId);
       await cancelPayoutsToOldAddress(trx, deps.lightning, {
         organizationId,
         newAddress,
-        actorUserId: caller.userId,
-        actorEmail: actor?.email ?? null,
-        ip,
+        actorUserId: ctx.userId,
+        actorEmail: ctx.actorEmail,
+        ip: ctx.ip,
       });
     },
   });

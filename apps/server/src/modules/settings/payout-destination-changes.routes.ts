@@ -47,6 +47,6 @@ export function registerPayoutDestinationChangeRoutes(
         response: { 200: CancelledDestinationChangeSchema },
       },
     },
-    async (request) => cancelDestinationChange(deps, callerOf(request), request.params.id, request.ip),
+    async (request) => cancelDestinationChange(callerOf(request), deps, request.params.id),
   );
 }

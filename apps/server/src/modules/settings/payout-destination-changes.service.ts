@@ -12,13 +12,14 @@ import type { Db } from '../../db/database.ts';
 import type { PayoutDestinationValue } from '../../db/schema.ts';
 import { maskBankingInfo } from '../../domain/banking-info.ts';
 import { coolDownEnd } from '../../domain/payout-destination-hold.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { insertAuditEntry } from '../audit/audit.repo.ts';
-import { type AccessClaims, sha256Hex } from '../auth/tokens.ts';
+import { sha256Hex } from '../auth/tokens.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
 import { findOrganizationById } from '../organizations/organizations.repo.ts';
 import { cancelPayoutsToOldAddress } from '../payouts/payout-cancel.service.ts';
-import { findUserById, listOrganizationAdmins } from '../users/users.repo.ts';
+import { listOrganizationAdmins } from '../users/users.repo.ts';
 import {
   cancelDestinationChangesFrom,
   type DestinationChangeRow,
@@ -208,21 +209,19 @@ export async function cancelDestinationChangeByLink(
 
 /** An admin cancels from the payouts screen. */
 export async function cancelDestinationChange(
+  ctx: RequestContext,
   deps: DestinationCancelDeps,
-  caller: AccessClaims,
   id: string,
-  ip: string,
   now = new Date(),
 ): Promise<CancelledDestinationChange> {
-  const organizationId = organizationOf(caller);
-  const actor = await findUserById(deps.db, caller.userId);
+  const organizationId = organizationOf(ctx);
   const found = await findOrganizationDestinationChange(deps.db, organizationId, id);
   if (!found) throw new AppError('NotFound', 'No such change');
   return cancelChange(
     deps,
     async () => found,
-    { userId: caller.userId, email: actor?.email ?? null, via: 'settings' },
-    ip,
+    { userId: ctx.userId, email: ctx.actorEmail, via: 'settings' },
+    ctx.ip,
     now,
   );
 }

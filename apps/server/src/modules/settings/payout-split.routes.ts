@@ -32,6 +32,6 @@ export function registerPayoutSplitRoutes(app: App, deps: PayoutSplitDeps & MfaD
         response: { 200: PayoutSplitSettingsSchema },
       },
     },
-    async (request) => setPayoutSplit(deps, callerOf(request), request.body, request.ip),
+    async (request) => setPayoutSplit(callerOf(request), deps, request.body),
   );
 }

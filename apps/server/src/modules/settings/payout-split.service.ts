@@ -13,11 +13,11 @@ import {
 } from '@rayo/shared';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
-import { findUserById } from '../users/users.repo.ts';
 import {
   findOrganizationPayoutSplit,
   findPayoutSplitSettings,
@@ -98,13 +98,11 @@ export async function getPayoutSplit(deps: PayoutSplitDeps, caller: AccessClaims
  * notification commit together.
  */
 export async function setPayoutSplit(
+  ctx: RequestContext,
   deps: PayoutSplitDeps,
-  caller: AccessClaims,
   request: PayoutSplitRequest,
-  ip: string,
 ): Promise<PayoutSplitSettings> {
-  const organizationId = organizationOf(caller);
-  const actor = await findUserById(deps.db, caller.userId);
+  const organizationId = organizationOf(ctx);
   return deps.db.transaction().execute(async (trx) => {
     const row = await readSettings(trx, organizationId, true);
     const split: SplitPercents = {
@@ -117,15 +115,11 @@ export async function setPayoutSplit(
     }
     const bps = percentsToBps(split);
     await updatePayoutSplit(trx, organizationId, bps);
-    await insertAuditEntry(trx, {
-      action: 'settings.payout_split_changed',
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, 'settings.payout_split_changed', {
       organizationId,
       target: `organization:${organizationId}`,
       before: percentsOf(row),
       after: split,
-      ip,
     });
     await insertNotification(trx, {
       organizationId,

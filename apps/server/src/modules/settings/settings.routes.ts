@@ -37,7 +37,7 @@ export function registerSettingsRoutes(
     async (request, reply) => {
       const caller = callerOf(request);
       await enforceRateLimit(deps, reply, passwordAttempts, caller.userId);
-      return changePassword(deps, caller.userId, request.body, request.ip);
+      return changePassword(caller, deps, request.body);
     },
   );
 }

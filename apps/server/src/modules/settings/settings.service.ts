@@ -1,6 +1,7 @@
 import { AppError, type ChangePasswordRequest, type ChangePasswordResponse } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import type { RequestContext } from '../../http/request-context.ts';
+import { audit } from '../audit/audit.service.ts';
 import { endUserSessions } from '../auth/auth.repo.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { hashRefreshToken, type TokenIssuer } from '../auth/tokens.ts';
@@ -15,13 +16,12 @@ import { revokeDeveloperTokensOfUser } from './developer-tokens.repo.ts';
  * change, never the password.
  */
 export async function changePassword(
+  ctx: RequestContext,
   deps: { db: Db; tokens: TokenIssuer },
-  userId: string,
   request: ChangePasswordRequest,
-  ip: string,
   now = new Date(),
 ): Promise<ChangePasswordResponse> {
-  const user = await findUserCredentials(deps.db, { userId });
+  const user = await findUserCredentials(deps.db, { userId: ctx.userId });
   // An access token outlives a deleted user until it expires.
   if (!user) throw new AppError('Unauthorized', 'The user no longer exists');
   if (!(await verifyPassword(request.currentPassword, user.password_hash))) {
@@ -33,14 +33,10 @@ export async function changePassword(
     await updateUserPassword(trx, user.id, passwordHash);
     const epoch = await endUserSessions(trx, user.id, now, keep);
     const revoked = request.revokeDeveloperTokens ? await revokeDeveloperTokensOfUser(trx, user.id, now) : 0;
-    await insertAuditEntry(trx, {
-      action: 'settings.password_changed',
-      actorUserId: user.id,
-      actorEmail: user.email,
+    await audit(ctx, trx, 'settings.password_changed', {
       organizationId: user.organization_id,
       target: `user:${user.id}`,
       after: { developerTokensRevoked: revoked },
-      ip,
     });
     return epoch;
   });

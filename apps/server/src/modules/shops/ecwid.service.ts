@@ -1,8 +1,8 @@
 import { AppError, type ConnectEcwidRequest, EcwidStoreIdSchema, type ShopConnection } from '@rayo/shared';
 import { EcwidError, fetchEcwidProfile } from '../../adapters/shops/ecwid.ts';
 import { decryptEcwidPayload, ecwidKey, parseEcwidPaymentRequest } from '../../domain/ecwid-payload.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import type { AccessClaims } from '../auth/tokens.ts';
 import { openShopOrderCheckout } from './shop-orders.service.ts';
 import { findConnectionByShop } from './shops.repo.ts';
 import {
@@ -22,12 +22,11 @@ import {
  * opens only with the right one, since its GCM tag fails with any other.
  */
 export async function connectEcwid(
+  ctx: RequestContext,
   deps: ShopDeps,
-  caller: AccessClaims,
   request: ConnectEcwidRequest,
-  ip: string,
 ): Promise<ShopConnection> {
-  const organizationId = organizationOf(caller);
+  const organizationId = organizationOf(ctx);
   await requireVirtualBptCurrency(deps.db, organizationId, request.virtualBptId);
   if (!ecwidKey(request.clientSecret)) {
     throw new AppError('ShopConnectionFailed', 'An Ecwid client secret has at least 16 characters');
@@ -51,18 +50,13 @@ export async function connectEcwid(
   if (profile.storeId !== request.storeId) {
     throw new AppError('ShopConnectionFailed', 'Ecwid did not accept this secret token for this store id');
   }
-  return saveShopConnection(
-    deps,
-    caller,
-    {
-      platform: 'ecwid',
-      shop: request.storeId,
-      shopName: profile.storeName,
-      virtualBptId: request.virtualBptId,
-      secret: request.clientSecret,
-    },
-    ip,
-  );
+  return saveShopConnection(ctx, deps, {
+    platform: 'ecwid',
+    shop: request.storeId,
+    shopName: profile.storeName,
+    virtualBptId: request.virtualBptId,
+    secret: request.clientSecret,
+  });
 }
 
 export type EcwidPaymentForm = {

@@ -14,8 +14,8 @@ import {
   shopifyOrderGid,
   subscribeShopifyWebhooks,
 } from '../../adapters/shops/shopify.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import type { AccessClaims } from '../auth/tokens.ts';
 import { openShopOrderCheckout } from './shop-orders.service.ts';
 import { callShopifyStore, shopifyApi } from './shopify-session.ts';
 import { findConnectionByShop, findShopOrder } from './shops.repo.ts';
@@ -29,12 +29,11 @@ import { requireVirtualBptCurrency, type ShopDeps, saveShopConnection, shopAmoun
  * refused here rather than when the first shopper pays.
  */
 export async function connectShopify(
+  ctx: RequestContext,
   deps: ShopDeps,
-  caller: AccessClaims,
   request: ConnectShopifyRequest,
-  ip: string,
 ): Promise<ShopConnection> {
-  const organizationId = organizationOf(caller);
+  const organizationId = organizationOf(ctx);
   const currency = await requireVirtualBptCurrency(deps.db, organizationId, request.virtualBptId);
   const api = shopifyApi(deps);
   let token: ShopifyAccessToken;
@@ -75,21 +74,16 @@ export async function connectShopify(
       'Shopify did not take the webhook subscriptions: give the app the read_orders and write_orders scopes and try again',
     );
   }
-  return saveShopConnection(
-    deps,
-    caller,
-    {
-      platform: 'shopify',
-      shop: request.shop,
-      shopName: shop.name,
-      virtualBptId: request.virtualBptId,
-      secret: request.clientSecret,
-      // Shopify signs the app's webhooks with its client secret.
-      webhookSecret: request.clientSecret,
-      shopifyApp: { clientId: request.clientId, accessToken: token.accessToken, expiresAt: token.expiresAt },
-    },
-    ip,
-  );
+  return saveShopConnection(ctx, deps, {
+    platform: 'shopify',
+    shop: request.shop,
+    shopName: shop.name,
+    virtualBptId: request.virtualBptId,
+    secret: request.clientSecret,
+    // Shopify signs the app's webhooks with its client secret.
+    webhookSecret: request.clientSecret,
+    shopifyApp: { clientId: request.clientId, accessToken: token.accessToken, expiresAt: token.expiresAt },
+  });
 }
 
 /**

@@ -67,7 +67,7 @@ export function registerShopRoutes(app: App, deps: ShopDeps & RateLimitDeps): vo
       `/api/shops/${platform}`,
       { schema: { tags, summary: 'Disconnects the store: its pay links stop opening checkouts' } },
       async (request, reply) => {
-        await disconnectShop(deps, callerOf(request), platform, request.ip);
+        await disconnectShop(callerOf(request), deps, platform);
         return reply.status(204).send();
       },
     );
@@ -84,7 +84,7 @@ export function registerShopRoutes(app: App, deps: ShopDeps & RateLimitDeps): vo
         response: { 200: ShopConnectionSchema },
       },
     },
-    async (request) => connectShopify(deps, callerOf(request), request.body, request.ip),
+    async (request) => connectShopify(callerOf(request), deps, request.body),
   );
 
   app.put(
@@ -98,7 +98,7 @@ export function registerShopRoutes(app: App, deps: ShopDeps & RateLimitDeps): vo
         response: { 200: ShopConnectionSchema },
       },
     },
-    async (request) => connectEcwid(deps, callerOf(request), request.body, request.ip),
+    async (request) => connectEcwid(callerOf(request), deps, request.body),
   );
 
   app.get(

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { AppError, parseAmount, type ShopConnection, type ShopPlatform } from '@rayo/shared';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { isUniqueViolation } from '../checkouts/checkouts.repo.ts';
 import type { SecretCipher } from '../mfa/secret-cipher.ts';
-import { findUserById } from '../users/users.repo.ts';
 import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
 import { deleteConnection, findConnection, saveConnection } from './shops.repo.ts';
 
@@ -76,8 +76,8 @@ export async function requireVirtualBptCurrency(db: Db, organizationId: string, 
  * audits it without the secret. The caller has checked the secret with the shop where it can.
  */
 export async function saveShopConnection(
+  ctx: RequestContext,
   deps: ShopDeps,
-  caller: AccessClaims,
   input: {
     platform: ShopPlatform;
     shop: string;
@@ -89,10 +89,8 @@ export async function saveShopConnection(
     /** A Shopify app's client id and the token just minted with it (`secret` is its client secret). */
     shopifyApp?: { clientId: string; accessToken: string; expiresAt: Date };
   },
-  ip: string,
 ): Promise<ShopConnection> {
-  const organizationId = organizationOf(caller);
-  const actor = await findUserById(deps.db, caller.userId);
+  const organizationId = organizationOf(ctx);
   const id = randomUUID();
   try {
     const row = await deps.db.transaction().execute(async (trx) => {
@@ -116,14 +114,10 @@ export async function saveShopConnection(
             }
           : {}),
       });
-      await insertAuditEntry(trx, {
-        action: 'settings.shop_connected',
-        actorUserId: caller.userId,
-        actorEmail: actor?.email ?? null,
+      await audit(ctx, trx, 'settings.shop_connected', {
         organizationId,
         target: `shop_connection:${id}`,
         after: { platform: input.platform, shop: input.shop, virtualBptId: input.virtualBptId },
-        ip,
       });
       return saved;
     });
@@ -135,26 +129,16 @@ export async function saveShopConnection(
 }
 
 /** Forgets the organization's store on a platform, if it has one. */
-export async function disconnectShop(
-  deps: ShopDeps,
-  caller: AccessClaims,
-  platform: ShopPlatform,
-  ip: string,
-): Promise<void> {
-  const organizationId = organizationOf(caller);
-  const actor = await findUserById(deps.db, caller.userId);
+export async function disconnectShop(ctx: RequestContext, deps: ShopDeps, platform: ShopPlatform): Promise<void> {
+  const organizationId = organizationOf(ctx);
   await deps.db.transaction().execute(async (trx) => {
     const deleted = await deleteConnection(trx, organizationId, platform);
     // Disconnecting what is not connected leaves it so: the answer is the same.
     if (!deleted) return;
-    await insertAuditEntry(trx, {
-      action: 'settings.shop_disconnected',
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, 'settings.shop_disconnected', {
       organizationId,
       target: `shop_connection:${deleted.id}`,
       before: { platform, shop: deleted.shop },
-      ip,
     });
   });
 }
