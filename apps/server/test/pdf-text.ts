@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /** pdf.js's own copies of the standard fonts, which it reads to measure text in PDFs that do not embed them. */
 const standardFontDataUrl = `${path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
@@ -13,6 +13,10 @@ export type PdfReading = {
   language: string | undefined;
   /** Each page's size in points. */
   sizes: { width: number; height: number }[];
+  /** Each page's pieces of text, with where they start and end across the page, in points. */
+  spans: { str: string; left: number; right: number }[][];
+  /** How many images each page paints. */
+  images: number[];
 };
 
 /**
@@ -28,15 +32,20 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
   const document = await loading.promise;
   const text: string[] = [];
   const sizes: PdfReading['sizes'] = [];
+  const spans: PdfReading['spans'] = [];
+  const images: number[] = [];
   for (let number = 1; number <= document.numPages; number++) {
     const page = await document.getPage(number);
     const [, , width = 0, height = 0] = page.view;
     sizes.push({ width, height });
     const content = await page.getTextContent();
     const lines: string[] = [];
+    const pageSpans: PdfReading['spans'][number] = [];
     let line = '';
     for (const item of content.items) {
       if (!('str' in item)) continue;
+      const left = Number(item.transform[4]);
+      if (item.str.trim()) pageSpans.push({ str: item.str, left, right: left + item.width });
       line += item.str;
       if (item.hasEOL) {
         lines.push(line);
@@ -45,10 +54,13 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
     }
     if (line) lines.push(line);
     text.push(lines.join('\n'));
+    spans.push(pageSpans);
+    const operators = await page.getOperatorList();
+    images.push(operators.fnArray.filter((fn) => fn === OPS.paintImageXObject).length);
   }
   const metadata = await document.getMetadata();
   const info = metadata.info as { Title?: string; Language?: string };
   const pages = document.numPages;
   await loading.destroy();
-  return { pages, text, title: info.Title, language: info.Language, sizes };
+  return { pages, text, title: info.Title, language: info.Language, sizes, spans, images };
 }

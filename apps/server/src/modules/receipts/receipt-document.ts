@@ -24,6 +24,7 @@ const texts = {
     refund: (date: string) => `Refunded ${date}`,
     thanks: 'Thank you!',
     link: 'This receipt online:',
+    attached: 'The receipt is attached as a PDF.',
     subject: (merchant: string) => `Your receipt from ${merchant}`,
     intro: (merchant: string, date: string) => `${merchant} received your payment on ${date}.`,
     footer: 'You get this email because this address was typed on the payment screen. It is not kept.',
@@ -41,6 +42,7 @@ const texts = {
     refund: (date: string) => `Reembolsado el ${date}`,
     thanks: '¡Gracias!',
     link: 'Este recibo en línea:',
+    attached: 'El recibo va adjunto en PDF.',
     subject: (merchant: string) => `Tu recibo de ${merchant}`,
     intro: (merchant: string, date: string) => `${merchant} recibió tu pago el ${date}.`,
     footer: 'Recibes este correo porque esta dirección se escribió en la pantalla de pago. No se guarda.',
@@ -101,7 +103,7 @@ export function receiptPdf(receipt: Receipt, language: Language, link: string, l
   return { page: 'roll-80mm', title: `${t.title} · ${receipt.merchant.name}`, language, blocks };
 }
 
-/** The receipt as a plain-text mail, with its link. */
+/** The receipt as a plain-text mail, with its link; the PDF goes with it as an attachment. */
 export function receiptMail(to: string, receipt: Receipt, language: Language, link: string): MailMessage {
   const { t, when, lines } = receiptFigures(receipt, language);
   const width = Math.max(...lines.map((line) => line.label.length)) + 2;
@@ -113,6 +115,6 @@ export function receiptMail(to: string, receipt: Receipt, language: Language, li
   return {
     to,
     subject: t.subject(receipt.merchant.name),
-    text: `${t.intro(receipt.merchant.name, when)}\n\n${description}${figures}\n\n${payment}\n\n${t.link}\n${link}\n\n${t.thanks}\n\n-- \n${t.footer}`,
+    text: `${t.intro(receipt.merchant.name, when)}\n\n${description}${figures}\n\n${payment}\n\n${t.link}\n${link}\n${t.attached}\n\n${t.thanks}\n\n-- \n${t.footer}`,
   };
 }

@@ -99,24 +99,39 @@ function receiptUrl(deps: Pick<ReceiptDeps, 'config'>, token: string): string {
   return new URL(receiptPath(token), deps.config.publicUrl).toString();
 }
 
+async function receiptPdfOf(
+  deps: Pick<ReceiptDeps, 'db' | 'config'>,
+  token: string,
+  { row, receipt }: { row: ReceiptRow; receipt: Receipt },
+  language: Language,
+): Promise<{ pdf: Buffer; fileName: string }> {
+  const logo = await getLogoImage(deps.db, row.organizationId);
+  const pdf = await renderPdf(receiptPdf(receipt, language, receiptUrl(deps, token), logo));
+  return { pdf, fileName: `receipt-${receipt.settledAt.slice(0, 10)}.pdf` };
+}
+
 /** The receipt as a PDF on an 80 mm roll, in `language` or else the merchant's. */
 export async function renderReceiptPdf(
   deps: Pick<ReceiptDeps, 'db' | 'config'>,
   token: string,
   language: Language | undefined,
 ): Promise<{ pdf: Buffer; fileName: string }> {
-  const { row, receipt } = await requireReceipt(deps.db, token);
-  const chosen = language ?? receipt.language;
-  const logo = await getLogoImage(deps.db, row.organizationId);
-  const pdf = await renderPdf(receiptPdf(receipt, chosen, receiptUrl(deps, token), logo));
-  return { pdf, fileName: `receipt-${receipt.settledAt.slice(0, 10)}.pdf` };
+  const found = await requireReceipt(deps.db, token);
+  return receiptPdfOf(deps, token, found, language ?? found.receipt.language);
 }
 
 /**
- * Mails the receipt to the address the customer typed. The address is used for this mail only:
- * it is not stored (the rate limits count it by a hash that expires with their window).
+ * Mails the receipt to the address the customer typed, in the language of their screen, with
+ * its PDF attached (what a customer files or forwards for expenses). The address is used for
+ * this mail only: it is not stored (the rate limits count it by a hash that expires with their
+ * window).
  */
 export async function emailReceipt(deps: ReceiptDeps, token: string, request: EmailReceiptRequest): Promise<void> {
-  const { receipt } = await requireReceipt(deps.db, token);
-  await deps.mailer.send(receiptMail(request.email, receipt, request.language, receiptUrl(deps, token)));
+  const found = await requireReceipt(deps.db, token);
+  const { pdf, fileName } = await receiptPdfOf(deps, token, found, request.language);
+  const mail = receiptMail(request.email, found.receipt, request.language, receiptUrl(deps, token));
+  await deps.mailer.send({
+    ...mail,
+    attachments: [{ filename: fileName, content: pdf, contentType: 'application/pdf' }],
+  });
 }

@@ -11,7 +11,10 @@ import {
   signIn,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { fileUpload, tinyPng } from '../../../test/upload-files.ts';
 import { waitFor } from '../../../test/wait-for.ts';
+import { createDevnetChain, mineDevnetBlocks, sendDevnetPayment } from '../../adapters/chain/devnet.ts';
+import { watchCheckoutPayments } from '../onchain/onchain.service.ts';
 import { countTransactionsForPayment } from '../transactions/transactions.repo.ts';
 
 type Headers = { authorization: string };
@@ -230,6 +233,25 @@ describe('a receipt', () => {
     }
     expect(mail.text).toContain(invoice.paymentHash);
     expect(mail.text).toContain(`https://pay.example.com/receipts/${token}`);
+    expect(mail.text).toContain('El recibo va adjunto en PDF.');
+
+    // The PDF goes with it, in the language the customer chose, as pdf.js reads it.
+    expect(mail.attachments.map(({ filename, contentType }) => ({ filename, contentType }))).toEqual([
+      { filename: expect.stringMatching(/^receipt-\d{4}-\d{2}-\d{2}\.pdf$/), contentType: 'application/pdf' },
+    ]);
+    const attached = await readPdf(mail.attachments[0]?.content ?? Buffer.alloc(0));
+    expect(attached.language).toBe('es');
+    expect(attached.sizes[0]?.width).toBeCloseTo((80 * 72) / 25.4, 1);
+    const attachedText = attached.text.join('\n');
+    for (const expected of [
+      'Recibo',
+      'Café Ñandú',
+      'Subtotal',
+      'GTQ 15.25',
+      `https://pay.example.com/receipts/${token}`,
+    ]) {
+      expect(attachedText.replace(/\s+/g, ''), expected).toContain(expected.replace(/\s+/g, ''));
+    }
 
     const kept = await sql<{ count: string }>`
       select count(*) as count from rate_limit_hits where key ilike ${'%cliente@example.com%'}`.execute(t.db);
@@ -330,5 +352,74 @@ describe("a checkout's paid page", () => {
     ).json<Receipt>();
     expect(receipt).toMatchObject({ source: 'payment_link', total: '20.00', currency: 'GTQ' });
     expect(receipt.paymentHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('a receipt of a shop with a logo', () => {
+  it('draws the logo on the PDF, as pdf.js reads it back', async () => {
+    const token = await receiptTokenOf(await paidSale());
+    const pdfOf = async () =>
+      readPdf((await t.app.inject({ method: 'GET', url: `/api/public/receipts/${token}/pdf` })).rawPayload);
+    expect((await pdfOf()).images).toEqual([0]);
+    const upload = fileUpload(tinyPng([10, 125, 90], 8), 'logo.png', 'image/png');
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings/branding/logo',
+      headers: { ...admin, ...upload.headers },
+      payload: upload.payload,
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    try {
+      const read = await pdfOf();
+      expect(read.images).toEqual([1]);
+      expect(read.text[0]).toContain('Café Ñandú');
+      const receipt = (await t.app.inject({ method: 'GET', url: `/api/public/receipts/${token}` })).json<Receipt>();
+      expect(receipt.merchant.logoUrl).toMatch(/^\/api\/public\//);
+    } finally {
+      await t.app.inject({ method: 'DELETE', url: '/api/settings/branding/logo', headers: admin });
+    }
+  });
+});
+
+describe('a sale paid on-chain', () => {
+  it('shows its transaction id instead of a payment hash, in JSON, PDF and mail', async () => {
+    const vbpt = await post<{ id: string }>('/api/virtual-bpts', { name: 'Chain', bptId: bpt.id });
+    const link = await post<{ id: string }>(`/api/virtual-bpts/${vbpt.id}/payment-links`, {
+      description: 'Hammock',
+      amount: '73',
+      currency: 'GTQ',
+    });
+    const read = async () =>
+      (await t.app.inject({ method: 'GET', url: `/api/public/checkouts/${link.id}` })).json<PublicCheckout>();
+    const address = (await read()).onchain?.address ?? '';
+    // Q73.00 at Q730,000 per bitcoin is 10,000 sats, confirmed by four devnet blocks.
+    const { txid } = await sendDevnetPayment(t.db, address, 10_000n);
+    await mineDevnetBlocks(t.db, 4);
+    await watchCheckoutPayments({ db: t.db, config: t.config, chain: createDevnetChain(t.db) });
+    const paid = await waitFor(async () => {
+      const checkout = await read();
+      return checkout.status === 'paid' ? checkout : undefined;
+    });
+    const [token = ''] = paid.receiptTokens;
+
+    const receipt = (await t.app.inject({ method: 'GET', url: `/api/public/receipts/${token}` })).json<Receipt>();
+    expect(receipt).toMatchObject({ source: 'payment_link', paymentHash: null, txids: [txid], total: '73.00' });
+    expect(receipt.totalMsat).toBe(10_000_000);
+
+    for (const [language, label] of [
+      ['en', 'Transaction id'],
+      ['es', 'Id de la transacción'],
+    ] as const) {
+      const pdf = await t.app.inject({ method: 'GET', url: `/api/public/receipts/${token}/pdf?language=${language}` });
+      const text = (await readPdf(pdf.rawPayload)).text.join('\n');
+      expect(text).toContain(label);
+      expect(text.replace(/\s+/g, '')).toContain(txid);
+      expect(text).not.toContain('onchain:');
+    }
+    const since = inbox.mails.length;
+    expect((await mailReceipt(token, 'chain@example.com')).statusCode).toBe(204);
+    const mail = await inbox.waitForMail('chain@example.com', { since });
+    expect(mail.text).toContain(`Transaction id: ${txid}`);
+    expect(mail.text).not.toContain('onchain:');
   });
 });
