@@ -54,10 +54,33 @@ export const DayCloseSchema = z.object({
     }),
   ),
   byMethod: z.object({ lightning: CloseFiguresSchema, onchain: CloseFiguresSchema }),
-  /** The local hours of the day that had sales, 0–23. */
-  byHour: z.array(z.object({ hour: z.number().int(), figures: CloseFiguresSchema })),
+  /**
+   * The local hours of the day that had sales, 0–23, in the order they passed. The day the clocks
+   * go back, the repeated hour comes twice: `fold` 0 its first run, 1 its second; `repeated`
+   * marks both, so they are told apart on screen, in the CSV and in the PDF.
+   */
+  byHour: z.array(
+    z.object({
+      hour: z.number().int(),
+      fold: z.union([z.literal(0), z.literal(1)]),
+      repeated: z.boolean(),
+      figures: CloseFiguresSchema,
+    }),
+  ),
 });
 export type DayClose = z.infer<typeof DayCloseSchema>;
+
+/**
+ * How an hour of the close is shown: `01:00`, or for an hour the clocks ran twice `01:00 (1st)` and
+ * `01:00 (2nd)`, with the words of the reader's language for first and second.
+ */
+export function closeHourLabel(
+  entry: { hour: number; fold: 0 | 1; repeated: boolean },
+  runs: { first: string; second: string },
+): string {
+  const time = `${String(entry.hour).padStart(2, '0')}:00`;
+  return entry.repeated ? `${time} (${entry.fold === 1 ? runs.second : runs.first})` : time;
+}
 
 export const CLOSE_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
 export type CloseFrequency = (typeof CLOSE_FREQUENCIES)[number];

@@ -1,4 +1,4 @@
-import type { CloseFrequency, PaymentMethod } from '@rayo/shared';
+import { type CloseFrequency, isoInstantInZone, type PaymentMethod, startOfDay } from '@rayo/shared';
 
 /** Sums of a set of sales: fiat in minor units of the organization's currency, bitcoin in msat. */
 export type CloseSums = {
@@ -20,6 +20,8 @@ export type CloseGroup = CloseSums & {
   bptName: string;
   method: PaymentMethod;
   hour: number;
+  /** 1 for the second run of a wall-clock hour, the day the clocks go back; else 0. */
+  fold: 0 | 1;
 };
 
 export type CloseTotals = CloseSums & { netMsat: bigint };
@@ -33,7 +35,7 @@ export type CloseSummary = {
     byBpt: Array<{ bptId: string | null; name: string; totals: CloseTotals }>;
   }>;
   byMethod: Record<PaymentMethod, CloseTotals>;
-  byHour: Array<{ hour: number; totals: CloseTotals }>;
+  byHour: Array<{ hour: number; fold: 0 | 1; totals: CloseTotals }>;
 };
 
 const SUM_KEYS = [
@@ -90,6 +92,7 @@ export function summarizeClose(groups: readonly CloseGroup[]): CloseSummary {
     ['lightning', zero()],
     ['onchain', zero()],
   ]);
+  // Keyed hour * 2 + fold: the two runs of a repeated hour stay apart, in the order they came.
   const hours = new Map<number, CloseSums>();
   for (const group of groups) {
     add(total, group);
@@ -102,7 +105,7 @@ export function summarizeClose(groups: readonly CloseGroup[]): CloseSummary {
     sumInto(account.bpts, group.bptId, group);
     bptNames.set(group.bptId, group.bptName);
     sumInto(methods, group.method, group);
-    sumInto(hours, group.hour, group);
+    sumInto(hours, group.hour * 2 + group.fold, group);
   }
   const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
   return {
@@ -121,7 +124,9 @@ export function summarizeClose(groups: readonly CloseGroup[]): CloseSummary {
       lightning: withNet(methods.get('lightning') ?? zero()),
       onchain: withNet(methods.get('onchain') ?? zero()),
     },
-    byHour: [...hours].sort(([a], [b]) => a - b).map(([hour, sums]) => ({ hour, totals: withNet(sums) })),
+    byHour: [...hours]
+      .sort(([a], [b]) => a - b)
+      .map(([key, sums]) => ({ hour: Math.floor(key / 2), fold: (key % 2) as 0 | 1, totals: withNet(sums) })),
   };
 }
 
@@ -135,4 +140,41 @@ export function closePeriodOf(frequency: CloseFrequency, lastDay: string): { fro
   const last = new Date(`${lastDay}T00:00:00Z`);
   last.setUTCDate(last.getUTCDate() - 6);
   return { fromDay: last.toISOString().slice(0, 10), toDay: lastDay };
+}
+
+const HOUR_MS = 3_600_000;
+
+/** The wall-clock hour (0–23) of an instant in a zone. */
+function wallHourAt(epochMs: number, timeZone: string): number {
+  return Number(isoInstantInZone(epochMs, timeZone).slice(11, 13));
+}
+
+/**
+ * The hours of a local day in a zone, in the order they pass: 24, 23 the day the clocks go
+ * forward (the skipped hour is not there), 25 the day they go back (the repeated hour twice, its
+ * second run with `fold` 1). Zones that move by half an hour (Lord Howe) give a half hour as a
+ * whole one.
+ */
+export function hoursOfDay(day: string, timeZone: string): Array<{ hour: number; fold: 0 | 1 }> {
+  const [year = 0, month = 0, date = 0] = day.split('-').map(Number);
+  const start = startOfDay({ year, month, day: date }, timeZone) * 1000;
+  const end = startOfDay({ year, month, day: date + 1 }, timeZone) * 1000;
+  const hours: Array<{ hour: number; fold: 0 | 1 }> = [];
+  for (let at = start; at < end; at += HOUR_MS) {
+    const hour = wallHourAt(at, timeZone);
+    hours.push({ hour, fold: hours.some((seen) => seen.hour === hour) ? 1 : 0 });
+  }
+  return hours;
+}
+
+/** The hours that run twice on some day of [fromDay, toDay] in a zone: the days the clocks go back. */
+export function repeatedHoursOf(fromDay: string, toDay: string, timeZone: string): Set<number> {
+  const repeated = new Set<number>();
+  for (let day = new Date(`${fromDay}T00:00:00Z`); day.toISOString().slice(0, 10) <= toDay; ) {
+    for (const { hour, fold } of hoursOfDay(day.toISOString().slice(0, 10), timeZone)) {
+      if (fold === 1) repeated.add(hour);
+    }
+    day.setUTCDate(day.getUTCDate() + 1);
+  }
+  return repeated;
 }

@@ -1,4 +1,4 @@
-import type { CloseFigures, CloseFrequency, DayClose, Language } from '@rayo/shared';
+import { type CloseFigures, type CloseFrequency, closeHourLabel, type DayClose, type Language } from '@rayo/shared';
 import type { MailAttachment, MailMessage } from '../../adapters/mail/mailer.ts';
 
 const texts = {
@@ -16,6 +16,7 @@ const texts = {
       `${f.grossMsat} msat gross, ${f.feesMsat} msat fees, ${f.refundsMsat} msat refunds, ${f.netMsat} msat net`,
     byMethod: 'By payment method',
     byHour: 'By hour',
+    runs: { first: '1st', second: '2nd' },
     footer: 'Sent by Rayo on the schedule set in Close. The same figures are on screen, and attached as CSV and PDF.',
     late: 'Late',
     lateNote: (day: string, time: string, timeZone: string) =>
@@ -37,6 +38,7 @@ const texts = {
       `${f.grossMsat} msat bruto, ${f.feesMsat} msat comisiones, ${f.refundsMsat} msat reembolsos, ${f.netMsat} msat neto`,
     byMethod: 'Por método de pago',
     byHour: 'Por hora',
+    runs: { first: '1.ª', second: '2.ª' },
     footer:
       'Enviado por Rayo según la programación de Corte de caja. Las mismas cifras están en pantalla y adjuntas en CSV y PDF.',
     late: 'Con retraso',
@@ -81,7 +83,7 @@ export function closeMail(to: string, language: Language, report: CloseMailRepor
     lines.push(`  ${t.method[method]}: ${line(close.byMethod[method])}`);
   if (close.byHour.length > 0) {
     lines.push('', `${t.byHour}:`);
-    for (const hour of close.byHour) lines.push(`  ${String(hour.hour).padStart(2, '0')}:00: ${line(hour.figures)}`);
+    for (const hour of close.byHour) lines.push(`  ${closeHourLabel(hour, t.runs)}: ${line(hour.figures)}`);
   }
   lines.push('', t.footer);
   const subject = `${t.subject[report.frequency]} · ${report.organizationName} · ${t.period(close)}`;

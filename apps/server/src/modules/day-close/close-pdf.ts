@@ -1,4 +1,4 @@
-import type { CloseFigures, DayClose, Language } from '@rayo/shared';
+import { type CloseFigures, closeHourLabel, type DayClose, type Language } from '@rayo/shared';
 import { type PdfBlock, type PdfColumn, type PdfTableRow, renderPdf } from '../../pdf/pdf-writer.ts';
 
 const texts = {
@@ -11,6 +11,7 @@ const texts = {
     byMethod: 'By payment method',
     byHour: 'By hour',
     method: { lightning: 'Lightning', onchain: 'On-chain' },
+    runs: { first: '1st', second: '2nd' },
     columns: ['', 'Sales', 'Gross', 'Tips', 'Tax', 'Refunds', 'Fees (sats)', 'Net (sats)'],
   },
   es: {
@@ -22,6 +23,7 @@ const texts = {
     byMethod: 'Por método de pago',
     byHour: 'Por hora',
     method: { lightning: 'Lightning', onchain: 'On-chain' },
+    runs: { first: '1.ª', second: '2.ª' },
     columns: ['', 'Ventas', 'Bruto', 'Propinas', 'Impuestos', 'Reembolsos', 'Comisiones (sats)', 'Neto (sats)'],
   },
 } satisfies Record<Language, unknown>;
@@ -73,7 +75,7 @@ export function closePdf(organizationName: string, close: DayClose, language: La
     {
       kind: 'table',
       columns,
-      rows: close.byHour.map((hour) => row(`${String(hour.hour).padStart(2, '0')}:00`, hour.figures)),
+      rows: close.byHour.map((hour) => row(closeHourLabel(hour, t.runs), hour.figures)),
     },
   ];
   return renderPdf({ page: 'a4', title: `${t.title} ${t.period(close)}`, language, blocks });

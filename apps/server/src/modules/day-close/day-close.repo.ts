@@ -22,7 +22,7 @@ type GroupText = {
 /**
  * The sales settled in the local days and the refunds made in them, summed per account, terminal,
  * payment method (an on-chain sale's payment hash is its `onchain:` outpoint, as the CSV tells
- * them apart) and local hour. A refund counts on its sale's account, terminal and method, in the
+ * them apart) and local hour, the two runs of an hour the clocks go back through apart. A refund counts on its sale's account, terminal and method, in the
  * hour it was made. The days' bounds are local midnights by PostgreSQL's zone rules, so a day of
  * a daylight-saving change has its 23 or 25 hours.
  */
@@ -55,6 +55,9 @@ export async function listCloseGroups(db: ReadDb, filter: CloseFilter): Promise<
     select m.account_id as "accountId", a.name as "accountName", m.bpt_id as "bptId",
       coalesce(b.name, '') as "bptName", m.method,
       extract(hour from m.at at time zone ${timeZone})::int as hour,
+      -- The second run of a wall-clock hour (the clocks went back): an hour earlier it read the same hour.
+      case when date_trunc('hour', (m.at - interval '1 hour') at time zone ${timeZone})
+        = date_trunc('hour', m.at at time zone ${timeZone}) then 1 else 0 end as fold,
       sum(m.sales)::text as count,
       sum(m.gross_minor)::text as "grossMinor",
       sum(m.tips_minor)::text as "tipsMinor",
@@ -66,7 +69,7 @@ export async function listCloseGroups(db: ReadDb, filter: CloseFilter): Promise<
     from moves m
     join accounts a on a.id = m.account_id
     left join bpts b on b.id = m.bpt_id
-    group by 1, 2, 3, 4, 5, 6
+    group by 1, 2, 3, 4, 5, 6, 7
   `.execute(db);
   return rows.map((row) => ({
     ...row,

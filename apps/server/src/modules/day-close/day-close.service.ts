@@ -3,6 +3,7 @@ import {
   type CloseFigures,
   CSV_LINE_END,
   type CurrentOrganization,
+  closeHourLabel,
   csvLine,
   csvTextField,
   type DayClose,
@@ -11,7 +12,7 @@ import {
   type Language,
 } from '@rayo/shared';
 import type { Db, ReadDb } from '../../db/database.ts';
-import { type CloseTotals, summarizeClose } from '../../domain/day-close.ts';
+import { type CloseTotals, repeatedHoursOf, summarizeClose } from '../../domain/day-close.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findBpt } from '../bpts/bpts.repo.ts';
 import { getCurrentOrganization, scopeOf } from '../dashboard/dashboard.service.ts';
@@ -59,6 +60,7 @@ export async function readClose(db: ReadDb, scope: CloseScope): Promise<DayClose
     toDay: scope.toDay,
   });
   const close = summarizeClose(groups);
+  const repeated = repeatedHoursOf(scope.fromDay, scope.toDay, timeZone);
   const figures = (totals: CloseTotals) => figuresOf(totals, currency);
   return {
     from: scope.fromDay,
@@ -73,7 +75,12 @@ export async function readClose(db: ReadDb, scope: CloseScope): Promise<DayClose
       byBpt: account.byBpt.map((bpt) => ({ bptId: bpt.bptId, name: bpt.name, figures: figures(bpt.totals) })),
     })),
     byMethod: { lightning: figures(close.byMethod.lightning), onchain: figures(close.byMethod.onchain) },
-    byHour: close.byHour.map((hour) => ({ hour: hour.hour, figures: figures(hour.totals) })),
+    byHour: close.byHour.map((hour) => ({
+      hour: hour.hour,
+      fold: hour.fold,
+      repeated: repeated.has(hour.hour),
+      figures: figures(hour.totals),
+    })),
   };
 }
 
@@ -104,6 +111,9 @@ export async function getDayClose(
 ): Promise<DayClose> {
   return readClose(readDb, await closeScopeOf(db, caller, query));
 }
+
+/** The CSV's header is English; so are the words that tell the two runs of a repeated hour apart. */
+const CSV_HOUR_RUNS = { first: '1st', second: '2nd' };
 
 export const CLOSE_CSV_HEADER = [
   'Section',
@@ -153,7 +163,7 @@ export function closeCsv(close: DayClose): string {
     lines.push(line('method', ['', '', method, ''], close.byMethod[method]));
   }
   for (const hour of close.byHour) {
-    lines.push(line('hour', ['', '', '', `${String(hour.hour).padStart(2, '0')}:00`], hour.figures));
+    lines.push(line('hour', ['', '', '', closeHourLabel(hour, CSV_HOUR_RUNS)], hour.figures));
   }
   return lines.join('');
 }

@@ -242,4 +242,51 @@ describe('end-of-day close', () => {
       expect(result.byHour.map((hour) => hour.hour)).toEqual([0, 5]);
     });
   });
+
+  describe('on the days the clocks change (Europe/Madrid)', () => {
+    it('shows the hour the clocks go back through as two, on screen, in the CSV and in the PDF', async () => {
+      const org = await openTestShop(t, 'Horno');
+      await sql`update organizations set time_zone = 'Europe/Madrid', currency = 'GTQ' where id = ${org.organization.id}`.execute(
+        t.db,
+      );
+      const account = (await createTestAccount(t.db, org.organization.id, 'Sol')).id;
+      const sale = (utc: string, bill: bigint) =>
+        recordSale(t, org.organization.id, { at: new Date(utc), bill, accountId: account, bptId: null });
+      // 02:30 twice on 25 October 2026: first in summer time (UTC+2), then in winter time (UTC+1).
+      await sale('2026-10-25T00:30:00Z', 100n);
+      await sale('2026-10-25T01:30:00Z', 200n);
+      await sale('2026-10-25T01:45:00Z', 300n);
+      await sale('2026-10-25T02:10:00Z', 400n);
+      const result = await close('day=2026-10-25', org.admin);
+      expect(result.byHour.map((hour) => [hour.hour, hour.fold, hour.repeated, hour.figures.count])).toEqual([
+        [2, 0, true, 1],
+        [2, 1, true, 2],
+        [3, 0, false, 1],
+      ]);
+      const csv = (await get('/api/close/csv?day=2026-10-25', org.admin)).body.split('\r\n');
+      expect(csv.filter((line) => line.startsWith('hour,')).map((line) => line.split(',').slice(4, 7))).toEqual([
+        ['02:00 (1st)', 'GTQ', '1'],
+        ['02:00 (2nd)', 'GTQ', '2'],
+        ['03:00', 'GTQ', '1'],
+      ]);
+      const english = (await readPdf((await get('/api/close/pdf?day=2026-10-25', org.admin)).rawPayload)).text.join(
+        '\n',
+      );
+      expect(english).toContain('02:00 (1st)');
+      expect(english).toContain('02:00 (2nd)');
+      const spanish = (
+        await readPdf((await get('/api/close/pdf?day=2026-10-25&language=es', org.admin)).rawPayload)
+      ).text.join('\n');
+      expect(spanish).toContain('02:00 (1.ª)');
+      expect(spanish).toContain('02:00 (2.ª)');
+      // The day the clocks go forward has no 02:00: 01:59:59 is followed by 03:00.
+      await sale('2026-03-29T00:59:59Z', 500n);
+      await sale('2026-03-29T01:00:00Z', 600n);
+      const forward = await close('day=2026-03-29', org.admin);
+      expect(forward.byHour.map((hour) => [hour.hour, hour.fold, hour.repeated])).toEqual([
+        [1, 0, false],
+        [3, 0, false],
+      ]);
+    });
+  });
 });

@@ -17,6 +17,7 @@ import {
   CLOSE_FREQUENCIES,
   type CloseFigures,
   type CloseFrequency,
+  closeHourLabel,
   dayAt,
   formatDecimalMoney,
   formatMsatAsSats,
@@ -288,8 +289,8 @@ export function ClosePage() {
           <FiguresTable
             currency={data.currency}
             rows={data.byHour.map((hour) => ({
-              key: String(hour.hour),
-              label: `${String(hour.hour).padStart(2, '0')}:00`,
+              key: `${hour.hour}/${hour.fold}`,
+              label: closeHourLabel(hour, { first: t('close.firstRun'), second: t('close.secondRun') }),
               figures: hour.figures,
             }))}
           />
