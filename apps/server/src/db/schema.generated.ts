@@ -500,6 +500,7 @@ export interface Refunds {
   fiat_minor: Int8;
   fiat_msat: Generated<Int8>;
   fiat_share_minor: Generated<Int8>;
+  fiat_taken_at: Timestamp | null;
   id: Generated<string>;
   idempotency_key: string;
   invoice_expires_at: Timestamp | null;
@@ -509,6 +510,7 @@ export interface Refunds {
   lightning_payout_id: string | null;
   method: RefundMethod;
   onchain_msat: Generated<Int8>;
+  onchain_payout_id: string | null;
   organization_id: string;
   paid_at: Timestamp | null;
   payment_description: string | null;

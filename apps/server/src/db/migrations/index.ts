@@ -45,6 +45,7 @@ import * as receipts from './0045-receipts.ts';
 import * as refundsInLedger from './0047-refunds-in-ledger.ts';
 import * as closeReportClaims from './0048-close-report-claims.ts';
 import * as refundDestinations from './0049-refund-destinations.ts';
+import * as refundsFromEveryShare from './0050-refunds-from-every-share.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -94,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   '0047-refunds-in-ledger': refundsInLedger,
   '0048-close-report-claims': closeReportClaims,
   '0049-refund-destinations': refundDestinations,
+  '0050-refunds-from-every-share': refundsFromEveryShare,
 };

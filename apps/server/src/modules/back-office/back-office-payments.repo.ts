@@ -43,7 +43,8 @@ export async function lockTransactionsForPay(db: Db, ids: readonly string[]): Pr
 }
 
 /**
- * Marks the sales' fiat paid and takes it out of what the rollups count as still to pay:
+ * Marks the sales' fiat paid, less the fiat parts of the organization's refunds it takes, and takes
+ * it out of what the rollups count as still to pay:
  * `transaction_daily` (fiat to disburse; the bitcoin shares wait for their payouts) and
  * `disbursement_totals` (pending to paid). The caller has locked them and checked that none
  * was paid.
@@ -85,7 +86,40 @@ export async function markTransactionsPaid(db: Db, ids: readonly string[]): Prom
     where d.organization_id = p.organization_id and d.account_id = p.account_id and d.day = p.day
       and d.currency = p.currency
   `.execute(db);
+  // The transfer takes the organization's refunds' fiat parts still owed (decision 0057), oldest
+  // first, as many as it covers: their rows are locked first, and the update skips one a
+  // concurrent transfer took meanwhile.
   await sql`
+    select 1 from refunds r
+    where (r.organization_id, r.currency) in (
+      select organization_id, currency from transactions where id = any(${ids}::uuid[])
+    ) and r.fiat_taken_at is null and r.fiat_share_minor > 0
+    order by r.id
+    for update
+  `.execute(db);
+  await sql`
+    with gross as (
+      select organization_id, currency, count(*) as count, sum(fiat_income_minor) as fiat_minor,
+        sum(fiat_msat) as msat
+      from transactions where id = any(${ids}::uuid[]) group by 1, 2
+    ), owed as (
+      select r.id, g.fiat_minor, sum(r.fiat_share_minor) over (
+        partition by r.organization_id, r.currency order by r.created_at, r.id) as running
+      from refunds r join gross g on g.organization_id = r.organization_id and g.currency = r.currency
+      where r.fiat_taken_at is null and r.fiat_share_minor > 0
+    ), took as (
+      update refunds r set fiat_taken_at = now()
+      from owed o
+      where r.id = o.id and o.running <= o.fiat_minor and r.fiat_taken_at is null
+      returning r.organization_id, r.currency, r.fiat_share_minor, r.fiat_msat
+    ), p as (
+      select g.organization_id, g.currency, g.count,
+        g.fiat_minor - coalesce(sum(took.fiat_share_minor), 0) as fiat_minor,
+        g.msat - coalesce(sum(took.fiat_msat), 0) as msat
+      from gross g
+      left join took on took.organization_id = g.organization_id and took.currency = g.currency
+      group by g.organization_id, g.currency, g.count, g.fiat_minor, g.msat
+    )
     update disbursement_totals d set
       pending_count = d.pending_count - p.count,
       pending_fiat_minor = d.pending_fiat_minor - p.fiat_minor,
@@ -93,13 +127,7 @@ export async function markTransactionsPaid(db: Db, ids: readonly string[]): Prom
       paid_count = d.paid_count + p.count,
       paid_fiat_minor = d.paid_fiat_minor + p.fiat_minor,
       paid_msat = d.paid_msat + p.msat
-    from (
-      select organization_id, currency, count(*) as count, sum(fiat_income_minor) as fiat_minor,
-        sum(fiat_msat) as msat
-      from transactions
-      where id = any(${ids}::uuid[])
-      group by 1, 2
-    ) p
+    from p
     where d.organization_id = p.organization_id and d.currency = p.currency
   `.execute(db);
 }

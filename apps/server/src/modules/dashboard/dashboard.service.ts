@@ -155,13 +155,15 @@ export async function sumTransactions(
     organizationId: scope.organization.id,
     accountIds: scope.accountIds,
     ...period,
+    currency,
   });
   // Refunds owed beyond the period's shares leave nothing to disburse, not a negative figure.
-  const toDisburse = BigInt(totals.msatsToDisburse) - refunded;
+  const toDisburse = BigInt(totals.msatsToDisburse) - refunded.msat;
+  const fiatToDisburse = BigInt(totals.fiatToDisburseMinor) - refunded.fiatMinor;
   return {
     msatsToDisburse: msatNumber((toDisburse > 0n ? toDisburse : 0n).toString()),
     receiveMsat: msatNumber(totals.receiveMsat),
-    fiatToDisburse: formatMinor(BigInt(totals.fiatToDisburseMinor), currency),
+    fiatToDisburse: formatMinor(fiatToDisburse > 0n ? fiatToDisburse : 0n, currency),
     receiveFiat: formatMinor(BigInt(totals.receiveFiatMinor), currency),
     currency,
   };

@@ -113,18 +113,27 @@ export async function addTransactionToDisbursementTotals(db: Db, transactionId: 
 
 /**
  * `disbursement_totals` rebuilt from the ledger in one statement, with the same figures as
- * addTransactionToDisbursementTotals (the scale generator runs it after loading).
+ * addTransactionToDisbursementTotals and the refunds' fiat parts (addRefundToLedger, and the fiat
+ * transfers that take them) give (the scale generator runs it after loading).
  */
 export const DISBURSEMENT_TOTALS_REBUILD_SQL = `
   insert into disbursement_totals (organization_id, currency, pending_count, pending_fiat_minor, pending_msat,
     paid_count, paid_fiat_minor, paid_msat, fee_usd_micros)
   select t.organization_id, t.currency,
     count(*) filter (where t.fiat_msat > 0 and not t.disbursed),
-    coalesce(sum(t.fiat_income_minor) filter (where t.fiat_msat > 0 and not t.disbursed), 0),
-    coalesce(sum(t.fiat_msat) filter (where t.fiat_msat > 0 and not t.disbursed), 0),
+    coalesce(sum(t.fiat_income_minor) filter (where t.fiat_msat > 0 and not t.disbursed), 0)
+      - (select coalesce(sum(r.fiat_share_minor), 0) from refunds r
+        where r.organization_id = t.organization_id and r.currency = t.currency and r.fiat_taken_at is null),
+    coalesce(sum(t.fiat_msat) filter (where t.fiat_msat > 0 and not t.disbursed), 0)
+      - (select coalesce(sum(r.fiat_msat), 0) from refunds r
+        where r.organization_id = t.organization_id and r.currency = t.currency and r.fiat_taken_at is null),
     count(*) filter (where t.fiat_msat > 0 and t.disbursed),
-    coalesce(sum(t.fiat_income_minor) filter (where t.fiat_msat > 0 and t.disbursed), 0),
-    coalesce(sum(t.fiat_msat) filter (where t.fiat_msat > 0 and t.disbursed), 0),
+    coalesce(sum(t.fiat_income_minor) filter (where t.fiat_msat > 0 and t.disbursed), 0)
+      - (select coalesce(sum(r.fiat_share_minor), 0) from refunds r
+        where r.organization_id = t.organization_id and r.currency = t.currency and r.fiat_taken_at is not null),
+    coalesce(sum(t.fiat_msat) filter (where t.fiat_msat > 0 and t.disbursed), 0)
+      - (select coalesce(sum(r.fiat_msat), 0) from refunds r
+        where r.organization_id = t.organization_id and r.currency = t.currency and r.fiat_taken_at is not null),
     coalesce(sum(t.tx_fee_msat * case when t.currency = 'USD' then t.rate_minor_per_btc
       else coalesce((select r.rate_minor_per_btc from rates r where r.currency = 'USD'), 0) end / 10000000), 0)
   from transactions t
@@ -203,5 +212,12 @@ export async function addRefundToLedger(db: Db, movement: RefundMovement): Promi
     where t.id = ${movement.transactionId} and d.organization_id = t.organization_id
       and d.account_id = t.account_id and d.day = (t.settled_at at time zone o.time_zone)::date
       and d.currency = t.currency
+  `.execute(db);
+  // The fiat part is owed from the organization's fiat to disburse until a fiat transfer takes it.
+  await sql`
+    update disbursement_totals d set pending_fiat_minor = d.pending_fiat_minor - ${movement.fiatShareMinor},
+      pending_msat = d.pending_msat - ${movement.fiatMsat}
+    from transactions t
+    where t.id = ${movement.transactionId} and d.organization_id = t.organization_id and d.currency = t.currency
   `.execute(db);
 }

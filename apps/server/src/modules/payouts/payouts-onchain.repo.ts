@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.ts';
 import type { OnchainBatchState, OnchainPayoutBatchesTable } from '../../db/schema.ts';
 import type { WalletUtxo } from '../../domain/onchain-batch.ts';
 import { statesBefore } from '../../domain/payout-state.ts';
+import { chargeRefundsToOnchainPayout } from '../refunds/refunds.repo.ts';
 import { unpaidShares } from './payouts.repo.ts';
 import { listDepositAddresses } from './payouts-onchain-wallet.repo.ts';
 
@@ -139,10 +140,15 @@ export type NewBatch = BatchTransaction & {
     amountMsat: bigint;
     feeMsat: bigint;
     shares: Array<{ id: string; onchainMsat: bigint }>;
+    /** The refunds whose on-chain parts the payout is smaller by. */
+    refundIds: string[];
   }>;
 };
 
-/** The batch, its payouts (pending, sharing its txid) and the shares each carries, in the caller's transaction. */
+/**
+ * The batch, its payouts (pending, sharing its txid), the shares each carries and the refunds each
+ * takes, in the caller's transaction.
+ */
 export async function insertBatch(trx: Db, batch: NewBatch): Promise<BatchRow> {
   const row = await trx
     .insertInto('onchain_payout_batches')
@@ -175,6 +181,7 @@ export async function insertBatch(trx: Db, batch: NewBatch): Promise<BatchRow> {
         })),
       )
       .execute();
+    await chargeRefundsToOnchainPayout(trx, payout.refundIds, inserted.id);
   }
   return row;
 }

@@ -17,6 +17,7 @@ import {
 import { retryDelaySeconds } from '../../domain/payout-state.ts';
 import { payoutsSent } from '../../metrics.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
+import { lockOnchainRefundsOwed } from '../refunds/refunds.repo.ts';
 import { findPayoutDestinationHolds } from '../settings/payout-destination-holds.service.ts';
 import { recordFailedPayoutAttempt, retryPolicy } from './payouts.service.ts';
 import {
@@ -77,20 +78,39 @@ export async function estimateFeeRate(deps: OnchainPayoutDeps, log: Log): Promis
   return fallback;
 }
 
-type Due = Recipient & { oldest: Date; shares: UnpaidOnchainShare[] };
+type Due = Recipient & { oldest: Date; shares: UnpaidOnchainShare[]; refundIds: string[] };
+type OwedRefund = { id: string; organizationId: string; amountMsat: bigint };
 
-/** The organizations that may be paid now, each with its shares, owed whole sats and oldest share. */
-function groupDue(shares: readonly UnpaidOnchainShare[], minSats: bigint): { due: Due[]; belowMinimum: Due[] } {
-  const byOrganization = new Map<string, { destination: string; owedMsat: bigint; shares: UnpaidOnchainShare[] }>();
+/**
+ * The organizations that may be paid now, each with its shares, owed whole sats and oldest share.
+ * What an organization is owed is its shares less the on-chain parts of its refunds no on-chain
+ * payout has taken yet (decision 0057), which its next payout takes.
+ */
+function groupDue(
+  shares: readonly UnpaidOnchainShare[],
+  refunds: readonly OwedRefund[],
+  minSats: bigint,
+): { due: Due[]; belowMinimum: Due[] } {
+  const byOrganization = new Map<
+    string,
+    { destination: string; owedMsat: bigint; shares: UnpaidOnchainShare[]; refundIds: string[] }
+  >();
   for (const share of shares) {
     const entry = byOrganization.get(share.organizationId) ?? {
       destination: share.destination,
       owedMsat: 0n,
       shares: [],
+      refundIds: [],
     };
     entry.owedMsat += share.onchainMsat;
     entry.shares.push(share);
     byOrganization.set(share.organizationId, entry);
+  }
+  for (const refund of refunds) {
+    const entry = byOrganization.get(refund.organizationId);
+    if (!entry) continue;
+    entry.owedMsat -= refund.amountMsat;
+    entry.refundIds.push(refund.id);
   }
   const all = [...byOrganization].map(([organizationId, entry]) => ({ organizationId, ...entry }));
   const payable = new Set(planRecipients(all, minSats).map((recipient) => recipient.organizationId));
@@ -98,8 +118,9 @@ function groupDue(shares: readonly UnpaidOnchainShare[], minSats: bigint): { due
     .map((entry) => ({
       organizationId: entry.organizationId,
       destination: entry.destination,
-      sats: entry.owedMsat / 1000n,
+      sats: entry.owedMsat > 0n ? entry.owedMsat / 1000n : 0n,
       shares: entry.shares,
+      refundIds: entry.refundIds,
       // listUnpaidOnchainShares gives each organization's shares oldest first.
       oldest: (entry.shares[0] as UnpaidOnchainShare).settledAt,
     }))
@@ -192,6 +213,7 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
     ]);
     const { due, belowMinimum } = groupDue(
       unpaid.filter((share) => !held.has(share.organizationId)),
+      await lockOnchainRefundsOwed(trx),
       deps.config.chain.payoutMinSats,
     );
     for (const organizationId of held.keys()) {
@@ -247,6 +269,7 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
         amountMsat: recipient.sats * 1000n,
         feeMsat: (fees[index] as bigint) * 1000n,
         shares: recipient.shares,
+        refundIds: recipient.refundIds,
       })),
     });
     return finish(batch);

@@ -370,18 +370,41 @@ export async function listPayingRefunds(db: Db, limit: number): Promise<RefundRo
 }
 
 /**
- * The organization's refunds no Lightning payout has taken yet, locked until the transaction
- * ends, for the payout being made to be smaller by them.
+ * The organization's refunds whose Lightning part no Lightning payout has taken yet, locked until
+ * the transaction ends, for the payout being made to be smaller by them.
  */
 export async function lockRefundsOwed(db: Db, organizationId: string): Promise<{ id: string; amountMsat: bigint }[]> {
   const rows = await db
     .selectFrom('refunds')
-    .select(['id', 'amount_msat'])
+    .select(['id', 'lightning_msat'])
     .where('organization_id', '=', organizationId)
     .where('lightning_payout_id', 'is', null)
+    .where('lightning_msat', '>', '0')
     .forUpdate()
     .execute();
-  return rows.map((row) => ({ id: row.id, amountMsat: BigInt(row.amount_msat) }));
+  return rows.map((row) => ({ id: row.id, amountMsat: BigInt(row.lightning_msat) }));
+}
+
+/**
+ * Every organization's refunds whose on-chain part no on-chain payout has taken yet, locked until
+ * the transaction ends, for the batch being built to pay each organization less by them.
+ */
+export async function lockOnchainRefundsOwed(
+  db: Db,
+): Promise<{ id: string; organizationId: string; amountMsat: bigint }[]> {
+  const rows = await db
+    .selectFrom('refunds')
+    .select(['id', 'organization_id', 'onchain_msat'])
+    .where('onchain_payout_id', 'is', null)
+    .where('onchain_msat', '>', '0')
+    .forUpdate()
+    .execute();
+  return rows.map((row) => ({ id: row.id, organizationId: row.organization_id, amountMsat: BigInt(row.onchain_msat) }));
+}
+
+export async function chargeRefundsToOnchainPayout(db: Db, refundIds: string[], payoutId: string): Promise<void> {
+  if (refundIds.length === 0) return;
+  await db.updateTable('refunds').set({ onchain_payout_id: payoutId }).where('id', 'in', refundIds).execute();
 }
 
 export async function chargeRefundsToPayout(db: Db, refundIds: string[], payoutId: string): Promise<void> {
@@ -399,24 +422,29 @@ export async function releasePayoutRefunds(db: Db, payoutId: string): Promise<vo
 }
 
 /**
- * What the refunds of the filter's sales take from their "to disburse": each refund until the
- * Lightning payout that took it is sent. The sales are those the dashboard's filter covers, by
- * the time they settled.
+ * What the refunds of the filter's sales take from their "to disburse": the Lightning and on-chain
+ * parts until the payout that took each is sent, and the fiat part in `currency` until a fiat
+ * transfer took it. The sales are those the dashboard's filter covers, by the time they settled.
  */
 export async function sumRefundsNotDisbursed(
   db: ReadDb,
-  filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null },
-): Promise<bigint> {
+  filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null; currency: string },
+): Promise<{ msat: bigint; fiatMinor: bigint }> {
   let query = db
     .selectFrom('refunds')
     .innerJoin('transactions', 'transactions.id', 'refunds.transaction_id')
-    .leftJoin('payouts', 'payouts.id', 'refunds.lightning_payout_id')
-    .select(sql<string>`coalesce(sum(refunds.amount_msat), 0)`.as('msat'))
-    .where('refunds.organization_id', '=', filter.organizationId)
-    .where((eb) => eb.or([eb('payouts.id', 'is', null), eb('payouts.state', '<>', 'sent')]));
+    .leftJoin('payouts as lightning', 'lightning.id', 'refunds.lightning_payout_id')
+    .leftJoin('payouts as onchain', 'onchain.id', 'refunds.onchain_payout_id')
+    .select([
+      sql<string>`coalesce(sum(refunds.lightning_msat) filter (where lightning.state is distinct from 'sent'), 0)
+        + coalesce(sum(refunds.onchain_msat) filter (where onchain.state is distinct from 'sent'), 0)`.as('msat'),
+      sql<string>`coalesce(sum(refunds.fiat_share_minor) filter (where refunds.fiat_taken_at is null
+        and refunds.currency = ${filter.currency}), 0)`.as('fiat_minor'),
+    ])
+    .where('refunds.organization_id', '=', filter.organizationId);
   if (filter.accountIds !== null) query = query.where('transactions.account_id', 'in', filter.accountIds);
   if (filter.from !== null) query = query.where('transactions.settled_at', '>=', filter.from);
   if (filter.to !== null) query = query.where('transactions.settled_at', '<', filter.to);
   const row = await query.executeTakeFirstOrThrow();
-  return BigInt(row.msat);
+  return { msat: BigInt(row.msat), fiatMinor: BigInt(row.fiat_minor) };
 }
