@@ -9,7 +9,8 @@ import { QrCode } from './QrCode.tsx';
 
 /**
  * A paid sale's receipt, handed to the customer on the paid screen: a QR to scan, the link, and
- * an address to mail it to (sent once, not kept).
+ * an address to mail it to (sent once, not kept). Mailing is a choice, so the address is not
+ * marked as required: Send waits until one is typed, and the server judges it.
  */
 export function ReceiptShare({ token }: { token: string }) {
   const { t, i18n } = useTranslation();
@@ -51,7 +52,6 @@ export function ReceiptShare({ token }: { token: string }) {
             onChange={(event) => setEmail(event.currentTarget.value)}
             error={send.isError ? publicErrorMessage(t, send.error) : undefined}
             style={{ flex: 1 }}
-            required
           />
           <Button type="submit" loading={send.isPending} leftSection={<IconMail size={16} />} disabled={!email.trim()}>
             {t('devnet.send')}

@@ -1,5 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n/index.ts';
@@ -36,9 +37,11 @@ async function show(checkout: PublicCheckout, onRecheck = () => {}) {
   const i18n = initI18n();
   await i18n.changeLanguage('en');
   return render(
-    <MantineProvider>
-      <CheckoutPaid checkout={checkout} accent={null} onRecheck={onRecheck} />
-    </MantineProvider>,
+    <QueryClientProvider client={new QueryClient()}>
+      <MantineProvider>
+        <CheckoutPaid checkout={checkout} accent={null} onRecheck={onRecheck} />
+      </MantineProvider>
+    </QueryClientProvider>,
   );
 }
 
@@ -76,5 +79,20 @@ describe('the way back to a shop', () => {
   it('shows the link at once for a checkout that is no shop order', async () => {
     await show({ ...paid, storeNotified: null });
     expect(screen.getByRole('link', { name: 'Return to the store' })).toBeInTheDocument();
+  });
+});
+
+describe("the paid page's receipt", () => {
+  it('hands over a QR and a link to each paid sale, and offers mail without demanding it', async () => {
+    const token = 'R'.repeat(32);
+    await show({ ...paid, storeNotified: null, receiptTokens: [token] });
+    expect(await screen.findByRole('img', { name: 'QR code of the receipt' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Receipt' })).toHaveAttribute(
+      'href',
+      `${window.location.origin}/receipts/${token}`,
+    );
+    const address = screen.getByRole('textbox', { name: 'Email the receipt to' });
+    expect(address).not.toBeRequired();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
   });
 });

@@ -1,6 +1,7 @@
 import { Alert, Button, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import type { Language, Receipt } from '@rayo/shared';
 import { IconDownload, IconPrinter } from '@tabler/icons-react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { publicErrorMessage } from '../../api/error-messages.ts';
@@ -13,17 +14,31 @@ import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-for
 import { useTranslation } from '../../i18n/index.ts';
 import { useOrganizationLanguage } from '../../session/use-organization-language.ts';
 
+/** An 80 mm roll, of which a receipt printer reaches the middle 72 mm. */
+const ROLL_WIDTH_MM = 80;
+const ROLL_MARGIN_MM = 4;
+const PRINTED_WIDTH_MM = ROLL_WIDTH_MM - 2 * ROLL_MARGIN_MM;
+/** A CSS pixel is 1/96 inch. */
+const MM_PER_PX = 25.4 / 96;
+
 /**
- * A receipt prints on an 80 mm thermal roll: the page is the roll's width and as long as the
- * receipt, the 72 mm the printer reaches; everything but the receipt (the layout's header, the
- * buttons) stays off paper.
+ * The receipt on an 80 mm thermal roll: one page the roll's width and as long as the receipt,
+ * with only the receipt on it (not the layout's header or the buttons). CSS has no page "as long
+ * as its content" (`size: 80mm auto` is not valid and browsers fall back to Letter or A4), so the
+ * receipt is printed as laid out on screen, scaled down to the printed 72 mm, and the page is
+ * that scaled height long. `shown` is the receipt's size on screen, in CSS pixels.
  */
-const PRINT_STYLE = `@media print {@page {size:80mm auto;margin:4mm;} html,body {background:#fff !important;} body * {visibility:hidden;} [data-receipt],[data-receipt] * {visibility:visible;} [data-receipt] {position:absolute;inset:0 auto auto 0;width:72mm;max-width:72mm;color:#000 !important;font-size:9pt;} [data-receipt] > * {padding:0 !important;border:0 !important;box-shadow:none !important;} [data-receipt] .mantine-Title-root {font-size:13pt;} [data-receipt-screen-only] {display:none !important;}}`;
+function rollPrintStyle(shown: { width: number; height: number }): string {
+  const scale = PRINTED_WIDTH_MM / (shown.width * MM_PER_PX);
+  // A millimetre spare so that rounding never pushes the last line onto a second page.
+  const pageHeight = Math.ceil(shown.height * MM_PER_PX * scale + 2 * ROLL_MARGIN_MM + 1);
+  return `@media print {@page {size:${ROLL_WIDTH_MM}mm ${pageHeight}mm;margin:${ROLL_MARGIN_MM}mm;} html,body {background:#fff !important;} body *:not([data-receipt]):not([data-receipt] *):not(:has([data-receipt])) {display:none !important;} [data-receipt] {position:absolute;inset:0 auto auto 0;width:${shown.width}px;zoom:${scale.toFixed(4)};color:#000 !important;} [data-receipt] > * {border-color:transparent !important;box-shadow:none !important;}}`;
+}
 
 /**
  * `/receipts/:token`: a paid sale's receipt, for the customer who scanned it off the paid screen
  * or opened it from the mail. Printing sends only the receipt, on an 80 mm roll
- * (`PRINT_STYLE`); the PDF is the server's, on the same roll.
+ * (`rollPrintStyle`); the PDF is the server's, on the same roll.
  */
 export function ReceiptPage() {
   const { t } = useTranslation();
@@ -33,7 +48,6 @@ export function ReceiptPage() {
   const notFound = receipt.error instanceof ApiError && receipt.error.status === 404;
   return (
     <Stack maw={420} w="100%" mx="auto" gap="md">
-      <style>{PRINT_STYLE}</style>
       {receipt.isPending && <Loader aria-label={t('common.loading')} />}
       {receipt.isError && (
         <Alert color={notFound ? 'yellow' : 'red'} role="alert">
@@ -70,9 +84,21 @@ function ReceiptView({ receipt, token }: { receipt: Receipt; token: string }) {
   const rate = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(
     receipt.rate as Intl.StringNumericLiteral,
   );
+  const roll = useRef<HTMLDivElement>(null);
+  const [shown, setShown] = useState<{ width: number; height: number } | null>(null);
+  useLayoutEffect(() => {
+    const element = roll.current;
+    if (!element) return;
+    const measure = () => setShown({ width: element.offsetWidth, height: element.offsetHeight });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   return (
     <Stack gap="md">
-      <div data-receipt>
+      {shown && shown.width > 0 && <style>{rollPrintStyle(shown)}</style>}
+      <div data-receipt ref={roll}>
         <BrandedPanel accent={receipt.merchant.accentColor} data-testid="receipt">
           <Stack gap="sm">
             <BrandedTitle name={receipt.merchant.name} branding={receipt.merchant} logoTestId="receipt-logo" />
@@ -122,7 +148,7 @@ function ReceiptView({ receipt, token }: { receipt: Receipt; token: string }) {
           </Stack>
         </BrandedPanel>
       </div>
-      <Group justify="center" gap="sm" data-receipt-screen-only>
+      <Group justify="center" gap="sm">
         <Button leftSection={<IconPrinter size={18} />} onClick={() => window.print()}>
           {t('receipt.print')}
         </Button>
