@@ -67,8 +67,9 @@ export default defineConfig({
       REQUEST_BUDGET_ANONYMOUS_BURST: '100000',
       REQUEST_BUDGET_SIGNED_IN_BURST: '100000',
       LOG_LEVEL: 'warn',
-      // Short-lived invoices, so that the expiry journey takes a minute rather than fifteen; not
-      // shorter, since on a loaded machine paying from the devnet wallet page can take half a minute.
+      // Short-lived invoices, so that checkouts renew theirs within a journey; not shorter, since on
+      // a loaded machine paying from the devnet wallet page can take half a minute. The expiry
+      // journey does not wait for one: it asks the devnet node to let its invoice run out.
       INVOICE_EXPIRY_SECONDS: '60',
       // The payout settings spec serves Lightning addresses on 127.0.0.1.
       LNURL_ALLOW_PRIVATE_HOSTS: 'true',

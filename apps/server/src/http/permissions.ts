@@ -282,6 +282,7 @@ export const permissions: Readonly<Record<string, Permission>> = {
 
   // Registered only with the devnet Lightning backend, whose money is not real.
   'POST /api/devnet/pay': anyone,
+  'POST /api/devnet/expire': anyone,
   'POST /api/devnet/lnurl-withdraw': anyone,
   'POST /api/devnet/withdraw': anyone,
   'GET /api/devnet/lnurlw/:k1': anyone,

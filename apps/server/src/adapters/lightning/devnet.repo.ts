@@ -85,6 +85,20 @@ export async function findDevnetInvoices(db: Db, paymentHashes: readonly string[
 }
 
 /**
+ * Ends an unpaid invoice's life now, unless it already ended; undefined when the node has no such
+ * invoice. A paid one is answered as it is.
+ */
+export async function expireDevnetInvoiceNow(db: Db, paymentHash: string): Promise<DevnetInvoiceRow | undefined> {
+  const result = await sql<Row>`
+    update devnet_invoices
+    set expires_at = case when settle_index is null then least(expires_at, now()) else expires_at end
+    where payment_hash = ${paymentHash}
+    returning *`.execute(db);
+  const row = result.rows[0];
+  return row && toInvoice(row);
+}
+
+/**
  * Settles an unpaid, unexpired invoice and notifies the settlement listeners on commit; undefined
  * when it was already paid or has expired. Settlements are serialized so that they commit in
  * settle-index order: a listener that has seen index n can then never later find a smaller one.

@@ -7,6 +7,7 @@ import type { Db } from '../../db/database.ts';
 import { decodeBolt11 } from '../../domain/bolt11.ts';
 import {
   type DevnetInvoiceRow,
+  expireDevnetInvoiceNow,
   findDevnetInvoice,
   findDevnetInvoices,
   insertDevnetInvoice,
@@ -96,13 +97,7 @@ function toLookup(paymentHash: string, row: DevnetInvoiceRow | undefined, now: n
  * Bolt Card service and devnet payouts all come here. Settles it at most once.
  */
 export async function payDevnetInvoice(db: Db, paymentRequest: string): Promise<DevnetPayment> {
-  const invoice = decodeBolt11(paymentRequest);
-  if (invoice.currency !== DEVNET_CURRENCY) {
-    throw new AppError('InvalidInput', `This is not a devnet invoice: those start with ln${DEVNET_CURRENCY}`);
-  }
-  if (invoice.payee !== (await getDevnetNodePublicKey(db))) {
-    throw new AppError('InvalidInput', 'This invoice was issued by another node, not by this devnet');
-  }
+  const invoice = await decodeDevnetInvoice(db, paymentRequest);
   const settled = await settleDevnetInvoice(db, invoice.paymentHash);
   if (settled) {
     return {
@@ -117,6 +112,30 @@ export async function payDevnetInvoice(db: Db, paymentRequest: string): Promise<
   if (!current) throw new AppError('InvalidInput', 'The devnet node has no record of this invoice');
   if (current.settleIndex !== null) throw new AppError('InvoiceNotPending', 'This invoice is already paid');
   throw new AppError('InvalidInput', `This invoice expired at ${current.expiresAt.toISOString()}`);
+}
+
+/**
+ * Lets an unpaid invoice of the devnet node run out now, as it would at its expiry: the node
+ * refuses to pay it from then on. Returns its payment hash.
+ */
+export async function expireDevnetInvoice(db: Db, paymentRequest: string): Promise<string> {
+  const invoice = await decodeDevnetInvoice(db, paymentRequest);
+  const current = await expireDevnetInvoiceNow(db, invoice.paymentHash);
+  if (!current) throw new AppError('InvalidInput', 'The devnet node has no record of this invoice');
+  if (current.settleIndex !== null) throw new AppError('InvoiceNotPending', 'This invoice is already paid');
+  return invoice.paymentHash;
+}
+
+/** A BOLT11 invoice this devnet node signed, decoded; any other is refused. */
+async function decodeDevnetInvoice(db: Db, paymentRequest: string) {
+  const invoice = decodeBolt11(paymentRequest);
+  if (invoice.currency !== DEVNET_CURRENCY) {
+    throw new AppError('InvalidInput', `This is not a devnet invoice: those start with ln${DEVNET_CURRENCY}`);
+  }
+  if (invoice.payee !== (await getDevnetNodePublicKey(db))) {
+    throw new AppError('InvalidInput', 'This invoice was issued by another node, not by this devnet');
+  }
+  return invoice;
 }
 
 function asBackendError(error: unknown): LightningBackendError {

@@ -18,17 +18,19 @@ afterEach(async () => {
 type Caller = { remoteAddress: string; headers?: Record<string, string> };
 const outsider: Caller = { remoteAddress: '203.0.113.9' };
 
-/** An unpaid devnet invoice, and whether the devnet node has it settled now. */
+/** An unpaid devnet invoice, and what the devnet node says of it now. */
 async function unpaidInvoice(app: TestApp) {
   const node = createDevnetBackend(app.db, { databaseUrl: app.config.databaseUrl as string });
   const invoice = await node.createInvoice({ amountMsat: 5_000n, description: 'Sale', expirySeconds: 600 });
-  return { invoice, settled: async () => (await node.lookupInvoice(invoice.paymentHash)).state === 'settled' };
+  const state = async () => (await node.lookupInvoice(invoice.paymentHash)).state;
+  return { invoice, state, settled: async () => (await state()) === 'settled' };
 }
 
 /** Every devnet call, as `caller`. */
 function callEach(app: TestApp, caller: Caller, paymentRequest: string) {
   const calls: Array<{ method: 'GET' | 'POST'; url: string; payload?: object }> = [
     { method: 'POST', url: '/api/devnet/pay', payload: { paymentRequest } },
+    { method: 'POST', url: '/api/devnet/expire', payload: { paymentRequest } },
     { method: 'POST', url: '/api/devnet/lnurl-withdraw', payload: {} },
     { method: 'GET', url: '/api/devnet/lnurlw/abc' },
     { method: 'GET', url: '/api/devnet/lnurlw/abc/callback?k1=abc&pr=lnbcrt1' },
@@ -40,9 +42,9 @@ function callEach(app: TestApp, caller: Caller, paymentRequest: string) {
 }
 
 describe('the devnet wallet', () => {
-  it('refuses every call from another machine, and pays nothing', async () => {
+  it('refuses every call from another machine, and neither pays nor ends anything', async () => {
     t = await createTestApp();
-    const { invoice, settled } = await unpaidInvoice(t);
+    const { invoice, state } = await unpaidInvoice(t);
     for (const answer of await callEach(t, outsider, invoice.paymentRequest)) {
       expect(answer.statusCode, answer.body).toBe(403);
       expect(answer.json<ErrorResponse>()).toEqual({
@@ -51,7 +53,7 @@ describe('the devnet wallet', () => {
           'The devnet wallet answers only on the machine Rayo runs on; DEVNET_PUBLIC=true opens it to every address',
       });
     }
-    expect(await settled()).toBe(false);
+    expect(await state()).toBe('open');
     const tip = await t.app.inject({ method: 'GET', url: '/api/devnet/chain' });
     expect(tip.json()).toMatchObject({ height: 0 });
   });

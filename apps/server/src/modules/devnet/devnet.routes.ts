@@ -22,6 +22,7 @@ import {
   createDevnetWithdrawLink,
   type DevnetDeps,
   describeDevnetWithdrawal,
+  expireDevnetInvoiceEarly,
   getDevnetChainTip,
   mineDevnetChain,
   payFromDevnetWallet,
@@ -48,6 +49,22 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
       schema: { tags: ['devnet'], body: DevnetPayRequestSchema, response: { 200: DevnetPayResponseSchema } },
     },
     async (request) => payFromDevnetWallet(deps.db, request.body.paymentRequest),
+  );
+
+  app.post(
+    '/api/devnet/expire',
+    {
+      onRequest: localOnly,
+      schema: {
+        tags: ['devnet'],
+        summary: 'The devnet node lets an unpaid invoice run out now, and Rayo records it expired',
+        body: DevnetPayRequestSchema,
+      },
+    },
+    async (request, reply) => {
+      await expireDevnetInvoiceEarly(deps.db, request.body.paymentRequest);
+      return reply.status(204).send();
+    },
   );
 
   app.post(

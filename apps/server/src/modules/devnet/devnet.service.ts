@@ -8,12 +8,13 @@ import {
 } from '@rayo/shared';
 import { readDevnetTipHeight } from '../../adapters/chain/devnet.repo.ts';
 import { mineDevnetBlocks, sendDevnetPayment } from '../../adapters/chain/devnet.ts';
-import { payDevnetInvoice } from '../../adapters/lightning/devnet.ts';
+import { expireDevnetInvoice, payDevnetInvoice } from '../../adapters/lightning/devnet.ts';
 import type { LightningBackend } from '../../adapters/lightning/types.ts';
 import { redeemLnurlWithdraw } from '../../adapters/lnurl/withdraw-client.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { decodeBolt11 } from '../../domain/bolt11.ts';
+import { expireInvoiceNow } from '../ledger/settlement.service.ts';
 import { claimDevnetWithdrawal, findDevnetWithdrawal, insertDevnetWithdrawal } from './devnet.repo.ts';
 
 export type DevnetDeps = {
@@ -43,6 +44,14 @@ export async function payFromDevnetWallet(
 ): Promise<{ paymentHash: string; amountMsat: number }> {
   const payment = await payDevnetInvoice(db, paymentRequest);
   return { paymentHash: payment.paymentHash, amountMsat: Number(payment.amountMsat) };
+}
+
+/**
+ * Lets an unpaid devnet invoice run out now, at the node and in Rayo, as both would at its
+ * expiry: what expiry does can be tried without waiting out an invoice's life.
+ */
+export async function expireDevnetInvoiceEarly(db: Db, paymentRequest: string): Promise<void> {
+  await expireInvoiceNow(db, await expireDevnetInvoice(db, paymentRequest));
 }
 
 /**

@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
-import { AppError, type ErrorResponse } from '@rayo/shared';
+import { AppError, type ErrorResponse, type Invoice } from '@rayo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { openSse } from '../../../test/sse.ts';
+import { createTestAccount, createTestApp, openTestShop, type TestApp } from '../../../test/test-app.ts';
 import { createDevnetBackend } from '../../adapters/lightning/devnet.ts';
 import type { LightningBackend } from '../../adapters/lightning/types.ts';
 import { redeemLnurlWithdraw } from '../../adapters/lnurl/withdraw-client.ts';
@@ -60,6 +61,61 @@ async function getJson(url: string): Promise<{ status: number; cors: string | nu
 function callbackUrl(lnurl: string, query: Record<string, string>): string {
   return `${linkUrl(lnurl)}/callback?${new URLSearchParams(query)}`;
 }
+
+describe('POST /api/devnet/expire', () => {
+  it("ends a terminal sale's invoice now: Rayo tells its watchers, and the node pays it no more", async () => {
+    const { organization, admin } = await openTestShop(t);
+    const account = await createTestAccount(t.db, organization.id, 'Counter');
+    const bpt = await t.app.inject({
+      method: 'POST',
+      url: '/api/bpts',
+      headers: admin,
+      payload: { name: 'Till', accountId: account.id, channel: 'store', currency: 'GTQ' },
+    });
+    expect(bpt.statusCode, bpt.body).toBe(201);
+    const charged = await t.app.inject({
+      method: 'POST',
+      url: `/api/bpts/${bpt.json<{ id: string }>().id}/invoices`,
+      headers: admin,
+      payload: { amount: '5' },
+    });
+    expect(charged.statusCode, charged.body).toBe(201);
+    const invoice = charged.json<Invoice>();
+    const events = await openSse(`${base}/api/invoices/${invoice.id}/events`);
+    expect(await events.next()).toEqual({ event: 'status', data: { id: invoice.id, status: 'pending' } });
+
+    const expire = () =>
+      t.app.inject({ method: 'POST', url: '/api/devnet/expire', payload: { paymentRequest: invoice.paymentRequest } });
+    const expired = await expire();
+    expect(expired.statusCode, expired.body).toBe(204);
+    expect(await events.next()).toEqual({ event: 'status', data: { id: invoice.id, status: 'expired' } });
+    events.close();
+    expect((await t.app.inject({ method: 'GET', url: `/api/invoices/${invoice.id}` })).json()).toMatchObject({
+      status: 'expired',
+    });
+    expect((await node.lookupInvoice(invoice.paymentHash)).state).toBe('expired');
+    const paid = await t.app.inject({ method: 'POST', url: '/api/devnet/pay', payload: invoice });
+    expect(paid.statusCode).toBe(400);
+    expect(paid.json<ErrorResponse>().message).toMatch(/^This invoice expired at /);
+    // Asking again changes nothing.
+    expect((await expire()).statusCode).toBe(204);
+  });
+
+  it('refuses an invoice already paid and what is not a devnet invoice', async () => {
+    const invoice = await charge(1_000n);
+    expect((await t.app.inject({ method: 'POST', url: '/api/devnet/pay', payload: invoice })).statusCode).toBe(200);
+    const paid = await t.app.inject({ method: 'POST', url: '/api/devnet/expire', payload: invoice });
+    expect(paid.statusCode).toBe(409);
+    expect(paid.json<ErrorResponse>().code).toBe('InvoiceNotPending');
+    expect((await node.lookupInvoice(invoice.paymentHash)).state).toBe('settled');
+
+    for (const paymentRequest of ['hello', 'lnbc1invalid']) {
+      const refused = await t.app.inject({ method: 'POST', url: '/api/devnet/expire', payload: { paymentRequest } });
+      expect(refused.statusCode, paymentRequest).toBe(400);
+      expect(refused.json<ErrorResponse>().code).toBe('InvalidInput');
+    }
+  });
+});
 
 describe('POST /api/devnet/pay', () => {
   it('settles a devnet invoice and answers its hash and amount', async () => {

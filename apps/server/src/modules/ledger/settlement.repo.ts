@@ -22,6 +22,17 @@ export async function markInvoiceSettled(
     .executeTakeFirst();
 }
 
+/** A pending invoice whose life ends at `now` rather than at its own expiry, if that is later. */
+export async function endInvoiceLife(db: Db, paymentHash: string, now: Date): Promise<void> {
+  await db
+    .updateTable('invoices')
+    .set({ expires_at: now })
+    .where('payment_hash', '=', paymentHash)
+    .where('status', '=', 'pending')
+    .where('expires_at', '>', now)
+    .execute();
+}
+
 /** Pending invoices past their expiry become expired; returns their ids. */
 export async function expireInvoices(db: Db, now: Date): Promise<string[]> {
   const rows = await db

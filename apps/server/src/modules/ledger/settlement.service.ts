@@ -8,6 +8,7 @@ import { readPayoutSplitForSale } from '../settings/payout-split.service.ts';
 import { addTransactionToDailyRollup, addTransactionToDisbursementTotals, insertTransaction } from './ledger.repo.ts';
 import {
   advanceSettleCursor,
+  endInvoiceLife,
   expireInvoices,
   listOpenInvoices,
   markInvoiceSettled,
@@ -89,6 +90,15 @@ export async function expireDueInvoices(db: Db, now = new Date()): Promise<numbe
     for (const id of ids) await notifyInvoiceStatus(trx, id, 'expired');
     return ids.length;
   });
+}
+
+/**
+ * The pending invoice of `paymentHash` expires now rather than at its own expiry, as when its
+ * node let it run out early (the devnet node does on request), with its status event.
+ */
+export async function expireInvoiceNow(db: Db, paymentHash: string, now = new Date()): Promise<void> {
+  await endInvoiceLife(db, paymentHash, now);
+  await expireDueInvoices(db, now);
 }
 
 /**

@@ -142,4 +142,39 @@ describe('the terminal', () => {
     await userEvent.type(tip, '5');
     expect(charge).toBeEnabled();
   });
+
+  it('ends a sale whose invoice ran out on its own countdown, with no word from the server', async () => {
+    // The status stream stays silent, as when its event is lost: only the screen's countdown ends it.
+    vi.stubGlobal(
+      'EventSource',
+      class {
+        addEventListener() {}
+        close() {}
+      },
+    );
+    const invoice = {
+      id: 'invoice-1',
+      paymentRequest: 'lnbcrt1u1expired',
+      paymentHash: 'b'.repeat(64),
+      amountMsat: 4_088_000,
+      fiatTotal: '5.60',
+      billAmount: '5.00',
+      tip: '0.00',
+      tax: '0.60',
+      currency: 'GTQ',
+      rate: '136.986',
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+      status: 'pending',
+    };
+    fetch.mockImplementation(async (url: string) => {
+      if (url.endsWith('/transactions?limit=10')) return Response.json([sale]);
+      if (url.endsWith('/invoices')) return Response.json(invoice, { status: 201 });
+      return Response.json(info);
+    });
+    const keypad = await renderTerminal();
+    await userEvent.click(within(keypad).getByRole('button', { name: '5' }));
+    await userEvent.click(screen.getByRole('button', { name: /^Charge/ }));
+    expect(await screen.findByRole('heading', { name: 'Invoice expired' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Charge again' })).toBeInTheDocument();
+  });
 });
