@@ -58,7 +58,7 @@ export function registerRefundRoutes(app: App, deps: RefundDeps & MfaDeps & Rate
         response: { 200: RefundSchema },
       },
     },
-    async (request) => refundSale(deps, callerOf(request), request.params.id, request.body, request.ip, request.log),
+    async (request) => refundSale(callerOf(request), deps, request.params.id, request.body, request.log),
   );
 
   app.get(

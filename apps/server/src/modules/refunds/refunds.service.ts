@@ -17,8 +17,9 @@ import { parseLightningAddress } from '../../domain/lightning-address.ts';
 import { encodeLnurl } from '../../domain/lnurl.ts';
 import { nextStepFor } from '../../domain/payout-state.ts';
 import { planRefund, refundableMsat } from '../../domain/refunds.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { enqueueCheckoutRefundedWebhook } from '../checkouts/checkout-webhooks.ts';
 import { findStoreCheckoutOfSale } from '../checkouts/checkouts.repo.ts';
@@ -31,7 +32,6 @@ import {
   SETTLE_MARGIN_SECONDS,
   sha256Hex,
 } from '../payouts/payouts.service.ts';
-import { findUserById } from '../users/users.repo.ts';
 import {
   claimRefundLink,
   findRefund,
@@ -187,20 +187,18 @@ async function resolveDestination(deps: RefundDeps, destination: string, amountM
  * refund link (LUD-03) the answer carries.
  */
 export async function refundSale(
+  ctx: RequestContext,
   deps: RefundDeps,
-  caller: AccessClaims,
   saleId: string,
   request: CreateRefundRequest,
-  ip: string,
   log: Log,
 ): Promise<Refund> {
-  const organizationId = organizationOf(caller);
+  const organizationId = organizationOf(ctx);
   const amountMsat = BigInt(request.amountMsat);
-  const actor = await findUserById(deps.db, caller.userId);
   let payTo: PayTo | null = null;
   if (request.destination !== undefined && !(await findRefundByKey(deps.db, organizationId, request.idempotencyKey))) {
     // Checked before the destination is asked for an invoice, and again under the lock below.
-    const sale = await requireSale(deps.db, organizationId, saleId, caller);
+    const sale = await requireSale(deps.db, organizationId, saleId, ctx);
     if (sale.organizationBlocked)
       throw new AppError('OrganizationBlocked', 'Your organization is blocked; contact support');
     planRefund(sale, await sumSaleRefunds(deps.db, sale.transactionId), amountMsat);
@@ -208,7 +206,7 @@ export async function refundSale(
   }
   let created = false;
   const refund = await deps.db.transaction().execute(async (trx) => {
-    const sale = await requireSale(trx, organizationId, saleId, caller, true);
+    const sale = await requireSale(trx, organizationId, saleId, ctx, true);
     // Read after the lock: a same-key request that held it has committed its refund by now.
     const existing = await findRefundByKey(trx, organizationId, request.idempotencyKey);
     if (existing) return sameRefund(existing, sale, amountMsat);
@@ -223,8 +221,8 @@ export async function refundSale(
       fiatMinor,
       currency: sale.currency,
       idempotencyKey: request.idempotencyKey,
-      createdByUserId: caller.userId,
-      createdByEmail: actor?.email ?? null,
+      createdByUserId: ctx.userId,
+      createdByEmail: ctx.actorEmail,
       payTo: payTo ?? { method: 'lnurl-withdraw', k1: newK1() },
     });
     await recordRefundMovement(trx, {
@@ -234,10 +232,7 @@ export async function refundSale(
       fiatMinor,
     });
     created = true;
-    await insertAuditEntry(trx, {
-      action: 'refund.created',
-      actorUserId: caller.userId,
-      actorEmail: actor?.email ?? null,
+    await audit(ctx, trx, 'refund.created', {
       organizationId,
       target: `transaction:${sale.transactionId}`,
       after: {
@@ -248,7 +243,6 @@ export async function refundSale(
         method: inserted.method,
         destination: inserted.destination,
       },
-      ip,
     });
     const checkout = await findStoreCheckoutOfSale(trx, sale.transactionId);
     if (checkout) {
