@@ -76,6 +76,15 @@ async function changeLanguage(language: Language): Promise<void> {
   for (const listener of listeners) listener();
 }
 
+/**
+ * A text in a given language, once its texts are loaded: for a message about a change of language,
+ * which must read in the language just chosen rather than the one its screen was rendered in.
+ */
+async function textIn(language: Language, key: string, values?: TranslationValues): Promise<string> {
+  loaded[language] ??= await bundles[language]();
+  return translate(language, key, values);
+}
+
 /** The texts outside React (tests, and code that is handed a `t`). */
 export const i18n = {
   get language(): Language {
@@ -83,6 +92,7 @@ export const i18n = {
   },
   t: (key: string, values?: TranslationValues): string => translate(current, key, values),
   changeLanguage,
+  textIn,
 };
 
 function subscribe(listener: () => void): () => void {

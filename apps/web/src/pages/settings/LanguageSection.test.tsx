@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import { cleanNotifications, Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -7,13 +8,14 @@ import { followSessionLanguage, initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
 import { LanguageSection } from './LanguageSection.tsx';
 
-async function renderSection() {
+async function renderSection({ withNotifications = false } = {}) {
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'admin', language: 'en' }, true);
   const i18n = initI18n();
   await i18n.changeLanguage('en');
   const stop = followSessionLanguage();
   render(
     <MantineProvider>
+      {withNotifications && <Notifications />}
       <QueryClientProvider client={new QueryClient({ defaultOptions: { mutations: { retry: false } } })}>
         <LanguageSection />
       </QueryClientProvider>
@@ -28,6 +30,7 @@ describe('LanguageSection', () => {
     stop();
     vi.unstubAllGlobals();
     sessionStore.logout();
+    cleanNotifications();
   });
 
   it('switches the screens to Spanish at once and stores the choice on the user', async () => {
@@ -43,6 +46,17 @@ describe('LanguageSection', () => {
       '/api/settings/language',
       expect.objectContaining({ method: 'PUT', body: JSON.stringify({ language: 'es' }) }),
     );
+  });
+
+  it('says the language is saved in the language just chosen', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 204 })),
+    );
+    stop = await renderSection({ withNotifications: true });
+    await userEvent.click(screen.getByText('Español'));
+    expect((await screen.findAllByText('Idioma guardado.')).length).toBeGreaterThan(0);
+    expect(screen.queryByText('Language saved.')).not.toBeInTheDocument();
   });
 
   it('goes back to the stored language when the server does not keep the choice', async () => {

@@ -13,7 +13,7 @@ import { useSession } from '../../session/use-session.ts';
  * go back to the language the server still has.
  */
 export function LanguageSection() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { language } = useSession();
   const save = useSaveLanguage();
 
@@ -22,7 +22,9 @@ export function LanguageSection() {
     save.reset();
     sessionStore.setLanguage(next);
     save.mutate(next, {
-      onSuccess: () => notifications.show({ color: 'teal', message: t('settings.language.saved') }),
+      // Said in the language just chosen: `t` is still the one this screen was rendered in.
+      onSuccess: async () =>
+        notifications.show({ color: 'teal', message: await i18n.textIn(next, 'settings.language.saved') }),
       onError: () => sessionStore.setLanguage(previous),
     });
   };
