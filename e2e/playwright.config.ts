@@ -3,6 +3,9 @@ import { defineConfig, devices } from '@playwright/test';
 // Overridable so that two runs on one machine do not share a port or a data directory.
 const PORT = Number(process.env.E2E_PORT ?? 8097);
 const PG_PORT = process.env.E2E_PG_PORT ?? '5497';
+/** A spec that needs a server of its own, started with other settings, takes these plus 3. */
+export const E2E_PORT = PORT;
+export const E2E_PG_PORT = Number(PG_PORT);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? '.data/e2e';
 export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2597);
 /** Where the e2e mail inbox writes what Rayo sends, relative to the repository root. */

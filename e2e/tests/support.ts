@@ -33,9 +33,9 @@ export async function signInViaUi(
  * A back-office user of a journey's own, made as an operator makes one (`npm run user:create`),
  * for a journey that changes its password, language or MFA, which the demo user must keep.
  */
-export async function createBackOfficeUser(password: string): Promise<string> {
+export async function createBackOfficeUser(password: string, dataDir = E2E_DATA_DIR): Promise<string> {
   const repository = path.resolve(import.meta.dirname, '../..');
-  const url = await runningClusterUrl(path.resolve(repository, E2E_DATA_DIR));
+  const url = await runningClusterUrl(path.resolve(repository, dataDir));
   if (!url) throw new Error('The e2e server’s PostgreSQL is not running');
   const email = `oficina-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
   await promisify(execFile)(

@@ -106,6 +106,8 @@ export const errorStatus = {
   MfaEnrollmentMissing: 409,
   // BACKOFFICE_MFA_REQUIRED: a back-office user without MFA may only reach Settings until it is on.
   MfaRequired: 403,
+  // ...and, once on, may not turn it off while the platform requires it.
+  MfaCannotBeTurnedOff: 403,
   Unauthorized: 401,
   Forbidden: 403,
   NotFound: 404,

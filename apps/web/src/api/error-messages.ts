@@ -68,6 +68,7 @@ const messageKeys: Record<ErrorCode | 'Network', string> = {
   WrongMfaCode: 'mfa.errors.wrongCode',
   MfaCodeReused: 'mfa.errors.codeReused',
   MfaRequired: 'mfa.settings.turnOn',
+  MfaCannotBeTurnedOff: 'mfa.errors.cannotTurnOff',
   WrongRecoveryCode: 'mfa.errors.wrongRecoveryCode',
   MfaChallengeExpired: 'mfa.errors.challengeExpired',
   MfaAlreadyEnabled: 'mfa.errors.alreadyEnabled',

@@ -6,8 +6,8 @@ export const MFA_SETUP_PATH = '/settings/security';
 
 /**
  * With BACKOFFICE_MFA_REQUIRED the server refuses a back-office user without MFA every call but
- * their own settings; back office's page sends them to where MFA is turned on (an organization's
- * page, opened directly, shows the server's refusal).
+ * their own settings; every back-office page, an organization's opened directly included, sends
+ * them to where MFA is turned on.
  */
 export function MfaRequiredRedirect() {
   const status = useMfaStatus();

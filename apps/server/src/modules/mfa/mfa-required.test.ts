@@ -1,4 +1,4 @@
-import type { ErrorResponse, MfaEnrollment } from '@rayo/shared';
+import { type ErrorResponse, MFA_CODE_HEADER, type MfaEnrollment } from '@rayo/shared';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -42,6 +42,18 @@ describe('BACKOFFICE_MFA_REQUIRED', () => {
 
     expect((await call('GET', '/api/settings/mfa', accessToken)).json()).toEqual({ hasMfa: true, required: true });
     expect((await call('GET', '/api/back-office/organizations', accessToken)).statusCode).toBe(200);
+
+    // Once on, it stays on: turning it off is refused, with a right code or without one.
+    for (const mfaCode of [new TOTP({ secret: Secret.fromBase32(enrollment.secret) }).generate(), undefined]) {
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/api/settings/mfa/disable',
+        headers: { ...bearer(accessToken), ...(mfaCode ? { [MFA_CODE_HEADER]: mfaCode } : {}) },
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json<ErrorResponse>().code).toBe('MfaCannotBeTurnedOff');
+    }
+    expect((await call('GET', '/api/settings/mfa', accessToken)).json()).toEqual({ hasMfa: true, required: true });
   });
 
   it('asks nothing of an organization’s users', async () => {

@@ -12,7 +12,13 @@ import { callerOf, mustHaveMfa } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { mfaCodeAttempts, requireMfaCode } from '../../http/mfa-code.ts';
 import { enforceRateLimit, forgiveRateLimitHits, type RateLimitDeps } from '../../http/rate-limit.ts';
-import { confirmMfaEnrollment, disableMfa, hasMfaEnabled, startMfaEnrollment } from './mfa.service.ts';
+import {
+  confirmMfaEnrollment,
+  disableMfa,
+  ensureMfaMayBeTurnedOff,
+  hasMfaEnabled,
+  startMfaEnrollment,
+} from './mfa.service.ts';
 import {
   type MfaSignInDeps,
   readMfaChallenge,
@@ -72,10 +78,13 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps & RateLimitDeps)
   app.post(
     '/api/settings/mfa/disable',
     {
-      preHandler: requireMfaCode(deps),
+      preHandler: [
+        async (request) => ensureMfaMayBeTurnedOff(mustHaveMfa(deps.config, callerOf(request).role)),
+        requireMfaCode(deps),
+      ],
       schema: {
         tags,
-        summary: `Turns MFA off; needs a code (or a recovery code) in the ${MFA_CODE_HEADER} header`,
+        summary: `Turns MFA off; needs a code (or a recovery code) in the ${MFA_CODE_HEADER} header. 403 MfaCannotBeTurnedOff when the platform requires MFA of the caller`,
         headers: z.object({ [MFA_CODE_HEADER]: z.string().max(64).optional() }),
       },
     },

@@ -83,6 +83,16 @@ export async function verifyMfaCode(
   throw refuseTotpCode(outcome);
 }
 
+/**
+ * Refuses turning MFA off when the platform requires it of the caller (BACKOFFICE_MFA_REQUIRED),
+ * before any code is asked for or used up.
+ */
+export function ensureMfaMayBeTurnedOff(required: boolean): void {
+  if (required) {
+    throw new AppError('MfaCannotBeTurnedOff', 'MFA is required for back office and cannot be turned off');
+  }
+}
+
 /** Turns MFA off; the route has checked the `mfa-code` header already. */
 export async function disableMfa(deps: MfaDeps, userId: string, ip: string): Promise<void> {
   const user = await existingUser(deps.db, userId);

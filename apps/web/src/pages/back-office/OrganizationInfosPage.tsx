@@ -41,6 +41,7 @@ import { useFormatLocale } from '../../components/format-locale.ts';
 import { LoadError } from '../../components/LoadError.tsx';
 import { notifications } from '../../components/notifications.ts';
 import { useTranslation } from '../../i18n/index.ts';
+import { MfaRequiredRedirect } from '../../session/MfaRequiredRedirect.tsx';
 import { useSession } from '../../session/use-session.ts';
 import { OrganizationTabs } from './OrganizationTabs.tsx';
 
@@ -98,6 +99,7 @@ export function OrganizationInfosPage() {
   const record = useOrganizationAdminRecord(id);
   return (
     <>
+      <MfaRequiredRedirect />
       <OrganizationTabs organizationId={id} active="infos" />
       {record.isError && <LoadError error={record.error} onRetry={() => record.refetch()} />}
       {record.isPending && <Text size="sm">{t('common.loading')}</Text>}

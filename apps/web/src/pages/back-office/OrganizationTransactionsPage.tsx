@@ -15,6 +15,7 @@ import { useFormatLocale } from '../../components/format-locale.ts';
 import { LabelledPagination } from '../../components/LabelledPagination.tsx';
 import { formatDecimalMoney, formatMsatAsSats } from '../../components/money-format.ts';
 import { useTranslation } from '../../i18n/index.ts';
+import { MfaRequiredRedirect } from '../../session/MfaRequiredRedirect.tsx';
 import { MarkPaidButton } from './MarkPaidButton.tsx';
 import { OrganizationPayoutsSection } from './OrganizationPayoutsSection.tsx';
 import { OrganizationTabs } from './OrganizationTabs.tsx';
@@ -84,6 +85,7 @@ export function OrganizationTransactionsPage() {
 
   return (
     <>
+      <MfaRequiredRedirect />
       <OrganizationTabs organizationId={id} active="transactions" />
       <Paper withBorder radius="md" p="md" component="section" aria-labelledby="unpaid-title">
         <Stack gap="sm">

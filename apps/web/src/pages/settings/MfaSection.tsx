@@ -22,6 +22,8 @@ export function MfaSection() {
   const [enrollment, setEnrollment] = useState<MfaEnrollment | null>(null);
   const [askingForCode, setAskingForCode] = useState(false);
   const hasMfa = status.data?.hasMfa ?? false;
+  // The platform requires it (BACKOFFICE_MFA_REQUIRED): once on, it stays on, as the server insists.
+  const locked = hasMfa && status.data?.required === true;
 
   // While the user is turning it off the switch shows off; it is on while a setup is under way.
   const checked = askingForCode || disable.isPending ? false : hasMfa || enrollment !== null || enable.isPending;
@@ -60,7 +62,7 @@ export function MfaSection() {
               size="md"
               aria-label={t('mfa.settings.switch')}
               checked={checked}
-              disabled={status.isError || enable.isPending || disable.isPending}
+              disabled={locked || status.isError || enable.isPending || disable.isPending}
               onChange={(event) => toggle(event.currentTarget.checked)}
             />
           )}
@@ -69,6 +71,11 @@ export function MfaSection() {
           <Alert color="yellow" variant="light" role="status">
             {t('mfa.settings.turnOn')}
           </Alert>
+        )}
+        {locked && (
+          <Text size="sm" c="dimmed">
+            {t('mfa.errors.cannotTurnOff')}
+          </Text>
         )}
         {status.isError && <LoadError error={status.error} onRetry={() => status.refetch()} />}
         {!status.isPending && !status.isError && (
