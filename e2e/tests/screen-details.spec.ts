@@ -213,6 +213,16 @@ test('back office’s notices, undo and platform wallet, in Spanish at both widt
     const notices = page.getByTestId('back-office-notifications');
     const first = notices.getByRole('row').nth(1);
     await afterNavigation(first).toBeVisible();
+    // Issue 26: on a phone, focusing the delete button scrolled the notices sideways.
+    await first.getByRole('button', { name: 'Eliminar' }).focus();
+    expect(await page.evaluate(() => window.scrollX)).toBe(0);
+    const scrolledSideways = await notices.evaluate((table) => {
+      let sideways = 0;
+      for (let box: Element | null = table; box; box = box.parentElement) sideways += box.scrollLeft;
+      return sideways;
+    });
+    expect(scrolledSideways).toBe(0);
+    await expect(first.getByRole('button', { name: 'Eliminar' })).toBeInViewport({ ratio: 1 });
     await first.getByRole('button', { name: 'Eliminar' }).click();
     const deleted = page.getByRole('alert').filter({ hasText: 'Se eliminó el aviso' });
     await expect(deleted).toBeVisible();

@@ -87,41 +87,46 @@ export function NotificationsPanel() {
         empty={t('backOffice.notifications.empty')}
       >
         {(data) => (
-          <Table.ScrollContainer minWidth={480}>
-            <Table verticalSpacing="xs" data-testid="back-office-notifications">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('backOffice.notifications.time')}</Table.Th>
-                  <Table.Th>{t('backOffice.notifications.organization')}</Table.Th>
-                  <Table.Th>{t('backOffice.notifications.kind')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.notifications
-                  .filter((notice) => !hidden.has(notice.id))
-                  .map((notice) => (
-                    <Table.Tr key={notice.id}>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{date(notice.createdAt)}</Table.Td>
-                      <Table.Td>
-                        <Link to={`/back-office/${notice.organizationId}/infos`}>{notice.organizationName}</Link>
-                      </Table.Td>
-                      <Table.Td>{t(notificationKindKey(notice.kind))}</Table.Td>
-                      <Table.Td>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={t('backOffice.notifications.delete')}
-                          onClick={() => deleteWithUndo(notice)}
-                        >
-                          <IconTrash size={16} />
-                        </ActionIcon>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          // No minimum width, and on a phone the time under the organization rather than in a
+          // column of its own: the table fits, so focusing a delete button does not scroll it sideways.
+          <Table verticalSpacing="xs" data-testid="back-office-notifications">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th visibleFrom="sm">{t('backOffice.notifications.time')}</Table.Th>
+                <Table.Th>{t('backOffice.notifications.organization')}</Table.Th>
+                <Table.Th>{t('backOffice.notifications.kind')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.notifications
+                .filter((notice) => !hidden.has(notice.id))
+                .map((notice) => (
+                  <Table.Tr key={notice.id}>
+                    <Table.Td visibleFrom="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {date(notice.createdAt)}
+                    </Table.Td>
+                    <Table.Td>
+                      <Link to={`/back-office/${notice.organizationId}/infos`}>{notice.organizationName}</Link>
+                      <Text size="xs" c="dimmed" hiddenFrom="sm">
+                        {date(notice.createdAt)}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{t(notificationKindKey(notice.kind))}</Table.Td>
+                    <Table.Td>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('backOffice.notifications.delete')}
+                        onClick={() => deleteWithUndo(notice)}
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+            </Table.Tbody>
+          </Table>
         )}
       </PagedList>
     </Stack>
