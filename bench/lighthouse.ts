@@ -7,10 +7,11 @@
  * Lighthouse is run from npm with npx (LIGHTHOUSE_VERSION), so that it is not a dependency of
  * the project. Against a running Rayo: `BENCH_URL=http://127.0.0.1:8080 node bench/lighthouse.ts`;
  * without BENCH_URL it starts one on a fresh data directory. The demo admin creates the pages.
- * LIGHTHOUSE_PAGES=checkout,donation runs only those.
+ * LIGHTHOUSE_PAGES=checkout,donation runs only those; LIGHTHOUSE_REPORTS=dir keeps each run's full
+ * report there (its diagnostics: the LCP element and breakdown, requests, main-thread work).
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -22,6 +23,7 @@ const LIGHTHOUSE = `lighthouse@${process.env.LIGHTHOUSE_VERSION ?? '12.8.2'}`;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Which pages to run, by name (checkout, donation, terminal, login); all by default. */
 const PAGES = process.env.LIGHTHOUSE_PAGES?.split(',');
+const REPORTS = process.env.LIGHTHOUSE_REPORTS;
 
 async function call<T>(url: string, method: 'GET' | 'POST' | 'PATCH', body?: object, token?: string): Promise<T> {
   const response = await fetch(url, {
@@ -71,7 +73,7 @@ async function publicPages(url: string): Promise<Record<string, string>> {
 
 type Run = { score: number; lcpMs: number; fcpMs: number; tbtMs: number };
 
-async function lighthouse(page: string): Promise<Run> {
+async function lighthouse(page: string, name: string): Promise<Run> {
   const dir = await mkdtemp(path.join(tmpdir(), 'rayo-lighthouse-'));
   const report = path.join(dir, 'report.json');
   try {
@@ -89,6 +91,7 @@ async function lighthouse(page: string): Promise<Run> {
       ],
       { env: { ...process.env, CHROME_PATH: CHROMIUM }, maxBuffer: 64 * 1024 * 1024 },
     );
+    if (REPORTS) await copyFile(report, path.join(REPORTS, `${name}-${Date.now()}.json`));
     const result = JSON.parse(await readFile(report, 'utf8')) as {
       categories: { performance: { score: number } };
       audits: Record<string, { numericValue: number }>;
@@ -106,10 +109,10 @@ async function lighthouse(page: string): Promise<Run> {
 }
 
 /** Lighthouse sometimes loses the trace of a load on a busy machine (NO_NAVSTART); such a run is run again. */
-async function lighthouseRetried(page: string): Promise<Run> {
+async function lighthouseRetried(page: string, name: string): Promise<Run> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await lighthouse(page);
+      return await lighthouse(page, name);
     } catch (error) {
       if (attempt === 3) throw error;
       console.warn(`run failed, again: ${(error as { stderr?: string }).stderr?.trim() ?? error}`);
@@ -131,7 +134,7 @@ try {
   console.log(`Lighthouse ${LIGHTHOUSE}, mobile preset, ${RUNS} runs per page, ${CHROMIUM}`);
   for (const [name, page] of Object.entries(pages).filter(([name]) => !PAGES || PAGES.includes(name))) {
     const runs: Run[] = [];
-    for (let run = 0; run < RUNS; run += 1) runs.push(await lighthouseRetried(page));
+    for (let run = 0; run < RUNS; run += 1) runs.push(await lighthouseRetried(page, name));
     const of = (key: keyof Run) => runs.map((run) => run[key]);
     console.log(
       `${name.padEnd(9)} score ${median(of('score'))} (${of('score').join(', ')}), ` +

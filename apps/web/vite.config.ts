@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import { EARLY_REQUESTS_KEY, HOME_EARLY_PATHS, PUBLIC_EARLY_PAGES } from './src/api/early-requests.ts';
 
 const MANTINE_STYLES = /@mantine\/(core|dates|charts|notifications)\/esm\/(?:.*\/)?([A-Za-z]+)\.module\.mjs$/;
@@ -58,6 +58,46 @@ function precompressAssets(): Plugin {
 
 const HOME =
   /src[\\/](pages[\\/]home[\\/](HomePage\.tsx|home-prefetch\.ts)|layouts[\\/]MainLayout\.tsx|components[\\/]QueryRoutes\.tsx)$/;
+
+/**
+ * The lazy modules each public page's first paint waits on, besides the entry: the page, the
+ * layout and query provider around it. `home` is the signed-in home's own (HOME).
+ */
+const FIRST_PAINT_ROOTS: [RegExp, string[]][] = [
+  [/src[\\/]pages[\\/]checkout[\\/]CheckoutPage\.tsx$/, ['checkout']],
+  [/src[\\/]pages[\\/]donation[\\/]DonationPage\.tsx$/, ['donation']],
+  [/src[\\/]pages[\\/]terminal[\\/]TerminalPage\.tsx$/, ['terminal']],
+  [/src[\\/](layouts[\\/]PlainLayout\.tsx|components[\\/]QueryRoutes\.tsx)$/, ['checkout', 'donation', 'terminal']],
+  [HOME, ['home']],
+];
+
+/**
+ * Chunks by first paint: a module that a public page's first paint waits on goes into one chunk
+ * with every other module awaited by the same public pages and home. Left to itself the bundler
+ * cuts a chunk for every set of lazy pages that share a module, and with some forty screens
+ * sharing components that made each public page some 35 requests before its first paint, which
+ * a phone on slow 4G makes six at a time over HTTP/1.1, a round trip each (docs/benchmarks.md).
+ * Home still loads exactly the modules it awaits, so its bytes do not grow; other signed-in
+ * screens may load a little code they do not run.
+ */
+function firstPaintChunkName(moduleId: string, ctx: { getModuleInfo(id: string): Rolldown.ModuleInfo | null }) {
+  const seen = new Set<string>();
+  const pages = new Set<string>();
+  const stack = [moduleId];
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const info = ctx.getModuleInfo(id);
+    // The entry's modules are the framework chunk's.
+    if (!info || info.isEntry) return null;
+    for (const [root, names] of FIRST_PAINT_ROOTS) if (root.test(id)) for (const name of names) pages.add(name);
+    stack.push(...info.importers);
+  }
+  const publicPages = [...pages].filter((page) => page !== 'home').sort();
+  if (publicPages.length === 0) return null;
+  return [...publicPages, ...(pages.has('home') ? ['home'] : [])].join('-');
+}
 const SPANISH = /src[\\/]i18n[\\/]es\.json$/;
 /** The public pages a buyer or donor opens from a link, and the lazy routes around them. */
 const PUBLIC_PAGES = {
@@ -65,6 +105,8 @@ const PUBLIC_PAGES = {
     /src[\\/](pages[\\/]checkout[\\/]CheckoutPage\.tsx|layouts[\\/]PlainLayout\.tsx|components[\\/]QueryRoutes\.tsx)$/,
   donation:
     /src[\\/](pages[\\/]donation[\\/]DonationPage\.tsx|layouts[\\/]PlainLayout\.tsx|components[\\/]QueryRoutes\.tsx)$/,
+  terminal:
+    /src[\\/](pages[\\/]terminal[\\/]TerminalPage\.tsx|layouts[\\/]PlainLayout\.tsx|components[\\/]QueryRoutes\.tsx)$/,
 } satisfies Record<keyof typeof PUBLIC_EARLY_PAGES, RegExp>;
 
 /**
@@ -73,9 +115,10 @@ const PUBLIC_PAGES = {
  * for a signed-in visitor on `/` (an access token is stored) the chunks of home and its layout. A small
  * script in the page's head asks for them at once, beside the framework: `modulepreload` for
  * code, `preload` for style sheets (the app applies them in its own order); and it starts the
- * calls home's first figures wait on (src/api/early-requests.ts). The public checkout and
- * donation pages get the same: their chunks, and the one call they show nothing without. It is a file, written
- * from the bundle at build time, because the Content-Security-Policy allows only `'self'` scripts.
+ * calls home's first figures wait on (src/api/early-requests.ts). The public checkout, donation
+ * and shareable terminal pages get the same: their chunks, and the one call they show nothing
+ * without. It is a file, written from the bundle at build time, because the
+ * Content-Security-Policy allows only `'self'` scripts.
  */
 function preloadWhatTheVisitorNeeds(): Plugin {
   return {
@@ -173,6 +216,12 @@ export default defineConfig({
               test: (id) => !/index\.html|src[\\/]main\.tsx$/.test(id),
               tags: ['$initial'],
               priority: 2,
+            },
+            {
+              name: firstPaintChunkName,
+              priority: 1,
+              // A group's module pulls nothing in: what it imports has its own group already.
+              includeDependenciesRecursively: false,
             },
           ],
         },

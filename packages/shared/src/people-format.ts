@@ -6,6 +6,24 @@ import { currencyExponent, formatMinor, isKnownCurrency, SATS } from './money.ts
  * (`Intl.StringNumericLiteral`), never as floats, so what is shown is what is stored.
  */
 
+/**
+ * Building an Intl.NumberFormat costs far more than formatting with one, and a screen formats
+ * many figures each render (the shareable terminal spent more main-thread time building them
+ * than on anything else of its own, docs/benchmarks.md), so each is built once per locale and
+ * options. There are a few locales and currencies, so the map stays small.
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, options);
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
 /** Millisatoshis as whole satoshis, rounded down like every sats figure Rayo shows or exports. */
 export function msatToWholeSats(msat: bigint | number): bigint {
   const value = BigInt(msat);
@@ -15,7 +33,7 @@ export function msatToWholeSats(msat: bigint | number): bigint {
 
 /** A whole number of satoshis for people: "12,345 sats" in English. */
 export function formatSats(sats: bigint, locale: string): string {
-  return `${new Intl.NumberFormat(locale).format(sats)} sats`;
+  return `${numberFormat(locale).format(sats)} sats`;
 }
 
 /** Millisatoshis as whole satoshis, rounded down as every sats figure is: 2,089,500 msat is "2,089 sats". */
@@ -36,9 +54,9 @@ export function formatMoney(minor: bigint, currency: string, locale: string): st
  */
 export function formatDecimalMoney(decimal: string, currency: string, locale: string): string {
   const text = decimal.trim() as Intl.StringNumericLiteral;
-  if (currency === SATS) return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(text)} sats`;
+  if (currency === SATS) return `${numberFormat(locale, { maximumFractionDigits: 3 }).format(text)} sats`;
   // Not yet known (the organization still loading) or not ISO: the plain number and the code.
-  if (!isKnownCurrency(currency)) return `${new Intl.NumberFormat(locale).format(text)} ${currency}`.trim();
+  if (!isKnownCurrency(currency)) return `${numberFormat(locale).format(text)} ${currency}`.trim();
   const exponent = currencyExponent(currency);
   const decimals = Math.max(exponent, decimal.split('.')[1]?.length ?? 0);
   return moneyFormat(currency, locale, decimals).format(text);
@@ -50,7 +68,7 @@ export function formatDecimalMoney(decimal: string, currency: string, locale: st
  * mix two styles in one column, and "$" alone does not say which dollar or peso.
  */
 export function moneyFormat(currency: string, locale: string, fractionDigits: number): Intl.NumberFormat {
-  return new Intl.NumberFormat(locale, {
+  return numberFormat(locale, {
     style: 'currency',
     currency,
     currencyDisplay: 'code',

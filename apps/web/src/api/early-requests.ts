@@ -1,8 +1,8 @@
 /**
  * Calls the page's head starts before the framework has loaded (the script is written by
  * vite.config.ts): home's first figures wait on the organization, whose time zone places the
- * period, and the public checkout and donation pages show nothing of their own before their
- * checkout or link has arrived; asking once the framework had run would add a round trip after
+ * period, and the public checkout, donation and shareable terminal pages show nothing of their
+ * own before their checkout, link or terminal has arrived; asking once the framework had run would add a round trip after
  * it. The app takes each early answer once, for the same path and access token (none for a
  * public call), through `send`.
  */
@@ -22,6 +22,8 @@ export const HOME_EARLY_PATHS = [CURRENT_ORGANIZATION_PATH];
 export const PUBLIC_EARLY_PAGES = {
   checkout: { page: '/ecommerce/checkout/', api: '/public/checkouts/' },
   donation: { page: '/donation/', api: '/public/donation-links/' },
+  // The shareable terminal (`/bpts/:bptToken`); the signed-in terminal's path has one more part.
+  terminal: { page: '/bpts/', api: '/terminal/' },
 } as const;
 
 /** The call a public page at `page` + id makes for its id. */

@@ -1,6 +1,7 @@
 import type { CreateInvoiceRequest, Invoice, TerminalInfo, TerminalSale } from '@rayo/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { apiRequest } from './client.ts';
+import { publicEarlyPath } from './early-requests.ts';
 
 /** A terminal is opened by a signed-in user by BPT id, or by anyone holding a shareable BPT's token. */
 export type TerminalSource = { kind: 'bpt'; id: string } | { kind: 'shared'; token: string };
@@ -14,7 +15,7 @@ function endpoints(source: TerminalSource) {
     const base = `/bpts/${encodeURIComponent(source.id)}`;
     return { info: `${base}/terminal`, invoices: `${base}/invoices`, transactions: `${base}/transactions`, auth: true };
   }
-  const base = `/terminal/${encodeURIComponent(source.token)}`;
+  const base = publicEarlyPath('terminal', source.token);
   return { info: base, invoices: `${base}/invoices`, transactions: `${base}/transactions`, auth: false };
 }
 

@@ -1,6 +1,7 @@
 import {
   currencyExponent,
   maxTipMinor,
+  numberFormat,
   parseAmount,
   quoteSale,
   SATS,
@@ -53,7 +54,11 @@ export function typedToMinor(typed: string, currency: string): bigint {
 
 /** The decimal separator of a locale, for the keypad's point key. */
 export function decimalSeparator(locale: string): string {
-  return new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  return (
+    numberFormat(locale)
+      .formatToParts(1.5)
+      .find((part) => part.type === 'decimal')?.value ?? '.'
+  );
 }
 
 /**
