@@ -9,6 +9,8 @@ export type MailMessage = {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative of `text`, which stays for mail programs that show plain text. */
+  html?: string;
   attachments?: MailAttachment[];
   /**
    * The left part of a Message-ID the caller derives from what the mail is, so that the same

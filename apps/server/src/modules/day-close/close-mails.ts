@@ -65,32 +65,99 @@ export type CloseMailReport = {
   messageId: string;
 };
 
-/** A scheduled close as a plain-text mail in the recipient's language, the CSV and PDF attached. */
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Names are typed by people: nothing of them may run as markup in the recipient's mail program. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
+}
+
+type MailSection = {
+  title?: string;
+  rows: Array<{ label: string; figures: string; indent?: boolean; bold?: boolean }>;
+};
+
+/** The same notes and sections as the plain text, as a simple HTML document. */
+function closeHtml(language: Language, heading: string, notes: string[], sections: MailSection[], footer: string) {
+  const cell = 'padding:4px 12px 4px 0;vertical-align:top';
+  const body = sections
+    .map((section) => {
+      const rows = section.rows
+        .map(
+          (row) =>
+            `<tr><td style="${cell}${row.indent ? ';padding-left:16px' : ''}${row.bold ? ';font-weight:bold' : ''}">` +
+            `${escapeHtml(row.label)}</td><td style="${cell}">${escapeHtml(row.figures)}</td></tr>`,
+        )
+        .join('');
+      return `${section.title ? `<h2 style="font-size:16px">${escapeHtml(section.title)}</h2>` : ''}<table>${rows}</table>`;
+    })
+    .join('');
+  return (
+    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"></head>` +
+    `<body style="font-family:sans-serif;font-size:14px"><h1 style="font-size:18px">${escapeHtml(heading)}</h1>` +
+    notes.map((note) => `<p><strong>${escapeHtml(note)}</strong></p>`).join('') +
+    `${body}<p style="color:#666">${escapeHtml(footer)}</p></body></html>`
+  );
+}
+
+/**
+ * A scheduled close as a mail in the recipient's language: plain text, the same in HTML, and the
+ * CSV and PDF attached.
+ */
 export function closeMail(to: string, language: Language, report: CloseMailReport): MailMessage {
   const t = texts[language];
   const { close } = report;
   const line = (figures: CloseFigures) => t.line(figures, close.currency);
-  const lines = [`${report.organizationName} · ${t.period(close)}`, ''];
-  if (report.late) lines.push(t.lateNote(close.to, report.time, close.timeZone), '');
-  if (report.repeat) lines.push(t.repeatNote, '');
-  lines.push(`${t.total}: ${line(close.totals)}`);
+  const heading = `${report.organizationName} · ${t.period(close)}`;
+  const notes = [
+    ...(report.late ? [t.lateNote(close.to, report.time, close.timeZone)] : []),
+    ...(report.repeat ? [t.repeatNote] : []),
+  ];
+  const sections: MailSection[] = [{ rows: [{ label: t.total, figures: line(close.totals), bold: true }] }];
   for (const account of close.byAccount) {
-    lines.push('', `${account.name}: ${line(account.figures)}`);
-    for (const bpt of account.byBpt) lines.push(`  ${bpt.bptId ? bpt.name : t.noTerminal}: ${line(bpt.figures)}`);
+    sections.push({
+      rows: [
+        { label: account.name, figures: line(account.figures), bold: true },
+        ...account.byBpt.map((bpt) => ({
+          label: bpt.bptId ? bpt.name : t.noTerminal,
+          figures: line(bpt.figures),
+          indent: true,
+        })),
+      ],
+    });
   }
-  lines.push('', `${t.byMethod}:`);
-  for (const method of ['lightning', 'onchain'] as const)
-    lines.push(`  ${t.method[method]}: ${line(close.byMethod[method])}`);
+  sections.push({
+    title: t.byMethod,
+    rows: (['lightning', 'onchain'] as const).map((method) => ({
+      label: t.method[method],
+      figures: line(close.byMethod[method]),
+      indent: true,
+    })),
+  });
   if (close.byHour.length > 0) {
-    lines.push('', `${t.byHour}:`);
-    for (const hour of close.byHour) lines.push(`  ${closeHourLabel(hour, t.runs)}: ${line(hour.figures)}`);
+    sections.push({
+      title: t.byHour,
+      rows: close.byHour.map((hour) => ({
+        label: closeHourLabel(hour, t.runs),
+        figures: line(hour.figures),
+        indent: true,
+      })),
+    });
   }
+  const lines = [heading, ''];
+  for (const note of notes) lines.push(note, '');
+  sections.forEach((section, index) => {
+    if (index > 0) lines.push('');
+    if (section.title) lines.push(`${section.title}:`);
+    for (const row of section.rows) lines.push(`${row.indent ? '  ' : ''}${row.label}: ${row.figures}`);
+  });
   lines.push('', t.footer);
   const subject = `${t.subject[report.frequency]} · ${report.organizationName} · ${t.period(close)}`;
   return {
     to,
     subject: report.late ? `${t.late}: ${subject}` : subject,
     text: lines.join('\n'),
+    html: closeHtml(language, heading, notes, sections, t.footer),
     attachments: report.attachments,
     messageId: report.messageId,
     ...(report.repeat && { headers: { 'X-Rayo-Repeat': 'yes' } }),

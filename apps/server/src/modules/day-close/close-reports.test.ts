@@ -149,6 +149,12 @@ describe('the mailed close', () => {
     expect(toAdmin.headers['message-id']).toBe(`<close.${scheduleId}.2026-11-27.${shop.user.id}@rayo.local>`);
     expect(toAdmin.headers['x-rayo-repeat']).toBeUndefined();
     expect(toAdmin.subject).not.toContain('Late');
+    // The plain text stays; an HTML version of it rides along, in the same language.
+    expect(toAdmin.html).toContain('<html lang="en">');
+    expect(toAdmin.html).toContain('All accounts</td>');
+    expect(toAdmin.html).toContain('2 sales, gross 63.84 GTQ');
+    expect(toManager.html).toContain('<html lang="es">');
+    expect(toManager.html).toContain('1 ventas, bruto 56.00 GTQ');
 
     // Found due again, by this server or another: not mailed again.
     expect(await queueCloseReports(t.db, gt('2026-11-27T18:31:00'))).toBe(0);
@@ -270,7 +276,7 @@ describe('the mailed close', () => {
   });
 
   it('claims a mail before sending it, and marks a second sending after a crash as a possible repeat', async () => {
-    const shop = await openShop(t, 'Corte');
+    const shop = await openShop(t, 'Corte <&>');
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/close/schedules',
@@ -301,6 +307,9 @@ describe('the mailed close', () => {
     expect(again?.headers['message-id']).toBe(`<close.${key.scheduleId}.2026-11-20.${key.userId}@rayo.local>`);
     expect(again?.headers['x-rayo-repeat']).toBe('yes');
     expect(again?.text).toContain('This mail may repeat one already sent: an earlier sending was cut short.');
+    // A name typed by people is text in the HTML, never markup.
+    expect(again?.html).toContain('Corte &lt;&amp;&gt; · 2026-11-20');
+    expect(again?.html).not.toContain('Corte <&>');
     // Sent is sent: no third mail.
     await sendCloseReport(deps, key, 4);
     expect(await claimCloseReportRun(t.db, key, new Date(at.getTime() + 86_400_000), CLOSE_REPORT_CLAIM_LEASE_MS)).toBe(
