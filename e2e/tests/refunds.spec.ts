@@ -83,3 +83,40 @@ test('the refund dialog in Spanish, at 390 and 1280 px', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: 'test-results/refunds-link-es-1280.png' });
 });
+
+test("the refund to the customer's Lightning invoice or address: asked for, checked, in EN and ES", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInViaUi(page, demo.admin);
+  await terminalSale(page);
+  await openRefunds(page, 'Refunds');
+  const dialog = page.getByRole('dialog', { name: 'Refunds of this sale' });
+  await dialog.getByText('Lightning invoice or address').click();
+  const all = dialog.getByRole('button', { name: /^Refund .* sats$/ });
+  await expect(all).toBeDisabled();
+  // An invoice nobody can pay this refund with: refused, and nothing is refunded.
+  await dialog.getByRole('textbox', { name: "Customer's Lightning invoice or address" }).fill('lnbcrt1notaninvoice');
+  await all.click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'This invoice cannot take this refund: check its amount, network and expiry.',
+  );
+  await expect(dialog.getByText('No refunds yet.')).toBeVisible();
+  await page.screenshot({ path: 'test-results/refunds-lightning-en-1280.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/refunds-lightning-en-390.png', fullPage: true });
+  await page.keyboard.press('Escape');
+
+  // Spanish on this screen only, never saved as the shared demo admin's language.
+  await page.evaluate(() => localStorage.setItem('language', 'es'));
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await openRefunds(page, 'Reembolsos');
+  const es = page.getByRole('dialog', { name: 'Reembolsos de esta venta' });
+  await es.getByText('Factura o dirección Lightning').click();
+  await expect(es.getByRole('textbox', { name: 'Factura o dirección Lightning del cliente' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/refunds-lightning-es-390.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: 'test-results/refunds-lightning-es-1280.png' });
+  await page.evaluate(() => localStorage.removeItem('language'));
+});

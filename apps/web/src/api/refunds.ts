@@ -22,15 +22,18 @@ export function useRefundSale(transactionId: string) {
     mutationFn: ({
       amountMsat,
       idempotencyKey,
+      destination,
       mfaCode,
     }: {
       amountMsat: number;
       idempotencyKey: string;
+      /** The customer's Lightning invoice or address; without it the answer carries a refund link. */
+      destination?: string;
       mfaCode?: string;
     }) =>
       apiRequest<Refund>(`/transactions/${transactionId}/refunds`, {
         method: 'POST',
-        body: { amountMsat, idempotencyKey },
+        body: { amountMsat, idempotencyKey, ...(destination ? { destination } : {}) },
         ...(mfaCode ? { headers: { [MFA_CODE_HEADER]: mfaCode } } : {}),
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: refundsKey(transactionId) }),

@@ -25,6 +25,7 @@ const refund = {
   createdAt: '2026-11-28T01:00:00.000Z',
   createdBy: 'admin@rayo.local',
   paidAt: null,
+  destination: null,
   lnurl: 'LNURL1DP68GURN8GHJ7',
 };
 
@@ -62,6 +63,24 @@ describe('the refund dialog', () => {
     expect(posts).toHaveLength(1);
     expect(JSON.parse(String(posts[0]?.init?.body))).toMatchObject({ amountMsat: 5_000_000 });
     expect(posts[0]?.url).toContain('/transactions/tx-1/refunds');
+  });
+
+  it("pays the customer's Lightning invoice or address when the admin gives one, and needs it first", async () => {
+    const calls = await renderModal('admin');
+    await userEvent.click(await screen.findByText('Lightning invoice or address'));
+    const all = screen.getByRole('button', { name: 'Refund 5,000 sats' });
+    expect(all).toBeDisabled();
+    await userEvent.type(
+      screen.getByRole('textbox', { name: "Customer's Lightning invoice or address" }),
+      ' customer@wallet.example ',
+    );
+    await userEvent.click(all);
+    await waitFor(() => expect(calls.filter((call) => call.init?.method === 'POST')).toHaveLength(1));
+    const post = calls.find((call) => call.init?.method === 'POST');
+    expect(JSON.parse(String(post?.init?.body))).toMatchObject({
+      amountMsat: 5_000_000,
+      destination: 'customer@wallet.example',
+    });
   });
 
   it('shows a manager the refunds and no way to make one', async () => {

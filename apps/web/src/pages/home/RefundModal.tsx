@@ -1,4 +1,17 @@
-import { Alert, Badge, Button, Group, Modal, NumberInput, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  NumberInput,
+  SegmentedControl,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { canChangeOrganization, type Refund, type Transaction } from '@rayo/shared';
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
@@ -14,9 +27,12 @@ import { useRefundTexts } from './refund-texts.ts';
 
 const STATE_COLORS: Record<Refund['state'], string> = { open: 'yellow', paying: 'blue', paid: 'teal' };
 
+type Way = 'link' | 'lightning';
+
 /**
- * A sale's refunds. An admin refunds it in full or in part and gets the refund link (LNURL-withdraw)
- * as a QR code for the customer's wallet; managers only see the refunds (issue 30).
+ * A sale's refunds. An admin refunds it in full or in part, and either gets the refund link
+ * (LNURL-withdraw) as a QR code for the customer's wallet or has Rayo pay the Lightning invoice
+ * or address the customer gave; managers only see the refunds (issue 30).
  */
 export function RefundModal({ transaction, onClose }: { transaction: Transaction; onClose: () => void }) {
   const { t } = useTranslation();
@@ -30,12 +46,23 @@ export function RefundModal({ transaction, onClose }: { transaction: Transaction
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const [sats, setSats] = useState<number | string>('');
   const [mfaCode, setMfaCode] = useState('');
+  const [way, setWay] = useState<Way>('link');
+  const [destination, setDestination] = useState('');
   const [made, setMade] = useState<Refund | null>(null);
+  // On a phone the two ways do not fit side by side.
+  const narrow = useMediaQuery('(max-width: 30em)');
+  const missingDestination = way === 'lightning' && destination.trim() === '';
   const refundable = refunds.data?.refundableMsat ?? 0;
 
   const send = (amountMsat: number) => {
+    if (missingDestination) return;
     refund.mutate(
-      { amountMsat, idempotencyKey, ...(needsCode ? { mfaCode: mfaCode.trim() } : {}) },
+      {
+        amountMsat,
+        idempotencyKey,
+        ...(way === 'lightning' ? { destination: destination.trim() } : {}),
+        ...(needsCode ? { mfaCode: mfaCode.trim() } : {}),
+      },
       {
         onError: (error) => {
           if (error instanceof ApiError && error.code === 'MissingMfaCode') setNeedsCode(true);
@@ -45,6 +72,7 @@ export function RefundModal({ transaction, onClose }: { transaction: Transaction
           setIdempotencyKey(crypto.randomUUID());
           setSats('');
           setMfaCode('');
+          setDestination('');
         },
       },
     );
@@ -102,9 +130,41 @@ export function RefundModal({ transaction, onClose }: { transaction: Transaction
             <TextInput readOnly w="100%" label={rt('link')} value={made.lnurl} />
           </Stack>
         )}
+        {made && made.method !== 'lnurl-withdraw' && (
+          <Alert color="blue" variant="light">
+            {rt('paying')}
+          </Alert>
+        )}
         {admin && refunds.data && refundable > 0 && (
           <form onSubmit={submitPart} noValidate>
             <Stack gap="sm">
+              <Stack gap={4}>
+                <Text size="sm" fw={500} id="refund-way">
+                  {rt('how')}
+                </Text>
+                <SegmentedControl
+                  aria-labelledby="refund-way"
+                  fullWidth
+                  orientation={narrow ? 'vertical' : 'horizontal'}
+                  value={way}
+                  onChange={(value) => setWay(value as Way)}
+                  data={[
+                    { value: 'link', label: rt('viaLink') },
+                    { value: 'lightning', label: rt('viaLightning') },
+                  ]}
+                />
+              </Stack>
+              {way === 'lightning' && (
+                <TextInput
+                  label={rt('destinationLabel')}
+                  description={rt('destinationHelp')}
+                  required
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={destination}
+                  onChange={(event) => setDestination(event.currentTarget.value)}
+                />
+              )}
               <NumberInput
                 label={rt('partLabel')}
                 description={rt('partHelp')}
@@ -129,10 +189,20 @@ export function RefundModal({ transaction, onClose }: { transaction: Transaction
                 </Alert>
               )}
               <Group justify="flex-end" gap="xs">
-                <Button type="submit" variant="default" loading={refund.isPending} disabled={sats === ''}>
+                <Button
+                  type="submit"
+                  variant="default"
+                  loading={refund.isPending}
+                  disabled={sats === '' || missingDestination}
+                >
                   {rt('refundPart')}
                 </Button>
-                <Button color="red" loading={refund.isPending} onClick={() => send(refundable)}>
+                <Button
+                  color="red"
+                  loading={refund.isPending}
+                  disabled={missingDestination}
+                  onClick={() => send(refundable)}
+                >
                   {rt('refundAll', { amount: formatMsatAsSats(refundable, locale) })}
                 </Button>
               </Group>

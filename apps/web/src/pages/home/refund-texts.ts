@@ -25,6 +25,13 @@ const en = {
   refundPart: 'Refund this amount',
   refundAll: 'Refund {{amount}}',
   adminsOnly: 'Only admins can refund a sale.',
+  how: 'How the customer gets it',
+  viaLink: 'Refund link (QR)',
+  viaLightning: 'Lightning invoice or address',
+  destinationLabel: "Customer's Lightning invoice or address",
+  destinationHelp:
+    'An invoice for exactly the amount refunded, or an address like name@wallet.com. Rayo pays it at once.',
+  paying: 'Rayo is paying the customer; the refund shows as Paid when the payment arrives.',
 };
 
 const es: typeof en = {
@@ -47,6 +54,13 @@ const es: typeof en = {
   refundPart: 'Reembolsar este monto',
   refundAll: 'Reembolsar {{amount}}',
   adminsOnly: 'Solo los administradores pueden reembolsar una venta.',
+  how: 'Cómo lo recibe el cliente',
+  viaLink: 'Enlace de reembolso (QR)',
+  viaLightning: 'Factura o dirección Lightning',
+  destinationLabel: 'Factura o dirección Lightning del cliente',
+  destinationHelp:
+    'Una factura por exactamente el monto reembolsado, o una dirección como nombre@billetera.com. Rayo la paga al momento.',
+  paying: 'Rayo está pagando al cliente; el reembolso aparece como Pagado cuando llega el pago.',
 };
 
 type Key = Exclude<keyof typeof en, 'states'> | `states.${keyof typeof en.states}`;
