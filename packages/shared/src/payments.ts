@@ -173,15 +173,15 @@ export const TransactionSchema = z.object({
   description: z.string(),
   /** How it was paid: by a Lightning invoice, or on-chain (its id is then `onchain:<txid>:<output>`). */
   paidVia: PaidViaSchema,
-});
-export type Transaction = z.infer<typeof TransactionSchema>;
-export const TransactionListSchema = z.array(TransactionSchema);
-/** A sale on a terminal's latest sales, with what its refunds add up to so far (docs/refunds.md). */
-export const TerminalSaleSchema = TransactionSchema.extend({
+  /** What the sale's refunds gave back so far, in msat (decision 0057). */
   refundedMsat: MsatSchema,
   /** The same refunds in the sale's currency, as a decimal string. */
   refundedAmount: z.string(),
 });
+export type Transaction = z.infer<typeof TransactionSchema>;
+export const TransactionListSchema = z.array(TransactionSchema);
+/** A sale on a terminal's latest sales: a ledger sale, with what its refunds add up to so far (docs/refunds.md). */
+export const TerminalSaleSchema = TransactionSchema;
 export type TerminalSale = z.infer<typeof TerminalSaleSchema>;
 export const TerminalSaleListSchema = z.array(TerminalSaleSchema);
 

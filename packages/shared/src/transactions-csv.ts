@@ -8,6 +8,9 @@ import { isoInstantInZone } from './period.ts';
  * back office's export of one organization. Both write their rows with `transactionCsvLine`'s
  * rules (the server through a faster formatter that its tests hold to this one), so the two files
  * cannot drift apart. The two dates are on the organization's clock, which their header names.
+ * The last three count the sale's refunds: what they gave back, in msat and in the sale's
+ * currency as the customer was charged, and what the sale netted the merchant (its msats income
+ * less its refunds, below zero when a refund gave back the fees too).
  */
 export const TRANSACTIONS_CSV_COLUMNS = [
   'Date created',
@@ -34,6 +37,9 @@ export const TRANSACTIONS_CSV_COLUMNS = [
   'Source name',
   'Description',
   'Paid via',
+  'Refunded msats',
+  'Refunded',
+  'Net msats income',
 ] as const;
 
 /** The header row: the date columns say which zone their times are on ("Date created (America/Guatemala)"). */
@@ -70,6 +76,8 @@ export type TransactionCsvRow = {
   sourceName: string;
   description: string;
   paidVia: string;
+  refundedMsat: number | string;
+  refundedAmount: string;
 };
 
 /** One sale as a line of TRANSACTIONS_CSV_COLUMNS, its times on `timeZone`'s clock. */
@@ -100,6 +108,9 @@ export function transactionCsvLine(row: TransactionCsvRow, timeZone: string): st
       csvTextField(oneLine(row.sourceName)),
       csvTextField(oneLine(row.description)),
       row.paidVia,
+      String(row.refundedMsat),
+      row.refundedAmount,
+      (BigInt(row.msatIncome) - BigInt(row.refundedMsat)).toString(),
     ].join(',') + CSV_LINE_END
   );
 }

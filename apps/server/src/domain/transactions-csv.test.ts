@@ -81,6 +81,8 @@ const line = (fields: Record<string, string>) =>
     fields.fiatBps ?? '5000',
     fields.disbursed ?? 'f',
     fields.source ?? 'terminal',
+    fields.refundedMsat ?? '0',
+    fields.refundedMinor ?? '0',
     fields.sourceName ?? 'Till 1',
     fields.description ?? '',
   ].join(',');
@@ -115,8 +117,19 @@ describe('createLedgerCsvFormatter', () => {
         'Till 1',
         '',
         'lightning',
+        '0',
+        '0.00',
+        '1222221',
       ].join(',')}\r\n`,
     );
+  });
+
+  it("writes what the sale's refunds gave back and what it netted, below zero when they took the fees too", () => {
+    const format = createLedgerCsvFormatter(names, 'UTC');
+    const refunded = format(line({ refundedMsat: '1000000', refundedMinor: '1012' })).split(',');
+    expect(refunded.slice(-3)).toEqual(['1000000', '10.12', '222221\r\n']);
+    const whole = format(line({ refundedMsat: '1234567', refundedMinor: '1405' })).split(',');
+    expect(whole.slice(-3)).toEqual(['1234567', '14.05', '-12346\r\n']);
   });
 
   it('neutralises an account name a spreadsheet would run as a formula, and no amount', () => {
@@ -171,7 +184,8 @@ describe('one column list for every ledger CSV', () => {
         fc.constantFrom(...zones),
         fc.bigInt({ min: 0n, max: 10n ** 12n }),
         fc.boolean(),
-        (epochMs, timeZone, minor, disbursed) => {
+        fc.bigInt({ min: 0n, max: 1234567n }),
+        (epochMs, timeZone, minor, disbursed, refundedMsat) => {
           const settled = new Date(epochMs);
           const postgres = (date: Date) => `${date.toISOString().slice(0, 23).replace('T', ' ')}+00`;
           const ledger = line({
@@ -181,6 +195,8 @@ describe('one column list for every ledger CSV', () => {
             disbursed: disbursed ? 't' : 'f',
             // As PostgreSQL's CSV writes what LEDGER_SQL gives: quoted where needed, on one line.
             source: 'checkout',
+            refundedMsat: String(refundedMsat),
+            refundedMinor: String(minor),
             sourceName: '"Order ""A-1"", 2"',
             description: '=2+2 line one line two',
           });
@@ -210,6 +226,8 @@ describe('one column list for every ledger CSV', () => {
               sourceName: 'Order "A-1", 2',
               description: '=2+2 line one\nline two',
               paidVia: 'lightning',
+              refundedMsat: Number(refundedMsat),
+              refundedAmount: formatMinor(minor, 'GTQ'),
             },
             timeZone,
           );

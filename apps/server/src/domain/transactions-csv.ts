@@ -32,6 +32,8 @@ export const LEDGER_CSV_COLUMNS = [
   'fiat_bps',
   'disbursed',
   'source',
+  'refunded_msat',
+  'refunded_minor',
   // Text someone typed, quoted by PostgreSQL where it holds a comma or a quote: last, read apart.
   'source_name',
   'description',
@@ -133,6 +135,8 @@ export function createLedgerCsvFormatter(
       fiatBps = '',
       disbursed,
       source = '',
+      refundedMsat = '',
+      refundedMinor = '',
     ] = ledgerLine.split(',', PLAIN_LEDGER_FIELDS);
     let rest = ledgerLine;
     for (let field = 0; field < PLAIN_LEDGER_FIELDS; field += 1) rest = rest.slice(rest.indexOf(',') + 1);
@@ -168,7 +172,10 @@ export function createLedgerCsvFormatter(
       source,
       csvTextField(sourceName),
       csvTextField(description),
-      `${paymentHash.startsWith('onchain:') ? 'onchain' : 'lightning'}${CSV_LINE_END}`,
+      paymentHash.startsWith('onchain:') ? 'onchain' : 'lightning',
+      refundedMsat,
+      shiftDecimal(refundedMinor, exponent),
+      `${BigInt(incomeMsat) - BigInt(refundedMsat)}${CSV_LINE_END}`,
     ].join(',');
   };
 }

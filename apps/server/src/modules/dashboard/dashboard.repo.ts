@@ -88,7 +88,8 @@ function ledgerRange(edge: { from: Date | null; to: Date | null }): RawBuilder<u
 
 /**
  * The sales of a filter as rows of one shape, from the rollup (one row per day, account and
- * currency) and from the ledger (one row per sale), with the local time they fall in.
+ * currency) and from the ledger (one row per sale), with the local time they fall in and what
+ * their refunds gave back (counted on the sale's day, decision 0057).
  */
 function salesSource(filter: SalesFilter, timeZone: string): RawBuilder<unknown> {
   const accounts = accountCondition(filter.accountIds);
@@ -97,7 +98,7 @@ function salesSource(filter: SalesFilter, timeZone: string): RawBuilder<unknown>
     const { from, to } = filter.days;
     parts.push(sql`
       select account_id, currency, count, total_msat, total_minor, tip_minor, bitcoin_to_disburse_msat,
-        fiat_to_disburse_minor, day::timestamp as local_time
+        fiat_to_disburse_minor, refunded_msat, refunded_minor, day::timestamp as local_time
       from transaction_daily
       where organization_id = ${filter.organizationId} and ${accounts}
         and ${from === null ? sql`true` : sql`day >= ${from}::date`}
@@ -106,7 +107,8 @@ function salesSource(filter: SalesFilter, timeZone: string): RawBuilder<unknown>
   for (const edge of filter.edges) {
     parts.push(sql`
       select t.account_id, t.currency, 1::bigint as count, t.total_msat, t.total_minor, t.tip_minor,
-        ${sql.raw(toDisburseColumns('t'))}, t.settled_at at time zone ${timeZone} as local_time
+        ${sql.raw(toDisburseColumns('t'))}, t.refunded_msat, t.refunded_minor,
+        t.settled_at at time zone ${timeZone} as local_time
       from transactions t
       where t.organization_id = ${filter.organizationId} and ${accounts} and ${ledgerRange(edge)}`);
   }
@@ -122,9 +124,10 @@ export async function sumSales(
 ): Promise<SalesTotals> {
   const { rows } = await sql<SalesTotals>`
     select coalesce(sum(count), 0)::text as count,
-      coalesce(sum(total_msat), 0)::text as "receiveMsat",
+      coalesce(sum(total_msat - refunded_msat), 0)::text as "receiveMsat",
       coalesce(sum(bitcoin_to_disburse_msat), 0)::text as "msatsToDisburse",
-      coalesce(sum(total_minor) filter (where currency = ${currency}), 0)::text as "receiveFiatMinor",
+      coalesce(sum(total_minor - refunded_minor) filter (where currency = ${currency}), 0)::text
+        as "receiveFiatMinor",
       coalesce(sum(fiat_to_disburse_minor) filter (where currency = ${currency}), 0)::text as "fiatToDisburseMinor"
     from (${salesSource(filter, timeZone)}) sales
   `.execute(db);
@@ -154,8 +157,8 @@ export async function listSalesSeries(
   const { rows } = await sql<SeriesRow>`
     select extract(epoch from ${bucketStart} at time zone ${timeZone})::bigint::text as start,
       sum(count)::text as count,
-      sum(total_msat)::text as "salesMsat",
-      coalesce(sum(total_minor) filter (where currency = ${currency}), 0)::text as "salesMinor",
+      sum(total_msat - refunded_msat)::text as "salesMsat",
+      coalesce(sum(total_minor - refunded_minor) filter (where currency = ${currency}), 0)::text as "salesMinor",
       coalesce(sum(tip_minor) filter (where currency = ${currency}), 0)::text as "tipsMinor"
     from (${salesSource(filter, timeZone)}) sales
     group by ${bucketStart}
@@ -173,12 +176,12 @@ export async function listSalesByAccount(
   const { rows } = await sql<AccountTotalRow>`
     select sales.account_id as "accountId", accounts.name,
       sum(count)::text as count,
-      sum(total_msat)::text as "salesMsat",
-      coalesce(sum(total_minor) filter (where currency = ${currency}), 0)::text as "salesMinor"
+      sum(total_msat - refunded_msat)::text as "salesMsat",
+      coalesce(sum(total_minor - refunded_minor) filter (where currency = ${currency}), 0)::text as "salesMinor"
     from (${salesSource(filter, timeZone)}) sales
     join accounts on accounts.id = sales.account_id
     group by sales.account_id, accounts.name
-    order by sum(total_msat) desc, accounts.name
+    order by sum(total_msat - refunded_msat) desc, accounts.name
   `.execute(db);
   return rows;
 }

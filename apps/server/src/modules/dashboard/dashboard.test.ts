@@ -424,6 +424,8 @@ describe('dashboard', () => {
         'sourceName',
         'description',
         'paidVia',
+        'refundedMsat',
+        'refundedAmount',
       ].sort(),
     );
   });
@@ -470,6 +472,9 @@ describe('dashboard', () => {
       'Source name',
       'Description',
       'Paid via',
+      'Refunded msats',
+      'Refunded',
+      'Net msats income',
     ]);
     expect(rows).toHaveLength(PRESET_SALES.thisYear.length);
     expect(response.body).toContain('"Bar ""Sur"", Zona 10"');
@@ -506,6 +511,9 @@ describe('dashboard', () => {
         tx.sourceName,
         tx.description,
         tx.paidVia,
+        String(tx.refundedMsat),
+        tx.refundedAmount,
+        String(tx.msatIncome - tx.refundedMsat),
       ]);
     }
   });

@@ -1,3 +1,4 @@
+import { formatMinor, type Transaction, type TransactionSeries, type TransactionSums } from '@rayo/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Recorded, recordSale } from '../../../test/record-sale.ts';
@@ -16,6 +17,7 @@ import { DAILY_ROLLUP_REBUILD_SQL } from './ledger.repo.ts';
 let t: TestApp;
 let shop: Awaited<ReturnType<typeof openTestShop>>;
 let sale: Recorded;
+let accountId = '';
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -25,6 +27,7 @@ beforeAll(async () => {
     name: 'Counter',
     internalCode: null,
   });
+  accountId = account.id;
   await updatePayoutSplit(t.db, shop.organization.id, { fiatBps: 5_000, onchainBps: 2_000, lightningBps: 3_000 });
   sale = await recordSale(t, shop.organization.id, {
     at: new Date('2026-11-20T15:00:00Z'),
@@ -92,6 +95,41 @@ describe('refunds in the ledger', () => {
       .where('organization_id', '=', shop.organization.id)
       .executeTakeFirstOrThrow();
     expect([BigInt(day.refunded_msat), BigInt(day.refunded_minor)]).toEqual([sale.totalMsat, sale.totalMinor]);
+  });
+
+  it('nets the sale in the CSV, the sums and the charts', async () => {
+    const other = await recordSale(t, shop.organization.id, {
+      at: new Date('2026-11-21T15:00:00Z'),
+      bill: 2_500n,
+      accountId,
+      bptId: null,
+    });
+    const get = async (url: string) => {
+      const response = await t.app.inject({ method: 'GET', url, headers: shop.admin });
+      expect(response.statusCode, response.body).toBe(200);
+      return response;
+    };
+    const csv = (await get('/api/dashboard/transactions/csv')).body.trim().split('\r\n');
+    expect(csv[0]?.split(',').slice(-3)).toEqual(['Refunded msats', 'Refunded', 'Net msats income']);
+    const row = await saleRow();
+    const refundedLine = csv.find((line) => line.includes(row.payment_hash));
+    expect(refundedLine?.split(',').slice(-3)).toEqual([
+      String(sale.totalMsat),
+      formatMinor(sale.totalMinor, 'GTQ'),
+      String(BigInt(row.income_msat) - sale.totalMsat),
+    ]);
+    const page = (await get('/api/dashboard/transactions?limit=10')).json<{ transactions: Transaction[] }>();
+    expect(page.transactions.find((tx) => tx.id === sale.transactionId)).toMatchObject({
+      refundedMsat: Number(sale.totalMsat),
+      refundedAmount: formatMinor(sale.totalMinor, 'GTQ'),
+    });
+
+    // The refunded sale nets nothing: what was received and charted is the other sale.
+    const sums = (await get('/api/dashboard/transactions/sum')).json<TransactionSums>();
+    expect(sums.receiveMsat).toBe(Number(other.totalMsat));
+    const series = (await get('/api/dashboard/transactions/series?bucket=day')).json<TransactionSeries>();
+    expect(series.points.map((point) => point.salesMsat)).toEqual([0, Number(other.totalMsat)]);
+    expect(series.byAccount.map((account) => account.salesMsat)).toEqual([Number(other.totalMsat)]);
   });
 
   it('keeps transaction_daily equal to its rebuild from the ledger', async () => {

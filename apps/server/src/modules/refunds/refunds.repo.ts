@@ -160,21 +160,6 @@ export async function sumSaleRefunds(db: Db, transactionId: string): Promise<{ m
   return { msat: BigInt(row.msat), minor: BigInt(row.minor) };
 }
 
-/** What each of these sales' refunds add up to, in msat and in its currency; sales without refunds are left out. */
-export async function sumRefundsOfSales(
-  db: Db,
-  transactionIds: string[],
-): Promise<Map<string, { msat: bigint; minor: bigint }>> {
-  if (transactionIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('refunds')
-    .select(['transaction_id', sql<string>`sum(amount_msat)`.as('msat'), sql<string>`sum(fiat_minor)`.as('minor')])
-    .where('transaction_id', 'in', transactionIds)
-    .groupBy('transaction_id')
-    .execute();
-  return new Map(rows.map((row) => [row.transaction_id, { msat: BigInt(row.msat), minor: BigInt(row.minor) }]));
-}
-
 /** What the refunds of every sale of a store checkout add up to, in msat and in the sales' currency. */
 export async function sumCheckoutRefunds(db: Db, checkoutId: string): Promise<{ msat: bigint; minor: bigint }> {
   const row = await db

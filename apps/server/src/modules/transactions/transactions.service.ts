@@ -1,7 +1,6 @@
 import type { OrganizationTransaction, TerminalSale, Transaction, UnpaidTransaction } from '@rayo/shared';
 import { civilDateAt, formatMinor, satsPerUnit, startOfDay } from '@rayo/shared';
 import type { Db, ReadDb } from '../../db/database.ts';
-import { sumRefundsOfSales } from '../refunds/refunds.repo.ts';
 import {
   countOrganizationTransactions,
   type LedgerRow,
@@ -41,6 +40,8 @@ export function toTransaction(row: LedgerRow): Transaction {
     sourceName: row.source_name,
     description: row.description,
     paidVia: row.payment_hash.startsWith('onchain:') ? 'onchain' : 'lightning',
+    refundedMsat: msat(row.refunded_msat),
+    refundedAmount: money(row.refunded_minor),
   };
 }
 
@@ -68,25 +69,9 @@ export async function listOrganizationLedgerPage(
   return { transactions: rows.map((row) => ({ ...toTransaction(row), accountName: row.account_name })), total };
 }
 
-/** A terminal's sales with what each one's refunds add up to, so the cashier sees which were refunded. */
-async function withRefunds(db: Db, rows: LedgerRow[]): Promise<TerminalSale[]> {
-  const refunded = await sumRefundsOfSales(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => {
-    const sum = refunded.get(row.id) ?? { msat: 0n, minor: 0n };
-    return {
-      ...toTransaction(row),
-      refundedMsat: Number(sum.msat),
-      refundedAmount: formatMinor(sum.minor, row.currency),
-    };
-  });
-}
-
 /** A terminal's latest sales, newest first, for the signed-in screen of its BPT. */
 export async function listLatestTransactionsOfBpt(db: Db, bptId: string, limit: number): Promise<TerminalSale[]> {
-  return withRefunds(db, await listLatestTerminalSales(db, bptId, limit));
+  return (await listLatestTerminalSales(db, bptId, limit)).map(toTransaction);
 }
 
 /**
@@ -101,5 +86,5 @@ export async function listTodaysTerminalSales(
   now: Date,
 ): Promise<TerminalSale[]> {
   const since = new Date(startOfDay(civilDateAt(now.getTime(), bpt.timeZone), bpt.timeZone) * 1000);
-  return withRefunds(db, await listLatestTerminalSales(db, bpt.id, limit, since));
+  return (await listLatestTerminalSales(db, bpt.id, limit, since)).map(toTransaction);
 }
