@@ -37,6 +37,6 @@ export async function checkMfaCode(
   // without one to hear every other refusal before it asks for the code.
   if (!code?.trim()) throw new AppError('MissingMfaCode', 'This change needs a code in the mfa-code header');
   const hit = await enforceRateLimit(deps, reply, mfaCodeAttempts, caller.userId);
-  await verifyMfaCode(deps, caller.userId, code, request.ip);
+  await verifyMfaCode(caller, deps, code);
   await forgiveRateLimitHits(deps.db, [hit]);
 }

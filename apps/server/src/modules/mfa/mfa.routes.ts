@@ -69,7 +69,7 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps & RateLimitDeps)
     async (request, reply) => {
       const caller = callerOf(request);
       const hit = await enforceRateLimit(deps, reply, mfaCodeAttempts, caller.userId);
-      await confirmMfaEnrollment(deps, caller.userId, request.body.code, request.ip);
+      await confirmMfaEnrollment(caller, deps, request.body.code);
       await forgiveRateLimitHits(deps.db, [hit]);
       return reply.status(204).send();
     },
@@ -89,7 +89,7 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps & RateLimitDeps)
       },
     },
     async (request, reply) => {
-      await disableMfa(deps, callerOf(request).userId, request.ip);
+      await disableMfa(callerOf(request), deps);
       return reply.status(204).send();
     },
   );

@@ -1,5 +1,6 @@
 import { AppError, type MfaEnrollment } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
+import type { RequestContext } from '../../http/request-context.ts';
 import { findUserById } from '../users/users.repo.ts';
 import { deleteUserMfa, enablePendingMfa, findUserMfa, replacePendingMfa } from './mfa.repo.ts';
 import {
@@ -44,13 +45,12 @@ export async function startMfaEnrollment(deps: MfaDeps, userId: string): Promise
 
 /** Turns MFA on once `code` shows the authenticator holds the pending secret. */
 export async function confirmMfaEnrollment(
+  ctx: RequestContext,
   deps: MfaDeps,
-  userId: string,
   code: string,
-  ip: string,
   now = new Date(),
 ): Promise<void> {
-  const user = await existingUser(deps.db, userId);
+  const user = await existingUser(deps.db, ctx.userId);
   const mfa = await findUserMfa(deps.db, user.id);
   if (mfa?.enabled_at) throw new AppError('MfaAlreadyEnabled', 'MFA is already on');
   if (!mfa) throw new AppError('MfaEnrollmentMissing', 'Start turning MFA on first');
@@ -60,7 +60,7 @@ export async function confirmMfaEnrollment(
   if (!(await enablePendingMfa(deps.db, user.id, step, now))) {
     throw new AppError('MfaEnrollmentMissing', 'Start turning MFA on again');
   }
-  await recordMfaChange(deps.db, user, 'settings.mfa_enabled', ip);
+  await recordMfaChange(deps.db, user, 'settings.mfa_enabled', ctx.ip);
 }
 
 /**
@@ -68,16 +68,18 @@ export async function confirmMfaEnrollment(
  * that someone who lost their authenticator, signed in with a recovery code, can turn MFA off.
  */
 export async function verifyMfaCode(
+  ctx: RequestContext,
   deps: MfaDeps,
-  userId: string,
   code: string | undefined,
-  ip: string,
   now = new Date(),
 ): Promise<void> {
   if (!code?.trim()) throw new AppError('MissingMfaCode', 'This change needs a code in the mfa-code header');
-  const outcome = await consumeTotpCode(deps, userId, code, now);
+  const outcome = await consumeTotpCode(deps, ctx.userId, code, now);
   if (outcome === 'accepted') return;
-  if (outcome === 'wrong' && (await consumeRecoveryCode(deps.db, await existingUser(deps.db, userId), code, ip, now))) {
+  if (
+    outcome === 'wrong' &&
+    (await consumeRecoveryCode(deps.db, await existingUser(deps.db, ctx.userId), code, ctx.ip, now))
+  ) {
     return;
   }
   throw refuseTotpCode(outcome);
@@ -94,9 +96,9 @@ export function ensureMfaMayBeTurnedOff(required: boolean): void {
 }
 
 /** Turns MFA off; the route has checked the `mfa-code` header already. */
-export async function disableMfa(deps: MfaDeps, userId: string, ip: string): Promise<void> {
-  const user = await existingUser(deps.db, userId);
+export async function disableMfa(ctx: RequestContext, deps: MfaDeps): Promise<void> {
+  const user = await existingUser(deps.db, ctx.userId);
   if (!(await hasMfaEnabled(deps.db, user.id))) throw new AppError('MfaNotEnabled', 'MFA is not on');
   await deleteUserMfa(deps.db, user.id);
-  await recordMfaChange(deps.db, user, 'settings.mfa_disabled', ip);
+  await recordMfaChange(deps.db, user, 'settings.mfa_disabled', ctx.ip);
 }
