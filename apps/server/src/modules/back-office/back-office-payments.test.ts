@@ -10,8 +10,8 @@ import {
   type TransactionSums,
   type UnpaidTransaction,
 } from '@rayo/shared';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRollupEqualsRebuild } from '../../../test/rollups.ts';
 import {
   bearer,
   createTestAccount,
@@ -21,7 +21,6 @@ import {
   type TestApp,
 } from '../../../test/test-app.ts';
 import { insertInvoice } from '../invoices/invoices.repo.ts';
-import { DAILY_ROLLUP_REBUILD_SQL, DISBURSEMENT_TOTALS_REBUILD_SQL } from '../ledger/ledger.repo.ts';
 import { settleInvoice } from '../ledger/settlement.service.ts';
 import { createOrganization } from '../organizations/organizations.service.ts';
 import { exportCountryReportCsv } from './back-office-payments.service.ts';
@@ -289,38 +288,8 @@ describe('back office payments', () => {
   });
 
   it('keeps the rollups equal to what the ledger rebuilds', async () => {
-    const kept = await t.db
-      .selectFrom('disbursement_totals')
-      .selectAll()
-      .orderBy('organization_id')
-      .orderBy('currency')
-      .execute();
-    await t.db.transaction().execute(async (trx) => {
-      await sql`delete from disbursement_totals`.execute(trx);
-      await sql.raw(DISBURSEMENT_TOTALS_REBUILD_SQL).execute(trx);
-      const rebuilt = await trx
-        .selectFrom('disbursement_totals')
-        .selectAll()
-        .orderBy('organization_id')
-        .orderBy('currency')
-        .execute();
-      expect(rebuilt).toEqual(kept);
-    });
-    const keptDaily = await t.db
-      .selectFrom('transaction_daily')
-      .selectAll()
-      .orderBy(['organization_id', 'day', 'account_id', 'currency'])
-      .execute();
-    await t.db.transaction().execute(async (trx) => {
-      await sql`delete from transaction_daily`.execute(trx);
-      await sql.raw(DAILY_ROLLUP_REBUILD_SQL).execute(trx);
-      const rebuilt = await trx
-        .selectFrom('transaction_daily')
-        .selectAll()
-        .orderBy(['organization_id', 'day', 'account_id', 'currency'])
-        .execute();
-      expect(rebuilt).toEqual(keptDaily);
-    });
+    await expectRollupEqualsRebuild(t.db, 'disbursement_totals');
+    await expectRollupEqualsRebuild(t.db, 'transaction_daily');
   });
 
   it("exports an organization's ledger page by page until an empty page", async () => {

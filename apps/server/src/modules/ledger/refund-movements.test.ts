@@ -1,12 +1,11 @@
 import { formatMinor, type Transaction, type TransactionSeries, type TransactionSums } from '@rayo/shared';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Recorded, recordSale } from '../../../test/record-sale.ts';
+import { expectRollupEqualsRebuild } from '../../../test/rollups.ts';
 import { createTestApp, openTestShop, type TestApp } from '../../../test/test-app.ts';
 import { splitRefund } from '../../domain/refund-shares.ts';
 import { insertAccount } from '../accounts/accounts.repo.ts';
 import { updatePayoutSplit } from '../settings/payout-split.repo.ts';
-import { DAILY_ROLLUP_REBUILD_SQL } from './ledger.repo.ts';
 
 /**
  * A refund is a movement of the ledger: made through the refunds call, it is split over the
@@ -133,20 +132,6 @@ describe('refunds in the ledger', () => {
   });
 
   it('keeps transaction_daily equal to its rebuild from the ledger', async () => {
-    const kept = await t.db
-      .selectFrom('transaction_daily')
-      .selectAll()
-      .orderBy(['organization_id', 'day', 'account_id', 'currency'])
-      .execute();
-    await t.db.transaction().execute(async (trx) => {
-      await sql`delete from transaction_daily`.execute(trx);
-      await sql.raw(DAILY_ROLLUP_REBUILD_SQL).execute(trx);
-      const rebuilt = await trx
-        .selectFrom('transaction_daily')
-        .selectAll()
-        .orderBy(['organization_id', 'day', 'account_id', 'currency'])
-        .execute();
-      expect(rebuilt).toEqual(kept);
-    });
+    await expectRollupEqualsRebuild(t.db, 'transaction_daily');
   });
 });

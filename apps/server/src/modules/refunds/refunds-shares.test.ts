@@ -1,11 +1,10 @@
 import { type BackOfficeOrganizationPage, formatMinor, type TransactionSums } from '@rayo/shared';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLnd } from '../../../test/fakes/lnd-server.ts';
 import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
+import { expectRollupEqualsRebuild } from '../../../test/rollups.ts';
 import { bearer, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
-import { DISBURSEMENT_TOTALS_REBUILD_SQL } from '../ledger/ledger.repo.ts';
 import { batchLightningPayouts } from '../payouts/payouts.service.ts';
 import { updatePayoutSplit } from '../settings/payout-split.repo.ts';
 
@@ -164,20 +163,6 @@ describe("refunds taken from each of the sale's shares", () => {
   });
 
   it('keeps disbursement_totals equal to its rebuild from the ledger and the refunds', async () => {
-    const kept = await t.db
-      .selectFrom('disbursement_totals')
-      .selectAll()
-      .orderBy(['organization_id', 'currency'])
-      .execute();
-    await t.db.transaction().execute(async (trx) => {
-      await sql`delete from disbursement_totals`.execute(trx);
-      await sql.raw(DISBURSEMENT_TOTALS_REBUILD_SQL).execute(trx);
-      const rebuilt = await trx
-        .selectFrom('disbursement_totals')
-        .selectAll()
-        .orderBy(['organization_id', 'currency'])
-        .execute();
-      expect(rebuilt).toEqual(kept);
-    });
+    await expectRollupEqualsRebuild(t.db, 'disbursement_totals');
   });
 });
