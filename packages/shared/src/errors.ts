@@ -123,6 +123,10 @@ export const errorStatus = {
   // A Lightning invoice given for a refund that Rayo cannot pay as it is: unreadable, for another
   // network or amount, expired or about to, or already given for another refund.
   InvalidRefundInvoice: 400,
+  // An on-chain refund below the dust limit: no node relays such an output.
+  RefundBelowDust: 400,
+  // The platform wallet cannot send an on-chain refund now (no wallet, or not enough confirmed coins).
+  OnchainRefundUnavailable: 409,
   UserAlreadyExist: 409,
   // SPEC §8 names this answer for a password reset, so the email is revealed there on purpose.
   EmailNotFound: 404,

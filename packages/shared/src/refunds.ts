@@ -12,9 +12,10 @@ export type RefundState = z.infer<typeof RefundStateSchema>;
 
 /**
  * How the customer receives the money: through a refund link any Lightning wallet opens (LUD-03),
- * or paid by Rayo to a Lightning invoice (BOLT11) or Lightning address (LUD-16) the customer gave.
+ * paid by Rayo to a Lightning invoice (BOLT11) or Lightning address (LUD-16) the customer gave, or
+ * sent on-chain by the platform wallet to a Bitcoin address the customer gave.
  */
-export const REFUND_METHODS = ['lnurl-withdraw', 'lightning-invoice', 'lightning-address'] as const;
+export const REFUND_METHODS = ['lnurl-withdraw', 'lightning-invoice', 'lightning-address', 'onchain-address'] as const;
 export const RefundMethodSchema = z.enum(REFUND_METHODS);
 export type RefundMethod = z.infer<typeof RefundMethodSchema>;
 
@@ -27,8 +28,10 @@ export const CreateRefundRequestSchema = z.object({
    */
   idempotencyKey: z.string().trim().min(8).max(128),
   /**
-   * Where to pay it: a Lightning invoice for exactly `amountMsat` (`lightning:` prefix allowed) or
-   * a Lightning address. Without it the answer carries a refund link for the customer's wallet.
+   * Where to pay it: a Lightning invoice for exactly `amountMsat` (`lightning:` prefix allowed), a
+   * Lightning address, or a Bitcoin address of the server's network (`bitcoin:` prefix allowed,
+   * without parameters; whole sats are sent, at least the dust limit). Without it the answer
+   * carries a refund link for the customer's wallet.
    */
   destination: z.string().trim().min(1).max(2048).optional(),
 });
@@ -47,7 +50,7 @@ export const RefundSchema = z.object({
   createdAt: z.iso.datetime(),
   createdBy: z.string().nullable(),
   paidAt: z.iso.datetime().nullable(),
-  /** The invoice or Lightning address it is paid to; null for a refund link. */
+  /** The invoice, Lightning address or Bitcoin address it is paid to; null for a refund link. */
   destination: z.string().nullable(),
   /**
    * The refund link as an LNURL (bech32, upper case, for the QR code); only admins see it, and

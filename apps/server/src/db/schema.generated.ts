@@ -491,6 +491,7 @@ export interface RefreshTokens {
 export interface Refunds {
   amount_msat: Int8;
   attempts: Generated<number>;
+  batch_id: string | null;
   created_at: Generated<Timestamp>;
   created_by_email: string | null;
   created_by_user_id: string | null;

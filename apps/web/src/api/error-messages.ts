@@ -55,6 +55,8 @@ const messageKeys: Record<ErrorCode | 'Network', string> = {
   SaleNotPaid: 'errors.saleNotPaid',
   RefundExceedsSale: 'errors.refundExceedsSale',
   InvalidRefundInvoice: 'errors.invalidRefundInvoice',
+  RefundBelowDust: 'errors.refundBelowDust',
+  OnchainRefundUnavailable: 'errors.onchainRefundUnavailable',
   AccountInUse: 'errors.accountInUse',
   InvoiceNotPending: 'errors.invoiceNotPending',
   MissingName: 'errors.missingName',

@@ -14,6 +14,7 @@ import type { RequestContext } from '../../http/request-context.ts';
 import { audit } from '../audit/audit.service.ts';
 import {
   type BatchRow,
+  countBatchRefunds,
   findBatch,
   listBatches,
   listBatchPayouts,
@@ -189,7 +190,7 @@ export async function bumpBatchFee(
         origin: wallet.origin,
         network: deps.config.chain.network,
         psbt: batch.psbt,
-        recipients: payouts.length,
+        recipients: payouts.length + (await countBatchRefunds(trx, batch.id)),
         inputs: parseBatchInputs(batch.inputs),
         spare: (await listWalletCoins(deps, trx, wallet)).confirmed,
         feeSats: BigInt(batch.fee_sats),

@@ -400,6 +400,13 @@ export async function markBatchOnChain(
       .where('id', '=', id)
       .where('state', '!=', 'confirmed')
       .execute();
+    // An on-chain refund (decision 0063) is paid once the chain has its transaction.
+    await trx
+      .updateTable('refunds')
+      .set({ state: 'paid', paid_at: sql`now()` })
+      .where('batch_id', '=', id)
+      .where('state', '=', 'paying')
+      .execute();
     const sent = await trx
       .updateTable('payouts')
       .set({ state: 'sent', last_error: null, sent_at: sql`now()`, updated_at: sql`now()` })
@@ -422,6 +429,16 @@ export async function recordBatchFailure(db: Db, id: string, error: string, retr
     })
     .where('id', '=', id)
     .execute();
+}
+
+/** How many on-chain refunds the batch sends (decision 0063): outputs beside its payouts'. */
+export async function countBatchRefunds(db: Db, batchId: string): Promise<number> {
+  const row = await db
+    .selectFrom('refunds')
+    .select(sql<string>`count(*)`.as('count'))
+    .where('batch_id', '=', batchId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /** A batch's payouts; only those still open unless `includeSent`. */

@@ -1,3 +1,4 @@
+import { AppError } from '@rayo/shared';
 import { type ChainBackend, ChainBackendError, confirmationsAt } from '../../adapters/chain/types.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
@@ -31,9 +32,12 @@ import {
   listUnpaidOnchainShares,
   lockBatchBuilding,
   markBatchOnChain,
+  type NewBatch,
+  parseBatchInputs,
   readNextChangeIndex,
   recordBatchFailure,
   takeChangeIndex,
+  UNSENT_BATCH_STATES,
   type UnpaidOnchainShare,
 } from './payouts-onchain.repo.ts';
 import { listOnchainDebts, type OnchainWait, replaceOnchainWaits } from './payouts-onchain-wallet.repo.ts';
@@ -168,6 +172,34 @@ function buildForCoverable(
 }
 
 /**
+ * A built batch as it is stored: signed at once by a hot wallet, else a PSBT for the operator;
+ * its change index is taken only when it has change.
+ */
+async function takeBatchTransaction(
+  deps: OnchainPayoutDeps,
+  trx: Db,
+  wallet: PayoutWallet,
+  built: BuiltBatch,
+  feeRate: bigint,
+  changeIndex: number,
+): Promise<Omit<NewBatch, 'payouts'>> {
+  if (built.changeAddress !== null) await takeChangeIndex(trx, wallet.id, changeIndex);
+  return {
+    state: wallet.signer ? 'signed' : 'awaiting_signature',
+    txid: built.txid,
+    psbt: wallet.signer ? built.psbt : await psbtForOperator(deps, built),
+    rawTx: wallet.signer ? signBatch(built.psbt, wallet.signer, built.inputs) : null,
+    feeSats: built.feeSats,
+    feeRate,
+    vsize: built.vsize,
+    inputs: built.inputs,
+    changeAddress: built.changeAddress,
+    changeIndex: built.changeAddress === null ? null : changeIndex,
+    changeSats: built.changeSats,
+  };
+}
+
+/**
  * Builds this run's batch and says who waits and why. Organizations are paid oldest debt first,
  * as many as the wallet's confirmed coins cover; the others wait ('wallet_funds'), as do those
  * below the minimum, those whose address changed recently, those without an address or blocked,
@@ -249,20 +281,9 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
       );
     }
     if (!built) return finish(null);
-    if (built.changeAddress !== null) await takeChangeIndex(trx, wallet.id, changeIndex);
     const fees = splitFee(built.feeSats, paid.length);
     const batch = await insertBatch(trx, {
-      state: wallet.signer ? 'signed' : 'awaiting_signature',
-      txid: built.txid,
-      psbt: wallet.signer ? built.psbt : await psbtForOperator(deps, built),
-      rawTx: wallet.signer ? signBatch(built.psbt, wallet.signer, built.inputs) : null,
-      feeSats: built.feeSats,
-      feeRate,
-      vsize: built.vsize,
-      inputs: built.inputs,
-      changeAddress: built.changeAddress,
-      changeIndex: built.changeAddress === null ? null : changeIndex,
-      changeSats: built.changeSats,
+      ...(await takeBatchTransaction(deps, trx, wallet, built, feeRate, changeIndex)),
       payouts: paid.map((recipient, index) => ({
         organizationId: recipient.organizationId,
         destination: recipient.destination,
@@ -273,6 +294,58 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
       })),
     });
     return finish(batch);
+  });
+}
+
+/**
+ * The platform wallet's transaction sending an on-chain refund of `sats` to `address` (decision
+ * 0063): a batch without payouts, written in the caller's transaction, which holds the
+ * batch-building lock (lockBatchBuilding) and records the refund with it before anything is
+ * broadcast. `advanceBatch` sends it as it sends payout batches, asking the chain for its txid
+ * first. Confirmed coins an unsent batch spends are left to that batch. Throws
+ * OnchainRefundUnavailable when there is no wallet, no usable fee rate or not enough coins.
+ */
+export async function buildRefundBatch(
+  deps: OnchainPayoutDeps,
+  trx: Db,
+  refund: { organizationId: string; address: string; sats: bigint },
+  log: Log,
+): Promise<BatchRow> {
+  const unavailable = (message: string) => new AppError('OnchainRefundUnavailable', message);
+  const wallet = await loadPayoutWallet(deps);
+  if (!wallet) throw unavailable('This platform has no on-chain wallet to send refunds from');
+  const taken = new Set(
+    (await listOpenBatches(trx))
+      .filter((batch) => UNSENT_BATCH_STATES.includes(batch.state))
+      .flatMap((batch) => parseBatchInputs(batch.inputs).map((coin) => `${coin.txid}:${coin.vout}`)),
+  );
+  const coins = (await listWalletCoins(deps, trx, wallet)).confirmed.filter(
+    (coin) => !taken.has(`${coin.txid}:${coin.vout}`),
+  );
+  let feeRate: bigint;
+  let built: BuiltBatch;
+  const changeIndex = await readNextChangeIndex(trx, wallet.id);
+  try {
+    feeRate = feeRateFromEstimate(await estimateFeeRate(deps, log));
+    built = buildBatch({
+      account: wallet.account,
+      origin: wallet.origin,
+      utxos: coins,
+      recipients: [{ organizationId: refund.organizationId, destination: refund.address, sats: refund.sats }],
+      feeRate,
+      changeIndex,
+      network: deps.config.chain.network,
+    });
+  } catch (error) {
+    if (error instanceof InsufficientFundsError) {
+      throw unavailable("The platform wallet's confirmed coins cannot pay this refund and its fee now");
+    }
+    if (error instanceof RangeError) throw unavailable('The chain source gives no usable fee rate now');
+    throw error;
+  }
+  return insertBatch(trx, {
+    ...(await takeBatchTransaction(deps, trx, wallet, built, feeRate, changeIndex)),
+    payouts: [],
   });
 }
 

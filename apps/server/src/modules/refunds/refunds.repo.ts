@@ -204,7 +204,9 @@ export async function insertRefund(
     /** A refund link's k1, or the customer's destination and the invoice it gave, stored unpaid. */
     payTo:
       | { method: 'lnurl-withdraw'; k1: string }
-      | { method: 'lightning-invoice' | 'lightning-address'; destination: string; invoice: RefundInvoice };
+      | { method: 'lightning-invoice' | 'lightning-address'; destination: string; invoice: RefundInvoice }
+      /** Sent by the payout batch `batchId`, written in the same transaction (decision 0063). */
+      | { method: 'onchain-address'; destination: string; batchId: string };
   },
 ): Promise<RefundRow> {
   const { payTo } = input;
@@ -222,14 +224,16 @@ export async function insertRefund(
       created_by_email: input.createdByEmail,
       ...(payTo.method === 'lnurl-withdraw'
         ? { k1: payTo.k1 }
-        : {
-            state: 'paying',
-            destination: payTo.destination,
-            payment_request: payTo.invoice.paymentRequest,
-            payment_hash: payTo.invoice.paymentHash,
-            payment_description: payTo.invoice.description ?? null,
-            invoice_expires_at: payTo.invoice.expiresAt,
-          }),
+        : payTo.method === 'onchain-address'
+          ? { state: 'paying', destination: payTo.destination, batch_id: payTo.batchId }
+          : {
+              state: 'paying',
+              destination: payTo.destination,
+              payment_request: payTo.invoice.paymentRequest,
+              payment_hash: payTo.invoice.paymentHash,
+              payment_description: payTo.invoice.description ?? null,
+              invoice_expires_at: payTo.invoice.expiresAt,
+            }),
     })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();

@@ -9,6 +9,7 @@ import {
   SaleRefundsSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
+import { createChainBackend } from '../../adapters/chain/index.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { lnurlAnswer } from '../../http/lnurl-answer.ts';
@@ -32,6 +33,7 @@ const refundCallbacksPerIp: RateLimitRule = { name: 'refund-lnurlw-ip', limit: 3
 
 /** Refunds of a sale (admins make them, managers see them) and the refund links' LUD-03 service. */
 export function registerRefundRoutes(app: App, deps: RefundDeps & MfaDeps & RateLimitDeps): void {
+  const chain = createChainBackend(deps.config, deps.db);
   app.get(
     '/api/transactions/:id/refunds',
     {
@@ -52,13 +54,13 @@ export function registerRefundRoutes(app: App, deps: RefundDeps & MfaDeps & Rate
       preHandler: requireMfaCode(deps),
       schema: {
         tags,
-        summary: `Refunds a sale in full or in part, by its transaction's or its invoice's id: to the customer's Lightning invoice or address in destination, or else through a refund link (LNURL-withdraw) the answer carries. The same idempotencyKey again answers the same refund. 400 InvalidRefundInvoice, InvalidLightningAddress, LightningAddressUnreachable, LightningAddressNotPayable; 409 SaleNotPaid, RefundExceedsSale; 403 OrganizationBlocked. With MFA on, a code in the ${MFA_CODE_HEADER} header.`,
+        summary: `Refunds a sale in full or in part, by its transaction's or its invoice's id: to the customer's Lightning invoice or address, or Bitcoin address (sent on-chain by the platform wallet), in destination, or else through a refund link (LNURL-withdraw) the answer carries. The same idempotencyKey again answers the same refund. 400 InvalidRefundInvoice, InvalidLightningAddress, LightningAddressUnreachable, LightningAddressNotPayable, InvalidOnchainAddress, OnchainAddressWrongNetwork, RefundBelowDust; 409 SaleNotPaid, RefundExceedsSale, OnchainRefundUnavailable; 403 OrganizationBlocked. With MFA on, a code in the ${MFA_CODE_HEADER} header.`,
         params: SaleParamsSchema,
         body: CreateRefundRequestSchema,
         response: { 200: RefundSchema },
       },
     },
-    async (request) => refundSale(callerOf(request), deps, request.params.id, request.body, request.log),
+    async (request) => refundSale(callerOf(request), { ...deps, chain }, request.params.id, request.body, request.log),
   );
 
   app.get(

@@ -9,12 +9,15 @@ import {
   type Refund,
   type SaleRefunds,
 } from '@rayo/shared';
+import type { ChainBackend } from '../../adapters/chain/types.ts';
 import { type LightningBackend, LightningBackendError } from '../../adapters/lightning/types.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { checkBitcoinAddress } from '../../domain/bitcoin-address.ts';
 import { bolt11CurrencyOf, decodeBolt11 } from '../../domain/bolt11.ts';
 import { parseLightningAddress } from '../../domain/lightning-address.ts';
 import { encodeLnurl } from '../../domain/lnurl.ts';
+import { ONCHAIN_DUST_SATS } from '../../domain/onchain-batch.ts';
 import { nextStepFor } from '../../domain/payout-state.ts';
 import { planRefund, refundableMsat } from '../../domain/refunds.ts';
 import type { RequestContext } from '../../http/request-context.ts';
@@ -32,6 +35,8 @@ import {
   SETTLE_MARGIN_SECONDS,
   sha256Hex,
 } from '../payouts/payouts.service.ts';
+import { type BatchRow, lockBatchBuilding } from '../payouts/payouts-onchain.repo.ts';
+import { advanceBatch, buildRefundBatch } from '../payouts/payouts-onchain.service.ts';
 import {
   claimRefundLink,
   findRefund,
@@ -55,10 +60,14 @@ import {
 
 export type RefundDeps = {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'lightning' | 'lnurlAllowPrivateHosts'>;
+  config: Config;
   lightning: Pick<LightningBackend, 'payInvoice' | 'lookupPayment' | 'network'>;
 };
+/** Making a refund may send it on-chain, through the chain source the payout batches use. */
+export type RefundSaleDeps = RefundDeps & { chain: ChainBackend };
 type Log = { debug: (details: object, message: string) => void; warn: (details: object, message: string) => void };
+/** The on-chain send logs as the payout batches do. */
+type SendLog = Log & { info: (details: object, message: string) => void };
 
 /** How long the customer's invoice must stay payable for Rayo to take it. */
 const MIN_INVOICE_LIFE_SECONDS = 30;
@@ -72,6 +81,19 @@ function newK1(): string {
 function payInBackground(deps: RefundDeps, refundId: string, log: Log): void {
   void payRefund(deps, refundId, log).catch((error: unknown) => {
     log.warn({ refundId, error: String(error) }, 'refund payment failed; the refund pass tries again');
+  });
+}
+
+/**
+ * Broadcasts an on-chain refund's transaction after its rows are committed, as the payout pass
+ * would; a failure is left to the `pay-onchain-payouts` pass, which asks the chain first.
+ */
+function sendInBackground(deps: RefundSaleDeps, batch: BatchRow, log: SendLog): void {
+  void advanceBatch(deps, batch, log).catch((error: unknown) => {
+    log.warn(
+      { txid: batch.txid, error: String(error) },
+      'on-chain refund broadcast failed; the payout pass tries again',
+    );
   });
 }
 
@@ -116,7 +138,9 @@ function sameRefund(existing: RefundRow, sale: SaleRow, amountMsat: bigint): Ref
   return existing;
 }
 
-type PayTo = { method: 'lightning-invoice' | 'lightning-address'; destination: string; invoice: RefundInvoice };
+type PayTo =
+  | { method: 'lightning-invoice' | 'lightning-address'; destination: string; invoice: RefundInvoice }
+  | { method: 'onchain-address'; destination: string; sats: bigint };
 
 function refuseInvoice(message: string): AppError {
   return new AppError('InvalidRefundInvoice', message);
@@ -150,11 +174,42 @@ async function checkCustomerInvoice(deps: RefundDeps, text: string, amountMsat: 
 }
 
 /**
+ * A Bitcoin address of the chain's network (a `bitcoin:` URI without parameters too), sent the
+ * refund's whole sats, which must reach the dust limit the payout batches keep; undefined for
+ * anything that is not a Bitcoin address, which is then read as a Lightning destination.
+ */
+function onchainDestination(deps: RefundDeps, destination: string, amountMsat: bigint): PayTo | undefined {
+  const uri = /^bitcoin:/i.test(destination);
+  const address = destination.replace(/^bitcoin:/i, '').trim();
+  const network = deps.config.chain.network;
+  const check = checkBitcoinAddress(address, network);
+  if (!check.valid && check.reason === 'invalid') {
+    if (!uri) return undefined;
+    throw new AppError(
+      'InvalidOnchainAddress',
+      'This is not a Bitcoin address (a bitcoin: URI may not carry parameters)',
+    );
+  }
+  if (!check.valid) {
+    throw new AppError('OnchainAddressWrongNetwork', `This address is for ${check.network}, not ${network}`);
+  }
+  const sats = amountMsat / 1000n;
+  if (sats < ONCHAIN_DUST_SATS) {
+    throw new AppError('RefundBelowDust', `An on-chain refund must be at least ${ONCHAIN_DUST_SATS} sats`);
+  }
+  // Bech32 addresses are case-insensitive; a lower-case one is what the transaction's output pays.
+  const canonical = check.type === 'p2pkh' || check.type === 'p2sh' ? address : address.toLowerCase();
+  return { method: 'onchain-address', destination: canonical, sats };
+}
+
+/**
  * What a refund to `destination` pays: the customer's invoice, or one their Lightning address
  * gives for exactly the refund, checked as payouts check theirs (amount, metadata hash, and
  * private or loopback hosts refused outside devnet).
  */
 async function resolveDestination(deps: RefundDeps, destination: string, amountMsat: bigint, log: Log): Promise<PayTo> {
+  const onchain = onchainDestination(deps, destination, amountMsat);
+  if (onchain) return onchain;
   const text = destination.replace(/^lightning:/i, '').trim();
   if (!text.includes('@')) {
     return {
@@ -188,10 +243,10 @@ async function resolveDestination(deps: RefundDeps, destination: string, amountM
  */
 export async function refundSale(
   ctx: RequestContext,
-  deps: RefundDeps,
+  deps: RefundSaleDeps,
   saleId: string,
   request: CreateRefundRequest,
-  log: Log,
+  log: SendLog,
 ): Promise<Refund> {
   const organizationId = organizationOf(ctx);
   const amountMsat = BigInt(request.amountMsat);
@@ -205,7 +260,10 @@ export async function refundSale(
     payTo = await resolveDestination(deps, request.destination, amountMsat, log);
   }
   let created = false;
+  let batch: BatchRow | null = null;
   const refund = await deps.db.transaction().execute(async (trx) => {
+    // Taken before the sale's lock, as the payout run takes it before the refunds it locks.
+    if (payTo?.method === 'onchain-address') await lockBatchBuilding(trx);
     const sale = await requireSale(trx, organizationId, saleId, ctx, true);
     // Read after the lock: a same-key request that held it has committed its refund by now.
     const existing = await findRefundByKey(trx, organizationId, request.idempotencyKey);
@@ -214,6 +272,9 @@ export async function refundSale(
       throw new AppError('OrganizationBlocked', 'Your organization is blocked; contact support');
     const refunded = await sumSaleRefunds(trx, sale.transactionId);
     const { fiatMinor } = planRefund(sale, refunded, amountMsat);
+    if (payTo?.method === 'onchain-address') {
+      batch = await buildRefundBatch(deps, trx, { organizationId, address: payTo.destination, sats: payTo.sats }, log);
+    }
     const inserted = await insertRefund(trx, {
       organizationId,
       transactionId: sale.transactionId,
@@ -223,7 +284,10 @@ export async function refundSale(
       idempotencyKey: request.idempotencyKey,
       createdByUserId: ctx.userId,
       createdByEmail: ctx.actorEmail,
-      payTo: payTo ?? { method: 'lnurl-withdraw', k1: newK1() },
+      payTo:
+        payTo?.method === 'onchain-address'
+          ? { method: 'onchain-address', destination: payTo.destination, batchId: (batch as BatchRow).id }
+          : (payTo ?? { method: 'lnurl-withdraw', k1: newK1() }),
     });
     await recordRefundMovement(trx, {
       refundId: inserted.id,
@@ -250,7 +314,8 @@ export async function refundSale(
     }
     return inserted;
   });
-  if (created && refund.state === 'paying') payInBackground(deps, refund.id, log);
+  if (created && batch) sendInBackground(deps, batch, log);
+  else if (created && refund.state === 'paying') payInBackground(deps, refund.id, log);
   return toRefundJson(deps.config, refund, true);
 }
 
