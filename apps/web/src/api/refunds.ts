@@ -27,7 +27,7 @@ export function useRefundSale(transactionId: string) {
     }: {
       amountMsat: number;
       idempotencyKey: string;
-      /** The customer's Lightning invoice or address; without it the answer carries a refund link. */
+      /** The customer's Lightning invoice or address, or Bitcoin address; without it the answer carries a refund link. */
       destination?: string;
       mfaCode?: string;
     }) =>

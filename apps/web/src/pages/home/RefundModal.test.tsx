@@ -30,14 +30,14 @@ const refund = {
 };
 
 /** The modal for `role`, with the server's answers to the refunds list and a refund. */
-async function renderModal(role: Role, refunds: object[] = []) {
+async function renderModal(role: Role, refunds: object[] = [], made: object = refund) {
   sessionStore.signIn({ accessToken: 'token', refreshToken: 'refresh', role, language: 'en' }, false);
   const calls: { url: string; init?: RequestInit }[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
       calls.push({ url, ...(init ? { init } : {}) });
-      if (init?.method === 'POST') return Response.json(refund);
+      if (init?.method === 'POST') return Response.json(made);
       return Response.json({ saleMsat: 5_000_000, refundableMsat: refunds.length ? 0 : 5_000_000, refunds });
     }),
   );
@@ -81,6 +81,25 @@ describe('the refund dialog', () => {
       amountMsat: 5_000_000,
       destination: 'customer@wallet.example',
     });
+  });
+
+  it("sends the refund on-chain to the customer's Bitcoin address, and says it is on its way", async () => {
+    const address = 'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080';
+    const calls = await renderModal('admin', [], {
+      ...refund,
+      method: 'onchain-address',
+      state: 'paying',
+      destination: address,
+      lnurl: null,
+    });
+    await userEvent.click(await screen.findByText('Bitcoin address'));
+    const all = screen.getByRole('button', { name: 'Refund 5,000 sats' });
+    expect(all).toBeDisabled();
+    await userEvent.type(screen.getByRole('textbox', { name: "Customer's Bitcoin address" }), `${address} `);
+    await userEvent.click(all);
+    expect(await screen.findByText(/sending the refund on-chain/)).toBeInTheDocument();
+    const post = calls.find((call) => call.init?.method === 'POST');
+    expect(JSON.parse(String(post?.init?.body))).toMatchObject({ amountMsat: 5_000_000, destination: address });
   });
 
   it('shows a manager the refunds and no way to make one', async () => {

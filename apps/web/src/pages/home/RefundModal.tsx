@@ -27,12 +27,13 @@ import { useRefundTexts } from './refund-texts.ts';
 
 const STATE_COLORS: Record<Refund['state'], string> = { open: 'yellow', paying: 'blue', paid: 'teal' };
 
-type Way = 'link' | 'lightning';
+type Way = 'link' | 'lightning' | 'bitcoin';
 
 /**
  * A sale's refunds. An admin refunds it in full or in part, and either gets the refund link
- * (LNURL-withdraw) as a QR code for the customer's wallet or has Rayo pay the Lightning invoice
- * or address the customer gave; managers only see the refunds (issue 30).
+ * (LNURL-withdraw) as a QR code for the customer's wallet, has Rayo pay the Lightning invoice
+ * or address the customer gave, or has the platform wallet send it to their Bitcoin address;
+ * managers only see the refunds (issue 30).
  */
 export function RefundModal({ transaction, onClose }: { transaction: Transaction; onClose: () => void }) {
   const { t } = useTranslation();
@@ -49,9 +50,9 @@ export function RefundModal({ transaction, onClose }: { transaction: Transaction
   const [way, setWay] = useState<Way>('link');
   const [destination, setDestination] = useState('');
   const [made, setMade] = useState<Refund | null>(null);
-  // On a phone the two ways do not fit side by side.
+  // On a phone the three ways do not fit side by side (and on a desktop only in the wider dialog).
   const narrow = useMediaQuery('(max-width: 30em)');
-  const missingDestination = way === 'lightning' && destination.trim() === '';
+  const missingDestination = way !== 'link' && destination.trim() === '';
   const refundable = refunds.data?.refundableMsat ?? 0;
 
   const send = (amountMsat: number) => {
@@ -60,7 +61,7 @@ export function RefundModal({ transaction, onClose }: { transaction: Transaction
       {
         amountMsat,
         idempotencyKey,
-        ...(way === 'lightning' ? { destination: destination.trim() } : {}),
+        ...(way !== 'link' ? { destination: destination.trim() } : {}),
         ...(needsCode ? { mfaCode: mfaCode.trim() } : {}),
       },
       {
@@ -83,7 +84,7 @@ export function RefundModal({ transaction, onClose }: { transaction: Transaction
   };
 
   return (
-    <Modal opened onClose={onClose} title={rt('title')} centered size="lg">
+    <Modal opened onClose={onClose} title={rt('title')} centered size="xl">
       <Stack gap="md">
         {refunds.isPending && <Skeleton h={80} />}
         {refunds.isError && <LoadError error={refunds.error} onRetry={() => refunds.refetch()} />}
@@ -132,7 +133,7 @@ export function RefundModal({ transaction, onClose }: { transaction: Transaction
         )}
         {made && made.method !== 'lnurl-withdraw' && (
           <Alert color="blue" variant="light">
-            {rt('paying')}
+            {rt(made.method === 'onchain-address' ? 'sending' : 'paying')}
           </Alert>
         )}
         {admin && refunds.data && refundable > 0 && (
@@ -147,17 +148,21 @@ export function RefundModal({ transaction, onClose }: { transaction: Transaction
                   fullWidth
                   orientation={narrow ? 'vertical' : 'horizontal'}
                   value={way}
-                  onChange={(value) => setWay(value as Way)}
+                  onChange={(value) => {
+                    setWay(value as Way);
+                    setDestination('');
+                  }}
                   data={[
                     { value: 'link', label: rt('viaLink') },
                     { value: 'lightning', label: rt('viaLightning') },
+                    { value: 'bitcoin', label: rt('viaBitcoin') },
                   ]}
                 />
               </Stack>
-              {way === 'lightning' && (
+              {way !== 'link' && (
                 <TextInput
-                  label={rt('destinationLabel')}
-                  description={rt('destinationHelp')}
+                  label={rt(way === 'bitcoin' ? 'addressLabel' : 'destinationLabel')}
+                  description={rt(way === 'bitcoin' ? 'addressHelp' : 'destinationHelp')}
                   required
                   autoComplete="off"
                   spellCheck={false}

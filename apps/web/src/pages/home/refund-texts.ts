@@ -32,6 +32,10 @@ const en = {
   destinationHelp:
     'An invoice for exactly the amount refunded, or an address like name@wallet.com. Rayo pays it at once.',
   paying: 'Rayo is paying the customer; the refund shows as Paid when the payment arrives.',
+  viaBitcoin: 'Bitcoin address',
+  addressLabel: "Customer's Bitcoin address",
+  addressHelp: "Rayo's wallet sends the refund on-chain at once, in whole sats (at least 546).",
+  sending: "Rayo's wallet is sending the refund on-chain; it shows as Paid once the network has the transaction.",
 };
 
 const es: typeof en = {
@@ -61,6 +65,11 @@ const es: typeof en = {
   destinationHelp:
     'Una factura por exactamente el monto reembolsado, o una dirección como nombre@billetera.com. Rayo la paga al momento.',
   paying: 'Rayo está pagando al cliente; el reembolso aparece como Pagado cuando llega el pago.',
+  viaBitcoin: 'Dirección Bitcoin',
+  addressLabel: 'Dirección Bitcoin del cliente',
+  addressHelp: 'La billetera de Rayo envía el reembolso on-chain al momento, en sats enteros (al menos 546).',
+  sending:
+    'La billetera de Rayo está enviando el reembolso on-chain; aparece como Pagado cuando la red tiene la transacción.',
 };
 
 type Key = Exclude<keyof typeof en, 'states'> | `states.${keyof typeof en.states}`;
