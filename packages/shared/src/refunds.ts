@@ -52,6 +52,8 @@ export const RefundSchema = z.object({
   paidAt: z.iso.datetime().nullable(),
   /** The invoice, Lightning address or Bitcoin address it is paid to; null for a refund link. */
   destination: z.string().nullable(),
+  /** The transaction sending an on-chain refund (the newest, after a fee bump); null otherwise. */
+  txid: z.string().nullable(),
   /**
    * The refund link as an LNURL (bech32, upper case, for the QR code); only admins see it, and
    * only while it can still be used: whoever holds it can take the money.

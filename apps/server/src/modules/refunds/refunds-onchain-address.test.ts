@@ -188,6 +188,7 @@ describe('a refund to a Bitcoin address', () => {
     expect(batch.state).toBe('broadcast');
     expect(esplora.broadcasts.slice(broadcastsBefore)).toEqual([batch.raw_tx]);
     expect(paidTo(batch.raw_tx as string, address)).toEqual([12_345n]);
+    expect(made.txid).toBe(batch.txid);
     expect(BitcoinjsTransaction.fromHex(batch.raw_tx as string).getId()).toBe(batch.txid);
     expect(await chain.getTransactionStatus(batch.txid)).toEqual({ blockHeight: null });
 
@@ -199,9 +200,9 @@ describe('a refund to a Bitcoin address', () => {
       url: `/api/transactions/${saleId}/refunds`,
       headers: shop.admin,
     });
-    expect(listed.json<{ refunds: Refund[] }>().refunds.map((refund) => [refund.state, refund.destination])).toEqual([
-      ['paid', address],
-    ]);
+    expect(
+      listed.json<{ refunds: Refund[] }>().refunds.map((refund) => [refund.state, refund.destination, refund.txid]),
+    ).toEqual([['paid', address, batch.txid]]);
   });
 
   it('after a crash between broadcasting and recording it, finds the txid and never sends twice', async () => {
@@ -268,5 +269,12 @@ describe('a refund to a Bitcoin address', () => {
     expect(replaced.txid).not.toBe(batch.txid);
     expect(paidTo(replaced.raw_tx as string, address)).toEqual([8_000n]);
     expect(esplora.broadcasts.at(-1)).toBe(replaced.raw_tx);
+    // The refund names the transaction that replaced the first.
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/transactions/${saleId}/refunds`,
+      headers: shop.admin,
+    });
+    expect(listed.json<{ refunds: Refund[] }>().refunds.map((refund) => refund.txid)).toEqual([replaced.txid]);
   });
 });

@@ -23,6 +23,8 @@ export type RefundRow = {
   paymentHash: string | null;
   invoiceExpiresAt: Date | null;
   paidAt: Date | null;
+  /** The on-chain payout batch that sends an on-chain refund (decision 0063). */
+  batchId: string | null;
 };
 
 const COLUMNS = [
@@ -44,6 +46,7 @@ const COLUMNS = [
   'payment_hash',
   'invoice_expires_at',
   'paid_at',
+  'batch_id',
 ] as const;
 
 type Selected = {
@@ -65,6 +68,7 @@ type Selected = {
   payment_hash: string | null;
   invoice_expires_at: Date | null;
   paid_at: Date | null;
+  batch_id: string | null;
 };
 
 function toRefund(row: Selected): RefundRow {
@@ -87,6 +91,7 @@ function toRefund(row: Selected): RefundRow {
     paymentHash: row.payment_hash,
     invoiceExpiresAt: row.invoice_expires_at,
     paidAt: row.paid_at,
+    batchId: row.batch_id,
   };
 }
 
@@ -238,6 +243,17 @@ export async function insertRefund(
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
   return toRefund(row as Selected);
+}
+
+/** The txid each batch sends now (a fee bump replaces it), by batch id. */
+export async function findBatchTxids(db: Db, batchIds: string[]): Promise<Map<string, string>> {
+  if (batchIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('onchain_payout_batches')
+    .select(['id', 'txid'])
+    .where('id', 'in', batchIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.txid]));
 }
 
 export async function listSaleRefunds(db: Db, transactionId: string): Promise<RefundRow[]> {

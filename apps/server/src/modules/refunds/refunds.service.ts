@@ -39,6 +39,7 @@ import { type BatchRow, lockBatchBuilding } from '../payouts/payouts-onchain.rep
 import { advanceBatch, buildRefundBatch } from '../payouts/payouts-onchain.service.ts';
 import {
   claimRefundLink,
+  findBatchTxids,
   findRefund,
   findRefundByK1,
   findRefundByKey,
@@ -97,12 +98,27 @@ function sendInBackground(deps: RefundSaleDeps, batch: BatchRow, log: SendLog): 
   });
 }
 
+function txidsOf(db: Db, refunds: readonly RefundRow[]): Promise<Map<string, string>> {
+  return findBatchTxids(
+    db,
+    refunds.flatMap((refund) => (refund.batchId === null ? [] : [refund.batchId])),
+  );
+}
+
 function refundLinkUrl(config: RefundDeps['config'], k1: string): string {
   return `${config.publicUrl.replace(/\/+$/, '')}/api/lnurlw/refunds/${k1}`;
 }
 
-/** `withLink`: the refund link, for an admin, while the customer can still use it. */
-function toRefundJson(config: RefundDeps['config'], refund: RefundRow, withLink: boolean): Refund {
+/**
+ * `withLink`: the refund link, for an admin, while the customer can still use it. `txids`: the
+ * transactions of on-chain refunds, by batch id.
+ */
+function toRefundJson(
+  config: RefundDeps['config'],
+  refund: RefundRow,
+  withLink: boolean,
+  txids: ReadonlyMap<string, string>,
+): Refund {
   return {
     id: refund.id,
     transactionId: refund.transactionId,
@@ -115,6 +131,7 @@ function toRefundJson(config: RefundDeps['config'], refund: RefundRow, withLink:
     createdBy: refund.createdByEmail,
     paidAt: refund.paidAt?.toISOString() ?? null,
     destination: refund.destination,
+    txid: refund.batchId === null ? null : (txids.get(refund.batchId) ?? null),
     lnurl:
       withLink && refund.state === 'open' && refund.k1 !== null ? encodeLnurl(refundLinkUrl(config, refund.k1)) : null,
   };
@@ -316,13 +333,14 @@ export async function refundSale(
   });
   if (created && batch) sendInBackground(deps, batch, log);
   else if (created && refund.state === 'paying') payInBackground(deps, refund.id, log);
-  return toRefundJson(deps.config, refund, true);
+  return toRefundJson(deps.config, refund, true, await txidsOf(deps.db, [refund]));
 }
 
 /** A sale's refunds and what may still be refunded; managers see them without the links. */
 export async function listRefundsOfSale(deps: RefundDeps, caller: AccessClaims, saleId: string): Promise<SaleRefunds> {
   const sale = await requireSale(deps.db, organizationOf(caller), saleId, caller);
   const refunds = await listSaleRefunds(deps.db, sale.transactionId);
+  const txids = await txidsOf(deps.db, refunds);
   const refunded = refunds.reduce(
     (sum, refund) => ({ msat: sum.msat + refund.amountMsat, minor: sum.minor + refund.fiatMinor }),
     { msat: 0n, minor: 0n },
@@ -330,7 +348,7 @@ export async function listRefundsOfSale(deps: RefundDeps, caller: AccessClaims, 
   return {
     saleMsat: Number(sale.totalMsat),
     refundableMsat: Number(refundableMsat(sale, refunded)),
-    refunds: refunds.map((refund) => toRefundJson(deps.config, refund, caller.role === 'admin')),
+    refunds: refunds.map((refund) => toRefundJson(deps.config, refund, caller.role === 'admin', txids)),
   };
 }
 

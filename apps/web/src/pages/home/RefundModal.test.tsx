@@ -26,6 +26,7 @@ const refund = {
   createdBy: 'admin@rayo.local',
   paidAt: null,
   destination: null,
+  txid: null,
   lnurl: 'LNURL1DP68GURN8GHJ7',
 };
 
