@@ -945,6 +945,7 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'GET /api/back-office/country/:id/report/csv': () => ({ params: { id: '-1' } }),
 
   'POST /api/devnet/pay': async () => ({ body: { paymentRequest: (await f.newInvoice()).paymentRequest } }),
+  'POST /api/devnet/expire': async () => ({ body: { paymentRequest: (await f.newInvoice()).paymentRequest } }),
   'POST /api/devnet/lnurl-withdraw': () => ({ body: {} }),
   'POST /api/devnet/withdraw': async () => ({ body: { lnurl: await f.newWithdrawLink(), amountMsat: 2000 } }),
   'GET /api/shops/shopify': () => ({}),
