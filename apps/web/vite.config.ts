@@ -1,4 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -24,6 +25,85 @@ function mantineStylesWithComponents(): Plugin {
       // Only the core ships a style sheet per component; the other packages ship one each.
       const sheet = pkg === 'core' ? `@mantine/core/styles/${component}.css` : `@mantine/${pkg}/styles.css`;
       return { code: `import '${sheet}';\n${code}`, map: null };
+    },
+  };
+}
+
+/** Where each value a Mantine package's index exports is defined: its module's file and name there. */
+type IndexExports = Map<string, { local: string; file: string }>;
+
+/** `a`, `a as b` in an import or export list: [the name in the module, the name given]. */
+function specifiers(list: string): [string, string][] {
+  return list
+    .split(',')
+    .map((specifier) => specifier.trim())
+    .filter(Boolean)
+    .map((specifier) => {
+      const [name = '', alias = name] = specifier.split(/\s+as\s+/);
+      return [name, alias];
+    });
+}
+
+/** A Mantine index imports each value from its module, then exports them all in one list. */
+async function readIndexExports(index: string): Promise<IndexExports> {
+  const source = await readFile(index, 'utf8');
+  const fileOf = new Map<string, string>();
+  for (const [, list = '', file = ''] of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*"(\.[^"]+)"/g)) {
+    for (const [name] of specifiers(list)) fileOf.set(name, path.resolve(path.dirname(index), file));
+  }
+  const exports: IndexExports = new Map();
+  for (const [, list = ''] of source.matchAll(/export\s*\{([^}]*)\}/g)) {
+    for (const [local, exported] of specifiers(list)) {
+      const file = fileOf.get(local);
+      if (file) exports.set(exported, { local, file });
+    }
+  }
+  return exports;
+}
+
+const require = createRequire(import.meta.url);
+const MANTINE_INDEXES: Record<string, string> = {
+  '@mantine/core': require.resolve('@mantine/core').replace(/cjs[\\/]index\.cjs$/, 'esm/index.mjs'),
+  '@mantine/hooks': require.resolve('@mantine/hooks').replace(/cjs[\\/]index\.cjs$/, 'esm/index.mjs'),
+};
+const IMPORT_FROM_MANTINE = /import\s*\{([^}]*)\}\s*from\s*["'](@mantine\/(?:core|hooks))["'];?/g;
+
+/**
+ * `import { Tabs } from '@mantine/core'`, in the app and in Mantine's own components (which take
+ * their hooks from @mantine/hooks' index), becomes an import of each value's own module. Through
+ * an index every component is imported by every screen, so the bundler could not tell which
+ * screens use which: it cut a small chunk for each set of lazy screens sharing one, and
+ * firstPaintChunkName could not put a public page's components in the page's own chunk
+ * (docs/benchmarks.md). A name the index does not list plainly still comes from the index.
+ */
+function importMantineFromEachModule(): Plugin {
+  const exportsOf = new Map<string, Promise<IndexExports>>();
+  return {
+    name: 'rayo:import-mantine-from-each-module',
+    apply: 'build',
+    async transform(code, id) {
+      if (!/[\\/](apps[\\/]web[\\/]src|@mantine[\\/]core[\\/]esm)[\\/]/.test(id)) return null;
+      const imports = [...code.matchAll(IMPORT_FROM_MANTINE)];
+      if (imports.length === 0) return null;
+      const indexes = new Map<string, IndexExports>();
+      for (const [, , pkg = ''] of imports) {
+        const read = exportsOf.get(pkg) ?? readIndexExports(MANTINE_INDEXES[pkg] ?? '');
+        exportsOf.set(pkg, read);
+        indexes.set(pkg, await read);
+      }
+      const rewritten = code.replace(IMPORT_FROM_MANTINE, (whole, list: string, pkg: string) => {
+        const direct: string[] = [];
+        const rest: string[] = [];
+        for (const [name, alias] of specifiers(list)) {
+          const module = indexes.get(pkg)?.get(name);
+          if (module) direct.push(`import { ${module.local} as ${alias} } from ${JSON.stringify(module.file)};`);
+          else rest.push(`${name} as ${alias}`);
+        }
+        if (direct.length === 0) return whole;
+        // On one line, so that the lines after it keep their numbers.
+        return [...direct, ...(rest.length > 0 ? [`import { ${rest.join(', ')} } from '${pkg}';`] : [])].join(' ');
+      });
+      return { code: rewritten, map: null };
     },
   };
 }
@@ -196,7 +276,13 @@ function preloadWhatTheVisitorNeeds(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), mantineStylesWithComponents(), preloadWhatTheVisitorNeeds(), precompressAssets()],
+  plugins: [
+    react(),
+    importMantineFromEachModule(),
+    mantineStylesWithComponents(),
+    preloadWhatTheVisitorNeeds(),
+    precompressAssets(),
+  ],
   // The manifest lets the build-size test follow each route's chunks and style sheets.
   build: {
     outDir: 'dist',
