@@ -113,7 +113,7 @@ export const OnchainPayoutBatchSchema = z.object({
   createdAt: z.iso.datetime(),
   state: z.enum(ONCHAIN_BATCH_STATES),
   txid: z.string(),
-  /** Organizations paid: one output each. */
+  /** Organizations paid and customers refunded on-chain: one output each. */
   outputs: z.number().int(),
   amountSats: z.number().int(),
   feeSats: z.number().int(),

@@ -14,7 +14,6 @@ import type { RequestContext } from '../../http/request-context.ts';
 import { audit } from '../audit/audit.service.ts';
 import {
   type BatchRow,
-  countBatchRefunds,
   findBatch,
   listBatches,
   listBatchPayouts,
@@ -24,6 +23,7 @@ import {
   readNextChangeIndex,
   replaceBatchTransaction,
   storeSignedBatch,
+  summarizeBatchRefunds,
   takeChangeIndex,
 } from './payouts-onchain.repo.ts';
 import {
@@ -57,13 +57,14 @@ export async function runOnchainPayoutsNow(
 /** A batch as back office sees it; `replaced` are the txids its fee bumps replaced. */
 async function toPublicBatch(db: Db, batch: BatchRow, replaced: readonly string[]): Promise<OnchainPayoutBatch> {
   const payouts = await listBatchPayouts(db, batch.id, { includeSent: true });
+  const refunds = await summarizeBatchRefunds(db, batch.id);
   return {
     id: batch.id,
     createdAt: batch.created_at.toISOString(),
     state: batch.state,
     txid: batch.txid,
-    outputs: payouts.length,
-    amountSats: Number(payouts.reduce((sum, payout) => sum + payout.amountMsat, 0n) / 1000n),
+    outputs: payouts.length + refunds.count,
+    amountSats: Number(payouts.reduce((sum, payout) => sum + payout.amountMsat, 0n) / 1000n + refunds.sats),
     feeSats: Number(batch.fee_sats),
     vsize: batch.vsize,
     confirmations: batch.confirmations,
@@ -190,7 +191,7 @@ export async function bumpBatchFee(
         origin: wallet.origin,
         network: deps.config.chain.network,
         psbt: batch.psbt,
-        recipients: payouts.length + (await countBatchRefunds(trx, batch.id)),
+        recipients: payouts.length + (await summarizeBatchRefunds(trx, batch.id)).count,
         inputs: parseBatchInputs(batch.inputs),
         spare: (await listWalletCoins(deps, trx, wallet)).confirmed,
         feeSats: BigInt(batch.fee_sats),

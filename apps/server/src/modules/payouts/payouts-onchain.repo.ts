@@ -431,14 +431,17 @@ export async function recordBatchFailure(db: Db, id: string, error: string, retr
     .execute();
 }
 
-/** How many on-chain refunds the batch sends (decision 0063): outputs beside its payouts'. */
-export async function countBatchRefunds(db: Db, batchId: string): Promise<number> {
+/**
+ * The on-chain refunds the batch sends (decision 0063), outputs beside its payouts': how many, and
+ * the whole sats they pay (the part below one sat stays, as with payouts).
+ */
+export async function summarizeBatchRefunds(db: Db, batchId: string): Promise<{ count: number; sats: bigint }> {
   const row = await db
     .selectFrom('refunds')
-    .select(sql<string>`count(*)`.as('count'))
+    .select([sql<string>`count(*)`.as('count'), sql<string>`coalesce(sum(amount_msat / 1000), 0)`.as('sats')])
     .where('batch_id', '=', batchId)
     .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return { count: Number(row.count), sats: BigInt(row.sats) };
 }
 
 /** A batch's payouts; only those still open unless `includeSent`. */

@@ -192,6 +192,13 @@ describe('a refund to a Bitcoin address', () => {
     expect(BitcoinjsTransaction.fromHex(batch.raw_tx as string).getId()).toBe(batch.txid);
     expect(await chain.getTransactionStatus(batch.txid)).toEqual({ blockHeight: null });
 
+    // Back office sees the batch's one output and what it pays.
+    const batches = await t.app.inject({ method: 'GET', url: '/api/back-office/onchain-payouts', headers: backOffice });
+    expect(batches.json<OnchainPayoutBatch[]>().find((listed) => listed.id === batch.id)).toMatchObject({
+      outputs: 1,
+      amountSats: 12_345,
+    });
+
     // The payout pass finds it on the chain and sends nothing more.
     await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
     expect(esplora.broadcasts.length).toBe(broadcastsBefore + 1);
