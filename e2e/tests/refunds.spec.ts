@@ -5,7 +5,7 @@ type Bpt = { id: string; accountName: string };
 type SaleRefunds = { refundableMsat: number; refunds: { state: string; lnurl: string | null }[] };
 
 /** A terminal sale on the manager's account ("Main counter"), paid from the devnet wallet and in the ledger. */
-async function terminalSale(page: Page): Promise<{ id: string; amountMsat: number }> {
+async function terminalSale(page: Page): Promise<{ id: string; amountMsat: number; paymentHash: string }> {
   const bpts = await apiAs<Bpt[]>(page, 'GET', '/api/bpts');
   const bpt = bpts.find((row) => row.accountName === 'Main counter') ?? bpts[0];
   if (!bpt) throw new Error('The demo has no terminal');
@@ -16,11 +16,15 @@ async function terminalSale(page: Page): Promise<{ id: string; amountMsat: numbe
   return sale;
 }
 
-async function openRefunds(page: Page, label: string): Promise<void> {
+/**
+ * Opens the Refunds dialog of the sale with this payment hash. Other journeys sell in the demo
+ * organization at the same time, so the newest row may be someone else's sale.
+ */
+async function openRefunds(page: Page, label: string, paymentHash: string): Promise<void> {
   await page.goto('/');
   const table = page.getByRole('region', { name: /Transactions|Transacciones/ });
-  // The newest settled sale is the first row.
-  await table.getByRole('button', { name: label }).first().click();
+  const row = table.getByRole('row').filter({ has: page.locator(`[title="${paymentHash}"]`) });
+  await row.getByRole('button', { name: label }).click();
 }
 
 // Issue 30: a terminal sale refunded by LNURL-withdraw from the devnet wallet.
@@ -32,7 +36,7 @@ test('an admin refunds a terminal sale; the devnet wallet withdraws it; a manage
   await signInViaUi(page, demo.admin);
   const sale = await terminalSale(page);
 
-  await openRefunds(page, 'Refunds');
+  await openRefunds(page, 'Refunds', sale.paymentHash);
   const dialog = page.getByRole('dialog', { name: 'Refunds of this sale' });
   await expect(dialog.getByText('No refunds yet.')).toBeVisible();
   await page.screenshot({ path: 'test-results/refunds-form-en-1280.png' });
@@ -56,7 +60,7 @@ test('an admin refunds a terminal sale; the devnet wallet withdraws it; a manage
   // The manager of that account sees the refund, and cannot make one.
   const managerPage = await browser.newPage({ viewport: { width: 390, height: 844 } });
   await signInViaUi(managerPage, demo.manager);
-  await openRefunds(managerPage, 'Refunds');
+  await openRefunds(managerPage, 'Refunds', sale.paymentHash);
   const seen = managerPage.getByRole('dialog', { name: 'Refunds of this sale' });
   await expect(seen.getByText('Paid')).toBeVisible();
   await expect(seen.getByText('Only admins can refund a sale.')).toBeVisible();
@@ -72,8 +76,8 @@ test('the refund dialog in Spanish, at 390 and 1280 px', async ({ page }) => {
   await page.evaluate(() => localStorage.setItem('language', 'es'));
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
-  await terminalSale(page);
-  await openRefunds(page, 'Reembolsos');
+  const sale = await terminalSale(page);
+  await openRefunds(page, 'Reembolsos', sale.paymentHash);
   const dialog = page.getByRole('dialog', { name: 'Reembolsos de esta venta' });
   await dialog.getByRole('textbox', { name: 'Reembolsar parte de la venta (sats)' }).fill('1000');
   await dialog.getByRole('button', { name: 'Reembolsar este monto' }).click();
@@ -89,8 +93,8 @@ test("the refund to the customer's Lightning invoice or address: asked for, chec
 }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await signInViaUi(page, demo.admin);
-  await terminalSale(page);
-  await openRefunds(page, 'Refunds');
+  const sale = await terminalSale(page);
+  await openRefunds(page, 'Refunds', sale.paymentHash);
   const dialog = page.getByRole('dialog', { name: 'Refunds of this sale' });
   await dialog.getByText('Lightning invoice or address').click();
   const all = dialog.getByRole('button', { name: /^Refund .* sats$/ });
@@ -111,7 +115,7 @@ test("the refund to the customer's Lightning invoice or address: asked for, chec
   await page.evaluate(() => localStorage.setItem('language', 'es'));
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
-  await openRefunds(page, 'Reembolsos');
+  await openRefunds(page, 'Reembolsos', sale.paymentHash);
   const es = page.getByRole('dialog', { name: 'Reembolsos de esta venta' });
   await es.getByText('Factura o dirección Lightning').click();
   await expect(es.getByRole('textbox', { name: 'Factura o dirección Lightning del cliente' })).toBeVisible();
@@ -124,8 +128,8 @@ test("the refund to the customer's Lightning invoice or address: asked for, chec
 test("the refund to the customer's Bitcoin address: asked for, checked, in EN and ES", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await signInViaUi(page, demo.admin);
-  await terminalSale(page);
-  await openRefunds(page, 'Refunds');
+  const sale = await terminalSale(page);
+  await openRefunds(page, 'Refunds', sale.paymentHash);
   const dialog = page.getByRole('dialog', { name: 'Refunds of this sale' });
   await dialog.getByText('Bitcoin address', { exact: true }).click();
   const all = dialog.getByRole('button', { name: /^Refund .* sats$/ });
@@ -146,7 +150,7 @@ test("the refund to the customer's Bitcoin address: asked for, checked, in EN an
   await page.evaluate(() => localStorage.setItem('language', 'es'));
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
-  await openRefunds(page, 'Reembolsos');
+  await openRefunds(page, 'Reembolsos', sale.paymentHash);
   const es = page.getByRole('dialog', { name: 'Reembolsos de esta venta' });
   await es.getByText('Dirección Bitcoin', { exact: true }).click();
   await expect(es.getByRole('textbox', { name: 'Dirección Bitcoin del cliente' })).toBeVisible();

@@ -90,8 +90,8 @@ test('closing a dialog gives the focus back to its button, and on a phone messag
   const language = page.getByRole('region', { name: 'Language' });
   await afterNavigation(language).toBeVisible();
   await language.getByText('Español').click();
-  // Said in the language of the screen it was chosen on.
-  const saved = page.getByRole('alert').filter({ hasText: 'Language saved.' });
+  // Said in the language just chosen.
+  const saved = page.getByRole('alert').filter({ hasText: 'Idioma guardado.' });
   await expect(saved).toBeVisible();
   await shoot(page, 'message-es-390');
   const message = await saved.boundingBox();
