@@ -9,8 +9,8 @@ export async function json<T>(response: Response): Promise<T> {
 
 /**
  * A new organization with one BPT on a running server (`url`), whose admin signed in over HTTP:
- * `charge()` rings up a sale at its terminal and answers the invoice to pay; `get(path)` reads
- * a call as that admin.
+ * `charge()` rings up a sale at its terminal and answers the invoice to pay; `get(path)` and
+ * `post(path, body)` call as that admin.
  */
 export async function openShop(url: string, db: Db) {
   const organization = await createTestOrganization(db);
@@ -32,5 +32,6 @@ export async function openShop(url: string, db: Db) {
     organization,
     charge: async () => json<Invoice>(await post(`/api/bpts/${bpt.id}/invoices`, { amount: '3.75' }, accessToken)),
     get: (path: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${accessToken}` } }),
+    post: (path: string, body: object) => post(path, body, accessToken),
   };
 }

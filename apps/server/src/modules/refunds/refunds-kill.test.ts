@@ -4,16 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import type { Account, Bpt, Invoice, Refund, SignInResponse } from '@rayo/shared';
+import type { Refund } from '@rayo/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeLnd, type RemoteInvoice, startFakeLnd } from '../../../test/fakes/lnd-server.ts';
 import { type ServerProcess, startServerProcess } from '../../../test/server-process.ts';
-import {
-  createTestDatabase,
-  createTestOrganization,
-  createTestUser,
-  type TestDatabase,
-} from '../../../test/test-app.ts';
+import { json, openShop } from '../../../test/server-shop.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-app.ts';
 import { waitFor } from '../../../test/wait-for.ts';
 import { createDatabase, type Db } from '../../db/database.ts';
 import { encodeBolt11 } from '../../domain/bolt11.ts';
@@ -65,32 +61,13 @@ async function start(): Promise<ServerProcess> {
   return server;
 }
 
-async function json<T>(response: Response): Promise<T> {
-  if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-/** A shop's admin session and one sale paid at the node and recorded by `server`. */
+/** One sale of a new shop, paid at the node and recorded by `server`. */
 async function paidSale(server: ServerProcess) {
-  const organization = await createTestOrganization(db);
-  const user = await createTestUser(db, { role: 'admin', organizationId: organization.id });
-  const post = (url: string, body: object, token?: string) =>
-    fetch(`${server.url}${url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-      body: JSON.stringify(body),
-    });
-  const { accessToken } = await json<SignInResponse>(
-    await post('/api/auth/signin', { email: user.email, password: user.password }),
-  );
-  const account = await json<Account>(await post('/api/accounts', { name: 'Counter' }, accessToken));
-  const bpt = await json<Bpt>(
-    await post('/api/bpts', { name: 'Till', accountId: account.id, currency: 'USD' }, accessToken),
-  );
-  const invoice = await json<Invoice>(await post(`/api/bpts/${bpt.id}/invoices`, { amount: '4.20' }, accessToken));
+  const shop = await openShop(server.url, db);
+  const invoice = await shop.charge();
   lnd.settle(invoice.paymentHash);
   await waitFor(async () => (await countTransactionsForPayment(db, invoice.paymentHash)) === 1, 30_000);
-  return { accessToken, invoice, post };
+  return { shop, invoice };
 }
 
 /** The customer's wallet: an invoice for `amountMsat` of another node, whose payment lnd holds. */
@@ -131,18 +108,14 @@ function sendsOf(paymentRequest: string): number {
 
 /** A refund to the customer's invoice, made on `server`, whose payment is now held at the node. */
 async function refundInFlight(server: ServerProcess) {
-  const { accessToken, invoice, post } = await paidSale(server);
+  const { shop, invoice } = await paidSale(server);
   const wallet = customerInvoice(BigInt(invoice.amountMsat));
   const refund = await json<Refund>(
-    await post(
-      `/api/transactions/${invoice.id}/refunds`,
-      {
-        amountMsat: invoice.amountMsat,
-        idempotencyKey: `kill-${wallet.paymentHash}`,
-        destination: wallet.paymentRequest,
-      },
-      accessToken,
-    ),
+    await shop.post(`/api/transactions/${invoice.id}/refunds`, {
+      amountMsat: invoice.amountMsat,
+      idempotencyKey: `kill-${wallet.paymentHash}`,
+      destination: wallet.paymentRequest,
+    }),
   );
   expect(refund.state).toBe('paying');
   await waitFor(() => wallet.inFlight || undefined, 30_000);
