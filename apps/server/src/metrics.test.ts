@@ -8,6 +8,7 @@ import { openSse } from '../test/sse.ts';
 import type { TestApp } from '../test/test-app.ts';
 import { waitFor } from '../test/wait-for.ts';
 import { startReceiver } from '../test/webhook-receiver.ts';
+import { systemContext } from './http/request-context.ts';
 import { startMetricsServer } from './metrics.ts';
 import { attemptLightningPayout, batchLightningPayouts } from './modules/payouts/payouts.service.ts';
 import { enqueueWebhookEvent } from './modules/webhooks/webhooks.service.ts';
@@ -83,7 +84,7 @@ describe('metrics', () => {
   it('count payouts sent and payout attempts that failed', async () => {
     await sellAndSettle(t, shop, '5.00', (hash) => lnd.settle(hash));
     const deps = { db: t.db, config: t.config, lightning: t.runtime.deps.lightning };
-    const [payout] = await batchLightningPayouts(deps);
+    const [payout] = await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps);
     if (!payout) throw new Error('no payout was made');
     lnurl.misbehave('error');
     expect(

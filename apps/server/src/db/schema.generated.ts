@@ -26,6 +26,7 @@ export interface Accounts {
 export interface AuditLog {
   action: string;
   actor_email: string | null;
+  actor_system: string | null;
   actor_user_id: string | null;
   after: ColumnType<unknown, string | null, string | null>;
   before: ColumnType<unknown, string | null, string | null>;

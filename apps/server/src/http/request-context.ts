@@ -11,3 +11,17 @@ export type RequestContext = AccessClaims & {
   /** The client's address as `trustProxy` resolves it (docs/security.md). */
   ip: string;
 };
+
+/**
+ * A periodic pass acting with no one asking (jobs/periodic.ts): what it records names it as
+ * `system:<job key>`, as a signed-in caller's entries name the user.
+ */
+export type SystemContext = { system: `system:${string}` };
+
+/** The context a periodic pass runs under, named by its job key (`worker.test.ts` lists them). */
+export function systemContext(jobKey: string): SystemContext {
+  return { system: `system:${jobKey}` };
+}
+
+/** Whoever an audit entry names: a signed-in caller or a periodic pass. */
+export type ActorContext = RequestContext | SystemContext;

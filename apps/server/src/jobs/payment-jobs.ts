@@ -101,12 +101,12 @@ export function paymentPasses(deps: PaymentJobDeps, log: Log): PeriodicPass[] {
     {
       task: 'pay-lightning-payouts',
       intervalMs: deps.config.payouts.intervalSeconds * 1000,
-      run: () => runLightningPayouts(deps, log),
+      run: (ctx) => runLightningPayouts(ctx, deps, log),
     },
     {
       task: 'pay-onchain-payouts',
       intervalMs: deps.config.payouts.intervalSeconds * 1000,
-      run: () => runOnchainPayouts(deps, log),
+      run: (ctx) => runOnchainPayouts(ctx, deps, log),
     },
     // Finishes refund payments a crash or a node error cut short; the node is asked first.
     {

@@ -1,5 +1,6 @@
 import type { Task } from 'graphile-worker';
 import type { Db } from '../db/database.ts';
+import { type SystemContext, systemContext } from '../http/request-context.ts';
 import { claimPeriodicRun, schedulePeriodicPass } from './job-queue.repo.ts';
 
 type Log = {
@@ -11,9 +12,10 @@ type Log = {
  * A pass that runs every `intervalMs` across all server processes together, not in each: a
  * graphile-worker job keyed by its task name, that schedules its successor before it runs.
  * graphile-worker's crontab cannot go below a minute, and the invoice expiry sweep runs every
- * few seconds (docs/decisions/0016-background-jobs.md).
+ * few seconds (docs/decisions/0016-background-jobs.md). It runs under a system context named by
+ * its task (`system:<task>`), so what it audits names it.
  */
-export type PeriodicPass = { task: string; intervalMs: number; run: () => Promise<unknown> };
+export type PeriodicPass = { task: string; intervalMs: number; run: (ctx: SystemContext) => Promise<unknown> };
 
 /**
  * The pass as a task. It starts only when its interval has passed since the last start of any
@@ -29,7 +31,7 @@ export function periodicTask(pass: PeriodicPass, deps: { db: Db; log: Log }): Ta
     // The start as the database recorded it: which process ran each pass, and when.
     deps.log.debug({ task: pass.task, startedAt: startedAt.toISOString() }, 'periodic pass started');
     try {
-      await pass.run();
+      await pass.run(systemContext(pass.task));
     } catch (error) {
       deps.log.warn({ err: error, task: pass.task }, 'periodic pass failed; its next run is the retry');
     }

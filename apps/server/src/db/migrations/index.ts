@@ -47,6 +47,7 @@ import * as closeReportClaims from './0048-close-report-claims.ts';
 import * as refundDestinations from './0049-refund-destinations.ts';
 import * as refundsFromEveryShare from './0050-refunds-from-every-share.ts';
 import * as onchainRefunds from './0051-onchain-refunds.ts';
+import * as auditSystemActor from './0052-audit-system-actor.ts';
 
 /** Every migration, in order. A new migration gets the next number and a line here. */
 export const migrations: Record<string, Migration> = {
@@ -98,4 +99,5 @@ export const migrations: Record<string, Migration> = {
   '0049-refund-destinations': refundDestinations,
   '0050-refunds-from-every-share': refundsFromEveryShare,
   '0051-onchain-refunds': onchainRefunds,
+  '0052-audit-system-actor': auditSystemActor,
 };

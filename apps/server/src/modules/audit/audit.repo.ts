@@ -47,6 +47,8 @@ export type AuditAction =
   | 'back_office.onchain_payouts_run'
   | 'back_office.audit_exported'
   | 'payout.cancelled'
+  | 'payout.created'
+  | 'payout.onchain_batch_built'
   | 'refund.created'
   | 'close.schedule_created'
   | 'close.schedule_deleted';
@@ -55,6 +57,8 @@ export type AuditEntry = {
   action: AuditAction;
   actorUserId?: string | null;
   actorEmail?: string | null;
+  /** The periodic pass that acted, `system:<job key>`, when no person did. */
+  actorSystem?: string | null;
   organizationId?: string | null;
   /** What was acted on, e.g. `user:<id>`. */
   target?: string | null;
@@ -71,6 +75,7 @@ export async function insertAuditEntry(db: Db, entry: AuditEntry): Promise<void>
       action: entry.action,
       actor_user_id: entry.actorUserId ?? null,
       actor_email: entry.actorEmail ?? null,
+      actor_system: entry.actorSystem ?? null,
       organization_id: entry.organizationId ?? null,
       target: entry.target ?? null,
       before: entry.before ? JSON.stringify(entry.before) : null,

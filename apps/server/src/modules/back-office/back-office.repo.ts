@@ -184,6 +184,7 @@ export async function listAuditRowsAfter(
       'a.id',
       'a.occurred_at',
       'a.actor_email',
+      'a.actor_system',
       'a.action',
       'a.organization_id',
       'o.name as organization_name',

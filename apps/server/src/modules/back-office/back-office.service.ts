@@ -260,16 +260,7 @@ export async function deleteNotification(ctx: RequestContext, db: Db, id: string
 }
 
 /** The log spans organizations, so its times are in UTC, which the header says. */
-export const AUDIT_CSV_HEADER = [
-  'Time (UTC)',
-  'Actor email',
-  'Action',
-  'Organization',
-  'Target',
-  'Before',
-  'After',
-  'IP',
-];
+export const AUDIT_CSV_HEADER = ['Time (UTC)', 'Actor', 'Action', 'Organization', 'Target', 'Before', 'After', 'IP'];
 
 const AUDIT_PAGE_ROWS = 1000;
 
@@ -305,7 +296,8 @@ export async function exportAuditCsv(
         .map((row) =>
           [
             row.occurred_at.toISOString(),
-            csvTextField(row.actor_email ?? ''),
+            // A person by e-mail, or the periodic pass that acted (`system:<job key>`).
+            csvTextField(row.actor_email ?? row.actor_system ?? ''),
             csvTextField(row.action),
             csvTextField(row.organization_name ?? row.organization_id ?? ''),
             csvTextField(row.target ?? ''),

@@ -5,6 +5,7 @@ import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
 import { bearer, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
 import { waitFor } from '../../../test/wait-for.ts';
+import { systemContext } from '../../http/request-context.ts';
 import { findPayout } from './payouts.repo.ts';
 import {
   attemptLightningPayout,
@@ -33,7 +34,9 @@ function deps(): PayoutDeps {
 }
 
 async function batchFor(shop: PayoutShop) {
-  const payout = (await batchLightningPayouts(deps())).find((p) => p.organizationId === shop.organization.id);
+  const payout = (await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps())).find(
+    (p) => p.organizationId === shop.organization.id,
+  );
   if (!payout) throw new Error('no payout batched');
   return payout;
 }
@@ -170,7 +173,11 @@ describe('cancelling a payout', () => {
     expect(await findPayout(t.db, live.id)).toMatchObject({ state: 'failed', destination: lnurl.address('ines') });
 
     // The new address is paid once back office has verified it (or its cool-down has passed).
-    expect((await batchLightningPayouts(deps())).some((p) => p.organizationId === shop.organization.id)).toBe(false);
+    expect(
+      (await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps())).some(
+        (p) => p.organizationId === shop.organization.id,
+      ),
+    ).toBe(false);
     const verified = await t.app.inject({
       method: 'PUT',
       url: `/api/back-office/organization/${shop.organization.id}/verification`,

@@ -3,6 +3,7 @@ import type { FakeLnd } from '../../../test/fakes/lnd-server.ts';
 import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { openPayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
 import type { TestApp } from '../../../test/test-app.ts';
+import { systemContext } from '../../http/request-context.ts';
 import { findPayout } from './payouts.repo.ts';
 import { attemptLightningPayout, batchLightningPayouts } from './payouts.service.ts';
 
@@ -28,7 +29,9 @@ describe('a batch above the address maxSendable', () => {
     }
     const total = shares.reduce((a, b) => a + b, 0n);
     const deps = { db: t.db, config: t.config, lightning: t.runtime.deps.lightning };
-    const payout = (await batchLightningPayouts(deps)).find((p) => p.organizationId === shop.organization.id);
+    const payout = (await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps)).find(
+      (p) => p.organizationId === shop.organization.id,
+    );
     if (!payout) throw new Error('no payout batched');
     expect(payout.amountMsat).toBe(total);
 
@@ -71,7 +74,11 @@ describe('a batch above the address maxSendable', () => {
 
     // Nothing is left to batch, and nothing is paid twice on another pass.
     lnurl.sendable({ minMsat: 1_000n, maxMsat: 100_000_000_000n });
-    expect((await batchLightningPayouts(deps)).filter((p) => p.organizationId === shop.organization.id)).toEqual([]);
+    expect(
+      (await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps)).filter(
+        (p) => p.organizationId === shop.organization.id,
+      ),
+    ).toEqual([]);
     for (const part of parts) await attemptLightningPayout(deps, part.id, log);
     expect(lnurl.callbacks.length).toBe(callbacksBefore + 3);
   });

@@ -6,6 +6,7 @@ import { type FakeCln, startFakeCln } from '../../../test/fakes/cln-server.ts';
 import { type FakeLnurlPay, startFakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { openPayoutShop, sellAndSettle } from '../../../test/payout-shop.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { systemContext } from '../../http/request-context.ts';
 import { findPayout } from './payouts.repo.ts';
 import { attemptLightningPayout, batchLightningPayouts } from './payouts.service.ts';
 
@@ -45,7 +46,9 @@ describe('Lightning-address payouts over Core Lightning', () => {
     const organization = shop.organization;
     await sellAndSettle(t, shop, '9.50', (hash) => cln.settle(hash));
     const deps = { db: t.db, config: t.config, lightning: t.runtime.deps.lightning };
-    const payout = (await batchLightningPayouts(deps)).find((p) => p.organizationId === organization.id);
+    const payout = (await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps)).find(
+      (p) => p.organizationId === organization.id,
+    );
     if (!payout) throw new Error('no payout batched');
 
     // The first attempt allows no more than 1 sat of fee and the route wants 5: pay fails, and the

@@ -41,8 +41,8 @@ import { getOnchainWalletSummary, listWalletCoins, loadPayoutWallet } from './pa
 
 /**
  * Back office runs the on-chain payout pass now rather than at the next interval (once the
- * wallet is funded, say); the same pass as the job's, under the same lock. Audit-logged; answers
- * the wallet as the run left it.
+ * wallet is funded, say); the same pass as the job's, under the same lock. Audit-logged, and a
+ * batch it builds names the caller; answers the wallet as the run left it.
  */
 export async function runOnchainPayoutsNow(
   ctx: RequestContext,
@@ -50,7 +50,7 @@ export async function runOnchainPayoutsNow(
   log: Log,
 ): Promise<OnchainWalletSummary> {
   await audit(ctx, deps.db, 'back_office.onchain_payouts_run');
-  await runOnchainPayouts(deps, log);
+  await runOnchainPayouts(ctx, deps, log);
   return getOnchainWalletSummary(deps);
 }
 

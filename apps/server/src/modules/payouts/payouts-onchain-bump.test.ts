@@ -11,6 +11,7 @@ import { bearer, createTestApp, createTestUser, signIn, type TestApp } from '../
 import { createChainBackend } from '../../adapters/chain/index.ts';
 import type { ChainBackend } from '../../adapters/chain/types.ts';
 import { accountKeyFromSeed, deriveReceiveAddress } from '../../domain/onchain-wallet.ts';
+import { systemContext } from '../../http/request-context.ts';
 import { runOnchainPayouts } from './payouts-onchain.service.ts';
 
 /**
@@ -94,7 +95,12 @@ describe('raising the fee of a batch with the hot wallet', () => {
   afterAll(async () => {
     await app?.t.close();
   });
-  const run = () => runOnchainPayouts({ db: app.t.db, config: app.t.config, chain: app.chain }, log);
+  const run = () =>
+    runOnchainPayouts(
+      systemContext('pay-onchain-payouts'),
+      { db: app.t.db, config: app.t.config, chain: app.chain },
+      log,
+    );
 
   it('replaces the stuck transaction with one paying more, taking another coin, and settles with it', async () => {
     // The node's estimate: 1 sat/vB, so the batch goes out at the relay minimum.
@@ -165,7 +171,12 @@ describe('raising the fee of a batch the operator signs', () => {
   afterAll(async () => {
     await app?.t.close();
   });
-  const run = () => runOnchainPayouts({ db: app.t.db, config: app.t.config, chain: app.chain }, log);
+  const run = () =>
+    runOnchainPayouts(
+      systemContext('pay-onchain-payouts'),
+      { db: app.t.db, config: app.t.config, chain: app.chain },
+      log,
+    );
 
   /** The operator's wallet signs the batch's current PSBT and hands it back. */
   async function signAndSend(batchId: string) {

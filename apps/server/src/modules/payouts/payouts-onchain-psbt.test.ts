@@ -18,6 +18,7 @@ import {
 import { createChainBackend } from '../../adapters/chain/index.ts';
 import type { ChainBackend } from '../../adapters/chain/types.ts';
 import { accountKeyFromSeed, deriveReceiveAddress } from '../../domain/onchain-wallet.ts';
+import { systemContext } from '../../http/request-context.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { createCheckout } from '../checkouts/checkouts.service.ts';
 import { listNotifications } from '../notifications/notifications.repo.ts';
@@ -127,7 +128,7 @@ function payoutsOf(organizationId: string) {
 describe('on-chain payouts without a hot wallet', () => {
   it('offer a PSBT to back office, take the signed one back, broadcast it and mark the payouts sent', async () => {
     const shop = await shopWithSale(2500n, 0);
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     const [batch] = await call<OnchainPayoutBatch[]>('GET', '/api/back-office/onchain-payouts', backOffice);
     expect(batch).toMatchObject({ state: 'awaiting_signature', outputs: 1, amountSats: 22_500, attempts: 0 });
     expect(esplora.broadcasts).toEqual([]);
@@ -182,14 +183,14 @@ describe('on-chain payouts without a hot wallet', () => {
 
     // A block later the merchant sees one confirmation.
     esplora.mine(1);
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     const page = await call<PayoutPage>('GET', '/api/settings/payouts', shop.admin);
     expect(page.payouts[0]).toMatchObject({ kind: 'onchain', state: 'sent', txid: batch?.txid, confirmations: 1 });
   });
 
   it('retry a refused broadcast with backoff and tell back office after repeated failures', async () => {
     const shop = await shopWithSale(1800n, 1);
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     const [batch] = await call<OnchainPayoutBatch[]>('GET', '/api/back-office/onchain-payouts', backOffice);
     expect(batch?.state).toBe('awaiting_signature');
     const download = await t.app.inject({
@@ -211,10 +212,10 @@ describe('on-chain payouts without a hot wallet', () => {
 
     // Not before its time: the backoff holds the next attempt.
     const sentSoFar = esplora.broadcasts.length;
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     expect(esplora.broadcasts).toHaveLength(sentSoFar);
     await t.db.updateTable('onchain_payout_batches').set({ next_attempt_at: new Date() }).execute();
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     expect((await payoutsOf(shop.organizationId)).map((p) => [p.state, p.attempts])).toEqual([['failed', 2]]);
     const alerts = (await listNotifications(t.db, { organizationId: shop.organizationId })).filter(
       (notification) => notification.kind === 'payout.failed',
@@ -223,7 +224,7 @@ describe('on-chain payouts without a hot wallet', () => {
 
     esplora.refuseBroadcasts = null;
     await t.db.updateTable('onchain_payout_batches').set({ next_attempt_at: new Date() }).execute();
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     expect((await payoutsOf(shop.organizationId)).map((p) => p.state)).toEqual(['sent']);
     expect(esplora.chain.get(batch?.txid ?? '')?.blockHeight).toBeNull();
   });
@@ -232,7 +233,7 @@ describe('on-chain payouts without a hot wallet', () => {
 describe("a batch signed in the operator's wallet", () => {
   it('comes back finalized, as wallets hand it back (bitcoinjs-lib signs and finalizes), and completes', async () => {
     const shop = await shopWithSale(2100n, 3);
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     const [batch] = await call<OnchainPayoutBatch[]>('GET', '/api/back-office/onchain-payouts', backOffice);
     expect(batch?.state).toBe('awaiting_signature');
     const download = await t.app.inject({
@@ -279,7 +280,7 @@ describe('the fee of an on-chain payout batch', () => {
     esplora.feeEstimates = {};
     try {
       await shopWithSale(1500n, 2);
-      await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+      await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     } finally {
       esplora.feeEstimates = saved;
     }

@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { OnchainWalletSummary, PayoutPage } from '@rayo/shared';
 import { Transaction as BitcoinjsTransaction, address as bitcoinjsAddress, networks } from 'bitcoinjs-lib';
+import type { JobHelpers } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OnchainShop, openOnchainShop, sellByLightning } from '../../../test/onchain-shop.ts';
 import { bearer, createTestApp, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
 import { createDevnetChain, mineDevnetBlocks, sendDevnetPayment } from '../../adapters/chain/devnet.ts';
 import type { ChainBackend } from '../../adapters/chain/types.ts';
 import { accountKeyFromSeed, deriveReceiveAddress } from '../../domain/onchain-wallet.ts';
+import { systemContext } from '../../http/request-context.ts';
+import { paymentPasses } from '../../jobs/payment-jobs.ts';
+import { type PeriodicPass, periodicTask } from '../../jobs/periodic.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { listNotifications } from '../notifications/notifications.repo.ts';
 import { runOnchainPayouts } from './payouts-onchain.service.ts';
@@ -38,7 +42,7 @@ afterAll(async () => {
 });
 
 function run() {
-  return runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+  return runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
 }
 
 async function call<T>(method: 'GET' | 'POST', url: string, headers?: { authorization: string }, payload?: object) {
@@ -219,5 +223,36 @@ describe('on-chain payouts the platform wallet cannot all cover', () => {
     expect(audit.find((entry) => entry.action === 'back_office.onchain_payouts_run')?.actor_email).toBe(
       backOfficeEmail,
     );
+    // The batch this run built is back office's doing, not the job's.
+    expect(batchEntryOf(audit, shop.id)).toMatchObject({ actor_email: backOfficeEmail, actor_system: null });
+  });
+
+  it('names the payout job in the audit entry of a batch the job builds', async () => {
+    const shop = await openShop();
+    await sell(shop, '3.00');
+    await deposit(10_000n);
+    const deps = { db: t.db, config: t.config, lightning: t.runtime.deps.lightning, chain };
+    const pass = paymentPasses(deps, log).find((candidate) => candidate.task === 'pay-onchain-payouts');
+    // The job's task as the worker runs it; it reads neither its payload nor its helpers.
+    await periodicTask(pass as PeriodicPass, { db: t.db, log })({}, {} as JobHelpers);
+    const [payout] = await payoutsOf(shop.id);
+    const entry = batchEntryOf(await listAuditEntries(t.db), shop.id);
+    expect(entry).toMatchObject({
+      actor_system: 'system:pay-onchain-payouts',
+      actor_user_id: null,
+      actor_email: null,
+      ip: null,
+      target: `onchain_payout_batch:${payout?.batch_id}`,
+    });
+    expect(entry?.after).toMatchObject({ txid: payout?.txid, organizations: [shop.id] });
   });
 });
+
+/** The audit entry of the batch that paid `organizationId`. */
+function batchEntryOf(entries: Awaited<ReturnType<typeof listAuditEntries>>, organizationId: string) {
+  return entries.find(
+    (entry) =>
+      entry.action === 'payout.onchain_batch_built' &&
+      (entry.after as { organizations: string[] }).organizations.includes(organizationId),
+  );
+}

@@ -16,7 +16,9 @@ import {
   withPreviousTransactions,
 } from '../../domain/onchain-batch.ts';
 import { retryDelaySeconds } from '../../domain/payout-state.ts';
+import type { ActorContext } from '../../http/request-context.ts';
 import { payoutsSent } from '../../metrics.ts';
+import { audit } from '../audit/audit.service.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
 import { lockOnchainRefundsOwed } from '../refunds/refunds.repo.ts';
 import { findPayoutDestinationHolds } from '../settings/payout-destination-holds.service.ts';
@@ -205,10 +207,14 @@ async function takeBatchTransaction(
  * below the minimum, those whose address changed recently, those without an address or blocked,
  * and everyone while an earlier batch has not reached the chain. Batch, payouts, the shares they
  * carry and the waits are written in one database transaction before anything is broadcast; an
- * organization that begins waiting for funds raises one back-office notification. Null when
- * nothing is built.
+ * organization that begins waiting for funds raises one back-office notification. A batch built
+ * is audited under `ctx` (the pass, or back office running it now). Null when nothing is built.
  */
-export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Promise<BatchRow | null> {
+export async function buildOnchainBatch(
+  ctx: ActorContext,
+  deps: OnchainPayoutDeps,
+  log: Log,
+): Promise<BatchRow | null> {
   const wallet = await loadPayoutWallet(deps);
   const network = deps.config.chain.network;
   return deps.db.transaction().execute(async (trx) => {
@@ -292,6 +298,16 @@ export async function buildOnchainBatch(deps: OnchainPayoutDeps, log: Log): Prom
         shares: recipient.shares,
         refundIds: recipient.refundIds,
       })),
+    });
+    await audit(ctx, trx, 'payout.onchain_batch_built', {
+      target: `onchain_payout_batch:${batch.id}`,
+      after: {
+        txid: batch.txid,
+        state: batch.state,
+        organizations: paid.map((recipient) => recipient.organizationId),
+        sats: paid.reduce((sum, recipient) => sum + recipient.sats, 0n).toString(),
+        feeSats: built.feeSats.toString(),
+      },
     });
     return finish(batch);
   });
@@ -417,8 +433,8 @@ async function recordBroadcastFailure(deps: OnchainPayoutDeps, batch: BatchRow, 
 }
 
 /** The on-chain payout pass: open batches first (each checked against the chain), then this run's batch. */
-export async function runOnchainPayouts(deps: OnchainPayoutDeps, log: Log): Promise<void> {
+export async function runOnchainPayouts(ctx: ActorContext, deps: OnchainPayoutDeps, log: Log): Promise<void> {
   for (const batch of await listOpenBatches(deps.db)) await advanceBatch(deps, batch, log);
-  const built = await buildOnchainBatch(deps, log);
+  const built = await buildOnchainBatch(ctx, deps, log);
   if (built) await advanceBatch(deps, built, log);
 }

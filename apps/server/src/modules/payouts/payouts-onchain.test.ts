@@ -13,6 +13,7 @@ import {
 import { createDevnetChain, mineDevnetBlocks, sendDevnetPayment } from '../../adapters/chain/devnet.ts';
 import type { ChainBackend } from '../../adapters/chain/types.ts';
 import { accountKeyFromSeed, deriveReceiveAddress } from '../../domain/onchain-wallet.ts';
+import { systemContext } from '../../http/request-context.ts';
 import { payoutsSent } from '../../metrics.ts';
 import { createCheckout } from '../checkouts/checkouts.service.ts';
 import { watchCheckoutPayments } from '../onchain/onchain.service.ts';
@@ -136,7 +137,7 @@ describe('the on-chain payout batch', () => {
     expect(owedA % 1000n).not.toBe(0n);
 
     const sentBefore = await onchainPayoutsSent();
-    await runOnchainPayouts(deps(), log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), deps(), log);
     // The metric counts each organization's payout once, as the chain accepted the batch.
     expect((await onchainPayoutsSent()) - sentBefore).toBe(2);
 
@@ -187,12 +188,12 @@ describe('the on-chain payout batch', () => {
     const before = await call<PayoutPage>('GET', '/api/settings/payouts', a.admin);
     expect(before.payouts[0]).toMatchObject({ kind: 'onchain', state: 'sent', txid: tx.txid, confirmations: 0 });
     await mineDevnetBlocks(t.db, 2);
-    await runOnchainPayouts(deps(), log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), deps(), log);
     const after = await call<PayoutPage>('GET', '/api/settings/payouts', a.admin);
     expect(after.payouts[0]).toMatchObject({ state: 'sent', confirmations: 2 });
 
     // Nothing is paid twice: the next run has only the small shop's shares, still below the minimum.
-    await runOnchainPayouts(deps(), log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), deps(), log);
     expect(await batches()).toHaveLength(1);
     expect(await payoutsOf(a.organizationId)).toHaveLength(1);
   });
@@ -203,13 +204,13 @@ describe('the on-chain payout batch', () => {
     const shop = await openShop();
     await sellOnchain(shop, 3000n);
     const earlier = new Set((await batches()).map((batch) => batch.id));
-    const built = await buildOnchainBatch(deps(), log);
+    const built = await buildOnchainBatch(systemContext('pay-onchain-payouts'), deps(), log);
     if (!built) throw new Error('nothing built');
     expect(built.state).toBe('signed');
     expect(await chain.getTransactionStatus(built.txid)).toBeNull();
     expect((await payoutsOf(shop.organizationId))[0]?.state).toBe('pending');
 
-    await runOnchainPayouts(deps(), log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), deps(), log);
     expect(await chain.getTransactionStatus(built.txid)).toEqual({ blockHeight: null });
     expect((await payoutsOf(shop.organizationId)).map((p) => [p.state, p.txid])).toEqual([['sent', built.txid]]);
     expect((await batches()).filter((batch) => !earlier.has(batch.id)).map((batch) => batch.id)).toEqual([built.id]);
@@ -218,7 +219,7 @@ describe('the on-chain payout batch', () => {
   it('after a crash between broadcasting and recording it, finds the txid on the chain and sends nothing again', async () => {
     const shop = await openShop();
     await sellOnchain(shop, 3000n);
-    const built = await buildOnchainBatch(deps(), log);
+    const built = await buildOnchainBatch(systemContext('pay-onchain-payouts'), deps(), log);
     if (!built?.raw_tx) throw new Error('nothing built');
     // The dead process had handed the transaction to the chain.
     await chain.broadcastTransaction(built.raw_tx);
@@ -257,8 +258,8 @@ describe('the on-chain payout batch', () => {
       .where('spent_by_txid', 'is', null)
       .returning(['txid', 'vout'])
       .execute();
-    expect(await buildOnchainBatch(deps(), log)).toBeNull();
-    expect(await buildOnchainBatch(deps(), log)).toBeNull();
+    expect(await buildOnchainBatch(systemContext('pay-onchain-payouts'), deps(), log)).toBeNull();
+    expect(await buildOnchainBatch(systemContext('pay-onchain-payouts'), deps(), log)).toBeNull();
     expect(await payoutsOf(shop.organizationId)).toEqual([]);
     expect(await changeCounter()).toEqual(counterBefore);
     for (const output of drained) {
@@ -269,7 +270,7 @@ describe('the on-chain payout batch', () => {
         .where('vout', '=', output.vout)
         .execute();
     }
-    await runOnchainPayouts(deps(), log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), deps(), log);
     expect((await payoutsOf(shop.organizationId))[0]?.state).toBe('sent');
   });
 
@@ -278,7 +279,7 @@ describe('the on-chain payout batch', () => {
     await sellOnchain(shop, 3000n);
     const changed = deriveReceiveAddress(merchantWallet, nextAddress++, 'regtest');
     await call('PUT', '/api/settings/onchain-address', shop.admin, { onchainAddress: changed });
-    await runOnchainPayouts(deps(), log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), deps(), log);
     expect(await payoutsOf(shop.organizationId)).toEqual([]);
 
     const staff = await createTestUser(t.db, { role: 'back_office', organizationId: null });
@@ -287,7 +288,7 @@ describe('the on-chain payout batch', () => {
       field: 'crypto',
       verified: true,
     });
-    await runOnchainPayouts(deps(), log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), deps(), log);
     expect(await payoutsOf(shop.organizationId)).toEqual([
       expect.objectContaining({ destination: changed, state: 'sent' }),
     ]);

@@ -136,6 +136,8 @@ export async function createLightningPayout(
     minMsat: bigint;
     idempotencyKey: string;
     mayPay: (trx: Db) => Promise<boolean>;
+    /** Writes what else goes with the payout (its audit entry) in the payout's transaction. */
+    record: (trx: Db, payout: PayoutRow) => Promise<void>;
   },
 ): Promise<PayoutRow | null> {
   return db.transaction().execute(async (trx) => {
@@ -185,7 +187,9 @@ export async function createLightningPayout(
       owed.map((refund) => refund.id),
       payout.id,
     );
-    return toPayout(payout as Selected);
+    const created = toPayout(payout as Selected);
+    await input.record(trx, created);
+    return created;
   });
 }
 

@@ -9,8 +9,10 @@ import { decodeBolt11 } from '../../domain/bolt11.ts';
 import { parseLightningAddress } from '../../domain/lightning-address.ts';
 import { planSplit, splitChangesNothing } from '../../domain/payout-split.ts';
 import { nextStepFor, type RetryPolicy, retryDelaySeconds, shouldAlert } from '../../domain/payout-state.ts';
+import type { ActorContext } from '../../http/request-context.ts';
 import { payoutAttemptsFailed, payoutsSent } from '../../metrics.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
+import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
 import {
@@ -328,8 +330,13 @@ export async function attemptLightningPayout(deps: PayoutDeps, payoutId: string,
 /**
  * Makes a pending payout of each organization whose unpaid Lightning shares reached the minimum,
  * unless its Lightning address changed and is held (findPayoutDestinationHolds): its shares wait.
+ * Each payout is audited under `ctx` in the transaction that makes it.
  */
-export async function batchLightningPayouts(deps: PayoutDeps, now = new Date()): Promise<PayoutRow[]> {
+export async function batchLightningPayouts(
+  ctx: ActorContext,
+  deps: PayoutDeps,
+  now = new Date(),
+): Promise<PayoutRow[]> {
   const created: PayoutRow[] = [];
   const due = await listOrganizationsDueLightningPayout(deps.db, deps.config.payouts.minMsat);
   const held = await findPayoutDestinationHolds(deps.db, 'lightning', due, now);
@@ -341,6 +348,12 @@ export async function batchLightningPayouts(deps: PayoutDeps, now = new Date()):
       idempotencyKey: `lightning:${randomUUID()}`,
       mayPay: async (trx) =>
         !(await findPayoutDestinationHolds(trx, 'lightning', [organizationId], now)).has(organizationId),
+      record: (trx, payout) =>
+        audit(ctx, trx, 'payout.created', {
+          organizationId,
+          target: `payout:${payout.id}`,
+          after: { kind: payout.kind, destination: payout.destination, amountMsat: payout.amountMsat.toString() },
+        }),
     });
     if (payout) created.push(payout);
   }
@@ -348,8 +361,8 @@ export async function batchLightningPayouts(deps: PayoutDeps, now = new Date()):
 }
 
 /** The payout pass: new batches first, then one attempt at every payout that is due. */
-export async function runLightningPayouts(deps: PayoutDeps, log: Log): Promise<void> {
-  await batchLightningPayouts(deps);
+export async function runLightningPayouts(ctx: ActorContext, deps: PayoutDeps, log: Log): Promise<void> {
+  await batchLightningPayouts(ctx, deps);
   for (const payout of await listDueLightningPayouts(deps.db, new Date(), DUE_BATCH)) {
     await attemptLightningPayout(deps, payout.id, log);
   }

@@ -6,7 +6,10 @@ import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
 import type { TestApp } from '../../../test/test-app.ts';
 import { waitFor } from '../../../test/wait-for.ts';
+import { makePeriodicPassDue } from '../../../test/webhook-receiver.ts';
 import type { Config } from '../../config.ts';
+import { systemContext } from '../../http/request-context.ts';
+import { listAuditEntries } from '../audit/audit.repo.ts';
 import { findPayout } from './payouts.repo.ts';
 import { attemptLightningPayout, batchLightningPayouts, type PayoutDeps } from './payouts.service.ts';
 
@@ -58,10 +61,10 @@ describe('Lightning-address payouts', () => {
     const shop = await openShop('alice');
     const first = await sell(shop, '2.00');
     // $2.00 is about 2,100 sats: below the 5,000-sat minimum, so no payout yet.
-    expect(await batchLightningPayouts(deps())).toEqual([]);
+    expect(await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps())).toEqual([]);
     const second = await sell(shop, '9.50');
 
-    const created = await batchLightningPayouts(deps());
+    const created = await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps());
     const mine = created.filter((payout) => payout.organizationId === shop.organization.id);
     expect(mine).toHaveLength(1);
     const payout = mine[0]!;
@@ -69,7 +72,11 @@ describe('Lightning-address payouts', () => {
     // Each share is in this payout and no other; a second batch finds nothing.
     const links = await t.db.selectFrom('payout_transactions').selectAll().where('payout_id', '=', payout.id).execute();
     expect(links.map((link) => BigInt(link.amount_msat)).sort()).toEqual([first, second].sort());
-    expect((await batchLightningPayouts(deps())).filter((p) => p.organizationId === shop.organization.id)).toEqual([]);
+    expect(
+      (await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps())).filter(
+        (p) => p.organizationId === shop.organization.id,
+      ),
+    ).toEqual([]);
 
     const toDisburseBefore = await msatsToDisburse(shop.admin);
     await attemptLightningPayout(deps(), payout.id, log);
@@ -109,7 +116,9 @@ describe('Lightning-address payouts', () => {
       lnurl.payment({});
       const shop = await openShop(`bob-${mode}`);
       await sell(shop, '9.50');
-      const [payout] = (await batchLightningPayouts(deps())).filter((p) => p.organizationId === shop.organization.id);
+      const [payout] = (await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps())).filter(
+        (p) => p.organizationId === shop.organization.id,
+      );
       await attemptLightningPayout(deps(), payout!.id, log);
       const failed = await findPayout(t.db, payout!.id);
       expect(failed).toMatchObject({ state: 'failed', attempts: 1, paymentHash: null });
@@ -125,7 +134,9 @@ describe('Lightning-address payouts', () => {
     lnurl.payment({ delayMs: 600, cutStream: true });
     const shop = await openShop('carol');
     await sell(shop, '9.50');
-    const [payout] = (await batchLightningPayouts(deps())).filter((p) => p.organizationId === shop.organization.id);
+    const [payout] = (await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps())).filter(
+      (p) => p.organizationId === shop.organization.id,
+    );
     await attemptLightningPayout(deps(), payout!.id, log);
     // The stream broke after IN_FLIGHT: the attempt counts as failed, with the invoice kept.
     const lost = await findPayout(t.db, payout!.id);
@@ -151,7 +162,9 @@ describe('Lightning-address payouts', () => {
     lnurl.payment({ failWith: 'FAILURE_REASON_NO_ROUTE' });
     const shop = await openShop('dave');
     await sell(shop, '9.50');
-    const [payout] = (await batchLightningPayouts(deps())).filter((p) => p.organizationId === shop.organization.id);
+    const [payout] = (await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps())).filter(
+      (p) => p.organizationId === shop.organization.id,
+    );
     const alerting = deps({ alertAfterAttempts: 2 });
     await attemptLightningPayout(alerting, payout!.id, log);
     const first = await findPayout(t.db, payout!.id);
@@ -177,5 +190,36 @@ describe('Lightning-address payouts', () => {
 
     await attemptLightningPayout(alerting, payout!.id, log);
     expect(await notices()).toHaveLength(1);
+  });
+});
+
+describe('the payout job', () => {
+  it('names itself in the audit entry of each payout it makes', async () => {
+    const shop = await openShop('judy');
+    const amount = await sell(shop, '9.50');
+    // The app's own job runner takes the pass, as in production.
+    await makePeriodicPassDue(t.db, 'pay-lightning-payouts');
+    const entry = await waitFor(async () =>
+      (await listAuditEntries(t.db, { organizationId: shop.organization.id })).find(
+        (row) => row.action === 'payout.created',
+      ),
+    );
+    const [payout] = await t.db
+      .selectFrom('payouts')
+      .select('id')
+      .where('organization_id', '=', shop.organization.id)
+      .execute();
+    expect(entry).toMatchObject({
+      actor_system: 'system:pay-lightning-payouts',
+      actor_user_id: null,
+      actor_email: null,
+      ip: null,
+      target: `payout:${payout?.id}`,
+    });
+    expect(entry.after).toEqual({
+      kind: 'lightning',
+      destination: lnurl.address('judy'),
+      amountMsat: amount.toString(),
+    });
   });
 });

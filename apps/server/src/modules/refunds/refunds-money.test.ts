@@ -4,6 +4,7 @@ import type { FakeLnd } from '../../../test/fakes/lnd-server.ts';
 import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
 import { bearer, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
+import { systemContext } from '../../http/request-context.ts';
 import { attemptLightningPayout, batchLightningPayouts } from '../payouts/payouts.service.ts';
 import { updatePayoutSplit } from '../settings/payout-split.repo.ts';
 
@@ -64,7 +65,7 @@ async function run(shop: PayoutShop, sales: { id: string; totalMsat: bigint }[],
       refunded.set(sale.id, (refunded.get(sale.id) ?? 0n) + amount);
     } else if (next.kind === 'payout') {
       const deps = { db: t.db, config: t.config, lightning: t.runtime.deps.lightning };
-      for (const payout of await batchLightningPayouts(deps)) {
+      for (const payout of await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps)) {
         if (payout.organizationId === shop.organization.id) await attemptLightningPayout(deps, payout.id, log);
       }
     } else {

@@ -10,6 +10,7 @@ import { waitFor } from '../../../test/wait-for.ts';
 import { createChainBackend } from '../../adapters/chain/index.ts';
 import type { ChainBackend } from '../../adapters/chain/types.ts';
 import { accountKeyFromSeed, deriveReceiveAddress } from '../../domain/onchain-wallet.ts';
+import { systemContext } from '../../http/request-context.ts';
 import { runOnchainPayouts } from '../payouts/payouts-onchain.service.ts';
 
 /**
@@ -200,7 +201,7 @@ describe('a refund to a Bitcoin address', () => {
     });
 
     // The payout pass finds it on the chain and sends nothing more.
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     expect(esplora.broadcasts.length).toBe(broadcastsBefore + 1);
     const listed = await t.app.inject({
       method: 'GET',
@@ -227,7 +228,7 @@ describe('a refund to a Bitcoin address', () => {
       .execute();
     await t.db.updateTable('refunds').set({ state: 'paying', paid_at: null }).where('id', '=', made.id).execute();
 
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     expect(esplora.broadcasts.length).toBe(sent);
     expect((await refundRow(made.id)).state).toBe('paid');
     expect((await batchOf(made.id)).state).toBe('broadcast');
@@ -251,8 +252,8 @@ describe('a refund to a Bitcoin address', () => {
       .execute();
     const before = esplora.broadcasts.length;
 
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     expect(esplora.broadcasts.slice(before)).toEqual([refused.raw_tx]);
     expect((await refundRow(made.id)).state).toBe('paid');
     expect(paidTo(refused.raw_tx as string, address)).toEqual([7_000n]);

@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { createDevnetChain, mineDevnetBlocks, sendDevnetPayment } from '../../adapters/chain/devnet.ts';
 import type { ChainBackend } from '../../adapters/chain/types.ts';
 import { accountKeyFromSeed, deriveReceiveAddress } from '../../domain/onchain-wallet.ts';
+import { systemContext } from '../../http/request-context.ts';
 import { runOnchainPayouts } from '../payouts/payouts-onchain.service.ts';
 
 /**
@@ -81,7 +82,7 @@ describe('refunds and on-chain payouts', () => {
     const owed = BigInt(sale.onchain_msat);
     await refund(shop, sale.id, 10_000_000n);
     expect(await msatsToDisburse(shop)).toBe(Number(owed - 10_000_000n));
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     const [first] = await payouts(shop);
     expect(first?.state).toBe('sent');
     expect(BigInt(first?.amount_msat ?? 0)).toBe(((owed - 10_000_000n) / 1000n) * 1000n);
@@ -89,7 +90,7 @@ describe('refunds and on-chain payouts', () => {
     // The whole sale is refunded after its share went out: the next payout is smaller by the rest.
     await refund(shop, sale.id, BigInt(sale.total_msat) - 10_000_000n);
     const next = await sell(shop, 9_000n);
-    await runOnchainPayouts({ db: t.db, config: t.config, chain }, log);
+    await runOnchainPayouts(systemContext('pay-onchain-payouts'), { db: t.db, config: t.config, chain }, log);
     const [, second] = await payouts(shop);
     const rest = BigInt(sale.total_msat) - 10_000_000n;
     expect(BigInt(second?.amount_msat ?? 0)).toBe(((BigInt(next.onchain_msat) - rest) / 1000n) * 1000n);

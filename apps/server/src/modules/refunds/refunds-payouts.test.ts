@@ -4,6 +4,7 @@ import type { FakeLnd } from '../../../test/fakes/lnd-server.ts';
 import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
 import { bearer, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
+import { systemContext } from '../../http/request-context.ts';
 import { findPayout } from '../payouts/payouts.repo.ts';
 import { attemptLightningPayout, batchLightningPayouts, type PayoutDeps } from '../payouts/payouts.service.ts';
 
@@ -55,7 +56,9 @@ async function refund(shop: PayoutShop, transactionId: string, amountMsat: bigin
 }
 
 async function ownPayouts(shop: PayoutShop) {
-  return (await batchLightningPayouts(deps())).filter((payout) => payout.organizationId === shop.organization.id);
+  return (await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps())).filter(
+    (payout) => payout.organizationId === shop.organization.id,
+  );
 }
 
 async function msatsToDisburse(headers: Record<string, string>): Promise<number> {

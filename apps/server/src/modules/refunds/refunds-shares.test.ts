@@ -5,6 +5,7 @@ import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
 import { expectRollupEqualsRebuild } from '../../../test/rollups.ts';
 import { bearer, createTestUser, signIn, type TestApp } from '../../../test/test-app.ts';
+import { systemContext } from '../../http/request-context.ts';
 import { batchLightningPayouts } from '../payouts/payouts.service.ts';
 import { updatePayoutSplit } from '../settings/payout-split.repo.ts';
 
@@ -119,7 +120,11 @@ describe("refunds taken from each of the sale's shares", () => {
     expect(await pendingFiat(shop)).toBe(formatMinor(income - fiatPart, 'USD'));
 
     const [payout] = (
-      await batchLightningPayouts({ db: t.db, config: t.config, lightning: t.runtime.deps.lightning })
+      await batchLightningPayouts(systemContext('pay-lightning-payouts'), {
+        db: t.db,
+        config: t.config,
+        lightning: t.runtime.deps.lightning,
+      })
     ).filter((p) => p.organizationId === shop.organization.id);
     expect(payout?.amountMsat).toBe(BigInt(sale.lightning_msat) - 1_200_000n);
 

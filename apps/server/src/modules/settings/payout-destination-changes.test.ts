@@ -5,6 +5,7 @@ import type { FakeLnurlPay } from '../../../test/fakes/lnurl-pay-server.ts';
 import { type SmtpInbox, startSmtpInbox } from '../../../test/fakes/smtp-inbox.ts';
 import { openPayoutShop, type PayoutShop, sellAndSettle, startLndPayoutApp } from '../../../test/payout-shop.ts';
 import { bearer, createTestApp, createTestUser, openTestShop, signIn, type TestApp } from '../../../test/test-app.ts';
+import { systemContext } from '../../http/request-context.ts';
 import { listAuditEntries } from '../audit/audit.repo.ts';
 import { batchLightningPayouts, type PayoutDeps } from '../payouts/payouts.service.ts';
 import { findPayoutDestinationHolds } from './payout-destination-holds.service.ts';
@@ -54,7 +55,9 @@ async function openShopWithSale(name: string) {
 
 /** The organization's payout made by a batch pass at `now`, if any. */
 async function batchFor(shop: PayoutShop, now = new Date()) {
-  return (await batchLightningPayouts(deps(), now)).find((payout) => payout.organizationId === shop.organization.id);
+  return (await batchLightningPayouts(systemContext('pay-lightning-payouts'), deps(), now)).find(
+    (payout) => payout.organizationId === shop.organization.id,
+  );
 }
 
 async function changeAddress(shop: PayoutShop, address: string) {
