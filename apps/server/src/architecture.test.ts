@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 
 const srcDir = import.meta.dirname;
 
-type ImportMap = { runtime: Map<string, Set<string>>; typeOnly: Map<string, Set<string>> };
+type ImportMap = {
+  runtime: Map<string, Set<string>>;
+  typeOnly: Map<string, Set<string>>;
+  /** The npm packages each file loads at run time (`@scope/name` or `name`; `node:` left out). */
+  packages: Map<string, Set<string>>;
+};
 
 function sourceFiles(): string[] {
   return readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
@@ -23,10 +28,11 @@ function sourceFiles(): string[] {
 function buildImportMap(): ImportMap {
   const files = sourceFiles();
   const known = new Set(files);
-  const map: ImportMap = { runtime: new Map(), typeOnly: new Map() };
+  const map: ImportMap = { runtime: new Map(), typeOnly: new Map(), packages: new Map() };
   for (const file of files) {
     map.runtime.set(file, new Set());
     map.typeOnly.set(file, new Set());
+    map.packages.set(file, new Set());
     const source = ts.createSourceFile(file, readFileSync(path.join(srcDir, file), 'utf8'), ts.ScriptTarget.Latest);
     for (const statement of source.statements) {
       let specifier: ts.Expression | undefined;
@@ -38,7 +44,15 @@ function buildImportMap(): ImportMap {
         specifier = statement.moduleSpecifier;
         typeOnly = statement.isTypeOnly;
       }
-      if (!specifier || !ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) continue;
+      if (!specifier || !ts.isStringLiteral(specifier)) continue;
+      if (!specifier.text.startsWith('.')) {
+        const name = specifier.text
+          .split('/')
+          .slice(0, specifier.text.startsWith('@') ? 2 : 1)
+          .join('/');
+        if (!typeOnly && !name.startsWith('node:')) map.packages.get(file)?.add(name);
+        continue;
+      }
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier.text));
       // Imports that leave this folder (test helpers, other workspaces) cannot close a cycle in it.
       if (!known.has(target)) {
@@ -129,5 +143,31 @@ describe('import map of the server', () => {
       .flatMap(([file, targets]) => [...targets].map((target) => `${file} -> ${target}`))
       .filter((edge) => selling.some((folder) => edge.split(' -> ')[1]?.startsWith(folder)));
     expect(reachesSelling).toEqual([]);
+  });
+});
+
+describe('packages the server loads', () => {
+  const map = buildImportMap();
+  const dependenciesOf = (manifest: string) =>
+    Object.keys(
+      (JSON.parse(readFileSync(path.join(srcDir, manifest), 'utf8')) as { dependencies: object }).dependencies,
+    );
+  const server = dependenciesOf('../package.json');
+  // What a production install brings: the server's dependencies and those of the shared workspace.
+  const installed = new Set([...server, ...dependenciesOf('../../../packages/shared/package.json')]);
+  // `npm run db:schema` and its drift test generate the table types; nothing the server runs loads it.
+  const devTools = new Set(['db/schema-codegen.ts', 'cli/db-schema.ts']);
+
+  it('are installed without dev dependencies, so a production install runs', () => {
+    const loaded = [...map.packages]
+      .filter(([file]) => !devTools.has(file))
+      .flatMap(([file, names]) => [...names].map((name) => `${file} -> ${name}`));
+    expect(loaded).toContain('domain/bolt11.ts -> @noble/curves');
+    expect(loaded.filter((edge) => !installed.has(edge.split(' -> ')[1] ?? ''))).toEqual([]);
+  });
+
+  it('hold secp256k1 only in pure JavaScript: no native or WebAssembly build (decision 0065)', () => {
+    const builds = ['secp256k1', 'tiny-secp256k1', '@bitcoinerlab/secp256k1', 'elliptic'];
+    expect(server.filter((name) => builds.includes(name))).toEqual([]);
   });
 });

@@ -175,9 +175,7 @@ export function encodeBolt11(fields: Bolt11Fields, privateKey: Uint8Array): stri
     ...field(TAG['9'], bigIntToWords(FEATURE_BITS)),
     ...(fields.includePayee ? field(TAG.n, bytesToWords(secp256k1.getPublicKey(privateKey, true))) : []),
   ];
-  // libsecp256k1 signs several times faster than noble's JavaScript, and signing was the largest
-  // cost of issuing an invoice after the database (docs/benchmarks.md). Both give the same
-  // RFC 6979 low-S signature; BOLT 11 puts the recovery id after r‖s.
+  // BOLT 11 puts the recovery id after r‖s.
   const { signature: rs, recoveryId } = signRecoverable(signingHash(prefix, words), privateKey);
   const signature = concatBytes(rs, Uint8Array.of(recoveryId));
   return bech32.encode(prefix, [...words, ...bytesToWords(signature)], false);

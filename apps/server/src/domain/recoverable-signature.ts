@@ -1,35 +1,17 @@
-import { createRequire } from 'node:module';
-import { signRecoverable as signRecoverableInWasm } from 'tiny-secp256k1';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 
 /**
  * secp256k1 ECDSA signatures with the id that recovers their public key, as BOLT 11 writes them:
  * 64 bytes r‖s (RFC 6979 nonce, low S) and a recovery id of 0–3.
  */
 export type RecoverableSignature = { signature: Uint8Array; recoveryId: number };
-export type RecoverableSigner = (hash: Uint8Array, privateKey: Uint8Array) => RecoverableSignature;
-
-/** libsecp256k1 compiled to WebAssembly: runs everywhere Node does. */
-export const signInWebAssembly: RecoverableSigner = (hash, privateKey) => {
-  const { signature, recoveryId } = signRecoverableInWasm(hash, privateKey);
-  return { signature, recoveryId };
-};
 
 /**
- * libsecp256k1 compiled for this machine, from the builds the `secp256k1` package ships
- * (linux-x64, darwin-arm64, win32-x64): about 2.5 times faster than WebAssembly
- * (docs/decisions/0039-invoice-issuing.md). Undefined where none loads. Its `bindings` entry is required because the
- * package's main entry would fall back to a JavaScript signer of its own instead of failing.
+ * Signs with noble's pure JavaScript. Only the devnet node signs invoices (lnd or Core Lightning
+ * sign in production), so no native or WebAssembly build ships for it (docs/decisions/0065-secp256k1-pure-javascript.md).
  */
-export const signNatively: RecoverableSigner | undefined = (() => {
-  try {
-    const native = createRequire(import.meta.url)('secp256k1/bindings') as typeof import('secp256k1');
-    return (hash: Uint8Array, privateKey: Uint8Array) => {
-      const { signature, recid } = native.ecdsaSign(hash, privateKey);
-      return { signature, recoveryId: recid };
-    };
-  } catch {
-    return undefined;
-  }
-})();
-
-export const signRecoverable: RecoverableSigner = signNatively ?? signInWebAssembly;
+export function signRecoverable(hash: Uint8Array, privateKey: Uint8Array): RecoverableSignature {
+  // noble's "recovered" format puts the recovery id first: [id, r‖s].
+  const recovered = secp256k1.sign(hash, privateKey, { prehash: false, format: 'recovered' });
+  return { signature: recovered.subarray(1), recoveryId: recovered[0] as number };
+}
