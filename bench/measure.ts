@@ -1,5 +1,9 @@
-/** What the payment and capacity benchmarks share: an HTTP client, a shop to charge, CPU from /proc. */
-import { readdir, readFile } from 'node:fs/promises';
+/**
+ * What the payment and capacity benchmarks share: an HTTP client, a shop to charge, CPU and memory
+ * from /proc, the lnd stand-in in a process of its own.
+ */
+import { fork } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Account, Bpt, SignInResponse } from '@rayo/shared';
 import { Agent, request } from 'undici';
@@ -55,20 +59,74 @@ export async function seedShop(url: string, databaseUrl: string) {
  * invoice says more than invoices per second. Rayo's main thread, the event loop every request
  * shares, is counted apart from its other threads. Undefined where /proc is missing.
  */
+async function ticksOf(id: number, file = `/proc/${id}/stat`) {
+  const stat = await readFile(file, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return {
+    ppid: Number(fields[1]),
+    ticks: Number(fields[11]) + Number(fields[12]),
+    // utime and stime of the children that ended and were waited for.
+    endedChildrenTicks: Number(fields[13]) + Number(fields[14]),
+  };
+}
+
+/** CPU time (user + system, ms) one process has used so far; NaN where /proc is missing. */
+export async function processCpuMs(pid: number): Promise<number> {
+  // Linux reports CPU time in clock ticks of 10 ms.
+  return (await ticksOf(pid)).ticks * 10;
+}
+
+/** A process's resident memory now and at its peak, in MiB (VmRSS, VmHWM); undefined without /proc. */
+export async function processMemoryMiB(pid: number): Promise<{ rss: number; peak: number } | undefined> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  const rss = kib('VmRSS');
+  const peak = kib('VmHWM');
+  return Number.isNaN(rss) || Number.isNaN(peak) ? undefined : { rss: rss / 1024, peak: peak / 1024 };
+}
+
+export type LndStandIn = {
+  pid: number;
+  /** What Rayo's lnd backend is configured with (`LND_TLS_CERT_PATH` written under `dir`). */
+  env: Record<string, string>;
+  /** Settles one of the stand-in's invoices, as a remote payer would. */
+  settle(paymentHashHex: string): void;
+  stop(): Promise<void>;
+};
+
+/** Starts `bench/lnd-stand-in.ts` in a child process and waits until it listens. */
+export async function startLndStandIn(dir: string): Promise<LndStandIn> {
+  const child = fork(path.join(import.meta.dirname, 'lnd-stand-in.ts'), {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<{ url: string; certPem: string; macaroonHex: string }>((resolve, reject) => {
+    child.once('message', resolve as (message: unknown) => void);
+    child.once('exit', (code) => reject(new Error(`the lnd stand-in exited with code ${code}`)));
+  });
+  const certPath = path.join(dir, 'lnd-tls.cert');
+  await writeFile(certPath, ready.certPem);
+  return {
+    pid: child.pid as number,
+    env: {
+      LIGHTNING_BACKEND: 'lnd',
+      LND_REST_URL: ready.url,
+      LND_MACAROON_HEX: ready.macaroonHex,
+      LND_TLS_CERT_PATH: certPath,
+    },
+    settle: (paymentHashHex) => child.send({ settle: paymentHashHex }),
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.disconnect();
+      await exited;
+    },
+  };
+}
+
 export async function cpuMs(
   pid: number,
   clusterDir: string,
 ): Promise<{ rayo: number; rayoMainThread: number; postgres: number } | undefined> {
-  const ticksOf = async (id: number, file = `/proc/${id}/stat`) => {
-    const stat = await readFile(file, 'utf8').catch(() => '');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return {
-      ppid: Number(fields[1]),
-      ticks: Number(fields[11]) + Number(fields[12]),
-      // utime and stime of the children that ended and were waited for.
-      endedChildrenTicks: Number(fields[13]) + Number(fields[14]),
-    };
-  };
   const postmaster = Number(
     (await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0],
   );
@@ -85,6 +143,5 @@ export async function cpuMs(
     const child = await ticksOf(Number(entry));
     if (child.ppid === postmaster) postgres += child.ticks;
   }
-  // Linux reports CPU time in clock ticks of 10 ms.
   return { rayo: rayo.ticks * 10, rayoMainThread: rayoMainThread.ticks * 10, postgres: postgres * 10 };
 }
