@@ -2,8 +2,9 @@ import { defineConfig } from '@playwright/test';
 import base from './playwright.config.ts';
 import { missingPrerequisites, VENDOR_DIR } from './woocommerce/prerequisites.ts';
 
-// The WooCommerce plugin in a real WordPress and WooCommerce (woocommerce/), run after the main
-// e2e run by `npm test`, on the same ports and data directory: the two never run at once.
+// The WooCommerce plugin in a real WordPress and WooCommerce (woocommerce/), run by `npm test`
+// beside Vitest and before the main e2e run, on the same ports and data directory as that run:
+// the two never run at once.
 
 const missing = missingPrerequisites();
 if (missing.length > 0) {
