@@ -151,6 +151,20 @@ const FIRST_PAINT_ROOTS: [RegExp, string[]][] = [
   [HOME, ['home']],
 ];
 
+const SHARED_MODULE = /packages[\\/]shared[\\/]src[\\/][^\\/]+\.ts$/;
+const SHARED_INDEX = /packages[\\/]shared[\\/]src[\\/]index\.ts$/;
+const ZOD = /node_modules[\\/]zod[\\/]/;
+const FROM_SHARED = /(?:import|export)\s*(\{[^}]*\}|\*\s*as\s+\w+)\s*from\s*["']@rayo\/shared["']/g;
+
+/** Whether a module's code takes one of `names` (a module's exports) from `@rayo/shared`'s index. */
+function takesFromShared(code: string | null, names: string[]): boolean {
+  for (const [, list = ''] of (code ?? '').matchAll(FROM_SHARED)) {
+    if (!list.startsWith('{')) return true;
+    for (const [name] of specifiers(list.slice(1, -1))) if (names.includes(name.replace(/^type\s+/, ''))) return true;
+  }
+  return false;
+}
+
 /**
  * Chunks by first paint: a module that a public page's first paint waits on goes into one chunk
  * with every other module awaited by the same public pages and home. Left to itself the bundler
@@ -159,8 +173,17 @@ const FIRST_PAINT_ROOTS: [RegExp, string[]][] = [
  * a phone on slow 4G makes six at a time over HTTP/1.1, a round trip each (docs/benchmarks.md).
  * Home still loads exactly the modules it awaits, so its bytes do not grow; other signed-in
  * screens may load a little code they do not run.
+ *
+ * `@rayo/shared`'s modules are reached through its index, which every screen imports: from a
+ * module of the package, the walk goes on only to the index's importers that take one of the
+ * module's exports by name, so that the small helpers a page uses (money, dates, statuses) join
+ * its chunk instead of each being a file of its own. Its dependencies (zod) are not followed by
+ * name, and stay out of the pages' chunks.
  */
 function firstPaintChunkName(moduleId: string, ctx: { getModuleInfo(id: string): Rolldown.ModuleInfo | null }) {
+  const byName = SHARED_MODULE.test(moduleId);
+  // A module with schemas is used whole by the screens that validate, and would take zod along.
+  if (byName && ctx.getModuleInfo(moduleId)?.importedIds.some((id) => ZOD.test(id))) return null;
   const seen = new Set<string>();
   const pages = new Set<string>();
   const stack = [moduleId];
@@ -172,11 +195,20 @@ function firstPaintChunkName(moduleId: string, ctx: { getModuleInfo(id: string):
     // The entry's modules are the framework chunk's.
     if (!info || info.isEntry) return null;
     for (const [root, names] of FIRST_PAINT_ROOTS) if (root.test(id)) for (const name of names) pages.add(name);
-    stack.push(...info.importers);
+    for (const importer of info.importers) {
+      if (!(byName && SHARED_INDEX.test(importer))) stack.push(importer);
+      else {
+        const users = ctx.getModuleInfo(importer)?.importers ?? [];
+        stack.push(...users.filter((user) => takesFromShared(ctx.getModuleInfo(user)?.code ?? null, info.exports)));
+      }
+    }
   }
   const publicPages = [...pages].filter((page) => page !== 'home').sort();
   if (publicPages.length === 0) return null;
-  return [...publicPages, ...(pages.has('home') ? ['home'] : [])].join('-');
+  // What two of the pages share is a few KiB: the third page downloads it too, rather than
+  // each page waiting on one more file.
+  const sharing = publicPages.length > 1 ? ['checkout', 'donation', 'terminal'] : publicPages;
+  return [...sharing, ...(pages.has('home') ? ['home'] : [])].join('-');
 }
 const SPANISH = /src[\\/]i18n[\\/]es\.json$/;
 /** The public pages a buyer or donor opens from a link, and the lazy routes around them. */
