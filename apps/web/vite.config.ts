@@ -153,6 +153,7 @@ const FIRST_PAINT_ROOTS: [RegExp, string[]][] = [
 
 const SHARED_MODULE = /packages[\\/]shared[\\/]src[\\/][^\\/]+\.ts$/;
 const SHARED_INDEX = /packages[\\/]shared[\\/]src[\\/]index\.ts$/;
+const STYLE_SHEET = /\.css$/;
 const ZOD = /node_modules[\\/]zod[\\/]/;
 const FROM_SHARED = /(?:import|export)\s*(\{[^}]*\}|\*\s*as\s+\w+)\s*from\s*["']@rayo\/shared["']/g;
 
@@ -207,7 +208,11 @@ function firstPaintChunkName(moduleId: string, ctx: { getModuleInfo(id: string):
   if (publicPages.length === 0) return null;
   // What two of the pages share is a few KiB: the third page downloads it too, rather than
   // each page waiting on one more file.
-  const sharing = publicPages.length > 1 ? ['checkout', 'donation', 'terminal'] : publicPages;
+  // So does a page's own style sheet (a KiB or two), rather than each page's chunk having one.
+  const sharing =
+    publicPages.length > 1 || (STYLE_SHEET.test(moduleId) && !pages.has('home'))
+      ? ['checkout', 'donation', 'terminal']
+      : publicPages;
   return [...sharing, ...(pages.has('home') ? ['home'] : [])].join('-');
 }
 const SPANISH = /src[\\/]i18n[\\/]es\.json$/;
