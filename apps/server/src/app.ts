@@ -19,6 +19,7 @@ import type { App } from './http/app-type.ts';
 import { capConnectionsPerAddress, registerLingeringClose } from './http/connections.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
+import { completeApiDocument, OPENAPI_VERSION } from './http/openapi.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
 import { registerRequestBudget } from './http/request-budget.ts';
 import { registerSecurityHeaders } from './http/security.ts';
@@ -142,11 +143,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(swagger, {
     openapi: {
+      openapi: OPENAPI_VERSION,
       info: { title: 'Rayo API', version: '1.0.0', description: 'Merchant API for Bitcoin Lightning payments' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
+    transformObject: (document) => completeApiDocument('openapiObject' in document ? document.openapiObject : {}),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 

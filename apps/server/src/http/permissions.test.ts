@@ -16,6 +16,7 @@ import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmtpInbox, startSmtpInbox } from '../../test/fakes/smtp-inbox.ts';
+import { isApiRoute, registeredRoutes } from '../../test/registered-routes.ts';
 import { ecwidEncryptGcm, startEcwidStandIn, startShopifyStandIn } from '../../test/shop-standins.ts';
 import {
   bearer,
@@ -164,28 +165,6 @@ async function createFixtures() {
     newWithdrawLink,
     newCloseSchedule,
   };
-}
-
-/** Every registered route as `METHOD /path`, read from Fastify's route tree (HEAD is GET's twin). */
-function registeredRoutes(): string[] {
-  const routes: string[] = [];
-  const prefixes: string[] = [];
-  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const [, indent = '', segment = '', methods] = match;
-    const depth = indent.length / 4;
-    prefixes.length = depth;
-    const path = (prefixes[depth - 1] ?? '') + segment;
-    prefixes.push(path);
-    for (const method of methods?.split(', ') ?? []) if (method !== 'HEAD') routes.push(`${method} ${path}`);
-  }
-  return routes;
-}
-
-function isApiRoute(route: string): boolean {
-  const path = route.split(' ')[1] ?? '';
-  return path.startsWith('/api/') && !path.startsWith('/api/docs');
 }
 
 /**
@@ -1164,7 +1143,7 @@ afterAll(async () => {
 
 describe('the permission table', () => {
   it('has a line for every registered API route, and a route for every line', () => {
-    const registered = registeredRoutes().filter(isApiRoute);
+    const registered = registeredRoutes(t.app).filter(isApiRoute);
     expect(registered.length).toBeGreaterThan(0);
     expect(
       registered.filter((route) => !(route in permissions)),

@@ -1,13 +1,19 @@
-import { adminRoles, backOfficeRoles, type DeveloperTokenScope, organizationRoles, type Role } from '@rayo/shared';
+import { adminRoles, backOfficeRoles, type DeveloperTokenScope, organizationRoles } from '@rayo/shared';
+import { type Call, contract, type Permission } from '@rayo/shared/contract';
+
+export type { Permission, Scope } from '@rayo/shared/contract';
 
 /**
  * Who may call every API route: the one table the access hook in `access.ts` consults (DESIGN §6).
  *
- * Adding a route: add its line here, keyed `'METHOD /api/path/:param'` exactly as the route is
- * registered, and a sample request for it in `permissions.test.ts`. That test calls every
- * registered route as every kind of caller and fails on a route missing from either table; a
- * route missing here answers 403 to everyone. Routes outside `/api`, and the API documentation,
- * are public without a line.
+ * A call of the shared route contract (`@rayo/shared/contract`, docs/architecture.md "Route
+ * contract") carries its own line: `who`, `scope`, `userCheckedOnWrite` and `developerScopes`
+ * there mean what they mean here, and the table below takes them from it. The routes not yet
+ * moved to the contract keep a hand-written line in `unmigratedPermissions`, keyed
+ * `'METHOD /api/path/:param'` exactly as the route is registered; `permissions.test.ts` calls
+ * every registered route as every kind of caller and fails on a route missing from the table or
+ * a line without a route, and a route missing here answers 403 to everyone. Routes outside
+ * `/api`, and the API documentation, are public without a line.
  *
  * - `who`: `'public'` (no token; the route checks any credential it takes, such as a share
  *   token, itself), `'signed-in'` (any valid access token), or the roles that may call it.
@@ -20,32 +26,6 @@ import { adminRoles, backOfficeRoles, type DeveloperTokenScope, organizationRole
  *   do. Outside its scope a resource answers 404, as if it did not exist, so other
  *   organizations' ids cannot be probed; `outside` names the routes that answer otherwise.
  */
-export type Permission = {
-  who: 'public' | 'signed-in' | readonly Role[];
-  scope?: Scope;
-  /**
-   * The route checks that the caller's user still exists in its own write
-   * (docs/decisions/0039-invoice-issuing.md), so the hook does not read it first; the
-   * route takes its caller with `callerToRecheckOf`, never `callerOf`.
-   */
-  userCheckedOnWrite?: true;
-  /**
-   * The developer-token scopes that may call the route, where not the rule of
-   * `developerScopesOf`. A token acts as its admin, but only inside its scope.
-   */
-  developerScopes?: readonly DeveloperTokenScope[];
-};
-
-export type Scope =
-  | {
-      /** The path, query or body parameter naming the resource. */
-      param: string;
-      within: 'organization' | 'linked-accounts';
-      /** 400 where the resource is a body field (an invalid input), 403 for the dashboard's account filter. */
-      outside?: 400 | 403;
-    }
-  | { within: 'no-organization'; outside: 409 };
-
 /** What only a person does, never a program holding a developer token. */
 const person = [] as const;
 
@@ -58,7 +38,8 @@ const backOffice = backOfficeRoles;
 /** The dashboard's account filter; see `scopeOf` in dashboard.service.ts for why it answers 403. */
 const dashboard = { who: members, scope: { param: 'account', within: 'linked-accounts', outside: 403 } } as const;
 
-export const permissions: Readonly<Record<string, Permission>> = {
+/** The lines of the routes not yet defined in the shared contract; it only shrinks. */
+export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/health': anyone,
   'GET /api/ready': anyone,
   'GET /api/public-config': anyone,
@@ -112,22 +93,6 @@ export const permissions: Readonly<Record<string, Permission>> = {
   // The link mailed to every admin about a change of payout destination: its secret is the credential.
   'POST /api/public/payout-destination-changes/cancel': anyone,
   'PUT /api/settings/language': signedIn,
-  // Developer tokens act as an admin for years, so managers neither see nor make them, and no
-  // token makes or revokes one: a token could otherwise outlive its own revocation.
-  'GET /api/settings/developer-tokens': { who: admins },
-  'POST /api/settings/developer-tokens': { who: admins, developerScopes: person },
-  'DELETE /api/settings/developer-tokens/:id': {
-    who: admins,
-    scope: { param: 'id', within: 'organization' },
-    developerScopes: person,
-  },
-  // Webhooks (Integrations): managers see the endpoints and the delivery log, only admins act.
-  'GET /api/webhooks': { who: members },
-  'POST /api/webhooks': { who: admins },
-  'DELETE /api/webhooks/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'POST /api/webhooks/:id/test': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'GET /api/webhooks/deliveries': { who: members },
-  'POST /api/webhooks/deliveries/:id/redeliver': { who: admins, scope: { param: 'id', within: 'organization' } },
   // Sign-in's second step: the MFA challenge in the body is the credential.
   'POST /api/auth/signin/mfa': anyone,
   'POST /api/settings/mfa/recover': anyone,
@@ -166,10 +131,6 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/virtual-bpts': { who: members },
   'POST /api/virtual-bpts': { who: admins, scope: { param: 'bptId', within: 'organization', outside: 400 } },
   'DELETE /api/virtual-bpts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'GET /api/virtual-bpts/:id/payment-links': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
-  'POST /api/virtual-bpts/:id/payment-links': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'DELETE /api/payment-links/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'GET /api/accounts/:id/payment-links': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
 
   // A shareable terminal's random token is its credential.
   'GET /api/terminal/:token': anyone,
@@ -187,23 +148,7 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/public/receipts/:token': anyone,
   'GET /api/public/receipts/:token/pdf': anyone,
   'POST /api/public/receipts/:token/email': anyone,
-  // A checkout's random id is the link its merchant shares (a payment link, a store's order).
-  'GET /api/public/checkouts/:id': anyone,
-  'GET /api/public/checkouts/:id/events': anyone,
   'POST /api/invoices/:id/lnurl-withdraw': anyone,
-  // The store checkout API: a store's server acts with its admin's developer token.
-  'POST /api/checkouts': {
-    who: admins,
-    scope: { param: 'virtualBptId', within: 'organization', outside: 400 },
-    developerScopes: ['checkouts', 'full'],
-  },
-  'GET /api/checkouts/:id': {
-    who: members,
-    scope: { param: 'id', within: 'linked-accounts' },
-    developerScopes: ['checkouts', 'read-only', 'full'],
-  },
-  // A store's public checkout button, honoured only while checkout protection is off.
-  'POST /api/public/virtual-bpts/:id/checkouts': anyone,
 
   // Donations (Integrations): managers see the links and donations of their linked accounts.
   'GET /api/donation-links': { who: members },
@@ -291,6 +236,21 @@ export const permissions: Readonly<Record<string, Permission>> = {
   'GET /api/devnet/chain': anyone,
   'POST /api/devnet/mine': anyone,
   'POST /api/devnet/send-onchain': anyone,
+};
+
+/** A contract call's line: its permission fields, nothing else. */
+function permissionOfCall({ who, scope, userCheckedOnWrite, developerScopes }: Call): Permission {
+  return {
+    who,
+    ...(scope && { scope }),
+    ...(userCheckedOnWrite && { userCheckedOnWrite }),
+    ...(developerScopes && { developerScopes }),
+  };
+}
+
+export const permissions: Readonly<Record<string, Permission>> = {
+  ...unmigratedPermissions,
+  ...Object.fromEntries(Object.entries(contract).map(([key, call]) => [key, permissionOfCall(call)])),
 };
 
 /**

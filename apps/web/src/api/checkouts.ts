@@ -1,8 +1,7 @@
-import { type CheckoutStatus, checkoutStatuses, type PublicCheckout } from '@rayo/shared';
+import { type CheckoutStatus, checkoutStatuses } from '@rayo/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useEffectEvent } from 'react';
-import { apiRequest } from './client.ts';
-import { publicEarlyPath } from './early-requests.ts';
+import { apiCall, callUrl } from './client.ts';
 import { readStatusEvent } from './status-event.ts';
 
 /** A checkout is public: its id is the link the merchant shared. */
@@ -13,7 +12,7 @@ export function checkoutQueryKey(id: string) {
 export function usePublicCheckout(id: string) {
   return useQuery({
     queryKey: checkoutQueryKey(id),
-    queryFn: () => apiRequest<PublicCheckout>(publicEarlyPath('checkout', id), { auth: false }),
+    queryFn: () => apiCall('GET /api/public/checkouts/:id', { params: { id }, auth: false }),
     retry: false,
   });
 }
@@ -51,7 +50,7 @@ export function useCheckoutStatus(id: string | null, onStatus: (status: Checkout
       opened = true;
     };
     const open = () => {
-      source = new EventSource(`/api/public/checkouts/${encodeURIComponent(id)}/events`);
+      source = new EventSource(callUrl('GET /api/public/checkouts/:id/events', { params: { id } }));
       source.addEventListener('status', onMessage);
       source.addEventListener('open', onOpen);
       source.addEventListener('error', () => {

@@ -1,4 +1,5 @@
 import { type ErrorCode, isErrorCode, type RefreshAccessTokenResponse } from '@rayo/shared';
+import type { CallAnswer, CallInput, Contract, ContractKey } from '@rayo/shared/contract';
 import { sessionStore } from '../session/session-store.ts';
 import { takeEarlyResponse } from './early-requests.ts';
 
@@ -126,4 +127,48 @@ export async function apiResponse(path: string, options: RequestOptions = {}): P
   }
   if (!response.ok) throw await failure(response);
   return response;
+}
+
+/** What a call of the contract takes: its params, query and body, and how to send it. */
+export type CallOptions<K extends ContractKey> = CallInput<Contract[K]> & {
+  auth?: boolean;
+  headers?: Record<string, string>;
+};
+
+type Input = { params?: Record<string, string>; query?: Record<string, unknown> };
+
+/** The URL of a call (under `/api`), its params filled in and its query appended. */
+export function callUrl<K extends ContractKey>(key: K, input: CallInput<Contract[K]>): string {
+  const { params, query } = input as Input;
+  const path = key
+    .slice(key.indexOf(' ') + 1)
+    .replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ''));
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value));
+  return search.size > 0 ? `${path}?${search}` : path;
+}
+
+/**
+ * Calls the API as the shared contract defines the call (docs/architecture.md "Route
+ * contract"): only its method and path are needed here, while its input and answer types come
+ * from its schemas at compile time, so no schema reaches the page. The answer is trusted as
+ * `apiRequest` explains.
+ */
+export function apiCall<K extends ContractKey>(
+  key: K,
+  ...[options]: object extends CallOptions<K> ? [CallOptions<K>?] : [CallOptions<K>]
+): Promise<CallAnswer<Contract[K]>> {
+  const method = key.slice(0, key.indexOf(' '));
+  const { body, auth, headers } = (options ?? {}) as {
+    body?: unknown;
+    auth?: boolean;
+    headers?: Record<string, string>;
+  };
+  return apiRequest(callUrl(key, (options ?? {}) as CallInput<Contract[K]>).slice('/api'.length), {
+    // A GET goes without a method, so that a public page's early request can answer it.
+    ...(method !== 'GET' && { method }),
+    ...(body !== undefined && { body }),
+    ...(auth !== undefined && { auth }),
+    ...(headers && { headers }),
+  });
 }

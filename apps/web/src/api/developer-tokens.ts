@@ -1,11 +1,6 @@
-import {
-  type CreateDeveloperTokenRequest,
-  type CreatedDeveloperToken,
-  type DeveloperToken,
-  MFA_CODE_HEADER,
-} from '@rayo/shared';
+import { type CreateDeveloperTokenRequest, MFA_CODE_HEADER } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const developerTokensKey = ['settings', 'developer-tokens'] as const;
 
@@ -13,7 +8,7 @@ const developerTokensKey = ['settings', 'developer-tokens'] as const;
 export function useDeveloperTokens(enabled: boolean) {
   return useQuery({
     queryKey: developerTokensKey,
-    queryFn: () => apiRequest<DeveloperToken[]>('/settings/developer-tokens'),
+    queryFn: () => apiCall('GET /api/settings/developer-tokens'),
     enabled,
   });
 }
@@ -29,16 +24,15 @@ function useDeveloperTokenMutation<Variables, Result>(call: (variables: Variable
 /** The answer carries the token, this once; with MFA on the code goes in the `mfa-code` header. */
 export function useCreateDeveloperToken() {
   return useDeveloperTokenMutation(({ mfaCode, ...request }: CreateDeveloperTokenRequest & { mfaCode?: string }) =>
-    apiRequest<CreatedDeveloperToken>('/settings/developer-tokens', {
-      method: 'POST',
+    apiCall('POST /api/settings/developer-tokens', {
       body: request,
-      headers: mfaCode ? { [MFA_CODE_HEADER]: mfaCode } : undefined,
+      ...(mfaCode && { headers: { [MFA_CODE_HEADER]: mfaCode } }),
     }),
   );
 }
 
 export function useRevokeDeveloperToken() {
   return useDeveloperTokenMutation((id: string) =>
-    apiRequest<void>(`/settings/developer-tokens/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    apiCall('DELETE /api/settings/developer-tokens/:id', { params: { id } }),
   );
 }

@@ -1,6 +1,6 @@
-import { type CreatePaymentLinkRequest, checkoutPath, type PaymentLink } from '@rayo/shared';
+import { type CreatePaymentLinkRequest, checkoutPath } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const paymentLinksKey = ['payment-links'] as const;
 
@@ -8,7 +8,7 @@ const paymentLinksKey = ['payment-links'] as const;
 export function usePaymentLinks(virtualBptId: string) {
   return useQuery({
     queryKey: [...paymentLinksKey, 'virtual-bpt', virtualBptId],
-    queryFn: () => apiRequest<PaymentLink[]>(`/virtual-bpts/${encodeURIComponent(virtualBptId)}/payment-links`),
+    queryFn: () => apiCall('GET /api/virtual-bpts/:id/payment-links', { params: { id: virtualBptId } }),
   });
 }
 
@@ -16,7 +16,7 @@ export function usePaymentLinks(virtualBptId: string) {
 export function useAccountPaymentLinks(accountId: string) {
   return useQuery({
     queryKey: [...paymentLinksKey, 'account', accountId],
-    queryFn: () => apiRequest<PaymentLink[]>(`/accounts/${encodeURIComponent(accountId)}/payment-links`),
+    queryFn: () => apiCall('GET /api/accounts/:id/payment-links', { params: { id: accountId } }),
   });
 }
 
@@ -30,17 +30,12 @@ function usePaymentLinkMutation<Variables>(call: (variables: Variables) => Promi
 
 export function useCreatePaymentLink(virtualBptId: string) {
   return usePaymentLinkMutation((request: CreatePaymentLinkRequest) =>
-    apiRequest<PaymentLink>(`/virtual-bpts/${encodeURIComponent(virtualBptId)}/payment-links`, {
-      method: 'POST',
-      body: request,
-    }),
+    apiCall('POST /api/virtual-bpts/:id/payment-links', { params: { id: virtualBptId }, body: request }),
   );
 }
 
 export function useDeletePaymentLink() {
-  return usePaymentLinkMutation((id: string) =>
-    apiRequest<void>(`/payment-links/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  );
+  return usePaymentLinkMutation((id: string) => apiCall('DELETE /api/payment-links/:id', { params: { id } }));
 }
 
 /** The public address a merchant shares for a payment link. */

@@ -1,13 +1,6 @@
-import {
-  type CreatedWebhookEndpoint,
-  type CreateWebhookEndpointRequest,
-  MFA_CODE_HEADER,
-  type WebhookDelivery,
-  type WebhookDeliveryPage,
-  type WebhookEndpoint,
-} from '@rayo/shared';
+import { type CreateWebhookEndpointRequest, MFA_CODE_HEADER } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const webhooksKey = ['webhooks'] as const;
 const deliveriesKey = ['webhooks', 'deliveries'] as const;
@@ -15,7 +8,7 @@ const deliveriesKey = ['webhooks', 'deliveries'] as const;
 export function useWebhookEndpoints() {
   return useQuery({
     queryKey: webhooksKey,
-    queryFn: () => apiRequest<WebhookEndpoint[]>('/webhooks'),
+    queryFn: () => apiCall('GET /api/webhooks'),
   });
 }
 
@@ -25,7 +18,7 @@ const LOG_REFRESH_MS = 5000;
 export function useWebhookDeliveries(page: number, limit: number) {
   return useQuery({
     queryKey: [...deliveriesKey, page, limit],
-    queryFn: () => apiRequest<WebhookDeliveryPage>(`/webhooks/deliveries?page=${page}&limit=${limit}`),
+    queryFn: () => apiCall('GET /api/webhooks/deliveries', { query: { page, limit } }),
     placeholderData: keepPreviousData,
     refetchInterval: LOG_REFRESH_MS,
   });
@@ -42,28 +35,21 @@ function useWebhookMutation<Variables, Result>(call: (variables: Variables) => P
 /** The answer carries the signing secret, this once; with MFA on the code goes in the `mfa-code` header. */
 export function useCreateWebhookEndpoint() {
   return useWebhookMutation(({ mfaCode, ...request }: CreateWebhookEndpointRequest & { mfaCode?: string }) =>
-    apiRequest<CreatedWebhookEndpoint>('/webhooks', {
-      method: 'POST',
+    apiCall('POST /api/webhooks', {
       body: request,
-      headers: mfaCode ? { [MFA_CODE_HEADER]: mfaCode } : undefined,
+      ...(mfaCode && { headers: { [MFA_CODE_HEADER]: mfaCode } }),
     }),
   );
 }
 
 export function useDeleteWebhookEndpoint() {
-  return useWebhookMutation((id: string) =>
-    apiRequest<void>(`/webhooks/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  );
+  return useWebhookMutation((id: string) => apiCall('DELETE /api/webhooks/:id', { params: { id } }));
 }
 
 export function useSendTestWebhook() {
-  return useWebhookMutation((id: string) =>
-    apiRequest<WebhookDelivery>(`/webhooks/${encodeURIComponent(id)}/test`, { method: 'POST' }),
-  );
+  return useWebhookMutation((id: string) => apiCall('POST /api/webhooks/:id/test', { params: { id } }));
 }
 
 export function useRedeliverWebhook() {
-  return useWebhookMutation((id: string) =>
-    apiRequest<WebhookDelivery>(`/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`, { method: 'POST' }),
-  );
+  return useWebhookMutation((id: string) => apiCall('POST /api/webhooks/deliveries/:id/redeliver', { params: { id } }));
 }

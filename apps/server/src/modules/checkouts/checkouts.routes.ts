@@ -1,6 +1,5 @@
-import { PublicCheckoutSchema } from '@rayo/shared';
-import { z } from 'zod';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import {
   clientOf,
   enforceRateLimit,
@@ -13,8 +12,6 @@ import { openEventStream } from '../../http/sse.ts';
 import type { InvoiceDeps } from '../invoices/invoices.service.ts';
 import type { CheckoutEventHub } from './checkout-events.ts';
 import { getCheckoutStatus, getPublicCheckout } from './checkouts.service.ts';
-
-const IdParamsSchema = z.object({ id: z.uuid() });
 
 /**
  * Reading a checkout may issue a Lightning invoice, and anyone with the link may read it: each
@@ -53,49 +50,35 @@ export function registerCheckoutRoutes(
   app: App,
   deps: InvoiceDeps & { checkoutEvents: CheckoutEventHub } & RateLimitDeps,
 ): void {
-  app.get(
-    '/api/public/checkouts/:id',
-    { schema: { tags: ['checkouts'], params: IdParamsSchema, response: { 200: PublicCheckoutSchema } } },
-    async (request, reply) => {
-      await enforceRateLimit(deps, reply, readsPerIp, clientOf(request));
-      await enforceSharedLimit(deps, reply, readsPerCheckout, request.params.id, clientOf(request));
-      return getPublicCheckout(deps, request.params.id);
-    },
-  );
+  registerCall(app, 'GET /api/public/checkouts/:id', async (request, reply) => {
+    await enforceRateLimit(deps, reply, readsPerIp, clientOf(request));
+    await enforceSharedLimit(deps, reply, readsPerCheckout, request.params.id, clientOf(request));
+    return getPublicCheckout(deps, request.params.id);
+  });
 
-  app.get(
-    '/api/public/checkouts/:id/events',
-    {
-      schema: {
-        tags: ['checkouts'],
-        params: IdParamsSchema,
-        description:
-          'Server-Sent Events: `status` events with `{id, status}` (awaiting_payment, processing, paid, expired).',
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      await enforceRateLimit(deps, reply, streamsPerCheckout, `${id}:${clientOf(request)}`);
-      await getCheckoutStatus(deps.db, id);
-      const stream = openEventStream(request, reply);
-      let last: keyof typeof statusRank | undefined;
-      const publish = (status: keyof typeof statusRank) => {
-        // The same status again is news too: another confirmation, or more paid on-chain.
-        if (last !== undefined && statusRank[status] < statusRank[last]) return;
-        last = status;
-        stream.send('status', { id, status });
-        const ending = endsAfterMs(status, deps.config.eventStreamGraceSeconds);
-        if (ending !== undefined) stream.end(ending);
-      };
-      const reread = () =>
-        getCheckoutStatus(deps.db, id).then(publish, (error: unknown) =>
-          request.log.warn(
-            { err: error },
-            'could not read a checkout for its event stream; the page gets it at its next change',
-          ),
-        );
-      stream.onClose(deps.checkoutEvents.subscribe(id, (status) => (status ? publish(status) : reread())));
-      await reread();
-    },
-  );
+  registerCall(app, 'GET /api/public/checkouts/:id/events', async (request, reply) => {
+    const { id } = request.params;
+    await enforceRateLimit(deps, reply, streamsPerCheckout, `${id}:${clientOf(request)}`);
+    await getCheckoutStatus(deps.db, id);
+    const stream = openEventStream(request, reply);
+    let last: keyof typeof statusRank | undefined;
+    const publish = (status: keyof typeof statusRank) => {
+      // The same status again is news too: another confirmation, or more paid on-chain.
+      if (last !== undefined && statusRank[status] < statusRank[last]) return;
+      last = status;
+      stream.send('status', { id, status });
+      const ending = endsAfterMs(status, deps.config.eventStreamGraceSeconds);
+      if (ending !== undefined) stream.end(ending);
+    };
+    const reread = () =>
+      getCheckoutStatus(deps.db, id).then(publish, (error: unknown) =>
+        request.log.warn(
+          { err: error },
+          'could not read a checkout for its event stream; the page gets it at its next change',
+        ),
+      );
+    stream.onClose(deps.checkoutEvents.subscribe(id, (status) => (status ? publish(status) : reread())));
+    await reread();
+    return reply;
+  });
 }

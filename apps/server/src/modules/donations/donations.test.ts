@@ -10,6 +10,7 @@ import type {
   ErrorResponse,
   PublicDonationLink,
 } from '@rayo/shared';
+import { webhookEvents } from '@rayo/shared/contract';
 import { bech32 } from '@scure/base';
 import { decode as independentDecode } from 'light-bolt11-decoder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -236,6 +237,9 @@ describe('donation links through LNURL-pay, proven with independent clients', ()
         }),
       },
     ]);
+    // The body is what the API document says a donation.received webhook carries.
+    const [received] = await deliveries();
+    expect(webhookEvents['donation.received'].data.safeParse(received?.payload).error).toBeUndefined();
 
     // The same settlement reported again changes nothing: the donation is there once.
     const stored = await t.db

@@ -10,6 +10,7 @@ import type {
   Refund,
   SaleRefunds,
 } from '@rayo/shared';
+import { webhookEvents } from '@rayo/shared/contract';
 import { getParams, type LNURLWithdrawParams } from 'js-lnurl';
 import { decode } from 'light-bolt11-decoder';
 import { Secret, TOTP } from 'otpauth';
@@ -405,6 +406,9 @@ describe('the checkout.refunded webhook', () => {
         }),
       },
     ]);
+    // The body is what the API document says a checkout.refunded webhook carries.
+    for (const event of events)
+      expect(webhookEvents['checkout.refunded'].data.safeParse(event.payload).error).toBeUndefined();
   });
 
   it("tells no store of a terminal sale's refund", async () => {

@@ -1,11 +1,6 @@
-import {
-  CreatePublicStoreCheckoutRequestSchema,
-  CreateStoreCheckoutRequestSchema,
-  StoreCheckoutSchema,
-} from '@rayo/shared';
-import { z } from 'zod';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import {
   clientOf,
   enforceRateLimit,
@@ -20,8 +15,6 @@ import {
   getStoreCheckout,
   type StoreCheckoutDeps,
 } from './store-checkouts.service.ts';
-
-const IdParamsSchema = z.object({ id: z.uuid() });
 
 /**
  * The public button creates checkouts for anyone: each address gets a budget over every store
@@ -39,42 +32,19 @@ const publicCreatesPerStore: SharedLimitRule = {
 
 /** The store checkout API (docs/api.md): 201 for a new checkout, 200 for a retried order. */
 export function registerStoreCheckoutRoutes(app: App, deps: StoreCheckoutDeps & RateLimitDeps): void {
-  app.post(
-    '/api/checkouts',
-    {
-      schema: {
-        tags: ['checkouts'],
-        body: CreateStoreCheckoutRequestSchema,
-        response: { 200: StoreCheckoutSchema, 201: StoreCheckoutSchema },
-      },
-    },
-    async (request, reply) => {
-      const { checkout, created } = await createStoreCheckout(deps, callerOf(request), request.body);
-      return reply.code(created ? 201 : 200).send(checkout);
-    },
+  registerCall(app, 'POST /api/checkouts', async (request, reply) => {
+    const { checkout, created } = await createStoreCheckout(deps, callerOf(request), request.body);
+    return reply.code(created ? 201 : 200).send(checkout);
+  });
+
+  registerCall(app, 'GET /api/checkouts/:id', async (request) =>
+    getStoreCheckout(deps, callerOf(request), request.params.id),
   );
 
-  app.get(
-    '/api/checkouts/:id',
-    { schema: { tags: ['checkouts'], params: IdParamsSchema, response: { 200: StoreCheckoutSchema } } },
-    async (request) => getStoreCheckout(deps, callerOf(request), request.params.id),
-  );
-
-  app.post(
-    '/api/public/virtual-bpts/:id/checkouts',
-    {
-      schema: {
-        tags: ['checkouts'],
-        params: IdParamsSchema,
-        body: CreatePublicStoreCheckoutRequestSchema,
-        response: { 200: StoreCheckoutSchema, 201: StoreCheckoutSchema },
-      },
-    },
-    async (request, reply) => {
-      await enforceRateLimit(deps, reply, publicCreatesPerIp, clientOf(request));
-      await enforceSharedLimit(deps, reply, publicCreatesPerStore, request.params.id, clientOf(request));
-      const { checkout, created } = await createPublicStoreCheckout(deps, request.params.id, request.body);
-      return reply.code(created ? 201 : 200).send(checkout);
-    },
-  );
+  registerCall(app, 'POST /api/public/virtual-bpts/:id/checkouts', async (request, reply) => {
+    await enforceRateLimit(deps, reply, publicCreatesPerIp, clientOf(request));
+    await enforceSharedLimit(deps, reply, publicCreatesPerStore, request.params.id, clientOf(request));
+    const { checkout, created } = await createPublicStoreCheckout(deps, request.params.id, request.body);
+    return reply.code(created ? 201 : 200).send(checkout);
+  });
 }

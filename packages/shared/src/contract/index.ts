@@ -1,0 +1,23 @@
+import { checkoutCalls } from './checkouts.ts';
+import { developerTokenCalls } from './developer-tokens.ts';
+import { paymentLinkCalls } from './payment-links.ts';
+import { storeCheckoutCalls } from './store-checkouts.ts';
+import { webhookCalls } from './webhooks.ts';
+
+export * from './call.ts';
+export * from './webhook-events.ts';
+
+/**
+ * Every call the contract defines, one table per module (docs/architecture.md "Route contract").
+ * The server and tests read this; the web imports only its type, so no schema reaches a page.
+ */
+export const contract = {
+  ...checkoutCalls,
+  ...paymentLinkCalls,
+  ...storeCheckoutCalls,
+  ...webhookCalls,
+  ...developerTokenCalls,
+} as const;
+
+export type Contract = typeof contract;
+export type ContractKey = keyof Contract;
