@@ -9,10 +9,10 @@ import {
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { User } from '../../db/schema.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { recordAuditEntry } from '../audit/audit.service.ts';
 import { hasMfaEnabled } from '../mfa/mfa.service.ts';
 import { exchangeDeveloperToken, isDeveloperToken } from '../settings/developer-tokens.service.ts';
-import { findUserCredentials } from '../users/users.repo.ts';
+import { findUserCredentials } from '../users/users.service.ts';
 import {
   deleteRefreshTokensExpiredBefore,
   findSecret,
@@ -111,7 +111,7 @@ export async function refreshAccessToken(
     if (!token) return undefined;
     if (token.rotated_at) {
       await revokeRefreshTokenFamily(trx, token.family_id, now);
-      await insertAuditEntry(trx, {
+      await recordAuditEntry(trx, {
         action: 'auth.refresh_token_reused',
         actorUserId: token.user_id,
         actorEmail: token.email,

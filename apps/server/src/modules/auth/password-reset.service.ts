@@ -5,9 +5,9 @@ import {
   type ForgotPasswordRequest,
   RESET_CODE_LENGTH,
 } from '@rayo/shared';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { recordAuditEntry } from '../audit/audit.service.ts';
 import { revokeDeveloperTokensOfUser } from '../settings/developer-tokens.repo.ts';
-import { confirmUserEmail, findUserByEmail, updateUserPassword } from '../users/users.repo.ts';
+import { confirmUserEmail, findUserByEmail, setUserPassword } from '../users/users.service.ts';
 import { endUserSessions } from './auth.repo.ts';
 import { passwordResetMail } from './auth-mails.ts';
 import {
@@ -54,7 +54,7 @@ export async function requestPasswordReset(
     },
     now,
   );
-  await insertAuditEntry(deps.db, {
+  await recordAuditEntry(deps.db, {
     action: 'auth.password_reset_requested',
     actorUserId: user.id,
     actorEmail: user.email,
@@ -95,13 +95,13 @@ export async function resetPassword(
           return 'invalid';
         }
         await spendEmailCode(trx, code.id, now);
-        await updateUserPassword(trx, user.id, passwordHash);
+        await setUserPassword(trx, user.id, passwordHash);
         await confirmUserEmail(trx, user.id, now);
         // The password just set is the one that counts: no pending sign-up link may replace it.
         await spendEmailCodesOfUser(trx, user.id, 'confirm_email', now);
         await endUserSessions(trx, user.id, now);
         const revoked = request.revokeDeveloperTokens ? await revokeDeveloperTokensOfUser(trx, user.id, now) : 0;
-        await insertAuditEntry(trx, {
+        await recordAuditEntry(trx, {
           action: 'auth.password_reset',
           actorUserId: user.id,
           actorEmail: user.email,

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { User } from '../../db/schema.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { recordAuditEntry } from '../audit/audit.service.ts';
 
 type Signer = Pick<User, 'id' | 'email' | 'organization_id'>;
 
@@ -11,7 +11,7 @@ export type SignInMethod = 'password' | 'mfa_code' | 'recovery_code';
 export type SignInFailure = 'password' | 'email_not_confirmed' | 'mfa_code' | 'mfa_code_reused' | 'recovery_code';
 
 export async function recordSignIn(db: Db, user: Signer, ip: string, method: SignInMethod): Promise<void> {
-  await insertAuditEntry(db, {
+  await recordAuditEntry(db, {
     action: 'auth.signin',
     actorUserId: user.id,
     actorEmail: user.email,
@@ -28,7 +28,7 @@ export async function recordFailedSignIn(
   attempt: { email: string; user: Signer | undefined; ip: string; reason: SignInFailure },
 ): Promise<void> {
   const { user } = attempt;
-  await insertAuditEntry(db, {
+  await recordAuditEntry(db, {
     action: 'auth.signin_failed',
     actorUserId: user?.id ?? null,
     actorEmail: attempt.email,

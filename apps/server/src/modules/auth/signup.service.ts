@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, type ConfirmEmailRequest, type SignInResponse, type SignUpRequest } from '@rayo/shared';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { recordAuditEntry } from '../audit/audit.service.ts';
 import {
   confirmUserEmail,
+  createUser,
   findUserByEmail,
   findUserById,
+  setUserPassword,
   type UserProfile,
-  updateUserPassword,
-} from '../users/users.repo.ts';
-import { createUser } from '../users/users.service.ts';
+} from '../users/users.service.ts';
 import { type AuthDeps, startSession } from './auth.service.ts';
 import { emailConfirmationMail } from './auth-mails.ts';
 import { lockLiveCodeByHash, replaceEmailCode, spendEmailCode } from './email-codes.repo.ts';
@@ -49,7 +49,7 @@ export async function signUp(
     language: request.language,
     emailConfirmed: false,
   });
-  await insertAuditEntry(deps.db, { action: 'auth.signup', actorUserId: user.id, actorEmail: user.email, ip });
+  await recordAuditEntry(deps.db, { action: 'auth.signup', actorUserId: user.id, actorEmail: user.email, ip });
   await sendEmailConfirmation(deps, user, now);
 }
 
@@ -87,12 +87,12 @@ export async function confirmEmail(
     if (!code) return undefined;
     await spendEmailCode(trx, code.id, now);
     if (!(await confirmUserEmail(trx, code.user_id, now))) return undefined;
-    await updateUserPassword(trx, code.user_id, passwordHash);
+    await setUserPassword(trx, code.user_id, passwordHash);
     return code.user_id;
   });
   const user = userId ? await findUserById(deps.db, userId) : undefined;
   if (!user) throw new AppError('InvalidCode', 'This link is not valid or has expired');
-  await insertAuditEntry(deps.db, {
+  await recordAuditEntry(deps.db, {
     action: 'auth.email_confirmed',
     actorUserId: user.id,
     actorEmail: user.email,

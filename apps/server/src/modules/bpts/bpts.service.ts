@@ -18,7 +18,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { countAccounts, findAccount } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { findCurrentOrganization } from '../organizations/organizations.repo.ts';
+import { findCurrentOrganization } from '../organizations/organizations.service.ts';
 import { getRateForInvoice, requireFiatCurrency } from '../rates/rates.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
 import { listTodaysTerminalSales } from '../transactions/transactions.service.ts';

@@ -22,7 +22,7 @@ import {
   lockCheckoutAddress,
   quoteCheckoutAddress,
 } from '../onchain/checkout-addresses.service.ts';
-import { findCurrentOrganization } from '../organizations/organizations.repo.ts';
+import { findCurrentOrganization } from '../organizations/organizations.service.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
 import { listCheckoutReceiptTokens } from '../receipts/receipts.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';

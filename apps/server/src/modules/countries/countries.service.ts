@@ -1,6 +1,6 @@
 import type { Country } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
-import { selectCountries } from './countries.repo.ts';
+import { findCountryByCode, selectCountries } from './countries.repo.ts';
 
 const byName = new Intl.Collator('en').compare;
 
@@ -10,4 +10,9 @@ const byName = new Intl.Collator('en').compare;
  */
 export async function listCountries(db: Db): Promise<Country[]> {
   return (await selectCountries(db)).sort((a, b) => byName(a.name, b.name));
+}
+
+/** The country of an ISO 3166-1 alpha-2 code; undefined for a code the list does not have. */
+export async function findCountry(db: Db, code: string): Promise<Country | undefined> {
+  return findCountryByCode(db, code);
 }

@@ -12,11 +12,10 @@ import { closePeriodOf } from '../../domain/day-close.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { findAccount, listAccounts } from '../accounts/accounts.repo.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import type { AuditAction } from '../audit/audit.repo.ts';
-import { audit } from '../audit/audit.service.ts';
+import { type AuditAction, audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
-import { findCurrentOrganization } from '../organizations/organizations.repo.ts';
+import { notifyBackOffice } from '../notifications/notifications.service.ts';
+import { findCurrentOrganization } from '../organizations/organizations.service.ts';
 import { closeMail } from './close-mails.ts';
 import { closePdf } from './close-pdf.ts';
 import {
@@ -179,7 +178,7 @@ export async function sendCloseReport(
   } catch (error) {
     await releaseCloseReportRun(deps.db, key);
     if (attempt === 1) {
-      await insertNotification(deps.db, {
+      await notifyBackOffice(deps.db, {
         organizationId: run.organizationId,
         kind: 'close.report_failed',
         payload: { scheduleId: key.scheduleId, lastDay: key.lastDay, to: run.email, frequency: run.frequency },

@@ -36,7 +36,7 @@ import type { BptRow } from '../bpts/bpts.repo.ts';
 import type { InvoiceRow } from '../invoices/invoices.repo.ts';
 import { type InvoiceDeps, issueInvoice } from '../invoices/invoices.service.ts';
 import { registerSettlementHandler } from '../ledger/settlement-handlers.ts';
-import { findOrganizationById } from '../organizations/organizations.repo.ts';
+import { findOrganizationById } from '../organizations/organizations.service.ts';
 import { findLogo } from '../settings/branding.repo.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
 import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';

@@ -27,7 +27,7 @@ import { invoicesIssued } from '../../metrics.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import type { BptRow, SellerRow } from '../bpts/bpts.repo.ts';
 import { findCallerBptForSale } from '../bpts/bpts.service.ts';
-import { findOrganizationById } from '../organizations/organizations.repo.ts';
+import { findOrganizationById } from '../organizations/organizations.service.ts';
 import { freshRateForInvoice, staleRateCutoff } from '../rates/rates.service.ts';
 import { requireCallerUser } from '../users/users.service.ts';
 import {

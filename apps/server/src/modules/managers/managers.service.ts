@@ -2,14 +2,12 @@ import { AppError, type CreateManagerRequest, type Manager, type UpdateManagerRe
 import type { Db } from '../../db/database.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import type { AuditAction } from '../audit/audit.repo.ts';
-import { audit } from '../audit/audit.service.ts';
+import { type AuditAction, audit } from '../audit/audit.service.ts';
 import { endUserSessions } from '../auth/auth.repo.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { findOrganizationById } from '../organizations/organizations.repo.ts';
-import { linkManagerToAccounts } from '../users/users.repo.ts';
-import { createUser } from '../users/users.service.ts';
+import { findOrganizationById } from '../organizations/organizations.service.ts';
+import { createUser, linkManagerToAccounts } from '../users/users.service.ts';
 import {
   countOrganizationAccounts,
   deleteManager as deleteManagerRow,

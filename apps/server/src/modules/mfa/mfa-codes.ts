@@ -1,7 +1,7 @@
 import { AppError } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { User } from '../../db/schema.ts';
-import { type AuditAction, insertAuditEntry } from '../audit/audit.repo.ts';
+import { type AuditAction, recordAuditEntry } from '../audit/audit.service.ts';
 import { claimTimeStep, countUnusedRecoveryCodes, findUserMfa, useRecoveryCode } from './mfa.repo.ts';
 import type { SecretCipher } from './secret-cipher.ts';
 import { hashRecoveryCode, timeStepOfCode } from './totp.ts';
@@ -51,7 +51,7 @@ export async function recordMfaChange(
   ip: string,
   after?: Record<string, unknown>,
 ): Promise<void> {
-  await insertAuditEntry(db, {
+  await recordAuditEntry(db, {
     action,
     actorUserId: user.id,
     actorEmail: user.email,

@@ -2,7 +2,7 @@ import { AppError, type SignInResponse } from '@rayo/shared';
 import { type AuthDeps, startSession } from '../auth/auth.service.ts';
 import { recordFailedSignIn, recordSignIn } from '../auth/sign-in-audit.ts';
 import type { TokenIssuer } from '../auth/tokens.ts';
-import { findUserById } from '../users/users.repo.ts';
+import { findUserById } from '../users/users.service.ts';
 import { consumeRecoveryCode, consumeTotpCode, type MfaDeps, refuseTotpCode } from './mfa-codes.ts';
 
 // The second step of sign-in for users with MFA on. The password step (auth.service.ts signIn)

@@ -1,7 +1,7 @@
 import { AppError, type MfaEnrollment } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { RequestContext } from '../../http/request-context.ts';
-import { findUserById } from '../users/users.repo.ts';
+import { findUserById } from '../users/users.service.ts';
 import { deleteUserMfa, enablePendingMfa, findUserMfa, replacePendingMfa } from './mfa.repo.ts';
 import {
   consumeRecoveryCode,

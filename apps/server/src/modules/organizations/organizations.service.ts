@@ -1,23 +1,29 @@
-import { AppError, type Language, type OnboardRequest, type OnboardResponse } from '@rayo/shared';
+import {
+  AppError,
+  type CurrentOrganization,
+  type Language,
+  type OnboardRequest,
+  type OnboardResponse,
+} from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { Organization } from '../../db/schema.ts';
 import { defaultTimeZoneOf } from '../../domain/time-zone.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { audit } from '../audit/audit.service.ts';
 import type { TokenIssuer } from '../auth/tokens.ts';
-import { findCountryByCode } from '../countries/countries.repo.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
+import { findCountry } from '../countries/countries.service.ts';
+import { notifyBackOffice } from '../notifications/notifications.service.ts';
 import { requireFiatCurrency } from '../rates/rates.service.ts';
-import { assignUserOrganization, findUserById } from '../users/users.repo.ts';
-import { insertOrganization } from './organizations.repo.ts';
+import { assignUserOrganization, findUserById } from '../users/users.service.ts';
+import * as organizations from './organizations.repo.ts';
 
 export async function createOrganization(
   db: Db,
   input: { name: string; countryCode: string; language: Language; currency?: string },
 ): Promise<Organization> {
-  const country = await findCountryByCode(db, input.countryCode);
+  const country = await findCountry(db, input.countryCode);
   if (!country) throw new AppError('InvalidInput', `Unknown country code ${input.countryCode}`);
-  const organization = await insertOrganization(db, {
+  const organization = await organizations.insertOrganization(db, {
     name: input.name,
     country_id: country.id,
     language: input.language,
@@ -25,7 +31,7 @@ export async function createOrganization(
     ...(input.currency && { currency: input.currency }),
   });
   // Back office verifies every new organization; pass the transaction that creates it.
-  await insertNotification(db, {
+  await notifyBackOffice(db, {
     organizationId: organization.id,
     kind: 'organization.created',
     payload: { name: organization.name, countryCode: country.code, currency: organization.currency },
@@ -72,4 +78,13 @@ export async function onboardOrganization(
     sessionEpoch: user.session_epoch,
   });
   return { organizationId: organization.id, accessToken };
+}
+
+export async function findOrganizationById(db: Db, id: string): Promise<Organization | undefined> {
+  return organizations.findOrganizationById(db, id);
+}
+
+/** The organization as its users' screens show it: name, country, time zone, currency and language. */
+export async function findCurrentOrganization(db: Db, id: string): Promise<CurrentOrganization | undefined> {
+  return organizations.findCurrentOrganization(db, id);
 }

@@ -3,8 +3,7 @@ import { type LightningBackend, LightningBackendError } from '../../adapters/lig
 import type { Db } from '../../db/database.ts';
 import { nextStepFor } from '../../domain/payout-state.ts';
 import type { RequestContext } from '../../http/request-context.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
-import { audit } from '../audit/audit.service.ts';
+import { audit, recordAuditEntry } from '../audit/audit.service.ts';
 import { cancelPayoutRow, listOpenLightningPayoutsElsewhere } from './payout-cancel.repo.ts';
 import { findPayout } from './payouts.repo.ts';
 import { recordLightningPayoutSent, SETTLE_MARGIN_SECONDS, toPayoutJson } from './payouts.service.ts';
@@ -123,7 +122,7 @@ export async function cancelPayoutsToOldAddress(
     });
     if (!done) continue;
     cancelled.push(payout.id);
-    await insertAuditEntry(trx, {
+    await recordAuditEntry(trx, {
       action: 'payout.cancelled',
       actorUserId: input.actorUserId,
       actorEmail: input.actorEmail,

@@ -19,7 +19,7 @@ import { retryDelaySeconds } from '../../domain/payout-state.ts';
 import type { ActorContext } from '../../http/request-context.ts';
 import { payoutsSent } from '../../metrics.ts';
 import { audit } from '../audit/audit.service.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
+import { notifyBackOffice } from '../notifications/notifications.service.ts';
 import { lockOnchainRefundsOwed } from '../refunds/refunds.repo.ts';
 import { findPayoutDestinationHolds } from '../settings/payout-destination-holds.service.ts';
 import { recordFailedPayoutAttempt, retryPolicy } from './payouts.service.ts';
@@ -234,7 +234,7 @@ export async function buildOnchainBatch(
       const heldSats = coins.reduce((sum, coin) => sum + coin.valueSats, 0n);
       for (const organizationId of startedWaiting) {
         const owed = waits.find((entry) => entry.organizationId === organizationId)?.owedSats ?? 0n;
-        await insertNotification(trx, {
+        await notifyBackOffice(trx, {
           organizationId,
           kind: 'payout.waiting_funds',
           payload: { owedSats: owed.toString(), walletSats: heldSats.toString() },

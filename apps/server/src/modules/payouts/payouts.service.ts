@@ -14,7 +14,7 @@ import { payoutAttemptsFailed, payoutsSent } from '../../metrics.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
+import { notifyBackOffice } from '../notifications/notifications.service.ts';
 import {
   findPayoutDestinationHolds,
   listOrganizationPayoutHolds,
@@ -204,7 +204,7 @@ export async function recordFailedPayoutAttempt(
   });
   if (attempts !== null) payoutAttemptsFailed.inc();
   if (attempts !== null && shouldAlert(attempts, policy)) {
-    await insertNotification(deps.db, {
+    await notifyBackOffice(deps.db, {
       organizationId: payout.organizationId,
       kind: 'payout.failed',
       payload: {

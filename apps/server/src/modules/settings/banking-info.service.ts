@@ -17,7 +17,7 @@ import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
+import { notifyBackOffice } from '../notifications/notifications.service.ts';
 import {
   type BankingContext,
   type BankingInfoRow,
@@ -106,7 +106,7 @@ async function changeBankingInfo(
       before: maskedBefore,
       after: maskedAfter,
     });
-    await insertNotification(trx, {
+    await notifyBackOffice(trx, {
       organizationId,
       kind: 'settings.banking_info_changed',
       payload: {

@@ -7,7 +7,7 @@ import { cleanFileName, type Upload } from '../../http/upload.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
+import { notifyBackOffice } from '../notifications/notifications.service.ts';
 import {
   countKybDocuments,
   deleteKybDocumentRow,
@@ -83,7 +83,7 @@ export async function uploadKybDocument(ctx: RequestContext, db: Db, upload: Upl
       target: `kyb_document:${row.id}`,
       after: describe(row),
     });
-    await insertNotification(trx, { organizationId, kind: 'settings.kyb_document_uploaded', payload: describe(row) });
+    await notifyBackOffice(trx, { organizationId, kind: 'settings.kyb_document_uploaded', payload: describe(row) });
     return toKybDocument(row);
   });
 }
@@ -110,6 +110,6 @@ export async function deleteKybDocument(ctx: RequestContext, db: Db, id: string)
       target: `kyb_document:${row.id}`,
       before: describe(row),
     });
-    await insertNotification(trx, { organizationId, kind: 'settings.kyb_document_deleted', payload: describe(row) });
+    await notifyBackOffice(trx, { organizationId, kind: 'settings.kyb_document_deleted', payload: describe(row) });
   });
 }

@@ -2,7 +2,7 @@ import { AppError, type Language } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { audit } from '../audit/audit.service.ts';
-import { findUserById, updateUserLanguage } from '../users/users.repo.ts';
+import { findUserById, setUserLanguage } from '../users/users.service.ts';
 
 /**
  * Sets the caller's own language. Sign-in answers it (SPEC §7), so the user sees it on any
@@ -13,7 +13,7 @@ export async function changeLanguage(ctx: RequestContext, db: Db, language: Lang
   // An access token outlives a deleted user until it expires.
   if (!user) throw new AppError('Unauthorized', 'The user no longer exists');
   await db.transaction().execute(async (trx) => {
-    await updateUserLanguage(trx, user.id, language);
+    await setUserLanguage(trx, user.id, language);
     await audit(ctx, trx, 'settings.language_changed', {
       organizationId: user.organization_id,
       target: `user:${user.id}`,

@@ -1,4 +1,10 @@
-import { AppError, type LightningAddressRequest, type OnchainAddressRequest, type PayoutAddresses } from '@rayo/shared';
+import {
+  AppError,
+  type LightningAddressRequest,
+  type NotificationKind,
+  type OnchainAddressRequest,
+  type PayoutAddresses,
+} from '@rayo/shared';
 import type { LightningBackend } from '../../adapters/lightning/types.ts';
 import { resolveLightningAddress } from '../../adapters/lnurl/lightning-address-client.ts';
 import type { LnurlLog } from '../../adapters/lnurl/withdraw-client.ts';
@@ -8,10 +14,9 @@ import { type BitcoinNetwork, checkBitcoinAddress } from '../../domain/bitcoin-a
 import { parseLightningAddress } from '../../domain/lightning-address.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import type { AuditAction } from '../audit/audit.repo.ts';
-import { audit } from '../audit/audit.service.ts';
+import { type AuditAction, audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { insertNotification, type NotificationKind } from '../notifications/notifications.repo.ts';
+import { notifyBackOffice } from '../notifications/notifications.service.ts';
 import { cancelPayoutsToOldAddress } from '../payouts/payout-cancel.service.ts';
 import { lightningAddressReach } from '../payouts/payouts.service.ts';
 import {
@@ -100,7 +105,7 @@ async function changeAddress(
       before: { [change.field]: before },
       after: { [change.field]: change.address },
     });
-    await insertNotification(trx, {
+    await notifyBackOffice(trx, {
       organizationId,
       kind: change.action,
       payload: {

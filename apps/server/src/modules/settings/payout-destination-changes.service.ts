@@ -14,12 +14,12 @@ import { maskBankingInfo } from '../../domain/banking-info.ts';
 import { coolDownEnd } from '../../domain/payout-destination-hold.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { recordAuditEntry } from '../audit/audit.service.ts';
 import { sha256Hex } from '../auth/tokens.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
-import { findOrganizationById } from '../organizations/organizations.repo.ts';
+import { notifyBackOffice } from '../notifications/notifications.service.ts';
+import { findOrganizationById } from '../organizations/organizations.service.ts';
 import { cancelPayoutsToOldAddress } from '../payouts/payout-cancel.service.ts';
-import { listOrganizationAdmins } from '../users/users.repo.ts';
+import { listOrganizationAdmins } from '../users/users.service.ts';
 import {
   cancelDestinationChangesFrom,
   type DestinationChangeRow,
@@ -172,7 +172,7 @@ async function cancelChange(
     }
     const before = { [change.kind]: shown(change.after_value) };
     const after = { [change.kind]: shown(change.before_value) };
-    await insertAuditEntry(trx, {
+    await recordAuditEntry(trx, {
       action: 'settings.payout_destination_change_cancelled',
       actorUserId: actor.userId,
       actorEmail: actor.email,
@@ -182,7 +182,7 @@ async function cancelChange(
       after: { ...after, via: actor.via, changesCancelled: cancelled },
       ip,
     });
-    await insertNotification(trx, {
+    await notifyBackOffice(trx, {
       organizationId: change.organization_id,
       kind: 'settings.payout_destination_change_cancelled',
       payload: { destination: change.kind, cancelledBy: actor.email, before, after },

@@ -17,7 +17,7 @@ import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
+import { notifyBackOffice } from '../notifications/notifications.service.ts';
 import {
   findOrganizationPayoutSplit,
   findPayoutSplitSettings,
@@ -121,7 +121,7 @@ export async function setPayoutSplit(
       before: percentsOf(row),
       after: split,
     });
-    await insertNotification(trx, {
+    await notifyBackOffice(trx, {
       organizationId,
       kind: 'settings.payout_split_changed',
       payload: { before: percentsOf(row), after: split },

@@ -5,7 +5,7 @@ import { audit } from '../audit/audit.service.ts';
 import { endUserSessions } from '../auth/auth.repo.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { hashRefreshToken, type TokenIssuer } from '../auth/tokens.ts';
-import { findUserCredentials, updateUserPassword } from '../users/users.repo.ts';
+import { findUserCredentials, setUserPassword } from '../users/users.service.ts';
 import { revokeDeveloperTokensOfUser } from './developer-tokens.repo.ts';
 
 /**
@@ -30,7 +30,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(request.newPassword);
   const keep = request.refreshToken ? hashRefreshToken(request.refreshToken) : undefined;
   const sessionEpoch = await deps.db.transaction().execute(async (trx) => {
-    await updateUserPassword(trx, user.id, passwordHash);
+    await setUserPassword(trx, user.id, passwordHash);
     const epoch = await endUserSessions(trx, user.id, now, keep);
     const revoked = request.revokeDeveloperTokens ? await revokeDeveloperTokensOfUser(trx, user.id, now) : 0;
     await audit(ctx, trx, 'settings.password_changed', {

@@ -1,7 +1,7 @@
 import { AppError, ShopifyDomainSchema } from '@rayo/shared';
 import { verifyShopifyHmac } from '../../domain/shopify-hmac.ts';
 import { isHandledShopifyTopic, ShopifyWebhookBodySchemas, shopNamedIn } from '../../domain/shopify-webhook-body.ts';
-import { insertAuditEntry } from '../audit/audit.repo.ts';
+import { recordAuditEntry } from '../audit/audit.service.ts';
 import { notifyCheckoutStatus } from '../checkouts/checkouts.repo.ts';
 import {
   deleteShopifyConnection,
@@ -77,7 +77,7 @@ export async function receiveShopifyWebhook(deps: ShopDeps, webhook: ShopifyWebh
     }
     if (topic === 'customers/data_request' || topic === 'customers/redact') {
       const orders = topic === 'customers/data_request' ? fields.orders_requested : fields.orders_to_redact;
-      await insertAuditEntry(trx, {
+      await recordAuditEntry(trx, {
         action: 'shop.privacy_request',
         organizationId: connection.organization_id,
         target: `shop_connection:${connection.id}`,
@@ -87,7 +87,7 @@ export async function receiveShopifyWebhook(deps: ShopDeps, webhook: ShopifyWebh
     }
     const deleted = await deleteShopifyConnection(trx, connection.id);
     if (deleted) {
-      await insertAuditEntry(trx, {
+      await recordAuditEntry(trx, {
         action: 'settings.shop_disconnected',
         organizationId: deleted.organization_id,
         target: `shop_connection:${deleted.id}`,
