@@ -90,3 +90,8 @@ export async function readReplayLag(db: ReadDb): Promise<number> {
   `.execute(db);
   return Number(rows[0]?.seconds ?? 0);
 }
+
+/** PostgreSQL's unique_violation (23505): a row a unique index already holds. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}

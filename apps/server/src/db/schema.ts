@@ -22,6 +22,8 @@ export type VirtualBptsTable = DB['virtual_bpts'];
 export type Organization = Selectable<DB['organizations']>;
 export type NewOrganization = Insertable<DB['organizations']>;
 export type User = Selectable<DB['users']>;
+export type InvoiceRow = Selectable<DB['invoices']>;
+export type CheckoutRow = Selectable<DB['checkouts']>;
 export type NewUser = Insertable<DB['users']>;
 
 export type {

@@ -8,7 +8,9 @@ import {
 import type { Db } from '../../db/database.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import {
+  countAccounts,
   deleteAccount as deleteAccountRow,
+  findAccount,
   insertAccount,
   isAccountInUse,
   listAccountSummaries,
@@ -67,4 +69,26 @@ export async function deleteAccount(db: Db, caller: AccessClaims, id: string): P
     throw new AppError('AccountInUse', 'This account has terminals or sales and cannot be deleted');
   }
   if (!(await deleteAccountRow(db, organizationId, id))) throw new AppError('NotFound', 'Account not found');
+}
+
+/** The organization's account of this id; undefined when it has none of that id. */
+export async function findOrganizationAccount(
+  db: Db,
+  organizationId: string,
+  id: string,
+): Promise<Account | undefined> {
+  return findAccount(db, organizationId, id);
+}
+
+export async function countOrganizationAccounts(db: Db, organizationId: string): Promise<number> {
+  return countAccounts(db, organizationId);
+}
+
+/** Every account of the organization, or only those linked to `managerUserId` when given. */
+export async function listOrganizationAccounts(
+  db: Db,
+  organizationId: string,
+  managerUserId?: string,
+): Promise<Account[]> {
+  return listAccounts(db, organizationId, managerUserId);
 }

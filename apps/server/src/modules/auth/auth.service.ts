@@ -15,6 +15,7 @@ import { exchangeDeveloperToken, isDeveloperToken } from '../settings/developer-
 import { findUserCredentials } from '../users/users.service.ts';
 import {
   deleteRefreshTokensExpiredBefore,
+  endUserSessions,
   findSecret,
   insertRefreshToken,
   insertSecretIfAbsent,
@@ -166,4 +167,12 @@ export async function loadServerSecret(db: Db, name: 'jwt' | 'mfa', configured: 
   const stored = await findSecret(db, name);
   if (!stored) throw new Error(`The ${name} secret could not be stored`);
   return stored;
+}
+
+/**
+ * Signs the user out everywhere but the session of refresh token hash `exceptHash`: its refresh
+ * tokens are revoked and its access tokens stop working. Returns the new session epoch.
+ */
+export async function endSessionsOfUser(db: Db, userId: string, now: Date, exceptHash?: string): Promise<number> {
+  return endUserSessions(db, userId, now, exceptHash);
 }

@@ -6,7 +6,7 @@ import {
   RESET_CODE_LENGTH,
 } from '@rayo/shared';
 import { recordAuditEntry } from '../audit/audit.service.ts';
-import { revokeDeveloperTokensOfUser } from '../settings/developer-tokens.repo.ts';
+import { revokeUserDeveloperTokens } from '../settings/developer-tokens.service.ts';
 import { confirmUserEmail, findUserByEmail, setUserPassword } from '../users/users.service.ts';
 import { endUserSessions } from './auth.repo.ts';
 import { passwordResetMail } from './auth-mails.ts';
@@ -100,7 +100,7 @@ export async function resetPassword(
         // The password just set is the one that counts: no pending sign-up link may replace it.
         await spendEmailCodesOfUser(trx, user.id, 'confirm_email', now);
         await endUserSessions(trx, user.id, now);
-        const revoked = request.revokeDeveloperTokens ? await revokeDeveloperTokensOfUser(trx, user.id, now) : 0;
+        const revoked = request.revokeDeveloperTokens ? await revokeUserDeveloperTokens(trx, user.id, now) : 0;
         await recordAuditEntry(trx, {
           action: 'auth.password_reset',
           actorUserId: user.id,

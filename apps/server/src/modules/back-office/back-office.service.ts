@@ -22,10 +22,8 @@ import type { Organization } from '../../db/schema.ts';
 import { csvLine, csvTextField } from '../../domain/transactions-csv.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { audit } from '../audit/audit.service.ts';
-import { listBankingInfoRows } from '../settings/banking-info.repo.ts';
-import { toBankingInfo } from '../settings/banking-info.service.ts';
-import { findKybDocument, listKybDocumentRows } from '../settings/kyb.repo.ts';
-import { toKybDocument } from '../settings/kyb.service.ts';
+import { listOrganizationBankingInfo, toBankingInfo } from '../settings/banking-info.service.ts';
+import { findOrganizationKybDocument, listOrganizationKybDocuments, toKybDocument } from '../settings/kyb.service.ts';
 import { readVerificationEntries } from '../settings/payout-split.service.ts';
 import {
   countSalesByOrganization,
@@ -119,8 +117,8 @@ async function requireOrganization(db: Db, id: string, options: { lock?: boolean
 async function adminRecordOf(db: Db, organization: Organization): Promise<OrganizationAdminRecord> {
   const [users, banking, documents] = await Promise.all([
     listOrganizationAdmins(db, organization.id),
-    listBankingInfoRows(db, organization.id),
-    listKybDocumentRows(db, organization.id),
+    listOrganizationBankingInfo(db, organization.id),
+    listOrganizationKybDocuments(db, organization.id),
   ]);
   return {
     organization: {
@@ -218,7 +216,7 @@ export async function setBlocked(
 /** Back office reads merchants' legal papers; each download is on the audit log. */
 export async function downloadOrganizationKybDocument(ctx: RequestContext, db: Db, id: string, documentId: string) {
   return db.transaction().execute(async (trx) => {
-    const row = await findKybDocument(trx, id, documentId);
+    const row = await findOrganizationKybDocument(trx, id, documentId);
     if (!row) throw new AppError('NotFound', 'Document not found');
     await audit(ctx, trx, 'back_office.kyb_document_downloaded', {
       organizationId: id,

@@ -1,7 +1,7 @@
-import type { BlockReason } from '@rayo/shared';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { BptsTable } from '../../db/schema.ts';
+import { type SellerRow, toSellerRate } from '../invoices/seller.ts';
 import { onAccountLinkedTo } from '../managers/managers.repo.ts';
 
 export type BptRow = Selectable<BptsTable> & { account_name: string };
@@ -116,19 +116,4 @@ export async function softDeleteBpt(db: Db, organizationId: string, id: string, 
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
-}
-
-/** What issuing an invoice reads of the seller: whether it may sell, its name, and the cached price of `currency`. */
-export type SellerRow = {
-  name: string;
-  /** Why back office blocked it; null when it may sell. */
-  blockedReason: BlockReason | null;
-  rate: { rateMinorPerBtc: bigint; fetchedAt: Date } | undefined;
-};
-
-/** A left-joined cached rate: none when its columns are null. */
-export function toSellerRate(rateMinorPerBtc: string | null, fetchedAt: Date | null): SellerRow['rate'] {
-  return rateMinorPerBtc === null || fetchedAt === null
-    ? undefined
-    : { rateMinorPerBtc: BigInt(rateMinorPerBtc), fetchedAt };
 }

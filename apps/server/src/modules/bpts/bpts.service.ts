@@ -15,8 +15,7 @@ import {
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../domain/clock.ts';
-import { countAccounts, findAccount } from '../accounts/accounts.repo.ts';
-import { organizationOf } from '../accounts/accounts.service.ts';
+import { countOrganizationAccounts, findOrganizationAccount, organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findCurrentOrganization } from '../organizations/organizations.service.ts';
 import { getRateForInvoice, requireFiatCurrency } from '../rates/rates.service.ts';
@@ -33,6 +32,8 @@ import {
   softDeleteBpt,
   updateBpt as updateBptRow,
 } from './bpts.repo.ts';
+
+export type { BptRow };
 
 export function toBpt(row: BptRow): Bpt {
   return {
@@ -59,7 +60,7 @@ async function requireCurrency(db: Db, currency: string): Promise<void> {
 }
 
 async function requireAccount(db: Db, organizationId: string, accountId: string): Promise<void> {
-  if (!(await findAccount(db, organizationId, accountId))) {
+  if (!(await findOrganizationAccount(db, organizationId, accountId))) {
     throw new AppError('InvalidInput', 'accountId: no such account in this organization');
   }
 }
@@ -84,7 +85,7 @@ export async function createBpt(db: Db, caller: AccessClaims, request: CreateBpt
   const organizationId = organizationOf(caller);
   const input = CreateBptRequestSchema.parse(request);
   // SPEC §5: a BPT needs at least one account first.
-  if ((await countAccounts(db, organizationId)) === 0) {
+  if ((await countOrganizationAccounts(db, organizationId)) === 0) {
     throw new AppError('AccountRequired', 'Create an account before adding a terminal');
   }
   await requireAccount(db, organizationId, input.accountId);
@@ -198,4 +199,14 @@ export async function getTerminalInfo(deps: { db: Db; config: Config }, row: Bpt
     timeZone: organization?.timeZone ?? 'UTC',
     language: organization?.language ?? DEFAULT_LANGUAGE,
   };
+}
+
+/** The organization's live terminal of this id; undefined when it has none of that id. */
+export async function findOrganizationBpt(db: Db, organizationId: string, id: string): Promise<BptRow | undefined> {
+  return findBpt(db, organizationId, id);
+}
+
+/** Whether the organization has a live terminal at all. */
+export async function hasBpts(db: Db, organizationId: string): Promise<boolean> {
+  return (await listBptRows(db, organizationId)).length > 0;
 }

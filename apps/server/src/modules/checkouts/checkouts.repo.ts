@@ -1,10 +1,9 @@
 import type { CheckoutStatus } from '@rayo/shared';
-import { type Selectable, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { CheckoutsTable } from '../../db/schema.ts';
-import type { InvoiceRow } from '../invoices/invoices.repo.ts';
+import type { CheckoutRow, InvoiceRow } from '../../db/schema.ts';
 
-export type CheckoutRow = Selectable<CheckoutsTable>;
+export type { CheckoutRow };
 
 export type NewCheckout = {
   organization_id: string;
@@ -20,11 +19,6 @@ export type NewCheckout = {
   /** The same clock as `expires_at`, so that a checkout's life is exactly what was asked. */
   created_at: Date;
 };
-
-/** Postgres' unique_violation, raised by the one-live-link and the one-order-per-store indexes. */
-export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}
 
 export async function insertCheckout(db: Db, checkout: NewCheckout): Promise<CheckoutRow> {
   return db

@@ -10,8 +10,8 @@ import {
   type PublicCheckout,
   SATS,
 } from '@rayo/shared';
-import type { Db } from '../../db/database.ts';
-import type { InvoiceRow } from '../invoices/invoices.repo.ts';
+import { type Db, isUniqueViolation } from '../../db/database.ts';
+import type { InvoiceRow } from '../../db/schema.ts';
 import { assertOrganizationMaySell, type InvoiceDeps, issueInvoice } from '../invoices/invoices.service.ts';
 import { registerSettlementHandler } from '../ledger/settlement-handlers.ts';
 import {
@@ -26,8 +26,8 @@ import { findCurrentOrganization } from '../organizations/organizations.service.
 import { getRateForInvoice } from '../rates/rates.service.ts';
 import { listCheckoutReceiptTokens } from '../receipts/receipts.service.ts';
 import { getPublicBranding } from '../settings/branding.service.ts';
-import { findShopOrderNotified } from '../shops/shops.repo.ts';
-import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
+import { isShopOrderNotified } from '../shops/shops.service.ts';
+import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.service.ts';
 import { enqueueCheckoutWebhook } from './checkout-webhooks.ts';
 import {
   type CheckoutRow,
@@ -37,7 +37,6 @@ import {
   findStoreCheckoutByOrderId,
   flagExtraPayment,
   insertCheckout,
-  isUniqueViolation,
   listCheckoutLightningInvoices,
   listSettledPayments,
   markCheckoutPaid,
@@ -285,7 +284,7 @@ export async function getPublicCheckout(deps: InvoiceDeps, id: string, now = new
     expiresAt: shown.expires_at?.toISOString() ?? null,
     receiptTokens: shown.status === 'paid' ? await listCheckoutReceiptTokens(deps.db, shown.id) : [],
     redirectUrl: shown.status === 'paid' ? shown.redirect_url : null,
-    storeNotified: await findShopOrderNotified(deps.db, shown.id),
+    storeNotified: await isShopOrderNotified(deps.db, shown.id),
     paidVia: shown.paid_via,
     paidAt: shown.paid_at?.toISOString() ?? null,
     latePayment: shown.late_payment,

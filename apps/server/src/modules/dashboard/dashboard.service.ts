@@ -16,8 +16,7 @@ import {
 } from '@rayo/shared';
 import type { Db, ReadDb } from '../../db/database.ts';
 import { createLedgerCsvFormatter } from '../../domain/transactions-csv.ts';
-import { findAccount, listAccounts } from '../accounts/accounts.repo.ts';
-import { organizationOf } from '../accounts/accounts.service.ts';
+import { findOrganizationAccount, listOrganizationAccounts, organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findCurrentOrganization } from '../organizations/organizations.service.ts';
 import { sumRefundsNotDisbursed } from '../refunds/refunds.repo.ts';
@@ -58,10 +57,12 @@ export async function scopeOf(db: Db, caller: AccessClaims, account: PeriodQuery
   const organization = await getCurrentOrganization(db, caller);
   const linked =
     caller.role === 'manager'
-      ? (await listAccounts(db, organization.id, caller.userId)).map((linkedAccount) => linkedAccount.id)
+      ? (await listOrganizationAccounts(db, organization.id, caller.userId)).map((linkedAccount) => linkedAccount.id)
       : null;
   if (account === undefined || account === 'all') return { organization, accountIds: linked };
-  const visible = linked ? linked.includes(account) : (await findAccount(db, organization.id, account)) !== undefined;
+  const visible = linked
+    ? linked.includes(account)
+    : (await findOrganizationAccount(db, organization.id, account)) !== undefined;
   if (!visible) throw new AppError('Forbidden', 'You may not see this account');
   return { organization, accountIds: [account] };
 }
@@ -219,7 +220,7 @@ export async function exportTransactionsCsv(
   const period = periodOf(query);
   const scope = await scopeOf(db, caller, query.account);
   const { id, timeZone } = scope.organization;
-  const accountNames = new Map((await listAccounts(db, id)).map((account) => [account.id, account.name]));
+  const accountNames = new Map((await listOrganizationAccounts(db, id)).map((account) => [account.id, account.name]));
   // The file is named after the local days it covers (`end` is exclusive, so its last second);
   // the whole history, after the day it was taken.
   const last = dayAt(period.to ? period.to.getTime() - 1000 : now.getTime(), timeZone);

@@ -10,8 +10,7 @@ import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { closePeriodOf } from '../../domain/day-close.ts';
 import type { RequestContext } from '../../http/request-context.ts';
-import { findAccount, listAccounts } from '../accounts/accounts.repo.ts';
-import { organizationOf } from '../accounts/accounts.service.ts';
+import { findOrganizationAccount, listOrganizationAccounts, organizationOf } from '../accounts/accounts.service.ts';
 import { type AuditAction, audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { notifyBackOffice } from '../notifications/notifications.service.ts';
@@ -84,7 +83,7 @@ export async function createCloseSchedule(
 ): Promise<CloseSchedule> {
   const organizationId = organizationOf(ctx);
   const accountId = input.account === 'all' ? null : input.account;
-  if (accountId !== null && !(await findAccount(db, organizationId, accountId))) {
+  if (accountId !== null && !(await findOrganizationAccount(db, organizationId, accountId))) {
     throw new AppError('InvalidInput', 'account: no such account in this organization');
   }
   return db.transaction().execute(async (trx) => {
@@ -139,7 +138,9 @@ export async function sendCloseReport(
   if (!organization) return;
   let accountIds = run.accountId === null ? null : [run.accountId];
   if (run.role === 'manager') {
-    const linked = (await listAccounts(deps.db, run.organizationId, run.recipientId)).map((account) => account.id);
+    const linked = (await listOrganizationAccounts(deps.db, run.organizationId, run.recipientId)).map(
+      (account) => account.id,
+    );
     accountIds = accountIds === null ? linked : accountIds.filter((id) => linked.includes(id));
     if (accountIds.length === 0) return;
   }

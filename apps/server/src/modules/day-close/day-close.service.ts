@@ -14,7 +14,7 @@ import {
 import type { Db, ReadDb } from '../../db/database.ts';
 import { type CloseTotals, repeatedHoursOf, summarizeClose } from '../../domain/day-close.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { findBpt } from '../bpts/bpts.repo.ts';
+import { findOrganizationBpt } from '../bpts/bpts.service.ts';
 import { getCurrentOrganization, scopeOf } from '../dashboard/dashboard.service.ts';
 import { closePdf } from './close-pdf.ts';
 import { listCloseGroups } from './day-close.repo.ts';
@@ -93,7 +93,7 @@ async function closeScopeOf(db: Db, caller: AccessClaims, query: DayCloseQuery):
   const scope = await scopeOf(db, caller, query.account);
   let bptId: string | null = null;
   if (query.bpt !== undefined) {
-    const bpt = await findBpt(db, scope.organization.id, query.bpt);
+    const bpt = await findOrganizationBpt(db, scope.organization.id, query.bpt);
     if (!bpt || (scope.accountIds !== null && !scope.accountIds.includes(bpt.account_id))) {
       throw new AppError('Forbidden', 'You may not see this terminal');
     }

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { type Db, isUniqueViolation } from '../../db/database.ts';
 import type { DonationAddressesTable, DonationLinksTable } from '../../db/schema.ts';
 import { onAccountLinkedTo } from '../managers/managers.repo.ts';
 
@@ -209,8 +209,8 @@ export async function upsertDonationAddress(
     .returning('organization_id')
     .executeTakeFirst()
     .catch((error: unknown) => {
-      // 23505: the name is another organization's (the unique index on username).
-      if ((error as { code?: string }).code === '23505') return undefined;
+      // The name is another organization's (the unique index on username).
+      if (isUniqueViolation(error)) return undefined;
       throw error;
     });
   return row !== undefined;

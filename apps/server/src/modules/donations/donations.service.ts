@@ -20,6 +20,7 @@ import {
   SetDonationAddressRequestSchema,
 } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
+import type { InvoiceRow } from '../../db/schema.ts';
 import { encodeLnurl } from '../../domain/lnurl.ts';
 import {
   buildPayMetadata,
@@ -32,14 +33,12 @@ import {
 } from '../../domain/lnurl-pay.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import type { BptRow } from '../bpts/bpts.repo.ts';
-import type { InvoiceRow } from '../invoices/invoices.repo.ts';
+import type { BptRow } from '../bpts/bpts.service.ts';
 import { type InvoiceDeps, issueInvoice } from '../invoices/invoices.service.ts';
 import { registerSettlementHandler } from '../ledger/settlement-handlers.ts';
 import { findOrganizationById } from '../organizations/organizations.service.ts';
-import { findLogo } from '../settings/branding.repo.ts';
-import { getPublicBranding } from '../settings/branding.service.ts';
-import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
+import { findOrganizationLogo, getPublicBranding } from '../settings/branding.service.ts';
+import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.service.ts';
 import { enqueueWebhookEvent } from '../webhooks/webhooks.service.ts';
 import {
   type DonationLinkListRow,
@@ -251,7 +250,7 @@ export async function findDonationAddressToPay(deps: DonationDeps, name: string)
 
 /** The LUD-06 metadata string of a target, built the same way for the first answer and the callback. */
 async function metadataOf(deps: DonationDeps, target: PayTarget): Promise<string> {
-  const logo = await findLogo(deps.db, target.link.organization_id);
+  const logo = await findOrganizationLogo(deps.db, target.link.organization_id);
   return buildPayMetadata({
     text: `${target.link.title} · ${target.organizationName}`,
     longDescription: target.link.description || undefined,

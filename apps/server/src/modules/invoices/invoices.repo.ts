@@ -3,10 +3,10 @@ import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { NodeInvoiceRecord } from '../../adapters/lightning/types.ts';
 import { type Db, poolOf } from '../../db/database.ts';
-import type { InvoicesTable } from '../../db/schema.ts';
-import { type BptRow, type SellerRow, toSellerRate } from '../bpts/bpts.repo.ts';
+import type { BptsTable, InvoiceRow } from '../../db/schema.ts';
+import { type SellerRow, toSellerRate } from './seller.ts';
 
-export type InvoiceRow = Selectable<InvoicesTable>;
+export type { InvoiceRow };
 
 export type NewInvoice = {
   organization_id: string;
@@ -62,7 +62,10 @@ export type AssumedSale = {
   role: string;
   /** The caller's session epoch: a password reset or change since the read refuses the charge. */
   sessionEpoch: number;
-  bpt: Pick<BptRow, 'id' | 'organization_id' | 'account_id' | 'currency' | 'tax_bps' | 'tip_enabled' | 'name'>;
+  bpt: Pick<
+    Selectable<BptsTable>,
+    'id' | 'organization_id' | 'account_id' | 'currency' | 'tax_bps' | 'tip_enabled' | 'name'
+  >;
   organizationName: string;
   /** The rate priced at and the fetch time a rate must be newer than to be fresh; none for sats. */
   rate?: { rateMinorPerBtc: bigint; fetchedAfter: Date };

@@ -25,7 +25,7 @@ import { batchWrites } from '../../db/batch-writes.ts';
 import type { Db } from '../../db/database.ts';
 import { invoicesIssued } from '../../metrics.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import type { BptRow, SellerRow } from '../bpts/bpts.repo.ts';
+import type { BptRow } from '../bpts/bpts.service.ts';
 import { findCallerBptForSale } from '../bpts/bpts.service.ts';
 import { findOrganizationById } from '../organizations/organizations.service.ts';
 import { freshRateForInvoice, staleRateCutoff } from '../rates/rates.service.ts';
@@ -39,6 +39,7 @@ import {
   insertInvoicesIfSalesHold,
   type NewInvoice,
 } from './invoices.repo.ts';
+import type { SellerRow } from './seller.ts';
 
 export type InvoiceDeps = { db: Db; config: Config; lightning: LightningBackend };
 

@@ -1,6 +1,6 @@
 import type { SaleSource } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
-import type { InvoiceRow } from '../invoices/invoices.repo.ts';
+import type { InvoiceRow } from '../../db/schema.ts';
 
 /**
  * What a sale's source does when one of its invoices settles (a checkout becomes paid, a donation

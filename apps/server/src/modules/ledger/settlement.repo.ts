@@ -1,7 +1,7 @@
 import type { InvoiceStatus } from '@rayo/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { InvoiceRow } from '../invoices/invoices.repo.ts';
+import type { InvoiceRow } from '../../db/schema.ts';
 
 /**
  * Moves the invoice to settled unless it already is, and returns it only when this call did

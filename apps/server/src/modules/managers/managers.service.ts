@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { type AuditAction, audit } from '../audit/audit.service.ts';
-import { endUserSessions } from '../auth/auth.repo.ts';
+import { endSessionsOfUser } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findOrganizationById } from '../organizations/organizations.service.ts';
@@ -96,7 +96,7 @@ export async function updateManager(
       passwordHash: request.password === undefined ? undefined : await hashPassword(request.password),
     });
     // A new password ends the sessions signed in with the old one.
-    if (request.password !== undefined) await endUserSessions(trx, id, new Date());
+    if (request.password !== undefined) await endSessionsOfUser(trx, id, new Date());
     const updated = await findManager(trx, organizationId, id);
     if (!updated) throw new AppError('NotFound', 'Manager not found');
     // That the password was replaced is worth recording; the password itself never is.

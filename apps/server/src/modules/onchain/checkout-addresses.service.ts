@@ -12,6 +12,7 @@ import type { HDKey } from '@scure/bip32';
 import { storeSecretOnce } from '../../adapters/lightning/devnet.repo.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { InvoiceRow } from '../../db/schema.ts';
 import { quoteProgress } from '../../domain/checkout-payments.ts';
 import {
   accountKeyFromSeed,
@@ -27,8 +28,7 @@ import {
   type SettledPayments,
   sumCheckoutSettledPayments,
   sumSettledPayments,
-} from '../checkouts/checkouts.repo.ts';
-import type { InvoiceRow } from '../invoices/invoices.repo.ts';
+} from '../checkouts/checkout-state.service.ts';
 import {
   allocateWalletIndex,
   type CheckoutAddressRow,

@@ -11,18 +11,18 @@ import type { Db } from '../../db/database.ts';
 import type { OnchainState } from '../../db/schema.ts';
 import { satsToAsk } from '../../domain/checkout-payments.ts';
 import { bip21Uri } from '../../domain/onchain-wallet.ts';
-import { enqueueCheckoutWebhook } from '../checkouts/checkout-webhooks.ts';
 import {
+  announceCheckoutStatus,
   type CheckoutRow,
   findCheckout,
-  notifyCheckoutStatus,
   setCheckoutProcessing,
   sumCheckoutSettledPayments,
-} from '../checkouts/checkouts.repo.ts';
+} from '../checkouts/checkout-state.service.ts';
+import { enqueueCheckoutWebhook } from '../checkouts/checkout-webhooks.ts';
 import { recordOnchainPaymentInvoice } from '../invoices/invoices.service.ts';
 import { settleInvoice } from '../ledger/settlement.service.ts';
 import { getRateForInvoice } from '../rates/rates.service.ts';
-import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
+import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.service.ts';
 import { isPastExpiry, type OnchainDeps, onchainQuote, WATCH_AFTER_MS } from './checkout-addresses.service.ts';
 import {
   type CheckoutAddressRow,
@@ -170,7 +170,7 @@ async function watchAddress(deps: ChainWatchDeps, row: CheckoutAddressRow, tip: 
     ) {
       status = 'awaiting_payment';
     }
-    await notifyCheckoutStatus(trx, checkout.id, status);
+    await announceCheckoutStatus(trx, checkout.id, status);
   });
   for (const paymentHash of await listUnsettledOnchainInvoices(deps.db, row.checkout_id)) {
     await settleInvoice(deps, 'chain', { paymentHash, settledAt: now, settleIndex: 0n, amountPaidMsat: 0n });

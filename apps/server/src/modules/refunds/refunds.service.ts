@@ -24,8 +24,8 @@ import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
+import { findStoreCheckoutOfSale } from '../checkouts/checkout-state.service.ts';
 import { enqueueCheckoutRefundedWebhook } from '../checkouts/checkout-webhooks.ts';
-import { findStoreCheckoutOfSale } from '../checkouts/checkouts.repo.ts';
 import { recordRefundMovement } from '../ledger/refund-movements.ts';
 import {
   AttemptFailure,

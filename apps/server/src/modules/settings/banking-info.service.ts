@@ -155,3 +155,8 @@ export async function updateBankingInfo(
     return { before, write: (inner, metadata) => updateBankingInfoRow(inner, organizationId, id, metadata) };
   });
 }
+
+/** The organization's banking details as stored, for back office. */
+export async function listOrganizationBankingInfo(db: Db, organizationId: string): Promise<BankingInfoRow[]> {
+  return listBankingInfoRows(db, organizationId);
+}

@@ -133,3 +133,8 @@ export async function getPublicLogo(db: Db, organizationId: string) {
   if (!logo) throw new AppError('NotFound', 'This organization has no logo');
   return logo;
 }
+
+/** The organization's logo with its content type, if it has one. */
+export async function findOrganizationLogo(db: Db, organizationId: string) {
+  return findLogo(db, organizationId);
+}

@@ -38,3 +38,8 @@ export async function setCheckoutProtection(
     return { enabled: request.enabled };
   });
 }
+
+/** Whether the organization refuses store checkouts it cannot verify; undefined for no such organization. */
+export async function findOrganizationCheckoutProtection(db: Db, organizationId: string): Promise<boolean | undefined> {
+  return findCheckoutProtection(db, organizationId);
+}

@@ -21,6 +21,7 @@ import {
   listActiveDeveloperTokens,
   lockOrganizationForTokens,
   revokeDeveloperTokenRow,
+  revokeDeveloperTokensOfUser,
   useDeveloperToken,
 } from './developer-tokens.repo.ts';
 
@@ -129,4 +130,9 @@ export async function exchangeDeveloperToken(
   if (!holder) throw new AppError('Unauthorized', 'The refresh token is not valid');
   const { scope, ...claims } = holder;
   return { accessToken: await deps.tokens.signAccessToken({ ...claims, developerScope: scope }) };
+}
+
+/** Revokes every live developer token of the user; how many. `db` is the caller's transaction. */
+export async function revokeUserDeveloperTokens(db: Db, userId: string, now: Date): Promise<number> {
+  return revokeDeveloperTokensOfUser(db, userId, now);
 }

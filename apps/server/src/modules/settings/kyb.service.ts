@@ -113,3 +113,13 @@ export async function deleteKybDocument(ctx: RequestContext, db: Db, id: string)
     await notifyBackOffice(trx, { organizationId, kind: 'settings.kyb_document_deleted', payload: describe(row) });
   });
 }
+
+/** The organization's KYB documents, without their bytes, for back office. */
+export async function listOrganizationKybDocuments(db: Db, organizationId: string): Promise<KybDocumentRow[]> {
+  return listKybDocumentRows(db, organizationId);
+}
+
+/** One KYB document of the organization with its bytes; `db` may be the caller's transaction. */
+export async function findOrganizationKybDocument(db: Db, organizationId: string, id: string) {
+  return findKybDocument(db, organizationId, id);
+}

@@ -2,7 +2,7 @@ import { AppError, type ChangePasswordRequest, type ChangePasswordResponse } fro
 import type { Db } from '../../db/database.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { audit } from '../audit/audit.service.ts';
-import { endUserSessions } from '../auth/auth.repo.ts';
+import { endSessionsOfUser } from '../auth/auth.service.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { hashRefreshToken, type TokenIssuer } from '../auth/tokens.ts';
 import { findUserCredentials, setUserPassword } from '../users/users.service.ts';
@@ -31,7 +31,7 @@ export async function changePassword(
   const keep = request.refreshToken ? hashRefreshToken(request.refreshToken) : undefined;
   const sessionEpoch = await deps.db.transaction().execute(async (trx) => {
     await setUserPassword(trx, user.id, passwordHash);
-    const epoch = await endUserSessions(trx, user.id, now, keep);
+    const epoch = await endSessionsOfUser(trx, user.id, now, keep);
     const revoked = request.revokeDeveloperTokens ? await revokeDeveloperTokensOfUser(trx, user.id, now) : 0;
     await audit(ctx, trx, 'settings.password_changed', {
       organizationId: user.organization_id,

@@ -2,7 +2,7 @@ import { AppError, ShopifyDomainSchema } from '@rayo/shared';
 import { verifyShopifyHmac } from '../../domain/shopify-hmac.ts';
 import { isHandledShopifyTopic, ShopifyWebhookBodySchemas, shopNamedIn } from '../../domain/shopify-webhook-body.ts';
 import { recordAuditEntry } from '../audit/audit.service.ts';
-import { notifyCheckoutStatus } from '../checkouts/checkouts.repo.ts';
+import { announceCheckoutStatus } from '../checkouts/checkout-state.service.ts';
 import {
   deleteShopifyConnection,
   expireShopOrderCheckout,
@@ -72,7 +72,7 @@ export async function receiveShopifyWebhook(deps: ShopDeps, webhook: ShopifyWebh
     }
     if (topic === 'orders/cancelled' || topic === 'orders/paid') {
       const expired = await expireShopOrderCheckout(trx, connection.id, String(fields.admin_graphql_api_id));
-      if (expired) await notifyCheckoutStatus(trx, expired, 'expired');
+      if (expired) await announceCheckoutStatus(trx, expired, 'expired');
       return { handled: expired !== undefined };
     }
     if (topic === 'customers/data_request' || topic === 'customers/redact') {

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, parseAmount, type ShopConnection, type ShopPlatform } from '@rayo/shared';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/database.ts';
+import { type Db, isUniqueViolation } from '../../db/database.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { isUniqueViolation } from '../checkouts/checkouts.repo.ts';
 import type { SecretCipher } from '../mfa/secret-cipher.ts';
-import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.repo.ts';
-import { deleteConnection, findConnection, saveConnection } from './shops.repo.ts';
+import { findVirtualBpt } from '../virtual-bpts/virtual-bpts.service.ts';
+import { deleteConnection, findConnection, findShopOrderNotified, saveConnection } from './shops.repo.ts';
 
 export type ShopDeps = { db: Db; config: Config; mfaCipher: SecretCipher };
 
@@ -150,4 +149,9 @@ export async function disconnectShop(ctx: RequestContext, deps: ShopDeps, platfo
 export function shopAmountToMinor(amount: string, currency: string): bigint {
   const trimmed = amount.trim().includes('.') ? amount.trim().replace(/0+$/, '').replace(/\.$/, '') : amount.trim();
   return parseAmount(trimmed, currency);
+}
+
+/** Whether the store was told the checkout's order is paid; null when the checkout has no store order. */
+export async function isShopOrderNotified(db: Db, checkoutId: string): Promise<boolean | null> {
+  return findShopOrderNotified(db, checkoutId);
 }

@@ -14,11 +14,18 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { type CheckoutRow, findOrganizationCheckout, findStoreCheckoutByOrderId } from '../checkouts/checkouts.repo.ts';
+import {
+  type CheckoutRow,
+  findOrganizationCheckout,
+  findStoreCheckoutByOrderId,
+} from '../checkouts/checkout-state.service.ts';
 import { recordCheckout } from '../checkouts/checkouts.service.ts';
-import { findCheckoutProtection } from '../settings/checkout-protection.repo.ts';
-import { findVirtualBpt, listVirtualBpts } from '../virtual-bpts/virtual-bpts.repo.ts';
-import { callerSeesVirtualBpt } from '../virtual-bpts/virtual-bpts.service.ts';
+import { findOrganizationCheckoutProtection } from '../settings/checkout-protection.service.ts';
+import {
+  callerSeesVirtualBpt,
+  findVirtualBpt,
+  listOrganizationVirtualBpts,
+} from '../virtual-bpts/virtual-bpts.service.ts';
 import { findVirtualBptOrganization } from './store-checkouts.repo.ts';
 
 export type StoreCheckoutDeps = { db: Db; config: Config };
@@ -92,7 +99,7 @@ async function chooseVirtualBpt(db: Db, organizationId: string, virtualBptId: st
     }
     return virtualBptId;
   }
-  const all = await listVirtualBpts(db, organizationId);
+  const all = await listOrganizationVirtualBpts(db, organizationId);
   const [only] = all;
   if (all.length !== 1 || !only) {
     throw new AppError(
@@ -198,7 +205,7 @@ export async function createStoreCheckout(
   request: CreateStoreCheckoutRequest,
 ): Promise<{ checkout: StoreCheckout; created: boolean }> {
   const organizationId = organizationOf(caller);
-  const protectedCheckouts = await findCheckoutProtection(deps.db, organizationId);
+  const protectedCheckouts = await findOrganizationCheckoutProtection(deps.db, organizationId);
   if (protectedCheckouts && caller.developerScope === undefined) {
     throw new AppError('CheckoutProtected', 'Checkout protection is on: create checkouts with the developer token');
   }
@@ -220,7 +227,7 @@ export async function createPublicStoreCheckout(
 ): Promise<{ checkout: StoreCheckout; created: boolean }> {
   const organizationId = await findVirtualBptOrganization(deps.db, virtualBptId);
   if (!organizationId) throw new AppError('NotFound', 'Virtual BPT not found');
-  if (await findCheckoutProtection(deps.db, organizationId)) {
+  if (await findOrganizationCheckoutProtection(deps.db, organizationId)) {
     throw new AppError('CheckoutProtected', "Checkout protection is on: this store's server creates its checkouts");
   }
   // Never an order id of the store's: each press of the button is a checkout of its own.

@@ -1,5 +1,5 @@
 import { AppError, type Language, type Role } from '@rayo/shared';
-import type { Db } from '../../db/database.ts';
+import { type Db, isUniqueViolation } from '../../db/database.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import type { UserProfile } from './users.repo.ts';
@@ -17,10 +17,6 @@ export type NewUserInput = {
   /** False for a sign-up, whose address is confirmed by the emailed link; users made by an admin or the CLI are trusted. */
   emailConfirmed?: boolean;
 };
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
-}
 
 export async function createUser(db: Db, input: NewUserInput): Promise<UserProfile> {
   const organizationFits =

@@ -2,15 +2,20 @@ import { AppError, type CreateVirtualBptRequest, type VirtualBpt } from '@rayo/s
 import type { Db } from '../../db/database.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
-import { findBpt, listBpts } from '../bpts/bpts.repo.ts';
+import { type BptRow, findOrganizationBpt, hasBpts } from '../bpts/bpts.service.ts';
 import {
-  findVirtualBpt,
+  findVirtualBpt as findVirtualBptRow,
   insertVirtualBpt,
   listVirtualBpts as listVirtualBptRows,
   softDeleteVirtualBpt,
   type VirtualBptListRow,
-  type VirtualBptWithBpt,
+  type VirtualBptRow,
 } from './virtual-bpts.repo.ts';
+
+export type { VirtualBptListRow };
+
+/** A live virtual BPT with the live terminal it sells for, whose account and currency take its sales. */
+export type VirtualBptWithBpt = { virtualBpt: VirtualBptRow; bpt: BptRow };
 
 function toVirtualBpt(row: VirtualBptListRow): VirtualBpt {
   return {
@@ -41,10 +46,10 @@ export async function createVirtualBpt(
 ): Promise<VirtualBpt> {
   const organizationId = organizationOf(caller);
   // SPEC §5: a virtual BPT needs a BPT first.
-  if ((await listBpts(db, organizationId)).length === 0) {
+  if (!(await hasBpts(db, organizationId))) {
     throw new AppError('BptRequired', 'A virtual BPT needs a BPT first');
   }
-  if (!(await findBpt(db, organizationId, request.bptId))) {
+  if (!(await findOrganizationBpt(db, organizationId, request.bptId))) {
     throw new AppError('InvalidInput', 'bptId: no such terminal in this organization');
   }
   const id = await insertVirtualBpt(db, organizationId, request);
@@ -74,4 +79,21 @@ export async function findCallerVirtualBpt(db: Db, caller: AccessClaims, id: str
   const found = await findVirtualBpt(db, organizationOf(caller), id);
   if (!found || !(await callerSeesVirtualBpt(db, caller, id))) throw new AppError('NotFound', 'Virtual BPT not found');
   return found;
+}
+
+/** The organization's virtual BPT `id`, unless it or its terminal was deleted. */
+export async function findVirtualBpt(
+  db: Db,
+  organizationId: string,
+  id: string,
+): Promise<VirtualBptWithBpt | undefined> {
+  const virtualBpt = await findVirtualBptRow(db, organizationId, id);
+  if (!virtualBpt) return undefined;
+  const bpt = await findOrganizationBpt(db, virtualBpt.organization_id, virtualBpt.bpt_id);
+  return bpt ? { virtualBpt, bpt } : undefined;
+}
+
+/** The organization's live virtual BPTs whose terminal is live. */
+export async function listOrganizationVirtualBpts(db: Db, organizationId: string): Promise<VirtualBptListRow[]> {
+  return listVirtualBptRows(db, organizationId);
 }
