@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { onAccountLinkedTo } from '../../db/manager-scope.ts';
 import type { BptsTable } from '../../db/schema.ts';
 import { type SellerRow, toSellerRate } from '../invoices/seller.ts';
-import { onAccountLinkedTo } from '../managers/managers.repo.ts';
 
 export type BptRow = Selectable<BptsTable> & { account_name: string };
 

@@ -19,7 +19,7 @@ import { createLedgerCsvFormatter } from '../../domain/transactions-csv.ts';
 import { findOrganizationAccount, listOrganizationAccounts, organizationOf } from '../accounts/accounts.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { findCurrentOrganization } from '../organizations/organizations.service.ts';
-import { sumRefundsNotDisbursed } from '../refunds/refunds.repo.ts';
+import { sumRefundsNotDisbursed } from '../refunds/refund-charges.service.ts';
 import { toTransaction } from '../transactions/transactions.service.ts';
 import {
   countLedgerRows,

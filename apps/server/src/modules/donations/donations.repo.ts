@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { type Db, isUniqueViolation } from '../../db/database.ts';
+import { onAccountLinkedTo } from '../../db/manager-scope.ts';
 import type { DonationAddressesTable, DonationLinksTable } from '../../db/schema.ts';
-import { onAccountLinkedTo } from '../managers/managers.repo.ts';
 
 export type DonationLinkRow = Selectable<DonationLinksTable>;
 export type DonationLinkListRow = DonationLinkRow & { virtual_bpt_name: string; currency: string };

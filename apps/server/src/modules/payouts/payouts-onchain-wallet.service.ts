@@ -15,7 +15,7 @@ import {
 } from '../../domain/onchain-wallet.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { audit } from '../audit/audit.service.ts';
-import { allocateWalletIndex } from '../onchain/onchain.repo.ts';
+import { allocateWalletIndex } from '../onchain/wallet-indexes.service.ts';
 import { listFundedWalletAddresses } from './payouts-onchain.repo.ts';
 import {
   findOnchainWait,

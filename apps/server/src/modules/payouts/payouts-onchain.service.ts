@@ -20,7 +20,7 @@ import type { ActorContext } from '../../http/request-context.ts';
 import { payoutsSent } from '../../metrics.ts';
 import { audit } from '../audit/audit.service.ts';
 import { notifyBackOffice } from '../notifications/notifications.service.ts';
-import { lockOnchainRefundsOwed } from '../refunds/refunds.repo.ts';
+import { lockOnchainRefundsOwed } from '../refunds/refund-charges.service.ts';
 import { findPayoutDestinationHolds } from '../settings/payout-destination-holds.service.ts';
 import { recordFailedPayoutAttempt, retryPolicy } from './payouts.service.ts';
 import {
@@ -44,6 +44,8 @@ import {
 } from './payouts-onchain.repo.ts';
 import { listOnchainDebts, type OnchainWait, replaceOnchainWaits } from './payouts-onchain-wallet.repo.ts';
 import { listWalletCoins, loadPayoutWallet, type PayoutWallet } from './payouts-onchain-wallet.service.ts';
+
+export type { BatchRow };
 
 export type OnchainPayoutDeps = { db: Db; config: Config; chain: ChainBackend };
 export type Log = {
@@ -437,4 +439,12 @@ export async function runOnchainPayouts(ctx: ActorContext, deps: OnchainPayoutDe
   for (const batch of await listOpenBatches(deps.db)) await advanceBatch(deps, batch, log);
   const built = await buildOnchainBatch(ctx, deps, log);
   if (built) await advanceBatch(deps, built, log);
+}
+
+/**
+ * Holds, until the caller's transaction ends, the one lock under which batches are built, so that
+ * a refund's batch and the payout pass never build at once.
+ */
+export async function lockPayoutBatchBuilding(trx: Db): Promise<void> {
+  await lockBatchBuilding(trx);
 }

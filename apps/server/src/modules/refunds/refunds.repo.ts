@@ -1,7 +1,7 @@
 import type { RefundMethod, RefundState } from '@rayo/shared';
 import { sql } from 'kysely';
 import type { Db, ReadDb } from '../../db/database.ts';
-import { onAccountLinkedTo } from '../managers/managers.repo.ts';
+import { onAccountLinkedTo } from '../../db/manager-scope.ts';
 
 export type RefundRow = {
   id: string;

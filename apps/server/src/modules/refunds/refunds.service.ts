@@ -35,8 +35,12 @@ import {
   SETTLE_MARGIN_SECONDS,
   sha256Hex,
 } from '../payouts/payouts.service.ts';
-import { type BatchRow, lockBatchBuilding } from '../payouts/payouts-onchain.repo.ts';
-import { advanceBatch, buildRefundBatch } from '../payouts/payouts-onchain.service.ts';
+import {
+  advanceBatch,
+  type BatchRow,
+  buildRefundBatch,
+  lockPayoutBatchBuilding,
+} from '../payouts/payouts-onchain.service.ts';
 import {
   claimRefundLink,
   findBatchTxids,
@@ -280,7 +284,7 @@ export async function refundSale(
   let batch: BatchRow | null = null;
   const refund = await deps.db.transaction().execute(async (trx) => {
     // Taken before the sale's lock, as the payout run takes it before the refunds it locks.
-    if (payTo?.method === 'onchain-address') await lockBatchBuilding(trx);
+    if (payTo?.method === 'onchain-address') await lockPayoutBatchBuilding(trx);
     const sale = await requireSale(trx, organizationId, saleId, ctx, true);
     // Read after the lock: a same-key request that held it has committed its refund by now.
     const existing = await findRefundByKey(trx, organizationId, request.idempotencyKey);

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { onAccountLinkedTo } from '../../db/manager-scope.ts';
 import type { VirtualBptsTable } from '../../db/schema.ts';
-import { onAccountLinkedTo } from '../managers/managers.repo.ts';
 
 export type VirtualBptRow = Selectable<VirtualBptsTable>;
 

@@ -1,0 +1,24 @@
+import type { Db, ReadDb } from '../../db/database.ts';
+import * as refunds from './refunds.repo.ts';
+
+// What a refund takes from the merchant's payouts and "to disburse", for the payout and dashboard
+// modules. Kept apart from refunds.service.ts, which imports the payout services, so that those
+// can import this without a cycle.
+
+/**
+ * Every organization's refunds whose on-chain part no on-chain payout has taken yet, locked until
+ * the caller's transaction ends, for the batch being built to pay each organization less by them.
+ */
+export async function lockOnchainRefundsOwed(
+  trx: Db,
+): Promise<{ id: string; organizationId: string; amountMsat: bigint }[]> {
+  return refunds.lockOnchainRefundsOwed(trx);
+}
+
+/** What the refunds of the dashboard filter's sales still take from their "to disburse". */
+export async function sumRefundsNotDisbursed(
+  db: ReadDb,
+  filter: { organizationId: string; accountIds: string[] | null; from: Date | null; to: Date | null; currency: string },
+): Promise<{ msat: bigint; fiatMinor: bigint }> {
+  return refunds.sumRefundsNotDisbursed(db, filter);
+}
