@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { sendJson, signInViaUi, signUpShop } from './support.ts';
+import { openSignedIn, sendJson, signUpShop } from './support.ts';
 
 const PASSWORD = 'Vigilado-2026!';
 const IBAN = 'GT82TRAJ01020000001210029690';
@@ -47,8 +47,7 @@ test('back office finds a new organization, verifies its bank account, blocks an
     shop.token,
   );
 
-  await signInViaUi(page, 'backoffice@rayo.local');
-  await page.goto('/back-office');
+  await openSignedIn(page, 'backoffice@rayo.local', '/back-office');
   await page.getByRole('textbox', { name: 'Search' }).fill(shop.suffix);
   const table = page.getByTestId('back-office-organizations');
   // The search applies once typing pauses: then the new organization is the only row.

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { createBackOfficeUser, demo, sidebarEntries, signInViaUi } from './support.ts';
+import { createBackOfficeUser, demo, openSignedIn, sidebarEntries } from './support.ts';
 
 const PASSWORD = 'Oficina-2026!';
 const NEW_PASSWORD = 'Oficina-nueva-2026!';
@@ -81,8 +81,7 @@ test('back office signs in in Español, stays in Spanish, changes its password a
 });
 
 test('back office sees its Settings in English, and an organization section sends it back', async ({ page }) => {
-  await signInViaUi(page, demo.backOffice);
-  await page.goto('/settings/payouts');
+  await openSignedIn(page, demo.backOffice, '/settings/payouts');
   await expect(page).toHaveURL('/settings');
   const sections = page.getByRole('navigation', { name: 'Settings sections' });
   await expect(sections.first().getByRole('link')).toHaveText(['Profile', 'Security']);

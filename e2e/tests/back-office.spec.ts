@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { DEMO_PASSWORD, demo, sendJson, signInViaUi } from './support.ts';
+import { DEMO_PASSWORD, demo, openSignedIn, sendJson } from './support.ts';
 
 /** The demo's second merchant, seeded for back office to work on (README "Demo users"). */
 const bookshop = { name: 'Librería Aurora', admin: 'aurora@rayo.local' } as const;
@@ -21,7 +21,7 @@ async function signInApi(request: APIRequestContext, email: string): Promise<str
 }
 
 async function openBookshop(page: Page, tab: 'Information' | 'Transactions') {
-  await signInViaUi(page, demo.backOffice);
+  await openSignedIn(page, demo.backOffice);
   await afterNavigation(page.getByRole('textbox', { name: 'Search' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Search' }).fill('Aurora');
   await afterNavigation(page.getByRole('link', { name: bookshop.name })).toBeVisible();
@@ -162,8 +162,7 @@ test('back office verifies what the merchant entered, which unlocks the split, a
   // The merchant's terminal, in her language, says so too.
   const merchantPage = await page.context().browser()?.newPage();
   if (!merchantPage) throw new Error('no browser');
-  await signInViaUi(merchantPage, bookshop.admin);
-  await merchantPage.goto(`/bpts/${bptId}/terminal`);
+  await openSignedIn(merchantPage, bookshop.admin, `/bpts/${bptId}/terminal`);
   await afterNavigation(merchantPage.getByRole('group', { name: 'Teclado' })).toBeVisible();
   await merchantPage.getByRole('group', { name: 'Teclado' }).getByRole('button', { name: '5', exact: true }).click();
   await merchantPage.getByRole('button', { name: /^Cobrar / }).click();
@@ -196,7 +195,7 @@ test("back office marks selected sales paid and the merchant's dashboard falls b
   // The merchant's home, every period: the fiat still to be paid to her bank.
   const merchantPage = await page.context().browser()?.newPage();
   if (!merchantPage) throw new Error('no browser');
-  await signInViaUi(merchantPage, bookshop.admin);
+  await openSignedIn(merchantPage, bookshop.admin);
   await afterNavigation(merchantPage.getByTestId('metric-fiatToDisburse')).toBeVisible();
   await merchantPage.getByText('Todo', { exact: true }).click();
   const metric = merchantPage.getByTestId('metric-fiatToDisburse');
@@ -251,7 +250,7 @@ test('a country report CSV has the totals the screen shows, and the audit export
   page,
   request,
 }) => {
-  await signInViaUi(page, demo.backOffice);
+  await openSignedIn(page, demo.backOffice);
   await afterNavigation(page.getByRole('tab', { name: 'Country reports' })).toBeVisible();
   await page.getByRole('tab', { name: 'Country reports' }).click();
   const totals = page.getByTestId('country-report-totals');

@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { sendJson, signInViaUi, signUpShop } from './support.ts';
+import { openSignedIn, sendJson, signInViaUi, signUpShop } from './support.ts';
 
 const PASSWORD = 'Bloqueada-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -56,7 +56,7 @@ test('a blocked merchant is told on every screen, and the public reads a neutral
     shop.token,
   );
 
-  await signInViaUi(page, 'backoffice@rayo.local');
+  await openSignedIn(page, 'backoffice@rayo.local');
   await blockAs(page, shop.name, 'Another reason: write to support');
   await expect(page.getByTestId('blocked-banner')).toContainText('Its members are told to write to support.');
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
-import { apiAs, demo, paidSale, signInViaUi } from './support.ts';
+import { apiAs, demo, openSignedIn, paidSale } from './support.ts';
 
 type Bpt = { id: string; name: string; accountName: string };
 
@@ -11,7 +11,7 @@ async function shot(page: Page, name: string): Promise<void> {
 // Issue 30: the end-of-day close of one terminal, on screen, as CSV and PDF, with a mailed schedule.
 test('an admin reads the close of a terminal for today, downloads it and schedules it', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   const bpts = await apiAs<Bpt[]>(page, 'GET', '/api/bpts');
   const bpt = bpts.find((row) => row.accountName === 'Main counter') ?? bpts[0];
   if (!bpt) throw new Error('The demo has no terminal');

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
-import { apiAs, demo, paidSale, signInViaUi } from './support.ts';
+import { apiAs, demo, openSignedIn, paidSale, signInViaUi } from './support.ts';
 
 type Sums = { msatsToDisburse: number; receiveMsat: number; fiatToDisburse: string; receiveFiat: string };
 type TransactionPage = { transactions: { transactionId: string; billAmount: string }[]; total: number };
@@ -49,7 +49,7 @@ async function chooseAccount(page: Page, name: string) {
 }
 
 test('periods and accounts change the metrics and the table to the API’s figures', async ({ page }) => {
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   const mine = await accountWithSales(page);
   const allToday = sumsWaiter(page, 'all');
   await page.reload();
@@ -101,7 +101,7 @@ test('periods and accounts change the metrics and the table to the API’s figur
 });
 
 test('the CSV of the filtered period has the table’s rows', async ({ page }) => {
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   const mine = await accountWithSales(page);
   await page.reload();
   await chooseAccount(page, mine.name);
@@ -129,7 +129,7 @@ test('the CSV of the filtered period has the table’s rows', async ({ page }) =
 });
 
 test('the dashboard reads in Spanish, with numbers as Guatemala writes them', async ({ page }) => {
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   const mine = await accountWithSales(page);
   await page.evaluate(() => localStorage.setItem('language', 'es'));
   await page.reload();
@@ -198,7 +198,7 @@ test.describe('from a browser in Tokyo', () => {
     // Today's figures are asked for first, so that the requests awaited below can only be the range's.
     const todaySums = periodRequest(page, '/api/dashboard/transactions/sum');
     const todayPage = periodRequest(page, '/api/dashboard/transactions');
-    await signInViaUi(page, demo.admin);
+    await openSignedIn(page, demo.admin);
     await Promise.all([todaySums, todayPage]);
     const days = daysOfLastMonth(10, 12);
 
@@ -283,7 +283,7 @@ test('back office exports an organization with the merchant CSV’s columns and 
 }) => {
   test.slow();
   // The super admin belongs to Demo Café and also sees the back office.
-  await signInViaUi(page, demo.superAdmin);
+  await openSignedIn(page, demo.superAdmin);
   const mine = await accountWithSales(page);
   const organization = await apiAs<{ id: string }>(page, 'GET', '/api/organization/current');
   const read = async (click: () => Promise<void>) => {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, sendJson, signInViaUi, signUpShop } from './support.ts';
+import { demo, openSignedIn, sendJson, signUpShop } from './support.ts';
 
 const PASSWORD = 'Setup-pass-2026!';
 
@@ -21,7 +21,7 @@ for (const language of ['en', 'es'] as const) {
       password: PASSWORD,
       language,
     });
-    await signInViaUi(page, shop.email, { password: PASSWORD });
+    await openSignedIn(page, shop.email, '/', { password: PASSWORD });
     const checklist = page.getByRole('region', { name: t.title });
     await expect(checklist.getByRole('listitem')).toHaveCount(6);
     await expect(checklist.locator('[data-done="true"]')).toHaveCount(0);
@@ -40,7 +40,7 @@ for (const language of ['en', 'es'] as const) {
 
 test('home says why bitcoin waits when the split pays a share to a Lightning address not set', async ({ page }) => {
   // Demo Café pays 60 % by Lightning and has no Lightning address.
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   await page.getByText('This Year', { exact: true }).click();
   const notice = page.getByTestId('unpaid-bitcoin-notice');
   await expect(notice).toContainText('No Lightning address is set');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, sidebarEntries, signInViaUi } from './support.ts';
+import { demo, openSignedIn, sidebarEntries, signInViaUi } from './support.ts';
 
 // Issue 5: an admin creates a manager linked to one account; the manager sees only that account
 // and cannot change anything.
@@ -7,7 +7,7 @@ test('an admin creates a manager who sees only the linked account and can change
   const email = `manager-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
   const password = 'Manager-e2e-1!';
 
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Managers' }).click();
   await page.getByRole('button', { name: 'New manager' }).click();
   const form = page.getByRole('dialog', { name: 'New manager' });

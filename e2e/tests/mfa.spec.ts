@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { apiAs, demo, signInViaUi } from './support.ts';
+import { apiAs, demo, openSignedIn, signInViaUi } from './support.ts';
 
 const PASSWORD = 'Mfa-journey-2026!';
 
@@ -37,7 +37,7 @@ async function openSettings(page: Page) {
 test('A user turns MFA on, signs in with a code and with a recovery code, and a wrong code keeps it on', async ({
   page,
 }) => {
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   const email = `mfa-${Date.now()}@example.com`;
   await apiAs(page, 'POST', '/api/managers', { name: 'MFA Manager', email, password: PASSWORD, accountIds: [] });
   await page.getByRole('button', { name: 'Log Out' }).click();

@@ -1,9 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { DEMO_PASSWORD, demo, sendJson, sidebarEntries, signInViaUi, signUpShop, storage } from './support.ts';
+import { DEMO_PASSWORD, demo, openSignedIn, sendJson, sidebarEntries, signUpShop, storage } from './support.ts';
 
 test('an unknown path shows the 404 page, whose button goes home', async ({ page }) => {
-  await signInViaUi(page, demo.admin);
-  await page.goto('/no/such/page');
+  await openSignedIn(page, demo.admin, '/no/such/page');
   await expect(page.getByRole('heading', { name: "This page doesn't exist" })).toBeVisible();
   await expect(page.getByRole('img', { name: 'Rayo' }).or(page.getByLabel('Rayo'))).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
@@ -57,7 +56,7 @@ test("a language picked on the login page stays after sign-in and becomes the us
 });
 
 test('the main layout reads in Spanish', async ({ page }) => {
-  await signInViaUi(page, demo.superAdmin);
+  await openSignedIn(page, demo.superAdmin);
   await page.evaluate(() => localStorage.setItem('language', 'es'));
   await page.reload();
   const nav = page.getByRole('navigation', { name: 'Main' });
@@ -69,7 +68,7 @@ test('the main layout reads in Spanish', async ({ page }) => {
 });
 
 test('a network error loading countries shows the red snackbar at the top', async ({ page }) => {
-  await signInViaUi(page, demo.backOffice);
+  await openSignedIn(page, demo.backOffice);
   await page.route('**/api/countries', (route) => route.abort('internetdisconnected'));
   await page.reload();
   const snackbar = page.getByRole('alert').filter({ hasText: 'Network error: Please reload the page' });
@@ -84,7 +83,7 @@ test('a network error loading countries shows the red snackbar at the top', asyn
 });
 
 test('countries load into the back-office filter after All Countries', async ({ page }) => {
-  await signInViaUi(page, demo.backOffice);
+  await openSignedIn(page, demo.backOffice);
   await page.getByRole('combobox', { name: 'Country' }).click();
   const options = page.getByRole('option');
   await expect(options.first()).toHaveText('All Countries');
@@ -95,7 +94,7 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 800 } });
 
   test('the sidebar becomes a top menu', async ({ page }) => {
-    await signInViaUi(page, demo.admin);
+    await openSignedIn(page, demo.admin);
     const menuButton = page.getByRole('button', { name: 'Menu' });
     await expect(menuButton).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' })).not.toBeInViewport();
@@ -110,13 +109,13 @@ test.describe('on a phone', () => {
 
 test('at 900 px the sidebar shows without a menu button', async ({ page }) => {
   await page.setViewportSize({ width: 900, height: 800 });
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeInViewport();
   await expect(page.getByRole('button', { name: 'Menu' })).toHaveCount(0);
 });
 
 test('the first Tab reaches a skip link that moves the focus past the menu to the page', async ({ page }) => {
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   await expect(page.getByRole('heading', { name: 'Home' })).toBeVisible();
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to main content' });

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { demo, payFromDevnetWallet, sendJson, signInViaUi } from './support.ts';
+import { demo, openSignedIn, payFromDevnetWallet, sendJson } from './support.ts';
 
 /** Keys pressed on the terminal's keypad, one button each. */
 async function typeOnKeypad(page: Page, amount: string) {
@@ -27,7 +27,7 @@ test('an admin sets up a terminal, charges 12.50 with a 10% tip and 12% tax, and
   const suffix = Date.now().toString(36);
   const accountName = `Patio ${suffix}`;
   const bptName = `Patio till ${suffix}`;
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
 
   await page.getByRole('link', { name: 'Accounts' }).click();
   await page.getByRole('button', { name: 'New account' }).click();
@@ -166,7 +166,7 @@ test.describe('the shareable terminal on a phone, signed out', () => {
 });
 
 test('an unpaid invoice expires on screen and is charged again in one tap', async ({ page, request }) => {
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   await page.getByRole('link', { name: 'BPTs' }).click();
   await page.getByRole('row').filter({ hasText: 'Web orders' }).getByRole('link', { name: 'Open terminal' }).click();
   await typeOnKeypad(page, '8');

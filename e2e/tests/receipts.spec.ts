@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { readPdf } from '../../apps/server/test/pdf-text.ts';
-import { apiAs, demo, latestMailTo, payFromDevnetWallet, sendJson, signInViaUi, signUpShop } from './support.ts';
+import { apiAs, demo, latestMailTo, openSignedIn, payFromDevnetWallet, sendJson, signUpShop } from './support.ts';
 
 const PASSWORD = 'Recibo-2026!';
 const PHONE = { width: 390, height: 844 };
@@ -25,7 +25,7 @@ test('a paid terminal sale hands over its receipt: QR and link, mail, the page i
   browser,
 }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   const [account] = await apiAs<{ id: string }[]>(page, 'GET', '/api/account/all');
   const bpt = await apiAs<{ id: string }>(page, 'POST', '/api/bpts', {
     name: `Receipts ${Date.now().toString(36)}`,
@@ -220,7 +220,7 @@ test('a paid store checkout and a paid payment link hand over the receipt, in EN
 
 test("the terminal's paid screen hands over the receipt in Spanish, at 390 and 1280 px", async ({ page, browser }) => {
   await page.setViewportSize(PHONE);
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   const [account] = await apiAs<{ id: string }[]>(page, 'GET', '/api/account/all');
   const bpt = await apiAs<{ id: string }>(page, 'POST', '/api/bpts', {
     name: `Recibos ${Date.now().toString(36)}`,

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiAs, demo, paidSale, signInViaUi } from './support.ts';
+import { apiAs, demo, openSignedIn, paidSale } from './support.ts';
 
 type Bpt = { id: string; accountName: string };
 type SaleRefunds = { refundableMsat: number; refunds: { state: string; lnurl: string | null }[] };
@@ -33,7 +33,7 @@ test('an admin refunds a terminal sale; the devnet wallet withdraws it; a manage
   browser,
 }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   const sale = await terminalSale(page);
 
   await openRefunds(page, 'Refunds', sale.paymentHash);
@@ -59,7 +59,7 @@ test('an admin refunds a terminal sale; the devnet wallet withdraws it; a manage
 
   // The manager of that account sees the refund, and cannot make one.
   const managerPage = await browser.newPage({ viewport: { width: 390, height: 844 } });
-  await signInViaUi(managerPage, demo.manager);
+  await openSignedIn(managerPage, demo.manager);
   await openRefunds(managerPage, 'Refunds', sale.paymentHash);
   const seen = managerPage.getByRole('dialog', { name: 'Refunds of this sale' });
   await expect(seen.getByText('Paid')).toBeVisible();
@@ -72,7 +72,7 @@ test('an admin refunds a terminal sale; the devnet wallet withdraws it; a manage
 test('the refund dialog in Spanish, at 390 and 1280 px', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   // Spanish on this screen only: Español picked at sign-in would become the shared demo admin's own.
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   await page.evaluate(() => localStorage.setItem('language', 'es'));
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
@@ -92,7 +92,7 @@ test("the refund to the customer's Lightning invoice or address: asked for, chec
   page,
 }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   const sale = await terminalSale(page);
   await openRefunds(page, 'Refunds', sale.paymentHash);
   const dialog = page.getByRole('dialog', { name: 'Refunds of this sale' });
@@ -127,7 +127,7 @@ test("the refund to the customer's Lightning invoice or address: asked for, chec
 
 test("the refund to the customer's Bitcoin address: asked for, checked, in EN and ES", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   const sale = await terminalSale(page);
   await openRefunds(page, 'Refunds', sale.paymentHash);
   const dialog = page.getByRole('dialog', { name: 'Refunds of this sale' });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, sidebarEntries, signInViaUi } from './support.ts';
+import { demo, openSignedIn, sidebarEntries, signInViaUi } from './support.ts';
 
 // SPEC §6: the sidebar entries of each role, in order.
 const cases = [
@@ -25,7 +25,7 @@ for (const { email, home, entries } of cases) {
 }
 
 test('the sidebar labels read as SPEC names them', async ({ page }) => {
-  await signInViaUi(page, demo.superAdmin);
+  await openSignedIn(page, demo.superAdmin);
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const label of ['Home', 'Settings', 'Accounts', 'BPTs', 'Integrations', 'Managers', 'Back Office']) {
     await expect(nav.getByRole('link', { name: label })).toBeVisible();
@@ -33,20 +33,19 @@ test('the sidebar labels read as SPEC names them', async ({ page }) => {
 });
 
 test('a manager sees only the linked account and cannot open Managers', async ({ page }) => {
-  await signInViaUi(page, demo.manager);
+  await openSignedIn(page, demo.manager);
   await expect(page.getByRole('combobox', { name: 'Account' }).getByRole('option')).toHaveText(['All', 'Main counter']);
   await page.goto('/managers');
   await expect(page).toHaveURL('/');
 });
 
 test('back office opening a merchant route is sent to the back office', async ({ page }) => {
-  await signInViaUi(page, demo.backOffice);
-  await page.goto('/accounts');
+  await openSignedIn(page, demo.backOffice, '/accounts');
   await expect(page).toHaveURL('/back-office');
 });
 
 test('detail routes highlight their sidebar entry', async ({ page }) => {
-  await signInViaUi(page, demo.superAdmin);
+  await openSignedIn(page, demo.superAdmin);
   const cases = [
     ['/back-office/org-1/infos', 'back-office'],
     ['/back-office/org-1/transactions', 'back-office'],
@@ -64,7 +63,7 @@ test('detail routes highlight their sidebar entry', async ({ page }) => {
 
 test('Need help copies the support address', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   await page.getByRole('button', { name: 'Need help? Contact Us' }).click();
   await expect(page.getByText('Email copied to clipboard.')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('support@rayo.local');
@@ -77,7 +76,7 @@ test('Need help shows the support address when the browser will not copy it', as
       value: { writeText: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')) },
     });
   });
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   await page.getByRole('button', { name: 'Need help? Contact Us' }).click();
   await expect(page.getByText('Write to us at support@rayo.local')).toBeVisible();
 });

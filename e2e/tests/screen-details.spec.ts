@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { expectAccessible } from './axe.ts';
-import { createBackOfficeUser, DEMO_PASSWORD, demo, latestMailTo, linkIn, sendJson, signInViaUi } from './support.ts';
+import { createBackOfficeUser, DEMO_PASSWORD, demo, latestMailTo, linkIn, openSignedIn, sendJson } from './support.ts';
 
 const PASSWORD = 'Detalles-2026!';
 const DESKTOP = { width: 1280, height: 900 };
@@ -59,8 +59,7 @@ test('closing a dialog gives the focus back to its button, and on a phone messag
   page,
 }) => {
   const email = await createBackOfficeUser(PASSWORD);
-  await signInViaUi(page, email, { password: PASSWORD });
-  await page.goto('/settings/security');
+  await openSignedIn(page, email, '/settings/security', { password: PASSWORD });
   const mfa = page.getByRole('region', { name: 'Multi-factor authentication (MFA)' });
   const toggle = mfa.getByRole('switch', { name: 'MFA' });
   await afterNavigation(toggle).toBeVisible();
@@ -105,7 +104,7 @@ test('closing a dialog gives the focus back to its button, and on a phone messag
 });
 
 test('closing the mark-as-paid dialog gives the focus back to its button', async ({ page }) => {
-  await signInViaUi(page, demo.backOffice);
+  await openSignedIn(page, demo.backOffice);
   await afterNavigation(page.getByRole('textbox', { name: 'Search' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Search' }).fill('Aurora');
   await afterNavigation(page.getByRole('link', { name: 'Librería Aurora' })).toBeVisible();
@@ -126,7 +125,7 @@ test('closing the mark-as-paid dialog gives the focus back to its button', async
 
 // Issue 26, item 13: the table and the CSV say where a sale came from; now they narrow by it too.
 test('home narrows the table and the CSV to one source, in English and Spanish', async ({ page }) => {
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   const table = page.locator('table[data-total]');
   await afterNavigation(table).toBeVisible();
   await expect(table).toHaveAttribute('aria-busy', 'false');
@@ -176,7 +175,7 @@ test('home narrows the table and the CSV to one source, in English and Spanish',
 
 // Issue 26: screens only ever looked at in English.
 test('the skip link, the phone terminal and the platform wallet, in Spanish on a phone', async ({ page, request }) => {
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   await readIn(page, 'es');
   await page.setViewportSize(PHONE);
   await afterNavigation(page.getByRole('heading', { name: 'Inicio' })).toBeVisible();
@@ -205,7 +204,7 @@ test('the skip link, the phone terminal and the platform wallet, in Spanish on a
 });
 
 test('back office’s notices, undo and platform wallet, in Spanish at both widths', async ({ page }) => {
-  await signInViaUi(page, demo.backOffice);
+  await openSignedIn(page, demo.backOffice);
   await readIn(page, 'es');
   for (const viewport of [PHONE, DESKTOP]) {
     await page.setViewportSize(viewport);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, signInViaUi, storage } from './support.ts';
+import { demo, openSignedIn, signInViaUi, storage } from './support.ts';
 
 // The demo users are shared by every spec running in parallel, so this journey changes no
 // password: it checks what the form refuses and how a wrong current password is shown. A
@@ -51,7 +51,7 @@ for (const language of ['en', 'es'] as const) {
         payouts: 'Pagos',
       },
     }[language];
-    await signInViaUi(page, demo.superAdmin);
+    await openSignedIn(page, demo.superAdmin);
     await page.evaluate((lang) => localStorage.setItem('language', lang), language);
     await page.goto('/settings');
     const sections = page.getByRole('navigation', { name: t.sections });

@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
+import type { SignInResponse } from '@rayo/shared';
 import { decodeJwt, SignJWT } from 'jose';
 import { runningClusterUrl } from '../../apps/server/src/db/embedded-postgres.ts';
 import { E2E_DATA_DIR, E2E_JWT_SECRET, E2E_MAIL_DIR } from '../playwright.config.ts';
@@ -27,6 +28,35 @@ export async function signInViaUi(
   if (options.remember) await page.getByRole('checkbox', { name: 'Remember me' }).check();
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).not.toHaveURL(/\/login/);
+}
+
+/**
+ * Opens `path` signed in as `email`, the browser holding what a sign-in without "Remember me"
+ * leaves in it (SPEC §3: the access token, role, language and remember in localStorage), the
+ * session asked of the API instead of typed into the login form: for journeys about what comes
+ * after signing in, which need not load the login page and the home before their own. Signing in
+ * through the form is walked by roles.spec.ts for every role, and by session.spec.ts.
+ */
+export async function openSignedIn(
+  page: Page,
+  email: string,
+  path = '/',
+  options: { password?: string } = {},
+): Promise<void> {
+  const session = await sendJson<SignInResponse>(page.request, '/api/auth/signin', {
+    email,
+    password: options.password ?? DEMO_PASSWORD,
+  });
+  // A file of the app's origin that does not start the app, to write the origin's storage.
+  await page.goto('/favicon.svg');
+  await page.evaluate(({ accessToken, role, language }) => {
+    localStorage.setItem('accessToken', accessToken);
+    localStorage.removeItem('refreshToken');
+    localStorage.setItem('role', role);
+    localStorage.setItem('language', language);
+    localStorage.setItem('remember', 'false');
+  }, session);
+  await page.goto(path);
 }
 
 /**

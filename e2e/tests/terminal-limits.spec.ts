@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiAs, demo, signInViaUi } from './support.ts';
+import { apiAs, demo, openSignedIn } from './support.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 
@@ -13,7 +13,7 @@ async function typeOnKeypad(page: Page, amount: string) {
 
 /** A GTQ terminal with tips and a 12 % tax, opened signed in. */
 async function openTerminal(page: Page) {
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   const [account] = await apiAs<{ id: string }[]>(page, 'GET', '/api/account/all');
   const bpt = await apiAs<{ id: string }>(page, 'POST', '/api/bpts', {
     name: `Limits ${Date.now().toString(36)}`,
