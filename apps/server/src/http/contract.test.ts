@@ -47,7 +47,6 @@ const routeFilesNotYetMigrated = [
   'settings/settings.routes.ts',
   'shops/shopify-webhooks.routes.ts',
   'shops/shops.routes.ts',
-  'virtual-bpts/virtual-bpts.routes.ts',
 ];
 
 const modulesDir = path.join(import.meta.dirname, '../modules');

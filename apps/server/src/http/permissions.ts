@@ -128,10 +128,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   },
   'GET /api/bpts/:id/transactions': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
 
-  'GET /api/virtual-bpts': { who: members },
-  'POST /api/virtual-bpts': { who: admins, scope: { param: 'bptId', within: 'organization', outside: 400 } },
-  'DELETE /api/virtual-bpts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-
   // A shareable terminal's random token is its credential.
   'GET /api/terminal/:token': anyone,
   'POST /api/terminal/:token/invoices': anyone,

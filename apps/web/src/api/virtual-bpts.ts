@@ -1,11 +1,11 @@
-import type { CreateVirtualBptRequest, VirtualBpt } from '@rayo/shared';
+import type { CreateVirtualBptRequest } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const virtualBptsKey = ['virtual-bpts'] as const;
 
 export function useVirtualBpts() {
-  return useQuery({ queryKey: virtualBptsKey, queryFn: () => apiRequest<VirtualBpt[]>('/virtual-bpts') });
+  return useQuery({ queryKey: virtualBptsKey, queryFn: () => apiCall('GET /api/virtual-bpts') });
 }
 
 function useVirtualBptMutation<Variables>(call: (variables: Variables) => Promise<unknown>) {
@@ -18,12 +18,10 @@ function useVirtualBptMutation<Variables>(call: (variables: Variables) => Promis
 
 export function useCreateVirtualBpt() {
   return useVirtualBptMutation((request: CreateVirtualBptRequest) =>
-    apiRequest<VirtualBpt>('/virtual-bpts', { method: 'POST', body: request }),
+    apiCall('POST /api/virtual-bpts', { body: request }),
   );
 }
 
 export function useDeleteVirtualBpt() {
-  return useVirtualBptMutation((id: string) =>
-    apiRequest<void>(`/virtual-bpts/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  );
+  return useVirtualBptMutation((id: string) => apiCall('DELETE /api/virtual-bpts/:id', { params: { id } }));
 }

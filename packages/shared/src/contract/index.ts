@@ -2,6 +2,7 @@ import { checkoutCalls } from './checkouts.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
 import { paymentLinkCalls } from './payment-links.ts';
 import { storeCheckoutCalls } from './store-checkouts.ts';
+import { virtualBptCalls } from './virtual-bpts.ts';
 import { webhookCalls } from './webhooks.ts';
 
 export * from './call.ts';
@@ -17,6 +18,7 @@ export const contract = {
   ...storeCheckoutCalls,
   ...webhookCalls,
   ...developerTokenCalls,
+  ...virtualBptCalls,
 } as const;
 
 export type Contract = typeof contract;
