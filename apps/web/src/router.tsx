@@ -4,9 +4,10 @@ import { matchRoutes, type RouteObject } from 'react-router';
 import { DocumentTitle } from './components/DocumentTitle.tsx';
 import { lazyPage, preloadLazyScreens } from './components/lazy-page.tsx';
 import { NamedRoutes } from './components/NamedRoutes.tsx';
-import { PageOutlet } from './components/PageOutlet.tsx';
+import { PageLoader, PageOutlet } from './components/PageOutlet.tsx';
 import { AuthLayout } from './layouts/AuthLayout.tsx';
 import { EmptyLayout } from './layouts/EmptyLayout.tsx';
+import { PlainFrame } from './layouts/PlainFrame.tsx';
 import { HomeSkeleton } from './pages/home/HomeSkeleton.tsx';
 import { LoginPage } from './pages/login/LoginPage.tsx';
 import { NotFoundPage } from './pages/not-found/NotFoundPage.tsx';
@@ -118,7 +119,19 @@ export const routes: RouteObject[] = [
     ],
   },
   {
-    element: <QueryRoutes />,
+    // A customer opening a link sees the page's frame at once, not a spinner alone, while the
+    // code of the routes around the page arrives.
+    element: (
+      <Suspense
+        fallback={
+          <PlainFrame>
+            <PageLoader />
+          </PlainFrame>
+        }
+      >
+        <QueryRoutes />
+      </Suspense>
+    ),
     children: [
       {
         element: <PlainLayout />,
@@ -140,6 +153,11 @@ export const routes: RouteObject[] = [
           { path: '/bpts/:bptToken', handle: { name: 'bpt-terminal' }, element: <SharedTerminalPage /> },
         ],
       },
+    ],
+  },
+  {
+    element: <QueryRoutes />,
+    children: [
       {
         // Public, and only on a devnet server; elsewhere the path is a 404.
         element: <DevnetOnly />,
