@@ -5,7 +5,7 @@ import type { AccessClaims, TokenIssuer } from '../modules/auth/tokens.ts';
 import { hasMfaEnabled } from '../modules/mfa/mfa.service.ts';
 import { requireCallerUser } from '../modules/users/users.service.ts';
 import { developerScopesOf, permissionOf } from './permissions.ts';
-import type { RequestContext } from './request-context.ts';
+import type { PublicContext, RequestContext } from './request-context.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,6 +40,11 @@ export function verifiedCallerOf(request: FastifyRequest, tokens: TokenIssuer): 
 export function callerOf(request: FastifyRequest): RequestContext {
   if (!request.caller) throw new AppError('Unauthorized');
   return request.caller;
+}
+
+/** The context of a public route: the client's address as `trustProxy` resolves it, no caller. */
+export function publicContextOf(request: FastifyRequest): PublicContext {
+  return { ip: request.ip };
 }
 
 /** The caller of a `userCheckedOnWrite` route, whose user may have been deleted since the token was issued. */
@@ -102,7 +107,7 @@ export function registerAccessControl(app: FastifyInstance, deps: AccessDeps): v
     if (caller.developerScope && !developerScopesOf(request.method, permission).includes(caller.developerScope)) {
       throw new AppError('Forbidden', `A developer token with the ${caller.developerScope} scope may not do this`);
     }
-    if (user) request.caller = { ...caller, actorEmail: user.email, ip: request.ip };
+    if (user) request.caller = { ...caller, actorEmail: user.email, ...publicContextOf(request) };
     else request.callerToRecheck = caller;
   });
 }

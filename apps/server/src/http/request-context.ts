@@ -13,6 +13,14 @@ export type RequestContext = AccessClaims & {
 };
 
 /**
+ * A request no one signed in to (sign-in, sign-up, confirmation, password reset, the MFA
+ * sign-in step, the mailed link that cancels a payout destination change): the client's address
+ * and no caller. Its services name the user they find. A `RequestContext` is one too, so code
+ * both kinds share (the MFA audit rows) takes this.
+ */
+export type PublicContext = { ip: string };
+
+/**
  * A periodic pass acting with no one asking (jobs/periodic.ts): what it records names it as
  * `system:<job key>`, as a signed-in caller's entries name the user.
  */

@@ -5,6 +5,7 @@ import {
   SignInRequestSchema,
   SignInResultSchema,
 } from '@rayo/shared';
+import { publicContextOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { clientOf, enforceRateLimit, forgiveRateLimitHits, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { type AuthDeps, logout, refreshAccessToken, signIn } from './auth.service.ts';
@@ -38,7 +39,7 @@ export function registerAuthRoutes(app: App, deps: AuthDeps & RateLimitDeps): vo
             await enforceRateLimit(deps, reply, perEmailAndIp, `${email} ${clientOf(request)}`),
             await enforceRateLimit(deps, reply, perEmail, email),
           ];
-      const result = await signIn(deps, request.body, request.ip);
+      const result = await signIn(publicContextOf(request), deps, request.body);
       await forgiveRateLimitHits(deps.db, hits);
       await rememberDevice(deps.tokens, reply, device, email, secureCookie);
       return result;
@@ -56,7 +57,7 @@ export function registerAuthRoutes(app: App, deps: AuthDeps & RateLimitDeps): vo
     },
     async (request, reply) => {
       await enforceRateLimit(deps, reply, refreshPerIp, clientOf(request));
-      return refreshAccessToken(deps, request.body.refreshToken, request.ip);
+      return refreshAccessToken(publicContextOf(request), deps, request.body.refreshToken);
     },
   );
 

@@ -9,6 +9,7 @@ import {
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { User } from '../../db/schema.ts';
+import type { PublicContext } from '../../http/request-context.ts';
 import { recordAuditEntry } from '../audit/audit.service.ts';
 import { hasMfaEnabled } from '../mfa/mfa.service.ts';
 import { exchangeDeveloperToken, isDeveloperToken } from '../settings/developer-tokens.service.ts';
@@ -38,20 +39,20 @@ const DAY_MS = 24 * HOUR_MS;
  * code, for the session (see mfa-sign-in.service.ts); otherwise it is the session itself.
  */
 export async function signIn(
+  ctx: PublicContext,
   deps: AuthDeps,
   request: SignInRequest,
-  ip: string,
   now = new Date(),
 ): Promise<SignInResult> {
   const user = await findUserCredentials(deps.db, { email: request.email });
   const matches = await verifyPassword(request.password, user?.password_hash ?? unmatchableHash);
   if (!user || !matches) {
-    await recordFailedSignIn(deps.db, { email: request.email, user, ip, reason: 'password' });
+    await recordFailedSignIn(ctx, deps.db, { email: request.email, user, reason: 'password' });
     throw new AppError('WrongAuth', 'Invalid email or password');
   }
   // Only the owner of the password learns that the address is unconfirmed.
   if (!user.email_confirmed_at) {
-    await recordFailedSignIn(deps.db, { email: request.email, user, ip, reason: 'email_not_confirmed' });
+    await recordFailedSignIn(ctx, deps.db, { email: request.email, user, reason: 'email_not_confirmed' });
     throw new AppError(
       'EmailNotConfirmed',
       'Confirm your email with the link we sent you, or sign up again for a new link',
@@ -60,7 +61,7 @@ export async function signIn(
   if (await hasMfaEnabled(deps.db, user.id)) {
     return { mfaRequired: true, mfaToken: await deps.tokens.signMfaChallenge(user.id) };
   }
-  await recordSignIn(deps.db, user, ip, 'password');
+  await recordSignIn(ctx, deps.db, user, 'password');
   return startSession(deps, user, request.remember, now);
 }
 
@@ -99,9 +100,9 @@ export async function startSession(
  * revoked and both must sign in again. Developer tokens are exchanged here too (SPEC §9).
  */
 export async function refreshAccessToken(
+  ctx: PublicContext,
   deps: AuthDeps,
   refreshToken: string,
-  ip: string,
   now = new Date(),
 ): Promise<RefreshAccessTokenResponse> {
   // A developer token is exchanged on its own terms: it does not rotate, so it has no family
@@ -118,7 +119,7 @@ export async function refreshAccessToken(
         actorEmail: token.email,
         organizationId: token.organization_id,
         target: `user:${token.user_id}`,
-        ip,
+        ip: ctx.ip,
       });
       return undefined;
     }

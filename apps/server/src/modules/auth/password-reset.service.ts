@@ -5,6 +5,7 @@ import {
   type ForgotPasswordRequest,
   RESET_CODE_LENGTH,
 } from '@rayo/shared';
+import type { PublicContext } from '../../http/request-context.ts';
 import { recordAuditEntry } from '../audit/audit.service.ts';
 import { revokeUserDeveloperTokens } from '../settings/developer-tokens.service.ts';
 import { confirmUserEmail, findUserByEmail, setUserPassword } from '../users/users.service.ts';
@@ -36,9 +37,9 @@ function newResetCode(): string {
  * its rate limits keep that from being used to list addresses.
  */
 export async function requestPasswordReset(
+  ctx: PublicContext,
   deps: AccountMailDeps,
   request: ForgotPasswordRequest,
-  ip: string,
   now = new Date(),
 ): Promise<void> {
   const user = await findUserByEmail(deps.db, request.email);
@@ -59,7 +60,7 @@ export async function requestPasswordReset(
     actorUserId: user.id,
     actorEmail: user.email,
     organizationId: user.organization_id,
-    ip,
+    ip: ctx.ip,
   });
   const link = new URL('/confirm-forgot-password', deps.config.publicUrl);
   link.searchParams.set('email', user.email);
@@ -79,9 +80,9 @@ function sameCode(code: string, storedHash: string): boolean {
  * proves the mailbox, so an unconfirmed address counts as confirmed afterwards.
  */
 export async function resetPassword(
+  ctx: PublicContext,
   deps: AccountMailDeps,
   request: ConfirmForgotPasswordRequest,
-  ip: string,
   now = new Date(),
 ): Promise<void> {
   const user = await findUserByEmail(deps.db, request.email);
@@ -107,7 +108,7 @@ export async function resetPassword(
           actorEmail: user.email,
           organizationId: user.organization_id,
           after: { developerTokensRevoked: revoked },
-          ip,
+          ip: ctx.ip,
         });
         return 'done';
       })

@@ -5,6 +5,7 @@ import {
   SignInResponseSchema,
   SignUpRequestSchema,
 } from '@rayo/shared';
+import { publicContextOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
@@ -28,7 +29,7 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps & RateLimit
     async (request, reply) => {
       await enforceRateLimit(deps, reply, perIp('signup-ip'), clientOf(request));
       await enforceRateLimit(deps, reply, perEmail('signup-email'), request.body.email.toLowerCase());
-      await signUp(deps, request.body, request.ip);
+      await signUp(publicContextOf(request), deps, request.body);
       return reply.status(204).send();
     },
   );
@@ -45,7 +46,7 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps & RateLimit
     },
     async (request, reply) => {
       await enforceRateLimit(deps, reply, perIp('confirm-email-ip'), clientOf(request));
-      return confirmEmail(deps, request.body, request.ip);
+      return confirmEmail(publicContextOf(request), deps, request.body);
     },
   );
 
@@ -61,7 +62,7 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps & RateLimit
     async (request, reply) => {
       await enforceRateLimit(deps, reply, perIp('reset-ip'), clientOf(request));
       await enforceRateLimit(deps, reply, perEmail('reset-email'), request.body.email.toLowerCase());
-      await requestPasswordReset(deps, request.body, request.ip);
+      await requestPasswordReset(publicContextOf(request), deps, request.body);
       return reply.status(204).send();
     },
   );
@@ -79,7 +80,7 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps & RateLimit
       await enforceRateLimit(deps, reply, perIp('reset-confirm-ip'), clientOf(request));
       // Guesses at one user's code from many addresses are bounded too.
       await enforceRateLimit(deps, reply, perEmail('reset-confirm-email'), request.body.email.toLowerCase());
-      await resetPassword(deps, request.body, request.ip);
+      await resetPassword(publicContextOf(request), deps, request.body);
       return reply.status(204).send();
     },
   );

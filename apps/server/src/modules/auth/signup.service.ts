@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, type ConfirmEmailRequest, type SignInResponse, type SignUpRequest } from '@rayo/shared';
 import type { Mailer } from '../../adapters/mail/mailer.ts';
+import type { PublicContext } from '../../http/request-context.ts';
 import { recordAuditEntry } from '../audit/audit.service.ts';
 import {
   confirmUserEmail,
@@ -29,9 +30,9 @@ const HOUR_MS = 60 * 60 * 1000;
  * whoever holds the mailbox (see `confirmEmail`).
  */
 export async function signUp(
+  ctx: PublicContext,
   deps: AccountMailDeps,
   request: Required<SignUpRequest>,
-  ip: string,
   now = new Date(),
 ): Promise<void> {
   const existing = await findUserByEmail(deps.db, request.email);
@@ -49,7 +50,12 @@ export async function signUp(
     language: request.language,
     emailConfirmed: false,
   });
-  await recordAuditEntry(deps.db, { action: 'auth.signup', actorUserId: user.id, actorEmail: user.email, ip });
+  await recordAuditEntry(deps.db, {
+    action: 'auth.signup',
+    actorUserId: user.id,
+    actorEmail: user.email,
+    ip: ctx.ip,
+  });
   await sendEmailConfirmation(deps, user, now);
 }
 
@@ -76,9 +82,9 @@ async function sendEmailConfirmation(deps: AccountMailDeps, user: UserProfile, n
  * A link whose address is already confirmed (by a password reset, say) is spent without effect.
  */
 export async function confirmEmail(
+  ctx: PublicContext,
   deps: AuthDeps,
   request: ConfirmEmailRequest,
-  ip: string,
   now = new Date(),
 ): Promise<SignInResponse> {
   const passwordHash = await hashPassword(request.password);
@@ -97,7 +103,7 @@ export async function confirmEmail(
     actorUserId: user.id,
     actorEmail: user.email,
     organizationId: user.organization_id,
-    ip,
+    ip: ctx.ip,
   });
   return startSession(deps, user, request.remember, now);
 }

@@ -1,6 +1,7 @@
 import { AppError } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import type { User } from '../../db/schema.ts';
+import type { PublicContext } from '../../http/request-context.ts';
 import { type AuditAction, recordAuditEntry } from '../audit/audit.service.ts';
 import { claimTimeStep, countUnusedRecoveryCodes, findUserMfa, useRecoveryCode } from './mfa.repo.ts';
 import type { SecretCipher } from './secret-cipher.ts';
@@ -35,20 +36,23 @@ export function refuseTotpCode(outcome: Exclude<TotpOutcome, 'accepted'>): AppEr
 }
 
 /** True when `code` is one of the user's unused recovery codes, which is then used up. */
-export async function consumeRecoveryCode(db: Db, user: MfaUser, code: string, ip: string, now: Date) {
+export async function consumeRecoveryCode(ctx: PublicContext, db: Db, user: MfaUser, code: string, now: Date) {
   if (!(await useRecoveryCode(db, user.id, hashRecoveryCode(code), now))) return false;
-  await recordMfaChange(db, user, 'settings.mfa_recovery_used', ip, {
+  await recordMfaChange(ctx, db, user, 'settings.mfa_recovery_used', {
     recoveryCodesLeft: await countUnusedRecoveryCodes(db, user.id),
   });
   return true;
 }
 
-/** An audit row for a change to the user's own MFA; never with a code or the secret. */
+/**
+ * An audit row for a change to the user's own MFA; never with a code or the secret. Signed in
+ * or at the sign-in step, the row names `user`, from the address of `ctx`.
+ */
 export async function recordMfaChange(
+  ctx: PublicContext,
   db: Db,
   user: MfaUser,
   action: Extract<AuditAction, `settings.mfa_${string}`>,
-  ip: string,
   after?: Record<string, unknown>,
 ): Promise<void> {
   await recordAuditEntry(db, {
@@ -57,7 +61,7 @@ export async function recordMfaChange(
     actorEmail: user.email,
     organizationId: user.organization_id,
     target: `user:${user.id}`,
-    ip,
+    ip: ctx.ip,
     after,
   });
 }

@@ -1,4 +1,5 @@
 import { AppError, type SignInResponse } from '@rayo/shared';
+import type { PublicContext } from '../../http/request-context.ts';
 import { type AuthDeps, startSession } from '../auth/auth.service.ts';
 import { recordFailedSignIn, recordSignIn } from '../auth/sign-in-audit.ts';
 import type { TokenIssuer } from '../auth/tokens.ts';
@@ -24,38 +25,38 @@ async function challengedUser(deps: MfaSignInDeps, userId: string) {
 }
 
 export async function signInWithMfaCode(
+  ctx: PublicContext,
   deps: MfaSignInDeps,
   userId: string,
   code: string,
   remember: boolean | undefined,
-  ip: string,
   now = new Date(),
 ): Promise<SignInResponse> {
   const user = await challengedUser(deps, userId);
   const outcome = await consumeTotpCode(deps, user.id, code, now);
   if (outcome !== 'accepted') {
     const reason = outcome === 'reused' ? 'mfa_code_reused' : 'mfa_code';
-    await recordFailedSignIn(deps.db, { email: user.email, user, ip, reason });
+    await recordFailedSignIn(ctx, deps.db, { email: user.email, user, reason });
     throw refuseTotpCode(outcome);
   }
-  await recordSignIn(deps.db, user, ip, 'mfa_code');
+  await recordSignIn(ctx, deps.db, user, 'mfa_code');
   return startSession(deps, user, remember, now);
 }
 
 /** SPEC §7 `POST /settings/mfa/recover`: a recovery code instead of the authenticator's, once. */
 export async function signInWithRecoveryCode(
+  ctx: PublicContext,
   deps: MfaSignInDeps,
   userId: string,
   recoveryCode: string,
   remember: boolean | undefined,
-  ip: string,
   now = new Date(),
 ): Promise<SignInResponse> {
   const user = await challengedUser(deps, userId);
-  if (!(await consumeRecoveryCode(deps.db, user, recoveryCode, ip, now))) {
-    await recordFailedSignIn(deps.db, { email: user.email, user, ip, reason: 'recovery_code' });
+  if (!(await consumeRecoveryCode(ctx, deps.db, user, recoveryCode, now))) {
+    await recordFailedSignIn(ctx, deps.db, { email: user.email, user, reason: 'recovery_code' });
     throw new AppError('WrongRecoveryCode', 'The recovery code is not correct or was already used');
   }
-  await recordSignIn(deps.db, user, ip, 'recovery_code');
+  await recordSignIn(ctx, deps.db, user, 'recovery_code');
   return startSession(deps, user, remember, now);
 }

@@ -8,7 +8,7 @@ import {
   ValidateMfaRequestSchema,
 } from '@rayo/shared';
 import { z } from 'zod';
-import { callerOf, mustHaveMfa } from '../../http/access.ts';
+import { callerOf, mustHaveMfa, publicContextOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { mfaCodeAttempts, requireMfaCode } from '../../http/mfa-code.ts';
 import { enforceRateLimit, forgiveRateLimitHits, type RateLimitDeps } from '../../http/rate-limit.ts';
@@ -107,7 +107,8 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps & RateLimitDeps)
     async (request, reply) => {
       const userId = await readMfaChallenge(deps.tokens, request.body.mfaToken);
       const hit = await enforceRateLimit(deps, reply, mfaCodeAttempts, userId);
-      const session = await signInWithMfaCode(deps, userId, request.body.code, request.body.remember, request.ip);
+      const { code, remember } = request.body;
+      const session = await signInWithMfaCode(publicContextOf(request), deps, userId, code, remember);
       await forgiveRateLimitHits(deps.db, [hit]);
       return session;
     },
@@ -127,7 +128,7 @@ export function registerMfaRoutes(app: App, deps: MfaSignInDeps & RateLimitDeps)
       const userId = await readMfaChallenge(deps.tokens, request.body.mfaToken);
       const hit = await enforceRateLimit(deps, reply, mfaCodeAttempts, userId);
       const { recoveryCode, remember } = request.body;
-      const session = await signInWithRecoveryCode(deps, userId, recoveryCode, remember, request.ip);
+      const session = await signInWithRecoveryCode(publicContextOf(request), deps, userId, recoveryCode, remember);
       await forgiveRateLimitHits(deps.db, [hit]);
       return session;
     },

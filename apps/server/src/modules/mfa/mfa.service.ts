@@ -60,7 +60,7 @@ export async function confirmMfaEnrollment(
   if (!(await enablePendingMfa(deps.db, user.id, step, now))) {
     throw new AppError('MfaEnrollmentMissing', 'Start turning MFA on again');
   }
-  await recordMfaChange(deps.db, user, 'settings.mfa_enabled', ctx.ip);
+  await recordMfaChange(ctx, deps.db, user, 'settings.mfa_enabled');
 }
 
 /**
@@ -78,7 +78,7 @@ export async function verifyMfaCode(
   if (outcome === 'accepted') return;
   if (
     outcome === 'wrong' &&
-    (await consumeRecoveryCode(deps.db, await existingUser(deps.db, ctx.userId), code, ctx.ip, now))
+    (await consumeRecoveryCode(ctx, deps.db, await existingUser(deps.db, ctx.userId), code, now))
   ) {
     return;
   }
@@ -100,5 +100,5 @@ export async function disableMfa(ctx: RequestContext, deps: MfaDeps): Promise<vo
   const user = await existingUser(deps.db, ctx.userId);
   if (!(await hasMfaEnabled(deps.db, user.id))) throw new AppError('MfaNotEnabled', 'MFA is not on');
   await deleteUserMfa(deps.db, user.id);
-  await recordMfaChange(deps.db, user, 'settings.mfa_disabled', ctx.ip);
+  await recordMfaChange(ctx, deps.db, user, 'settings.mfa_disabled');
 }

@@ -2,7 +2,7 @@ import { AppError, OPEN_PAYOUT_STATES, type Payout } from '@rayo/shared';
 import { type LightningBackend, LightningBackendError } from '../../adapters/lightning/types.ts';
 import type { Db } from '../../db/database.ts';
 import { nextStepFor } from '../../domain/payout-state.ts';
-import type { RequestContext } from '../../http/request-context.ts';
+import type { PublicContext, RequestContext } from '../../http/request-context.ts';
 import { audit, recordAuditEntry } from '../audit/audit.service.ts';
 import { cancelPayoutRow, listOpenLightningPayoutsElsewhere } from './payout-cancel.repo.ts';
 import { findPayout } from './payouts.repo.ts';
@@ -100,6 +100,7 @@ export async function cancelPayout(ctx: RequestContext, deps: PayoutCancelDeps, 
  * cancelled from the mailed link.
  */
 export async function cancelPayoutsToOldAddress(
+  ctx: PublicContext,
   trx: Db,
   lightning: PayoutCancelDeps['lightning'],
   input: {
@@ -107,7 +108,6 @@ export async function cancelPayoutsToOldAddress(
     newAddress: string | null;
     actorUserId: string | null;
     actorEmail: string | null;
-    ip: string;
   },
 ): Promise<string[]> {
   const cancelled: string[] = [];
@@ -129,7 +129,7 @@ export async function cancelPayoutsToOldAddress(
       organizationId: input.organizationId,
       target: `payout:${payout.id}`,
       after: { state: 'cancelled', reason: 'lightning_address_changed', newAddress: input.newAddress },
-      ip: input.ip,
+      ip: ctx.ip,
     });
   }
   return cancelled;

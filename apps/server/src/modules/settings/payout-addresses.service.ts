@@ -178,12 +178,11 @@ export async function setLightningAddress(
     // same transaction: their shares go to the new address with the next batch.
     write: async (trx, organizationId, newAddress) => {
       await updateLightningAddress(trx, organizationId, newAddress);
-      await cancelPayoutsToOldAddress(trx, deps.lightning, {
+      await cancelPayoutsToOldAddress(ctx, trx, deps.lightning, {
         organizationId,
         newAddress,
         actorUserId: ctx.userId,
         actorEmail: ctx.actorEmail,
-        ip: ctx.ip,
       });
     },
   });

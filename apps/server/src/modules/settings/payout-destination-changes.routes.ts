@@ -1,9 +1,9 @@
 import { CancelDestinationChangeRequestSchema, CancelledDestinationChangeSchema, MFA_CODE_HEADER } from '@rayo/shared';
 import { z } from 'zod';
-import { callerOf } from '../../http/access.ts';
+import { callerOf, publicContextOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
-import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
+import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import type { MfaDeps } from '../mfa/mfa-codes.ts';
 import {
   cancelDestinationChange,
@@ -31,8 +31,8 @@ export function registerPayoutDestinationChangeRoutes(
       },
     },
     async (request, reply) => {
-      await enforceRateLimit(deps, reply, linkCancels, request.ip);
-      return cancelDestinationChangeByLink(deps, request.body.token, request.ip);
+      await enforceRateLimit(deps, reply, linkCancels, clientOf(request));
+      return cancelDestinationChangeByLink(publicContextOf(request), deps, request.body.token);
     },
   );
 

@@ -12,7 +12,7 @@ import type { Db } from '../../db/database.ts';
 import type { PayoutDestinationValue } from '../../db/schema.ts';
 import { maskBankingInfo } from '../../domain/banking-info.ts';
 import { coolDownEnd } from '../../domain/payout-destination-hold.ts';
-import type { RequestContext } from '../../http/request-context.ts';
+import type { PublicContext, RequestContext } from '../../http/request-context.ts';
 import { organizationOf } from '../accounts/accounts.service.ts';
 import { recordAuditEntry } from '../audit/audit.service.ts';
 import { sha256Hex } from '../auth/tokens.ts';
@@ -128,10 +128,10 @@ export async function announceDestinationChange(
  * new destination would start; audited and told to back office.
  */
 async function cancelChange(
+  ctx: PublicContext,
   deps: DestinationCancelDeps,
   find: (trx: Db) => Promise<DestinationChangeRow | undefined>,
   actor: { userId: string | null; email: string | null; via: 'mail' | 'settings' },
-  ip: string,
   now: Date,
 ): Promise<CancelledDestinationChange> {
   return deps.db.transaction().execute(async (trx) => {
@@ -161,12 +161,11 @@ async function cancelChange(
       const address = change.before_value as string | null;
       await restoreAddress(trx, change.organization_id, change.kind, address, change.before_verified);
       if (change.kind === 'lightning') {
-        await cancelPayoutsToOldAddress(trx, deps.lightning, {
+        await cancelPayoutsToOldAddress(ctx, trx, deps.lightning, {
           organizationId: change.organization_id,
           newAddress: address,
           actorUserId: actor.userId,
           actorEmail: actor.email,
-          ip,
         });
       }
     }
@@ -180,7 +179,7 @@ async function cancelChange(
       target: `payout_destination_change:${change.id}`,
       before,
       after: { ...after, via: actor.via, changesCancelled: cancelled },
-      ip,
+      ip: ctx.ip,
     });
     await notifyBackOffice(trx, {
       organizationId: change.organization_id,
@@ -193,16 +192,16 @@ async function cancelChange(
 
 /** The mailed link: whoever reads an admin's mail may cancel, without signing in. */
 export async function cancelDestinationChangeByLink(
+  ctx: PublicContext,
   deps: DestinationCancelDeps,
   token: string,
-  ip: string,
   now = new Date(),
 ): Promise<CancelledDestinationChange> {
   return cancelChange(
+    ctx,
     deps,
     (trx) => findDestinationChangeByTokenHash(trx, sha256Hex(token)),
     { userId: null, email: null, via: 'mail' },
-    ip,
     now,
   );
 }
@@ -218,10 +217,10 @@ export async function cancelDestinationChange(
   const found = await findOrganizationDestinationChange(deps.db, organizationId, id);
   if (!found) throw new AppError('NotFound', 'No such change');
   return cancelChange(
+    ctx,
     deps,
     async () => found,
     { userId: ctx.userId, email: ctx.actorEmail, via: 'settings' },
-    ctx.ip,
     now,
   );
 }

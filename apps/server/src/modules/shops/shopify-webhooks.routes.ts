@@ -1,3 +1,4 @@
+import { publicContextOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import {
   clientOf,
@@ -51,7 +52,7 @@ export function registerShopifyWebhookRoutes(app: App, deps: ShopDeps & RateLimi
         const store = `shopify-webhook:${(shop ?? '').toLowerCase().slice(0, 255)}`;
         await enforceSharedLimit(deps, reply, webhooksPerShop, store, clientOf(request));
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const result = await receiveShopifyWebhook(deps, {
+        const result = await receiveShopifyWebhook(publicContextOf(request), deps, {
           shop,
           topic: header(request.headers['x-shopify-topic']),
           webhookId: header(request.headers['x-shopify-webhook-id']),

@@ -1,6 +1,7 @@
 import { AppError, ShopifyDomainSchema } from '@rayo/shared';
 import { verifyShopifyHmac } from '../../domain/shopify-hmac.ts';
 import { isHandledShopifyTopic, ShopifyWebhookBodySchemas, shopNamedIn } from '../../domain/shopify-webhook-body.ts';
+import type { PublicContext } from '../../http/request-context.ts';
 import { recordAuditEntry } from '../audit/audit.service.ts';
 import { announceCheckoutStatus } from '../checkouts/checkout-state.service.ts';
 import {
@@ -35,9 +36,14 @@ function refuseSignature(): never {
  * - `customers/data_request`, `customers/redact`: Rayo keeps nothing of a Shopify customer (a
  *   store checkout holds the order's name and amount, no name, email or address), so there is
  *   nothing to send or erase; the request is recorded in the audit log for the merchant.
- * Other topics are acknowledged and ignored. Answers whether it acted.
+ * Other topics are acknowledged and ignored. Answers whether it acted. Its audit entries name the
+ * sender's address, from `ctx`.
  */
-export async function receiveShopifyWebhook(deps: ShopDeps, webhook: ShopifyWebhook): Promise<{ handled: boolean }> {
+export async function receiveShopifyWebhook(
+  ctx: PublicContext,
+  deps: ShopDeps,
+  webhook: ShopifyWebhook,
+): Promise<{ handled: boolean }> {
   const shop = ShopifyDomainSchema.safeParse(webhook.shop ?? '');
   // Shopify's compliance checks send unsigned or wrongly signed requests and expect 401 for
   // each, so a request for a store Rayo does not know is refused the same way, saying nothing.
@@ -82,6 +88,7 @@ export async function receiveShopifyWebhook(deps: ShopDeps, webhook: ShopifyWebh
         organizationId: connection.organization_id,
         target: `shop_connection:${connection.id}`,
         after: { topic, orders: Array.isArray(orders) ? orders.length : 0, customerDataKept: false },
+        ip: ctx.ip,
       });
       return { handled: true };
     }
@@ -93,6 +100,7 @@ export async function receiveShopifyWebhook(deps: ShopDeps, webhook: ShopifyWebh
         target: `shop_connection:${deleted.id}`,
         before: { platform: 'shopify', shop: deleted.shop },
         after: { reason: topic },
+        ip: ctx.ip,
       });
     }
     return { handled: deleted !== undefined };

@@ -243,11 +243,13 @@ describe('Shopify webhooks', () => {
     expect((await inject<unknown>('GET', '/api/shops/shopify', store.admin)).body).toEqual({ connection: null });
     const audit = await t.db
       .selectFrom('audit_log')
-      .select('action')
+      .select(['action', 'ip'])
       .where('organization_id', '=', store.organization.id)
       .where('action', '=', 'settings.shop_disconnected')
       .execute();
     expect(audit).toHaveLength(1);
+    // The sender's address, as for every public call that audits.
+    expect(audit[0]?.ip).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
   });
 
   it('answers the compliance topics: data requests and customer redactions are recorded, shop/redact disconnects', async () => {
@@ -276,7 +278,7 @@ describe('Shopify webhooks', () => {
     expect(redact).toEqual({ status: 200, json: { handled: true } });
     const requests = await t.db
       .selectFrom('audit_log')
-      .select(['action', 'after'])
+      .select(['action', 'after', 'ip'])
       .where('organization_id', '=', store.organization.id)
       .where('action', '=', 'shop.privacy_request')
       .orderBy('occurred_at')
@@ -285,6 +287,7 @@ describe('Shopify webhooks', () => {
       { topic: 'customers/data_request', orders: 1, customerDataKept: false },
       { topic: 'customers/redact', orders: 3, customerDataKept: false },
     ]);
+    for (const entry of requests) expect(entry.ip).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
     expect(JSON.stringify(requests)).not.toContain('john@example.com');
 
     // Each compliance topic refuses a wrong signature with 401, as Shopify's checks expect.
