@@ -120,7 +120,6 @@ function moduleOf(file: string): string | undefined {
 const REPOSITORY_IMPORTS_LEFT = [
   'modules/dashboard/dashboard.repo.ts -> modules/ledger/ledger.repo.ts',
   'modules/dashboard/dashboard.repo.ts -> modules/transactions/transactions.repo.ts',
-  'modules/payouts/payout-cancel.repo.ts -> modules/refunds/refunds.repo.ts',
   'modules/payouts/payout-oversize.repo.ts -> modules/refunds/refunds.repo.ts',
   'modules/payouts/payouts-onchain.repo.ts -> modules/refunds/refunds.repo.ts',
   'modules/payouts/payouts.repo.ts -> modules/refunds/refunds.repo.ts',

@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { statesBefore } from '../../domain/payout-state.ts';
-import { releasePayoutRefunds } from '../refunds/refunds.repo.ts';
 
 /**
  * Moves the payout to cancelled and gives its shares back (its payout_transactions rows go, as
- * migration 0024 says), so that the next batch pays them again. Guarded by the invoice the caller
+ * migration 0024 says), so that the next batch pays them again; its caller gives back its refunds. Guarded by the invoice the caller
  * checked with the backend: if an attempt stored another one meanwhile, nothing changes and the
  * answer is false.
  */
@@ -23,7 +22,6 @@ export async function cancelPayoutRow(
     .executeTakeFirst();
   if (cancelled.numUpdatedRows !== 1n) return false;
   await trx.deleteFrom('payout_transactions').where('payout_id', '=', input.payoutId).execute();
-  await releasePayoutRefunds(trx, input.payoutId);
   return true;
 }
 

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { nextStepFor } from '../../domain/payout-state.ts';
 import type { PublicContext, RequestContext } from '../../http/request-context.ts';
 import { audit, recordAuditEntry } from '../audit/audit.service.ts';
+import { releasePayoutRefunds } from '../refunds/refund-charges.service.ts';
 import { cancelPayoutRow, listOpenLightningPayoutsElsewhere } from './payout-cancel.repo.ts';
 import { findPayout } from './payouts.repo.ts';
 import { recordLightningPayoutSent, SETTLE_MARGIN_SECONDS, toPayoutJson } from './payouts.service.ts';
@@ -11,6 +12,13 @@ import { recordLightningPayoutSent, SETTLE_MARGIN_SECONDS, toPayoutJson } from '
 export type PayoutCancelDeps = { db: Db; lightning: Pick<LightningBackend, 'lookupPayment'> };
 
 type Verdict = { cancellable: true } | { cancellable: false; sent: boolean; retryAfter: Date | null };
+
+/** Cancels the payout in `trx` and, when it did, leaves the refunds it took owed to the next payout. */
+async function cancelPayoutAndFreeRefunds(trx: Db, input: Parameters<typeof cancelPayoutRow>[1]): Promise<boolean> {
+  if (!(await cancelPayoutRow(trx, input))) return false;
+  await releasePayoutRefunds(trx, input.payoutId);
+  return true;
+}
 
 /**
  * Whether a payout holding an invoice may be cancelled: only when no payment of it can still
@@ -71,7 +79,7 @@ export async function cancelPayout(ctx: RequestContext, deps: PayoutCancelDeps, 
     );
   }
   await deps.db.transaction().execute(async (trx) => {
-    const done = await cancelPayoutRow(trx, {
+    const done = await cancelPayoutAndFreeRefunds(trx, {
       organizationId: payout.organizationId,
       payoutId: payout.id,
       paymentHash: payout.paymentHash,
@@ -114,7 +122,7 @@ export async function cancelPayoutsToOldAddress(
   for (const payout of await listOpenLightningPayoutsElsewhere(trx, input.organizationId, input.newAddress)) {
     const verdict = await checkInvoice(trx, lightning, payout);
     if (!verdict.cancellable) continue;
-    const done = await cancelPayoutRow(trx, {
+    const done = await cancelPayoutAndFreeRefunds(trx, {
       organizationId: input.organizationId,
       payoutId: payout.id,
       paymentHash: payout.paymentHash,

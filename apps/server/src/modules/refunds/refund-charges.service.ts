@@ -22,3 +22,8 @@ export async function sumRefundsNotDisbursed(
 ): Promise<{ msat: bigint; fiatMinor: bigint }> {
   return refunds.sumRefundsNotDisbursed(db, filter);
 }
+
+/** A cancelled Lightning payout's refunds are owed again, so the next payout takes them; in the cancel's transaction. */
+export async function releasePayoutRefunds(trx: Db, payoutId: string): Promise<void> {
+  await refunds.releasePayoutRefunds(trx, payoutId);
+}
