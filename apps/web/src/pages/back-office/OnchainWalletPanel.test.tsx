@@ -1,11 +1,8 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { OnchainWalletPanel } from './OnchainWalletPanel.tsx';
 
 const ADDRESS = 'bcrt1qnjg0jd8228aq7egyzacy8cys3knf9xvr3v5hfj';
@@ -62,17 +59,7 @@ function stubServer(routes: Record<string, Answer | Answer[]>) {
 
 async function renderPanel(language: 'en' | 'es' = 'en') {
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'back_office', language }, true);
-  const i18n = initI18n();
-  await i18n.changeLanguage(language);
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MemoryRouter>
-          <OnchainWalletPanel />
-        </MemoryRouter>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<OnchainWalletPanel />, { language, route: '/' });
 }
 
 const WALLET = 'GET /api/back-office/onchain-wallet';

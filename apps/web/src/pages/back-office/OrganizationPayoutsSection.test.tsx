@@ -1,10 +1,8 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { OrganizationPayoutsSection } from './OrganizationPayoutsSection.tsx';
 
 type Answer = { status: number; body?: unknown };
@@ -45,15 +43,7 @@ const LIST = `GET /api/back-office/organization/${ORG}/payouts?page=1&pageSize=1
 
 async function renderSection(language: 'en' | 'es' = 'en') {
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'back_office', language }, true);
-  const i18n = initI18n();
-  await i18n.changeLanguage(language);
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <OrganizationPayoutsSection organizationId={ORG} />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<OrganizationPayoutsSection organizationId={ORG} />, { language });
 }
 
 describe('OrganizationPayoutsSection', () => {

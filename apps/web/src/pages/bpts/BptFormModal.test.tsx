@@ -1,12 +1,9 @@
-import { MantineProvider } from '@mantine/core';
 import type { Bpt } from '@rayo/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { BptFormModal, parseTaxInput } from './BptFormModal.tsx';
 
 const bpt: Bpt = {
@@ -29,17 +26,7 @@ async function renderForm() {
     Response.json(url.endsWith('/currencies') ? [{ code: 'GTQ' }] : [{ id: 'account-1', name: 'Counter' }]),
   );
   vi.stubGlobal('fetch', fetch);
-  const i18n = initI18n();
-  await i18n.changeLanguage('en');
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient()}>
-        <MemoryRouter>
-          <BptFormModal bpt={bpt} onClose={() => {}} />
-        </MemoryRouter>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<BptFormModal bpt={bpt} onClose={() => {}} />, { route: '/' });
   return { fetch, tax: await screen.findByLabelText('Tax percentage') };
 }
 
@@ -77,17 +64,7 @@ describe('the lists a BPT is chosen from', () => {
         return Response.json([{ id: 'account-1', name: 'Counter' }]);
       }),
     );
-    const i18n = initI18n();
-    await i18n.changeLanguage('en');
-    render(
-      <MantineProvider>
-        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-          <MemoryRouter>
-            <BptFormModal bpt={bpt} onClose={() => {}} />
-          </MemoryRouter>
-        </QueryClientProvider>
-      </MantineProvider>,
-    );
+    await renderWithProviders(<BptFormModal bpt={bpt} onClose={() => {}} />, { route: '/' });
     expect(await screen.findByRole('alert')).toHaveTextContent('An unexpected error occurred');
     accountsFail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
@@ -116,17 +93,7 @@ describe('closing the form', () => {
         Response.json(url.endsWith('/currencies') ? [{ code: 'GTQ' }] : [{ id: 'account-1', name: 'Counter' }]),
       ),
     );
-    const i18n = initI18n();
-    await i18n.changeLanguage('en');
-    render(
-      <MantineProvider>
-        <QueryClientProvider client={new QueryClient()}>
-          <MemoryRouter>
-            <Opener />
-          </MemoryRouter>
-        </QueryClientProvider>
-      </MantineProvider>,
-    );
+    await renderWithProviders(<Opener />, { route: '/' });
     const opener = screen.getByRole('button', { name: 'Edit Till' });
     await userEvent.click(opener);
     await screen.findByLabelText('Tax percentage');

@@ -1,11 +1,9 @@
-import { MantineProvider } from '@mantine/core';
 import type { Role, Transaction } from '@rayo/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { RefundModal } from './RefundModal.tsx';
 
 afterEach(() => {
@@ -42,15 +40,7 @@ async function renderModal(role: Role, refunds: object[] = [], made: object = re
       return Response.json({ saleMsat: 5_000_000, refundableMsat: refunds.length ? 0 : 5_000_000, refunds });
     }),
   );
-  const i18n = initI18n();
-  await i18n.changeLanguage('en');
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient()}>
-        <RefundModal transaction={sale} onClose={() => {}} />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<RefundModal transaction={sale} onClose={() => {}} />);
   return calls;
 }
 

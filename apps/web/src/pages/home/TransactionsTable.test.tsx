@@ -1,11 +1,9 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SaleNarrowing } from '../../api/dashboard.ts';
-import { initI18n } from '../../i18n/index.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { saveColumns } from './columns.ts';
 import { TransactionsTable } from './TransactionsTable.tsx';
 
@@ -36,15 +34,7 @@ async function renderTable() {
     return Response.json({ transactions: [], total: query.has('source') ? 1 : query.has('paidVia') ? 2 : 3 });
   });
   vi.stubGlobal('fetch', fetch);
-  const i18n = initI18n();
-  await i18n.changeLanguage('en');
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient()}>
-        <TableWithOrigin />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<TableWithOrigin />);
   const lastQuery = () => new URLSearchParams(String(fetch.mock.lastCall?.[0]).split('?')[1]);
   await waitFor(() => expect(fetch).toHaveBeenCalled());
   return lastQuery;

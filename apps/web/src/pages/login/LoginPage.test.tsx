@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LanguageSelect } from '../../components/LanguageSelect.tsx';
 import { followSessionLanguage, initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { LoginPage, validateLogin } from './LoginPage.tsx';
 
 describe('validateLogin', () => {
@@ -21,15 +22,7 @@ async function renderLogin(
   language: 'en' | 'es',
   { path = '/login', preloadScreensAt }: { path?: string; preloadScreensAt?: (path: string) => Promise<unknown> } = {},
 ) {
-  const i18n = initI18n();
-  await i18n.changeLanguage(language);
-  render(
-    <MantineProvider>
-      <MemoryRouter initialEntries={[path]}>
-        <LoginPage preloadScreensAt={preloadScreensAt} />
-      </MemoryRouter>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<LoginPage preloadScreensAt={preloadScreensAt} />, { language, route: path });
 }
 
 afterEach(() => {

@@ -1,27 +1,16 @@
-import { MantineProvider } from '@mantine/core';
 import { cleanNotifications, Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { followSessionLanguage, initI18n } from '../../i18n/index.ts';
+import { followSessionLanguage } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { LanguageSection } from './LanguageSection.tsx';
 
 async function renderSection({ withNotifications = false } = {}) {
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'admin', language: 'en' }, true);
-  const i18n = initI18n();
-  await i18n.changeLanguage('en');
-  const stop = followSessionLanguage();
-  render(
-    <MantineProvider>
-      {withNotifications && <Notifications />}
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { mutations: { retry: false } } })}>
-        <LanguageSection />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-  return stop;
+  await renderWithProviders(<LanguageSection />, { beside: withNotifications && <Notifications /> });
+  return followSessionLanguage();
 }
 
 describe('LanguageSection', () => {

@@ -1,9 +1,7 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { MfaSection } from './MfaSection.tsx';
 
 type Answer = { status: number; body?: unknown };
@@ -26,15 +24,7 @@ function stubServer(routes: Record<string, Answer | Answer[]>) {
 }
 
 async function renderSection(language: 'en' | 'es' = 'en') {
-  const i18n = initI18n();
-  await i18n.changeLanguage(language);
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MfaSection />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<MfaSection />, { language });
 }
 
 const enrollment = {

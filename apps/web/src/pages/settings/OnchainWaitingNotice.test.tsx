@@ -1,9 +1,7 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { PayoutHistorySection } from './PayoutHistorySection.tsx';
 
 function stubPayouts(onchainWaiting: unknown) {
@@ -15,15 +13,7 @@ function stubPayouts(onchainWaiting: unknown) {
 
 async function renderSection(language: 'en' | 'es') {
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'admin', language }, true);
-  const i18n = initI18n();
-  await i18n.changeLanguage(language);
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <PayoutHistorySection />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<PayoutHistorySection />, { language });
 }
 
 describe("the merchant's on-chain payout that waits", () => {

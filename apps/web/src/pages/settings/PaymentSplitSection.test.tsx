@@ -1,11 +1,9 @@
-import { MantineProvider } from '@mantine/core';
 import type { PayoutSplitSettings, Role } from '@rayo/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { PaymentSplitSection } from './PaymentSplitSection.tsx';
 import { checkSplitForm } from './payout-split-form.ts';
 
@@ -50,15 +48,7 @@ const refusal = {
 
 async function renderSection(role: Role, language: 'en' | 'es' = 'en') {
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role, language }, false);
-  const i18n = initI18n();
-  await i18n.changeLanguage(language);
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <PaymentSplitSection />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<PaymentSplitSection />, { language });
 }
 
 async function typeInto(label: string, value: string) {

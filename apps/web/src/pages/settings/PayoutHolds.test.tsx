@@ -1,11 +1,9 @@
-import { MantineProvider } from '@mantine/core';
 import type { Role } from '@rayo/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { PayoutHistorySection } from './PayoutHistorySection.tsx';
 
 type Answer = { status: number; body?: unknown };
@@ -39,15 +37,7 @@ const page = (holds: unknown[]) => ({ status: 200, body: { total: 0, payouts: []
 
 async function renderSection(role: Role, language: 'en' | 'es' = 'en') {
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role, language }, true);
-  const i18n = initI18n();
-  await i18n.changeLanguage(language);
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <PayoutHistorySection />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<PayoutHistorySection />, { language });
 }
 
 describe('payouts held by a changed destination', () => {

@@ -1,11 +1,9 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { validatePasswordChange } from './password-change.ts';
 import { SettingsPage } from './SettingsPage.tsx';
 
@@ -30,18 +28,13 @@ describe('validatePasswordChange', () => {
 });
 
 async function renderSettings(language: 'en' | 'es', path = '/settings') {
-  const i18n = initI18n();
-  await i18n.changeLanguage(language);
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient()}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path="/settings/:section?" element={<SettingsPage />} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>
-    </MantineProvider>,
+  await renderWithProviders(
+    <>
+      <Routes>
+        <Route path="/settings/:section?" element={<SettingsPage />} />
+      </Routes>
+    </>,
+    { language, route: path },
   );
 }
 
