@@ -38,7 +38,6 @@ const routeFilesNotYetMigrated = [
   'refunds/refunds.routes.ts',
   'settings/banking-info.routes.ts',
   'settings/branding.routes.ts',
-  'settings/checkout-protection.routes.ts',
   'settings/kyb.routes.ts',
   'settings/language.routes.ts',
   'settings/payout-addresses.routes.ts',

@@ -1,13 +1,13 @@
 import { type CheckoutProtection, MFA_CODE_HEADER } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const checkoutProtectionKey = ['settings', 'checkout-protection'] as const;
 
 export function useCheckoutProtection() {
   return useQuery({
     queryKey: checkoutProtectionKey,
-    queryFn: () => apiRequest<CheckoutProtection>('/settings/checkout-protection'),
+    queryFn: () => apiCall('GET /api/settings/checkout-protection'),
   });
 }
 
@@ -16,8 +16,7 @@ export function useSetCheckoutProtection() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ enabled, mfaCode }: { enabled: boolean; mfaCode?: string }) =>
-      apiRequest<CheckoutProtection>('/settings/checkout-protection', {
-        method: 'PUT',
+      apiCall('PUT /api/settings/checkout-protection', {
         body: { enabled },
         ...(mfaCode ? { headers: { [MFA_CODE_HEADER]: mfaCode } } : {}),
       }),

@@ -1,3 +1,4 @@
+import { checkoutProtectionCalls } from './checkout-protection.ts';
 import { checkoutCalls } from './checkouts.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
 import { paymentLinkCalls } from './payment-links.ts';
@@ -19,6 +20,7 @@ export const contract = {
   ...webhookCalls,
   ...developerTokenCalls,
   ...virtualBptCalls,
+  ...checkoutProtectionCalls,
 } as const;
 
 export type Contract = typeof contract;
