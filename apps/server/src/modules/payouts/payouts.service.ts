@@ -15,6 +15,7 @@ import { organizationOf } from '../accounts/accounts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { notifyBackOffice } from '../notifications/notifications.service.ts';
+import { releasePayoutRefunds } from '../refunds/refund-charges.service.ts';
 import {
   findPayoutDestinationHolds,
   listOrganizationPayoutHolds,
@@ -298,13 +299,18 @@ export async function attemptLightningPayout(deps: PayoutDeps, payoutId: string,
   } catch (error) {
     if (error instanceof AboveMaxSendable) {
       // Only reached without a live invoice (none yet, or one no payment can complete any more).
-      const parts = await replacePayoutByParts(deps.db, {
-        payoutId: payout.id,
-        paymentHash: payout.paymentHash,
-        plan: (shares) => {
-          const plan = planSplit(shares, error.range);
-          return splitChangesNothing(plan, shares) ? null : plan.groups;
-        },
+      const parts = await deps.db.transaction().execute(async (trx) => {
+        const replacing = await replacePayoutByParts(trx, {
+          payoutId: payout.id,
+          paymentHash: payout.paymentHash,
+          plan: (shares) => {
+            const plan = planSplit(shares, error.range);
+            return splitChangesNothing(plan, shares) ? null : plan.groups;
+          },
+        });
+        // The parts carry the shares whole; the refunds the payout took wait for the next one.
+        if (replacing.length > 0) await releasePayoutRefunds(trx, payout.id);
+        return replacing;
       });
       if (parts.length > 0) {
         log.warn(
