@@ -1,18 +1,16 @@
-import { MantineProvider } from '@mantine/core';
 import type {
   BackOfficeOrganizationRow,
   CountryReport,
   OrganizationAdminRecord,
   UnpaidTransaction,
 } from '@rayo/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { CountryReportPanel } from './CountryReportPanel.tsx';
 import { NotificationsPanel } from './NotificationsPanel.tsx';
 import { OrganizationInfosPage } from './OrganizationInfosPage.tsx';
@@ -40,20 +38,15 @@ function stubServer(routes: Record<string, Answer | Answer[]>) {
 
 async function renderAt(path: string, element: ReactNode, language: 'en' | 'es' = 'en') {
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'back_office', language }, true);
-  const i18n = initI18n();
-  await i18n.changeLanguage(language);
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path="/back-office/:id/infos" element={element} />
-            <Route path="/back-office/:id/transactions" element={element} />
-            <Route path="/back-office" element={element} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>
-    </MantineProvider>,
+  await renderWithProviders(
+    <>
+      <Routes>
+        <Route path="/back-office/:id/infos" element={element} />
+        <Route path="/back-office/:id/transactions" element={element} />
+        <Route path="/back-office" element={element} />
+      </Routes>
+    </>,
+    { language, route: path },
   );
 }
 

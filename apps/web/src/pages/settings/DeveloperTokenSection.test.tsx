@@ -1,11 +1,9 @@
-import { MantineProvider } from '@mantine/core';
 import type { Role } from '@rayo/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { DeveloperTokenSection } from './DeveloperTokenSection.tsx';
 
 type Answer = { status: number; body?: unknown };
@@ -33,15 +31,7 @@ function stubServer(routes: Record<string, Answer | Answer[]>) {
 
 async function renderSection(role: Role, language: 'en' | 'es' = 'en') {
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role, language }, true);
-  const i18n = initI18n();
-  await i18n.changeLanguage(language);
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <DeveloperTokenSection />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<DeveloperTokenSection />, { language });
 }
 
 const listed = {

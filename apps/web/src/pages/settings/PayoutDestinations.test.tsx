@@ -1,12 +1,10 @@
-import { MantineProvider } from '@mantine/core';
 import type { BankingInfoTemplate, PayoutAddresses, Role } from '@rayo/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { BankAccountSection } from './BankAccountSection.tsx';
 import { checkBankAccount } from './bank-account-form.ts';
 import { LightningAddressSection } from './LightningAddressSection.tsx';
@@ -86,15 +84,7 @@ const baseRoutes = {
 
 async function renderWith(role: Role, children: ReactNode, language: 'en' | 'es' = 'en') {
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role, language }, false);
-  const i18n = initI18n();
-  await i18n.changeLanguage(language);
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        {children}
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  await renderWithProviders(children, { language });
 }
 
 afterEach(() => {

@@ -1,11 +1,9 @@
-import { MantineProvider } from '@mantine/core';
 import type { TerminalInfo, TerminalSale } from '@rayo/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { SharedTerminalPage } from './TerminalPage.tsx';
 
 // Q730,000 per bitcoin, 12 % tax, tips on; the organization keeps Guatemala's clock.
@@ -67,18 +65,13 @@ afterEach(() => {
 });
 
 async function renderTerminal() {
-  const i18n = initI18n();
-  await i18n.changeLanguage('en');
-  render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MemoryRouter initialEntries={['/t/token']}>
-          <Routes>
-            <Route path="/t/:bptToken" element={<SharedTerminalPage />} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>
-    </MantineProvider>,
+  await renderWithProviders(
+    <>
+      <Routes>
+        <Route path="/t/:bptToken" element={<SharedTerminalPage />} />
+      </Routes>
+    </>,
+    { route: '/t/token' },
   );
   return await screen.findByRole('group', { name: 'Keypad' });
 }
