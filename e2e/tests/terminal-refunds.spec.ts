@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { sendJson, signInViaUi, signUpShop } from './support.ts';
+import { openSignedIn, sendJson, signUpShop } from './support.ts';
 
 // Issue 30: the terminal's latest sales say what was refunded of each sale, signed in on the
 // BPT's page and through the shared cashier link, in English and Spanish. The shop is the spec's
@@ -75,8 +75,7 @@ test('the latest sales show each sale refunded, in full or in part, signed in an
 }) => {
   const shop: Shop = await openShop(request);
   await page.setViewportSize({ width: 1280, height: 900 });
-  await signInViaUi(page, shop.email, { password: PASSWORD });
-  await page.goto(`/bpts/${shop.bptId}/terminal`);
+  await openSignedIn(page, shop.email, `/bpts/${shop.bptId}/terminal`, { password: PASSWORD });
   expect(await refundLines(page)).toEqual([
     `Refunded: ${grouped(shop.wholeSats)} sats (GTQ 15.00)`,
     expect.stringMatching(/^Partly refunded: 1,000 sats \(GTQ \d+\.\d\d\)$/),

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { signInViaUi, signUpShop } from './support.ts';
+import { openSignedIn, signUpShop } from './support.ts';
 
 const PASSWORD = 'Ganchos-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -55,8 +55,7 @@ test('an admin adds a webhook endpoint, sends a signed test event, and redeliver
   const receiver = await startReceiver(() => secret);
   try {
     const email = await openShop(request);
-    await signInViaUi(page, email, { password: PASSWORD });
-    await page.goto('/integrations');
+    await openSignedIn(page, email, '/integrations', { password: PASSWORD });
     const section = page.getByRole('region', { name: 'Webhooks' });
     await afterNavigation(section).toBeVisible();
     await expect(section.getByText('No webhook endpoints yet.')).toBeVisible();
@@ -116,7 +115,7 @@ test('with MFA on, a wrong URL is refused before the code is asked, and a wrong 
   request,
 }, testInfo) => {
   const email = await openShop(request);
-  await signInViaUi(page, email, { password: PASSWORD });
+  await openSignedIn(page, email, '/', { password: PASSWORD });
   const token = await page.evaluate(() => localStorage.getItem('accessToken'));
   const auth = { authorization: `Bearer ${token}` };
   const { secret } = await (await request.post('/api/settings/mfa/enable', { headers: auth })).json();
