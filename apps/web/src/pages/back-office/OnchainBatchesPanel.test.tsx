@@ -1,11 +1,9 @@
-import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { OnchainBatchesPanel } from './OnchainBatchesPanel.tsx';
 
 const batch = (id: string, state: string) => ({
@@ -53,16 +51,7 @@ function stubServer(
 
 async function renderPanel() {
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'back_office', language: 'en' }, true);
-  const i18n = initI18n();
-  await i18n.changeLanguage('en');
-  render(
-    <MantineProvider>
-      <Notifications />
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <OnchainBatchesPanel />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<OnchainBatchesPanel />, { beside: <Notifications /> });
 }
 
 describe('OnchainBatchesPanel', () => {

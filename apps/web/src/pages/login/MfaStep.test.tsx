@@ -1,24 +1,14 @@
-import { MantineProvider } from '@mantine/core';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { LoginPage } from './LoginPage.tsx';
 
 const session = { accessToken: 'access', refreshToken: 'refresh', role: 'admin', language: 'en' };
 
 async function renderLogin() {
-  const i18n = initI18n();
-  await i18n.changeLanguage('en');
-  render(
-    <MantineProvider>
-      <MemoryRouter>
-        <LoginPage />
-      </MemoryRouter>
-    </MantineProvider>,
-  );
+  await renderWithProviders(<LoginPage />, { route: '/' });
 }
 
 function answer(status: number, body: unknown) {
