@@ -39,7 +39,6 @@ const routeFilesNotYetMigrated = [
   'settings/banking-info.routes.ts',
   'settings/branding.routes.ts',
   'settings/kyb.routes.ts',
-  'settings/language.routes.ts',
   'settings/payout-addresses.routes.ts',
   'settings/payout-destination-changes.routes.ts',
   'settings/payout-split.routes.ts',

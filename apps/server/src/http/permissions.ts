@@ -90,7 +90,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   },
   // The link mailed to every admin about a change of payout destination: its secret is the credential.
   'POST /api/public/payout-destination-changes/cancel': anyone,
-  'PUT /api/settings/language': signedIn,
   // Sign-in's second step: the MFA challenge in the body is the credential.
   'POST /api/auth/signin/mfa': anyone,
   'POST /api/settings/mfa/recover': anyone,

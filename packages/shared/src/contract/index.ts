@@ -1,6 +1,7 @@
 import { checkoutProtectionCalls } from './checkout-protection.ts';
 import { checkoutCalls } from './checkouts.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
+import { languageCalls } from './language.ts';
 import { paymentLinkCalls } from './payment-links.ts';
 import { storeCheckoutCalls } from './store-checkouts.ts';
 import { virtualBptCalls } from './virtual-bpts.ts';
@@ -21,6 +22,7 @@ export const contract = {
   ...developerTokenCalls,
   ...virtualBptCalls,
   ...checkoutProtectionCalls,
+  ...languageCalls,
 } as const;
 
 export type Contract = typeof contract;
