@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { latestMailTo, linkIn, sendJson, signInViaUi, signUpShop } from './support.ts';
+import { latestMailTo, linkIn, openSignedIn, sendJson, signUpShop } from './support.ts';
 
 const PASSWORD = 'Destino-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -160,8 +160,7 @@ for (const language of ['en', 'es'] as const) {
     test.setTimeout(120_000);
     await recordShownTexts(page);
     const shop = await openShop(request, language);
-    await signInViaUi(page, shop.email, { password: PASSWORD });
-    await page.goto('/settings/payouts');
+    await openSignedIn(page, shop.email, '/settings/payouts', { password: PASSWORD });
 
     const bank = section(page, text.bankSection);
     await afterNavigation(bank.getByText(text.notSet)).toBeVisible();
@@ -215,8 +214,7 @@ for (const language of ['en', 'es'] as const) {
 
     // The manager of the same organization sees all three, and can change none.
     await page.evaluate(() => localStorage.clear());
-    await signInViaUi(page, shop.manager, { password: PASSWORD });
-    await page.goto('/settings/payouts');
+    await openSignedIn(page, shop.manager, '/settings/payouts', { password: PASSWORD });
     const managerBank = section(page, text.bankSection);
     const iban = managerBank.getByRole('textbox', { name: text.iban });
     await afterNavigation(iban).toHaveValue(IBAN);

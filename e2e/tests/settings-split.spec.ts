@@ -3,7 +3,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import pg from 'pg';
 import { runningClusterUrl } from '../../apps/server/src/db/embedded-postgres.ts';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
-import { paidSale, sendJson, signInViaUi, signUpShop } from './support.ts';
+import { openSignedIn, paidSale, sendJson, signUpShop } from './support.ts';
 
 const PASSWORD = 'Reparto-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -106,7 +106,7 @@ for (const language of ['en', 'es'] as const) {
     test.setTimeout(180_000);
     const t = texts[language];
     const shop = await openShop(request);
-    await signInViaUi(page, shop.email, { password: PASSWORD });
+    await openSignedIn(page, shop.email, '/', { password: PASSWORD });
     let section = await openSettings(page, language);
 
     // All Lightning, as every organization starts: the Lightning address and KYB, neither entered.
@@ -175,7 +175,7 @@ test('a split all in fiat needs only the bank account and KYB verified', async (
     },
     shop.token,
   );
-  await signInViaUi(page, shop.email, { password: PASSWORD });
+  await openSignedIn(page, shop.email, '/', { password: PASSWORD });
   let section = await openSettings(page, 'en');
   const list = section.getByTestId('split-verifications');
   await section.getByRole('switch', { name: 'Fiat conversion' }).check();
@@ -221,7 +221,7 @@ test('a manager sees the split read-only', async ({ page, request }) => {
     { name: 'Mora Manager', email: manager, password: PASSWORD, accountIds: [] },
     shop.token,
   );
-  await signInViaUi(page, manager, { password: PASSWORD });
+  await openSignedIn(page, manager, '/', { password: PASSWORD });
   const section = await openSettings(page, 'en');
   await expect(section.getByText('Only an administrator can change the payment split.')).toBeVisible();
   await expect(section.getByRole('button', { name: 'Save split' })).toHaveCount(0);
