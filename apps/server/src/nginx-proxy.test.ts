@@ -65,7 +65,7 @@ describe.skipIf(!nginx)("docs/deploy.md's nginx in front of Rayo", () => {
   let agent: Agent;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, { jobs: true });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const appPort = (t.app.server.address() as AddressInfo).port;
     dir = await mkdtemp(path.join(os.tmpdir(), 'rayo-nginx-'));

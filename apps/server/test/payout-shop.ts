@@ -19,16 +19,20 @@ export async function startLndPayoutApp(env: Record<string, string>) {
   const certDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-payouts-'));
   const certPath = path.join(certDir, 'tls.cert');
   await writeFile(certPath, lnd.certPem);
-  const t = await createTestApp({
-    LIGHTNING_BACKEND: 'lnd',
-    LND_REST_URL: lnd.url,
-    LND_MACAROON_HEX: lnd.macaroonHex,
-    LND_TLS_CERT_PATH: certPath,
-    LNURL_ALLOW_PRIVATE_HOSTS: 'true',
-    // The job's own runs stay out of the way: the tests call the pass's steps themselves.
-    PAYOUT_INTERVAL_SECONDS: '86400',
-    ...env,
-  });
+  const t = await createTestApp(
+    {
+      LIGHTNING_BACKEND: 'lnd',
+      LND_REST_URL: lnd.url,
+      LND_MACAROON_HEX: lnd.macaroonHex,
+      LND_TLS_CERT_PATH: certPath,
+      LNURL_ALLOW_PRIVATE_HOSTS: 'true',
+      // The job's own runs stay out of the way: the tests call the pass's steps themselves.
+      PAYOUT_INTERVAL_SECONDS: '86400',
+      ...env,
+    },
+    // Sales are recorded from the node's settle stream, which runs with the jobs.
+    { jobs: true },
+  );
   const close = async () => {
     await t.close();
     await lnurl.close();

@@ -48,7 +48,12 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
 
 export type TestApp = { app: App; db: Db; config: Config; runtime: Runtime; close: () => Promise<void> };
 
-/** The whole application over a fresh migrated database; `env` overrides configuration variables. */
+/**
+ * The whole application over a fresh migrated database; `env` overrides configuration variables.
+ * The job worker with its periodic passes, the settlement stream and the rate refresh run only
+ * with `{ jobs: true }`: most files call the API and read what it wrote, and a worker polling its
+ * queue and passes beside them costs time and checks nothing.
+ */
 export async function createTestApp(env: Record<string, string> = {}, options: RuntimeOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -70,7 +75,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: R
     await database.drop();
   };
   try {
-    const runtime = await startRuntime(config, { db, url: database.url }, options);
+    const runtime = await startRuntime(config, { db, url: database.url }, { ...options, jobs: options.jobs ?? false });
     const app = await buildApp(runtime.deps);
     await app.ready();
     return {

@@ -20,7 +20,7 @@ describe('seedDemo', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, { jobs: true });
   });
   afterAll(() => t?.close());
 
@@ -235,7 +235,7 @@ describe('seedDemo', () => {
   });
 
   it('writes the same sales from the same seed', async () => {
-    const other = await createTestApp();
+    const other = await createTestApp({}, { jobs: true });
     try {
       await seedDemo(other.db, { days: 10, now: NOW });
       const figures = (db: typeof t.db) =>
@@ -252,8 +252,8 @@ describe('seedDemo', () => {
 
   it('completes a seed stopped half way, as by kill -9, with no sale recorded twice', async () => {
     const DAYS = 30;
-    const reference = await createTestApp();
-    const stopped = await createTestApp();
+    const reference = await createTestApp({}, { jobs: true });
+    const stopped = await createTestApp({}, { jobs: true });
     // The seed's own connections, told apart so that they alone can be cut.
     const url = new URL(stopped.config.databaseUrl as string);
     url.searchParams.set('application_name', 'demo-seed-stopped');
@@ -296,7 +296,7 @@ describe('seedDemo', () => {
 
 describe('the demo seed beside a merchant at work', () => {
   it('leaves terminals free to change while it records their sales', async () => {
-    const t = await createTestApp();
+    const t = await createTestApp({}, { jobs: true });
     // The seed's own connections, told apart from the API's.
     const url = new URL(t.config.databaseUrl as string);
     url.searchParams.set('application_name', 'demo-seed-busy');

@@ -562,11 +562,14 @@ async function keepSignedIn(): Promise<void> {
 beforeAll(async () => {
   // The fuzz signs in often, and its own callers sign in again when it has ended their sessions.
   // Invoices outlive the run, so that no expiry moves the ledger under a refused request.
-  t = await createTestApp({
-    SIGNIN_LIMIT_PER_EMAIL: '100000',
-    SIGNIN_LIMIT_PER_IP: '100000',
-    INVOICE_EXPIRY_SECONDS: '86400',
-  });
+  t = await createTestApp(
+    {
+      SIGNIN_LIMIT_PER_EMAIL: '100000',
+      SIGNIN_LIMIT_PER_IP: '100000',
+      INVOICE_EXPIRY_SECONDS: '86400',
+    },
+    { jobs: true },
+  );
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   doc = t.app.swagger() as unknown as OpenApi;

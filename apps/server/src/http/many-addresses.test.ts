@@ -49,7 +49,7 @@ beforeAll(async () => {
       REQUEST_BUDGET_ANONYMOUS_BURST: String(loadConfig({}).requestBudget.anonymous.burst),
       REQUEST_BUDGET_ANONYMOUS_PER_SECOND: String(loadConfig({}).requestBudget.anonymous.perSecond),
     },
-    { clock },
+    { jobs: true, clock },
   );
   base = await t.app.listen({ host: '127.0.0.1', port: 0 });
   const organization = await createTestOrganization(t.db);

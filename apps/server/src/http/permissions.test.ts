@@ -1068,18 +1068,21 @@ beforeAll(async () => {
   shopify.addShop(WALK_SHOP, WALK_SHOP_APP, 'Walk');
   ecwid = await startEcwidStandIn();
   ecwid.addStore(WALK_ECWID_STORE, WALK_ECWID_TOKEN, 'Walk');
-  t = await createTestApp({
-    PUBLIC_URL: base,
-    // The Shopify sample is a stand-in on 127.0.0.1.
-    SHOPIFY_SHOP_URL: shopify.shopUrl,
-    ECWID_API_URL: ecwid.apiUrl,
-    WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
-    SMTP_URL: inbox.url,
-    SIGNIN_LIMIT_PER_EMAIL: '10000',
-    SIGNIN_LIMIT_PER_IP: '10000',
-    // The Lightning address sample is served on 127.0.0.1.
-    LNURL_ALLOW_PRIVATE_HOSTS: 'true',
-  });
+  t = await createTestApp(
+    {
+      PUBLIC_URL: base,
+      // The Shopify sample is a stand-in on 127.0.0.1.
+      SHOPIFY_SHOP_URL: shopify.shopUrl,
+      ECWID_API_URL: ecwid.apiUrl,
+      WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
+      SMTP_URL: inbox.url,
+      SIGNIN_LIMIT_PER_EMAIL: '10000',
+      SIGNIN_LIMIT_PER_IP: '10000',
+      // The Lightning address sample is served on 127.0.0.1.
+      LNURL_ALLOW_PRIVATE_HOSTS: 'true',
+    },
+    { jobs: true },
+  );
   await t.app.listen({ host: '127.0.0.1', port });
   f = await createFixtures();
   const { users, token } = f;

@@ -28,7 +28,7 @@ let baseUrl: string;
 
 beforeAll(async () => {
   // GTQ at Q730,000 per bitcoin: Q73.00 is 10,000 sats.
-  t = await createTestApp({ FIXED_RATES: 'GTQ=730000,USD=95000' });
+  t = await createTestApp({ FIXED_RATES: 'GTQ=730000,USD=95000' }, { jobs: true });
   baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
 });
 afterAll(() => t.close());

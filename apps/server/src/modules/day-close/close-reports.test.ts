@@ -62,7 +62,7 @@ describe('the mailed close', () => {
 
   beforeAll(async () => {
     inbox = await startSmtpInbox();
-    t = await createTestApp({ SMTP_URL: inbox.url }, { clock, jobPollIntervalMs: 100 });
+    t = await createTestApp({ SMTP_URL: inbox.url }, { jobs: true, clock, jobPollIntervalMs: 100 });
   });
 
   afterEach(async () => {
@@ -410,7 +410,7 @@ describe('a mailed close that fails', () => {
     // Nothing listens on the port yet: the mail server is down.
     t = await createTestApp(
       { SMTP_URL: `smtp://127.0.0.1:${port}` },
-      { clock: createTestClock(gt('2026-11-27T08:00:00')), jobPollIntervalMs: 100 },
+      { jobs: true, clock: createTestClock(gt('2026-11-27T08:00:00')), jobPollIntervalMs: 100 },
     );
   });
 

@@ -43,7 +43,7 @@ function callEach(app: TestApp, caller: Caller, paymentRequest: string) {
 
 describe('the devnet wallet', () => {
   it('refuses every call from another machine, and neither pays nor ends anything', async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, { jobs: true });
     const { invoice, state } = await unpaidInvoice(t);
     for (const answer of await callEach(t, outsider, invoice.paymentRequest)) {
       expect(answer.statusCode, answer.body).toBe(403);
@@ -65,7 +65,7 @@ describe('the devnet wallet', () => {
       { remoteAddress: '::1', headers: { forwarded: 'for=203.0.113.9' } },
     ];
     for (const trustProxy of [undefined, '127.0.0.1']) {
-      t = await createTestApp(trustProxy ? { TRUST_PROXY: trustProxy } : {});
+      t = await createTestApp(trustProxy ? { TRUST_PROXY: trustProxy } : {}, { jobs: true });
       const { invoice } = await unpaidInvoice(t);
       for (const caller of forwarded) {
         const answer = await t.app.inject({ method: 'POST', url: '/api/devnet/pay', payload: invoice, ...caller });
@@ -77,7 +77,7 @@ describe('the devnet wallet', () => {
   });
 
   it('answers this machine, over IPv4 and IPv6, and a local client behind a trusted local proxy', async () => {
-    t = await createTestApp({ TRUST_PROXY: 'loopback' });
+    t = await createTestApp({ TRUST_PROXY: 'loopback' }, { jobs: true });
     const callers: Caller[] = [
       { remoteAddress: '127.0.0.1' },
       { remoteAddress: '::1' },
@@ -93,7 +93,7 @@ describe('the devnet wallet', () => {
   });
 
   it('answers every address with DEVNET_PUBLIC=true', async () => {
-    t = await createTestApp({ DEVNET_PUBLIC: 'true' });
+    t = await createTestApp({ DEVNET_PUBLIC: 'true' }, { jobs: true });
     const { invoice, settled } = await unpaidInvoice(t);
     const answer = await t.app.inject({ method: 'POST', url: '/api/devnet/pay', payload: invoice, ...outsider });
     expect(answer.statusCode, answer.body).toBe(200);

@@ -24,7 +24,7 @@ let node: LightningBackend;
 beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ PUBLIC_URL: base });
+  t = await createTestApp({ PUBLIC_URL: base }, { jobs: true });
   await t.app.listen({ host: '127.0.0.1', port });
   // The same node as the app's: the node key lives in the shared database.
   node = createDevnetBackend(t.db, { databaseUrl: t.config.databaseUrl as string });

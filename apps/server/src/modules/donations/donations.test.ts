@@ -132,7 +132,7 @@ class LoopbackLightningAddress extends LightningAddress {
 beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ PUBLIC_URL: base, FIXED_RATES: 'GTQ=730000' });
+  t = await createTestApp({ PUBLIC_URL: base, FIXED_RATES: 'GTQ=730000' }, { jobs: true });
   await t.app.listen({ host: '127.0.0.1', port });
 });
 afterAll(() => t?.close());

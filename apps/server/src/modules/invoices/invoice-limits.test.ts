@@ -41,7 +41,7 @@ async function ledgerCounts() {
 
 beforeAll(async () => {
   // GTQ at Q730,000 per bitcoin: 1 BTC is Q730,000, with the 12 % tax Q651,785.72 of bill.
-  t = await createTestApp({ FIXED_RATES: 'GTQ=730000' });
+  t = await createTestApp({ FIXED_RATES: 'GTQ=730000' }, { jobs: true });
   const organization = await createTestOrganization(t.db);
   const account = await createTestAccount(t.db, organization.id, 'Counter');
   const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });

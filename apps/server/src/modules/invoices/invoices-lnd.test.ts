@@ -27,12 +27,15 @@ describe('charging through an lnd node', () => {
     certDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-lnd-'));
     const certPath = path.join(certDir, 'tls.cert');
     await writeFile(certPath, lnd.certPem);
-    t = await createTestApp({
-      LIGHTNING_BACKEND: 'lnd',
-      LND_REST_URL: lnd.url,
-      LND_MACAROON_HEX: lnd.macaroonHex,
-      LND_TLS_CERT_PATH: certPath,
-    });
+    t = await createTestApp(
+      {
+        LIGHTNING_BACKEND: 'lnd',
+        LND_REST_URL: lnd.url,
+        LND_MACAROON_HEX: lnd.macaroonHex,
+        LND_TLS_CERT_PATH: certPath,
+      },
+      { jobs: true },
+    );
     const organization = await createTestOrganization(t.db);
     const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
     admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);

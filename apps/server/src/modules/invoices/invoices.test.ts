@@ -73,7 +73,7 @@ describe('charging on a terminal and settling exactly once', () => {
 
   beforeAll(async () => {
     // GTQ at Q730,000 per bitcoin, 1% transaction fee: the defaults of the fixed rate source.
-    t = await createTestApp({ FIXED_RATES: 'GTQ=730000,USD=95000', TX_FEE_PERCENT: '1' });
+    t = await createTestApp({ FIXED_RATES: 'GTQ=730000,USD=95000', TX_FEE_PERCENT: '1' }, { jobs: true });
     shop = await setUpShop(t);
     baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
@@ -346,7 +346,7 @@ describe('BPTs', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, { jobs: true });
   });
   afterAll(() => t.close());
 

@@ -22,15 +22,18 @@ beforeAll(async () => {
   caDir = await mkdtemp(path.join(os.tmpdir(), 'rayo-payouts-cln-'));
   const caPath = path.join(caDir, 'ca.pem');
   await writeFile(caPath, cln.caPem);
-  t = await createTestApp({
-    LIGHTNING_BACKEND: 'cln',
-    CLN_REST_URL: cln.url,
-    CLN_RUNE: cln.rune,
-    CLN_TLS_CA_PATH: caPath,
-    LNURL_ALLOW_PRIVATE_HOSTS: 'true',
-    PAYOUT_INTERVAL_SECONDS: '86400',
-    PAYOUT_MIN_SATS: '1',
-  });
+  t = await createTestApp(
+    {
+      LIGHTNING_BACKEND: 'cln',
+      CLN_REST_URL: cln.url,
+      CLN_RUNE: cln.rune,
+      CLN_TLS_CA_PATH: caPath,
+      LNURL_ALLOW_PRIVATE_HOSTS: 'true',
+      PAYOUT_INTERVAL_SECONDS: '86400',
+      PAYOUT_MIN_SATS: '1',
+    },
+    { jobs: true },
+  );
 });
 
 afterAll(async () => {

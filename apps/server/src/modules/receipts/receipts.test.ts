@@ -60,7 +60,10 @@ function mailReceipt(token: string, email: string, language = 'en') {
 beforeAll(async () => {
   inbox = await startSmtpInbox();
   // GTQ at Q730,000 per bitcoin: the fixed rate source's.
-  t = await createTestApp({ FIXED_RATES: 'GTQ=730000', SMTP_URL: inbox.url, PUBLIC_URL: 'https://pay.example.com' });
+  t = await createTestApp(
+    { FIXED_RATES: 'GTQ=730000', SMTP_URL: inbox.url, PUBLIC_URL: 'https://pay.example.com' },
+    { jobs: true },
+  );
   const organization = await createTestOrganization(t.db, 'Café Ñandú');
   const user = await createTestUser(t.db, { role: 'admin', organizationId: organization.id });
   admin = bearer((await signIn(t.app, user.email, user.password)).accessToken);

@@ -42,7 +42,7 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   // The refund pass is run by the tests themselves.
-  t = await createTestApp({ PUBLIC_URL: base, PAYOUT_INTERVAL_SECONDS: '86400' });
+  t = await createTestApp({ PUBLIC_URL: base, PAYOUT_INTERVAL_SECONDS: '86400' }, { jobs: true });
   await t.app.listen({ host: '127.0.0.1', port });
 });
 afterAll(() => t?.close());

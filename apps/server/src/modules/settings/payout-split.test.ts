@@ -43,7 +43,10 @@ async function settingsNotices(organizationId: string) {
 
 beforeAll(async () => {
   // USD at $95,000 per bitcoin; 1 % transaction fee and 1 % conversion fee.
-  t = await createTestApp({ FIXED_RATES: 'USD=95000', TX_FEE_PERCENT: '1', CONVERSION_FEE_PERCENT: '1' });
+  t = await createTestApp(
+    { FIXED_RATES: 'USD=95000', TX_FEE_PERCENT: '1', CONVERSION_FEE_PERCENT: '1' },
+    { jobs: true },
+  );
 });
 afterAll(() => t.close());
 

@@ -18,12 +18,15 @@ let webhookUrl: string;
 
 beforeAll(async () => {
   shopify = await startShopifyStandIn();
-  t = await createTestApp({
-    FIXED_RATES: 'GTQ=730000,USD=95000',
-    PUBLIC_URL: 'https://pay.example.com',
-    WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
-    SHOPIFY_SHOP_URL: shopify.shopUrl,
-  });
+  t = await createTestApp(
+    {
+      FIXED_RATES: 'GTQ=730000,USD=95000',
+      PUBLIC_URL: 'https://pay.example.com',
+      WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
+      SHOPIFY_SHOP_URL: shopify.shopUrl,
+    },
+    { jobs: true },
+  );
   // Shopify reaches the server over HTTP: the signature covers the bytes on the wire.
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   webhookUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/public/shopify/webhooks`;

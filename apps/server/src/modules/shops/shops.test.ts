@@ -34,7 +34,7 @@ beforeAll(async () => {
       SHOPIFY_SHOP_URL: shopify.shopUrl,
       ECWID_API_URL: ecwid.apiUrl,
     },
-    { jobPollIntervalMs: 100 },
+    { jobs: true, jobPollIntervalMs: 100 },
   );
 });
 afterAll(async () => {

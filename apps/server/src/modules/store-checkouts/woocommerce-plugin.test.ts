@@ -63,7 +63,7 @@ describe.skipIf(skipped)(
       // GTQ at Q730,000 per bitcoin: Q73.00 is 10,000 sats.
       t = await createTestApp(
         { FIXED_RATES: 'GTQ=730000', PUBLIC_URL: rayoUrl, WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true' },
-        { jobPollIntervalMs: 100 },
+        { jobs: true, jobPollIntervalMs: 100 },
       );
       await t.app.listen({ host: '127.0.0.1', port: rayoPort });
 

@@ -42,7 +42,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
   t = await createTestApp(
     { WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true', SIGNIN_LIMIT_PER_EMAIL: '1000', SIGNIN_LIMIT_PER_IP: '1000' },
-    { jobPollIntervalMs: 100 },
+    { jobs: true, jobPollIntervalMs: 100 },
   );
   receiver = await startReceiver(() => secret);
 });
@@ -348,7 +348,7 @@ describe('webhook delivery', () => {
 describe('webhook SSRF guard', () => {
   let strict: TestApp;
   beforeAll(async () => {
-    strict = await createTestApp({}, { jobPollIntervalMs: 100 });
+    strict = await createTestApp({}, { jobs: true, jobPollIntervalMs: 100 });
   });
   afterAll(() => strict?.close());
 
