@@ -1,5 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { projects: ['packages/shared', 'apps/server', 'apps/web', 'integrations/shopify'] },
+  test: {
+    projects: ['packages/shared', 'apps/server', 'apps/web', 'integrations/shopify'],
+    // Vitest's default (CPUs − 1) is one worker on a two-core machine, and a server file spends
+    // much of its time waiting on PostgreSQL, child processes and stand-ins, so one core sat idle.
+    // Each file has its own database and ports, so two files at once share nothing. Set here, not
+    // per project: a project's own maxWorkers puts the projects in separate sequence groups.
+    maxWorkers: 2,
+  },
 });

@@ -6,8 +6,8 @@ export default defineProject({
     environment: 'node',
     include: ['src/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    // Each file gets its own database, so files may run side by side. The worker count is left to the
-    // root run (CPUs − 1): a per-project maxWorkers would force the projects into separate sequence groups.
+    // Each file gets its own database, so files may run side by side. The worker count is set by the
+    // root config: a per-project maxWorkers would force the projects into separate sequence groups.
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
