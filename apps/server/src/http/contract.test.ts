@@ -41,7 +41,6 @@ const routeFilesNotYetMigrated = [
   'settings/kyb.routes.ts',
   'settings/payout-addresses.routes.ts',
   'settings/payout-destination-changes.routes.ts',
-  'settings/payout-split.routes.ts',
   'settings/settings.routes.ts',
   'shops/shopify-webhooks.routes.ts',
   'shops/shops.routes.ts',

@@ -70,8 +70,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'POST /api/settings/kyb-documents': { who: admins },
   'GET /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
   'DELETE /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'GET /api/settings/payout-split': { who: members },
-  'PUT /api/settings/payout-split': { who: admins },
   'GET /api/settings/banking-info/all': { who: members },
   'GET /api/settings/banking-info-template': { who: members },
   'GET /api/settings/country-currencies': { who: members },

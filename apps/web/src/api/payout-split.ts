@@ -1,13 +1,13 @@
 import { MFA_CODE_HEADER, type PayoutSplitRequest, type PayoutSplitSettings } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const payoutSplitKey = ['settings', 'payout-split'] as const;
 
 export function usePayoutSplit() {
   return useQuery({
     queryKey: payoutSplitKey,
-    queryFn: () => apiRequest<PayoutSplitSettings>('/settings/payout-split'),
+    queryFn: () => apiCall('GET /api/settings/payout-split'),
   });
 }
 
@@ -16,8 +16,7 @@ export function useSetPayoutSplit() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ split, mfaCode }: { split: PayoutSplitRequest; mfaCode?: string }) =>
-      apiRequest<PayoutSplitSettings>('/settings/payout-split', {
-        method: 'PUT',
+      apiCall('PUT /api/settings/payout-split', {
         body: split,
         ...(mfaCode ? { headers: { [MFA_CODE_HEADER]: mfaCode } } : {}),
       }),

@@ -3,6 +3,7 @@ import { checkoutCalls } from './checkouts.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
 import { languageCalls } from './language.ts';
 import { paymentLinkCalls } from './payment-links.ts';
+import { payoutSplitCalls } from './payout-split.ts';
 import { storeCheckoutCalls } from './store-checkouts.ts';
 import { virtualBptCalls } from './virtual-bpts.ts';
 import { webhookCalls } from './webhooks.ts';
@@ -23,6 +24,7 @@ export const contract = {
   ...virtualBptCalls,
   ...checkoutProtectionCalls,
   ...languageCalls,
+  ...payoutSplitCalls,
 } as const;
 
 export type Contract = typeof contract;
