@@ -70,18 +70,7 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'POST /api/settings/kyb-documents': { who: admins },
   'GET /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
   'DELETE /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'GET /api/settings/banking-info/all': { who: members },
-  'GET /api/settings/banking-info-template': { who: members },
-  'GET /api/settings/country-currencies': { who: members },
-  'POST /api/settings/banking-info': { who: admins },
-  'PUT /api/settings/banking-info/:bankingInfoId': {
-    who: admins,
-    scope: { param: 'bankingInfoId', within: 'organization' },
-  },
-  'GET /api/settings/payout-addresses': { who: members },
   'GET /api/settings/payouts': { who: members },
-  'PUT /api/settings/onchain-address': { who: admins },
-  'PUT /api/settings/lightning-address': { who: admins },
   'POST /api/settings/payout-destination-changes/:id/cancel': {
     who: admins,
     scope: { param: 'id', within: 'organization' },

@@ -1,12 +1,6 @@
-import {
-  type BankingInfo,
-  type BankingInfoMetadata,
-  type BankingInfoTemplate,
-  MFA_CODE_HEADER,
-  type PayoutAddresses,
-} from '@rayo/shared';
+import { type BankingInfoMetadata, MFA_CODE_HEADER, type PayoutAddresses } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const bankingInfoKey = ['settings', 'banking-info'] as const;
 const payoutAddressesKey = ['settings', 'payout-addresses'] as const;
@@ -19,21 +13,21 @@ function mfaHeaders(mfaCode: string | undefined) {
 export function useBankingInfo() {
   return useQuery({
     queryKey: bankingInfoKey,
-    queryFn: () => apiRequest<BankingInfo[]>('/settings/banking-info/all'),
+    queryFn: () => apiCall('GET /api/settings/banking-info/all'),
   });
 }
 
 export function useBankingTemplate() {
   return useQuery({
     queryKey: ['settings', 'banking-info-template'],
-    queryFn: () => apiRequest<BankingInfoTemplate>('/settings/banking-info-template'),
+    queryFn: () => apiCall('GET /api/settings/banking-info-template'),
   });
 }
 
 export function usePayoutAddresses() {
   return useQuery({
     queryKey: payoutAddressesKey,
-    queryFn: () => apiRequest<PayoutAddresses>('/settings/payout-addresses'),
+    queryFn: () => apiCall('GET /api/settings/payout-addresses'),
   });
 }
 
@@ -62,11 +56,16 @@ export function useSaveBankingInfo(onSaved?: () => void) {
   const refresh = useRefreshVerifications();
   return useMutation({
     mutationFn: ({ id, metadata, mfaCode }: { id?: string; metadata: BankingInfoMetadata; mfaCode?: string }) =>
-      apiRequest<BankingInfo>(id ? `/settings/banking-info/${id}` : '/settings/banking-info', {
-        method: id ? 'PUT' : 'POST',
-        body: { bankingInfoMetadata: metadata },
-        ...mfaHeaders(mfaCode),
-      }),
+      id
+        ? apiCall('PUT /api/settings/banking-info/:bankingInfoId', {
+            params: { bankingInfoId: id },
+            body: { bankingInfoMetadata: metadata },
+            ...mfaHeaders(mfaCode),
+          })
+        : apiCall('POST /api/settings/banking-info', {
+            body: { bankingInfoMetadata: metadata },
+            ...mfaHeaders(mfaCode),
+          }),
     onSuccess: async () => {
       onSaved?.();
       await Promise.all([queryClient.invalidateQueries({ queryKey: bankingInfoKey }), refresh()]);
@@ -74,11 +73,10 @@ export function useSaveBankingInfo(onSaved?: () => void) {
   });
 }
 
-function useSetAddress(path: string, field: 'onchainAddress' | 'lightningAddress') {
+function useSetAddress(send: (address: string, mfaCode?: string) => Promise<PayoutAddresses>) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ address, mfaCode }: { address: string; mfaCode?: string }) =>
-      apiRequest<PayoutAddresses>(path, { method: 'PUT', body: { [field]: address }, ...mfaHeaders(mfaCode) }),
+    mutationFn: ({ address, mfaCode }: { address: string; mfaCode?: string }) => send(address, mfaCode),
     onSuccess: async (addresses) => {
       queryClient.setQueryData<PayoutAddresses>(payoutAddressesKey, addresses);
       await Promise.all([
@@ -90,9 +88,13 @@ function useSetAddress(path: string, field: 'onchainAddress' | 'lightningAddress
 }
 
 export function useSetOnchainAddress() {
-  return useSetAddress('/settings/onchain-address', 'onchainAddress');
+  return useSetAddress((onchainAddress, mfaCode) =>
+    apiCall('PUT /api/settings/onchain-address', { body: { onchainAddress }, ...mfaHeaders(mfaCode) }),
+  );
 }
 
 export function useSetLightningAddress() {
-  return useSetAddress('/settings/lightning-address', 'lightningAddress');
+  return useSetAddress((lightningAddress, mfaCode) =>
+    apiCall('PUT /api/settings/lightning-address', { body: { lightningAddress }, ...mfaHeaders(mfaCode) }),
+  );
 }

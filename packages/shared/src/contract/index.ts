@@ -1,8 +1,10 @@
+import { bankingInfoCalls } from './banking-info.ts';
 import { checkoutProtectionCalls } from './checkout-protection.ts';
 import { checkoutCalls } from './checkouts.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
 import { languageCalls } from './language.ts';
 import { paymentLinkCalls } from './payment-links.ts';
+import { payoutAddressCalls } from './payout-addresses.ts';
 import { payoutSplitCalls } from './payout-split.ts';
 import { storeCheckoutCalls } from './store-checkouts.ts';
 import { virtualBptCalls } from './virtual-bpts.ts';
@@ -25,6 +27,8 @@ export const contract = {
   ...checkoutProtectionCalls,
   ...languageCalls,
   ...payoutSplitCalls,
+  ...payoutAddressCalls,
+  ...bankingInfoCalls,
 } as const;
 
 export type Contract = typeof contract;
