@@ -71,12 +71,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
   'DELETE /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
   'GET /api/settings/payouts': { who: members },
-  'POST /api/settings/payout-destination-changes/:id/cancel': {
-    who: admins,
-    scope: { param: 'id', within: 'organization' },
-  },
-  // The link mailed to every admin about a change of payout destination: its secret is the credential.
-  'POST /api/public/payout-destination-changes/cancel': anyone,
   // Sign-in's second step: the MFA challenge in the body is the credential.
   'POST /api/auth/signin/mfa': anyone,
   'POST /api/settings/mfa/recover': anyone,

@@ -1,6 +1,6 @@
 import { type CancelledDestinationChange, MFA_CODE_HEADER, type PayoutPage } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall, apiRequest } from './client.ts';
 
 /** The organization's payouts, a page at a time, its fiat share by bank transfer, and what waits. */
 export function usePayouts(page: number, pageSize: number) {
@@ -19,8 +19,8 @@ export function useCancelDestinationChange() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ changeId, mfaCode }: { changeId: string; mfaCode?: string }) =>
-      apiRequest<CancelledDestinationChange>(`/settings/payout-destination-changes/${changeId}/cancel`, {
-        method: 'POST',
+      apiCall('POST /api/settings/payout-destination-changes/:id/cancel', {
+        params: { id: changeId },
         ...(mfaCode ? { headers: { [MFA_CODE_HEADER]: mfaCode } } : {}),
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['settings'] }),
@@ -29,8 +29,7 @@ export function useCancelDestinationChange() {
 
 /** The link mailed to every admin: no session needed, its token is the proof. */
 export function cancelDestinationChangeByLink(token: string): Promise<CancelledDestinationChange> {
-  return apiRequest<CancelledDestinationChange>('/public/payout-destination-changes/cancel', {
-    method: 'POST',
+  return apiCall('POST /api/public/payout-destination-changes/cancel', {
     body: { token },
     auth: false,
   });

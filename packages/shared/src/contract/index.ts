@@ -5,6 +5,7 @@ import { developerTokenCalls } from './developer-tokens.ts';
 import { languageCalls } from './language.ts';
 import { paymentLinkCalls } from './payment-links.ts';
 import { payoutAddressCalls } from './payout-addresses.ts';
+import { payoutDestinationChangeCalls } from './payout-destination-changes.ts';
 import { payoutSplitCalls } from './payout-split.ts';
 import { storeCheckoutCalls } from './store-checkouts.ts';
 import { virtualBptCalls } from './virtual-bpts.ts';
@@ -28,6 +29,7 @@ export const contract = {
   ...languageCalls,
   ...payoutSplitCalls,
   ...payoutAddressCalls,
+  ...payoutDestinationChangeCalls,
   ...bankingInfoCalls,
 } as const;
 

@@ -1,7 +1,6 @@
-import { CancelDestinationChangeRequestSchema, CancelledDestinationChangeSchema, MFA_CODE_HEADER } from '@rayo/shared';
-import { z } from 'zod';
 import { callerOf, publicContextOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
 import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import type { MfaDeps } from '../mfa/mfa-codes.ts';
@@ -19,34 +18,15 @@ export function registerPayoutDestinationChangeRoutes(
   app: App,
   deps: DestinationCancelDeps & MfaDeps & RateLimitDeps,
 ): void {
-  app.post(
-    '/api/public/payout-destination-changes/cancel',
-    {
-      schema: {
-        tags: ['settings'],
-        summary:
-          'Cancels a change of payout destination with the link mailed to every admin: the previous destination comes back',
-        body: CancelDestinationChangeRequestSchema,
-        response: { 200: CancelledDestinationChangeSchema },
-      },
-    },
-    async (request, reply) => {
-      await enforceRateLimit(deps, reply, linkCancels, clientOf(request));
-      return cancelDestinationChangeByLink(publicContextOf(request), deps, request.body.token);
-    },
-  );
+  registerCall(app, 'POST /api/public/payout-destination-changes/cancel', async (request, reply) => {
+    await enforceRateLimit(deps, reply, linkCancels, clientOf(request));
+    return cancelDestinationChangeByLink(publicContextOf(request), deps, request.body.token);
+  });
 
-  app.post(
-    '/api/settings/payout-destination-changes/:id/cancel',
-    {
-      preHandler: requireMfaCode(deps),
-      schema: {
-        tags: ['settings'],
-        summary: `Cancels a change of payout destination that payouts wait on: the previous destination comes back. With MFA on, a code in the ${MFA_CODE_HEADER} header`,
-        params: z.object({ id: z.uuid() }),
-        response: { 200: CancelledDestinationChangeSchema },
-      },
-    },
+  registerCall(
+    app,
+    'POST /api/settings/payout-destination-changes/:id/cancel',
     async (request) => cancelDestinationChange(callerOf(request), deps, request.params.id),
+    { preHandler: [requireMfaCode(deps)] },
   );
 }
