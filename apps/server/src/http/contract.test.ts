@@ -38,7 +38,6 @@ const routeFilesNotYetMigrated = [
   'refunds/refunds.routes.ts',
   'settings/branding.routes.ts',
   'settings/kyb.routes.ts',
-  'settings/settings.routes.ts',
   'shops/shopify-webhooks.routes.ts',
   'shops/shops.routes.ts',
 ];

@@ -56,7 +56,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   // Only an admin who signed up has no organization yet; the service refuses anyone else.
   'POST /api/onboard': { who: ['admin'], scope: { within: 'no-organization', outside: 409 } },
 
-  'POST /api/settings/password': signedIn,
   'GET /api/settings/mfa': signedIn,
   'POST /api/settings/mfa/enable': signedIn,
   'POST /api/settings/mfa/validate': signedIn,

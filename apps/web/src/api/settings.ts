@@ -1,7 +1,7 @@
-import type { ChangePasswordRequest, ChangePasswordResponse } from '@rayo/shared';
+import type { ChangePasswordRequest } from '@rayo/shared';
 import { useMutation } from '@tanstack/react-query';
 import { sessionStore } from '../session/session-store.ts';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 /**
  * Sends the stored refresh token along, so the server keeps this session and ends the user's
@@ -11,8 +11,7 @@ import { apiRequest } from './client.ts';
 export function useChangePassword() {
   return useMutation({
     mutationFn: (request: Omit<ChangePasswordRequest, 'refreshToken'>) =>
-      apiRequest<ChangePasswordResponse>('/settings/password', {
-        method: 'POST',
+      apiCall('POST /api/settings/password', {
         body: { ...request, refreshToken: sessionStore.get().refreshToken ?? undefined },
       }),
     onSuccess: ({ accessToken }) => sessionStore.replaceAccessToken(accessToken),

@@ -3,6 +3,7 @@ import { checkoutProtectionCalls } from './checkout-protection.ts';
 import { checkoutCalls } from './checkouts.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
 import { languageCalls } from './language.ts';
+import { passwordCalls } from './password.ts';
 import { paymentLinkCalls } from './payment-links.ts';
 import { payoutAddressCalls } from './payout-addresses.ts';
 import { payoutDestinationChangeCalls } from './payout-destination-changes.ts';
@@ -30,6 +31,7 @@ export const contract = {
   ...payoutSplitCalls,
   ...payoutAddressCalls,
   ...payoutDestinationChangeCalls,
+  ...passwordCalls,
   ...bankingInfoCalls,
 } as const;
 

@@ -1,6 +1,6 @@
-import { ChangePasswordRequestSchema, ChangePasswordResponseSchema } from '@rayo/shared';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import { enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import type { TokenIssuer } from '../auth/tokens.ts';
 import type { MfaDeps } from '../mfa/mfa-codes.ts';
@@ -24,20 +24,9 @@ export function registerSettingsRoutes(
   registerPayoutAddressRoutes(app, deps);
   registerPayoutDestinationChangeRoutes(app, deps);
 
-  app.post(
-    '/api/settings/password',
-    {
-      schema: {
-        tags: ['settings'],
-        summary: "Changes the caller's password, ends their other sessions and answers this one's new access token",
-        body: ChangePasswordRequestSchema,
-        response: { 200: ChangePasswordResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const caller = callerOf(request);
-      await enforceRateLimit(deps, reply, passwordAttempts, caller.userId);
-      return changePassword(caller, deps, request.body);
-    },
-  );
+  registerCall(app, 'POST /api/settings/password', async (request, reply) => {
+    const caller = callerOf(request);
+    await enforceRateLimit(deps, reply, passwordAttempts, caller.userId);
+    return changePassword(caller, deps, request.body);
+  });
 }
