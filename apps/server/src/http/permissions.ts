@@ -60,10 +60,7 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'POST /api/settings/mfa/enable': signedIn,
   'POST /api/settings/mfa/validate': signedIn,
   'POST /api/settings/mfa/disable': signedIn,
-  'GET /api/settings/branding': { who: members },
-  'PUT /api/settings/branding': { who: admins },
   'PUT /api/settings/branding/logo': { who: admins },
-  'DELETE /api/settings/branding/logo': { who: admins },
   // KYB papers are the organization's legal documents: its admins only, not its managers.
   'GET /api/settings/kyb-documents': { who: admins },
   'POST /api/settings/kyb-documents': { who: admins },

@@ -1,11 +1,11 @@
 import type { Branding } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall, apiRequest } from './client.ts';
 
 const brandingKey = ['settings', 'branding'] as const;
 
 export function useBranding() {
-  return useQuery({ queryKey: brandingKey, queryFn: () => apiRequest<Branding>('/settings/branding') });
+  return useQuery({ queryKey: brandingKey, queryFn: () => apiCall('GET /api/settings/branding') });
 }
 
 function useBrandingChange<Input>(change: (input: Input) => Promise<Branding>) {
@@ -18,7 +18,7 @@ function useBrandingChange<Input>(change: (input: Input) => Promise<Branding>) {
 
 export function useSetAccentColor() {
   return useBrandingChange((accentColor: string | null) =>
-    apiRequest<Branding>('/settings/branding', { method: 'PUT', body: { accentColor } }),
+    apiCall('PUT /api/settings/branding', { body: { accentColor } }),
   );
 }
 
@@ -31,5 +31,5 @@ export function useUploadLogo() {
 }
 
 export function useRemoveLogo() {
-  return useBrandingChange(() => apiRequest<Branding>('/settings/branding/logo', { method: 'DELETE' }));
+  return useBrandingChange(() => apiCall('DELETE /api/settings/branding/logo'));
 }

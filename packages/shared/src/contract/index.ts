@@ -1,4 +1,5 @@
 import { bankingInfoCalls } from './banking-info.ts';
+import { brandingCalls } from './branding.ts';
 import { checkoutProtectionCalls } from './checkout-protection.ts';
 import { checkoutCalls } from './checkouts.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
@@ -33,6 +34,7 @@ export const contract = {
   ...payoutDestinationChangeCalls,
   ...passwordCalls,
   ...bankingInfoCalls,
+  ...brandingCalls,
 } as const;
 
 export type Contract = typeof contract;

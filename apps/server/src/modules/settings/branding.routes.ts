@@ -1,8 +1,9 @@
-import { BrandingSchema, LOGO_MAX_BYTES, SetAccentColorRequestSchema } from '@rayo/shared';
+import { BrandingSchema, LOGO_MAX_BYTES } from '@rayo/shared';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import { readSingleUpload } from '../../http/upload.ts';
 import { getBranding, getPublicLogo, removeLogo, setAccentColor, uploadLogo } from './branding.service.ts';
 
@@ -13,27 +14,16 @@ const LogoQuerySchema = z.object({ v: z.string().max(64).optional() });
 export function registerBrandingRoutes(app: App, deps: { db: Db }): void {
   const { db } = deps;
 
-  app.get(
-    '/api/settings/branding',
-    {
-      schema: { tags, summary: "The organization's logo and accent colour", response: { 200: BrandingSchema } },
-    },
-    async (request) => getBranding(db, callerOf(request)),
+  registerCall(app, 'GET /api/settings/branding', async (request) => getBranding(db, callerOf(request)));
+
+  registerCall(app, 'PUT /api/settings/branding', async (request) =>
+    setAccentColor(callerOf(request), db, request.body),
   );
 
-  app.put(
-    '/api/settings/branding',
-    {
-      schema: {
-        tags,
-        summary: 'Sets the accent colour (#rrggbb) of the public pages, or null for the default',
-        body: SetAccentColorRequestSchema,
-        response: { 200: BrandingSchema },
-      },
-    },
-    async (request) => setAccentColor(callerOf(request), db, request.body),
-  );
+  registerCall(app, 'DELETE /api/settings/branding/logo', async (request) => removeLogo(callerOf(request), db));
 
+  // The upload is multipart/form-data and the public logo is the image's bytes: the contract
+  // defines JSON calls only, so these two stay registered here with their permission lines.
   app.put(
     '/api/settings/branding/logo',
     {
@@ -48,12 +38,6 @@ export function registerBrandingRoutes(app: App, deps: { db: Db }): void {
       const upload = await readSingleUpload(request, LOGO_MAX_BYTES);
       return uploadLogo(caller, db, upload);
     },
-  );
-
-  app.delete(
-    '/api/settings/branding/logo',
-    { schema: { tags, summary: 'Removes the logo', response: { 200: BrandingSchema } } },
-    async (request) => removeLogo(callerOf(request), db),
   );
 
   app.get(
