@@ -62,10 +62,8 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'POST /api/settings/mfa/disable': signedIn,
   'PUT /api/settings/branding/logo': { who: admins },
   // KYB papers are the organization's legal documents: its admins only, not its managers.
-  'GET /api/settings/kyb-documents': { who: admins },
   'POST /api/settings/kyb-documents': { who: admins },
   'GET /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'DELETE /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
   'GET /api/settings/payouts': { who: members },
   // Sign-in's second step: the MFA challenge in the body is the credential.
   'POST /api/auth/signin/mfa': anyone,

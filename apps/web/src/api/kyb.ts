@@ -1,14 +1,14 @@
 import type { KybDocument } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiRequest, apiResponse } from './client.ts';
+import { apiCall, apiRequest, apiResponse } from './client.ts';
 
 const kybKey = ['settings', 'kyb-documents'] as const;
 
 export function useKybDocuments(enabled: boolean) {
   return useQuery({
     queryKey: kybKey,
-    queryFn: () => apiRequest<KybDocument[]>('/settings/kyb-documents'),
+    queryFn: () => apiCall('GET /api/settings/kyb-documents'),
     enabled,
   });
 }
@@ -30,8 +30,7 @@ export function useUploadKybDocument() {
 export function useDeleteKybDocument() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiRequest<void>(`/settings/kyb-documents/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => apiCall('DELETE /api/settings/kyb-documents/:id', { params: { id } }),
     onSuccess: (_, id) =>
       queryClient.setQueryData<KybDocument[]>(kybKey, (documents = []) => documents.filter((d) => d.id !== id)),
   });

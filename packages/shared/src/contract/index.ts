@@ -3,6 +3,7 @@ import { brandingCalls } from './branding.ts';
 import { checkoutProtectionCalls } from './checkout-protection.ts';
 import { checkoutCalls } from './checkouts.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
+import { kybCalls } from './kyb.ts';
 import { languageCalls } from './language.ts';
 import { passwordCalls } from './password.ts';
 import { paymentLinkCalls } from './payment-links.ts';
@@ -35,6 +36,7 @@ export const contract = {
   ...passwordCalls,
   ...bankingInfoCalls,
   ...brandingCalls,
+  ...kybCalls,
 } as const;
 
 export type Contract = typeof contract;

@@ -1,8 +1,9 @@
-import { KYB_MAX_BYTES, KybDocumentListSchema, KybDocumentSchema } from '@rayo/shared';
+import { KYB_MAX_BYTES, KybDocumentSchema } from '@rayo/shared';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import { attachmentDisposition, readSingleUpload } from '../../http/upload.ts';
 import { deleteKybDocument, downloadKybDocument, listKybDocuments, uploadKybDocument } from './kyb.service.ts';
 
@@ -12,14 +13,14 @@ const IdParamsSchema = z.object({ id: z.uuid() });
 export function registerKybRoutes(app: App, deps: { db: Db }): void {
   const { db } = deps;
 
-  app.get(
-    '/api/settings/kyb-documents',
-    {
-      schema: { tags, summary: "The organization's KYB documents", response: { 200: KybDocumentListSchema } },
-    },
-    async (request) => listKybDocuments(db, callerOf(request)),
+  registerCall(app, 'GET /api/settings/kyb-documents', async (request) => listKybDocuments(db, callerOf(request)));
+
+  registerCall(app, 'DELETE /api/settings/kyb-documents/:id', async (request) =>
+    deleteKybDocument(callerOf(request), db, request.params.id),
   );
 
+  // The upload is multipart/form-data and the download is the file's bytes: the contract
+  // defines JSON calls only, so these two stay registered here with their permission lines.
   app.post(
     '/api/settings/kyb-documents',
     {
@@ -49,21 +50,6 @@ export function registerKybRoutes(app: App, deps: { db: Db }): void {
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('cache-control', 'private, no-store')
         .send(document.bytes);
-    },
-  );
-
-  app.delete(
-    '/api/settings/kyb-documents/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Deletes a KYB document of the organization; KYB goes back to unverified',
-        params: IdParamsSchema,
-      },
-    },
-    async (request, reply) => {
-      await deleteKybDocument(callerOf(request), db, request.params.id);
-      return reply.status(204).send();
     },
   );
 }
