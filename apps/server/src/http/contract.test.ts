@@ -23,7 +23,8 @@ const routeFilesNotYetMigrated = [
   'dashboard/dashboard.routes.ts',
   'day-close/day-close.routes.ts',
   'devnet/devnet.routes.ts',
-  'donations/donations.routes.ts',
+  // LNURL-pay answers a refusal as 200 `{ status: 'ERROR', reason }` (LUD-01), not `{ code, message }`,
+  // and serves the Lightning address at `/.well-known/lnurlp/:name`, outside `/api`.
   'donations/lnurlp.routes.ts',
   'invoices/invoices.routes.ts',
   'managers/managers.routes.ts',

@@ -618,8 +618,9 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   }),
   'DELETE /api/donations/lightning-address': () => ({}),
   'GET /api/public/donation-links/:id': async () => ({ params: { id: await sharedDonationLinkOfA() } }),
+  // A link of its own: the walk's LNURL callbacks, from the same address, spend the shared link's budget.
   'POST /api/public/donation-links/:id/invoices': async () => ({
-    params: { id: await sharedDonationLinkOfA() },
+    params: { id: await donationLinkOfA() },
     body: { amountSats: 10, comment: 'Walk' },
   }),
   'GET /api/lnurlp/:id': async () => ({ params: { id: await sharedDonationLinkOfA() } }),

@@ -118,20 +118,7 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'POST /api/public/receipts/:token/email': anyone,
   'POST /api/invoices/:id/lnurl-withdraw': anyone,
 
-  // Donations (Integrations): managers see the links and donations of their linked accounts.
-  'GET /api/donation-links': { who: members },
-  'POST /api/donation-links': { who: admins, scope: { param: 'virtualBptId', within: 'organization', outside: 400 } },
-  'DELETE /api/donation-links/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'GET /api/donations': { who: members },
-  'GET /api/donations/lightning-address': { who: members },
-  'PUT /api/donations/lightning-address': {
-    who: admins,
-    scope: { param: 'donationLinkId', within: 'organization', outside: 400 },
-  },
-  'DELETE /api/donations/lightning-address': { who: admins },
   // A donation link's random id is its public address; wallets call LNURL-pay without a session.
-  'GET /api/public/donation-links/:id': anyone,
-  'POST /api/public/donation-links/:id/invoices': anyone,
   'GET /api/lnurlp/:id': anyone,
   // A refund link's k1 is 256 random bits handed only to the customer being refunded.
   'GET /api/lnurlw/refunds/:k1': anyone,

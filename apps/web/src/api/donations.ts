@@ -1,31 +1,20 @@
-import type {
-  CreateDonationInvoiceRequest,
-  CreateDonationLinkRequest,
-  DonationAddressAnswer,
-  DonationHistory,
-  DonationInvoice,
-  DonationLink,
-  PublicDonationLink,
-  SetDonationAddressRequest,
-  VirtualBpt,
-} from '@rayo/shared';
+import type { CreateDonationInvoiceRequest, CreateDonationLinkRequest, SetDonationAddressRequest } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
-import { publicEarlyPath } from './early-requests.ts';
+import { apiCall } from './client.ts';
 
 const donationsKey = ['donations'] as const;
 const linksKey = [...donationsKey, 'links'] as const;
 const addressKey = [...donationsKey, 'address'] as const;
 
 export function useDonationLinks() {
-  return useQuery({ queryKey: linksKey, queryFn: () => apiRequest<DonationLink[]>('/donation-links') });
+  return useQuery({ queryKey: linksKey, queryFn: () => apiCall('GET /api/donation-links') });
 }
 
 /** The virtual BPTs a donation link can sell through. */
 export function useVirtualBptChoices(enabled: boolean) {
   return useQuery({
     queryKey: ['virtual-bpts'],
-    queryFn: () => apiRequest<VirtualBpt[]>('/virtual-bpts'),
+    queryFn: () => apiCall('GET /api/virtual-bpts'),
     enabled,
   });
 }
@@ -40,21 +29,19 @@ function useDonationMutation<Variables, Result>(call: (variables: Variables) => 
 
 export function useCreateDonationLink() {
   return useDonationMutation((request: CreateDonationLinkRequest) =>
-    apiRequest<DonationLink>('/donation-links', { method: 'POST', body: request }),
+    apiCall('POST /api/donation-links', { body: request }),
   );
 }
 
 export function useDeleteDonationLink() {
-  return useDonationMutation((id: string) =>
-    apiRequest<void>(`/donation-links/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  );
+  return useDonationMutation((id: string) => apiCall('DELETE /api/donation-links/:id', { params: { id } }));
 }
 
 /** One page of the donations received, newest first; the previous page stays shown while the next loads. */
 export function useDonationHistory(page: number, pageSize: number) {
   return useQuery({
     queryKey: [...donationsKey, 'history', page, pageSize],
-    queryFn: () => apiRequest<DonationHistory>(`/donations?page=${page}&pageSize=${pageSize}`),
+    queryFn: () => apiCall('GET /api/donations', { query: { page, pageSize } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -62,25 +49,28 @@ export function useDonationHistory(page: number, pageSize: number) {
 export function useDonationAddress() {
   return useQuery({
     queryKey: addressKey,
-    queryFn: () => apiRequest<DonationAddressAnswer>('/donations/lightning-address'),
+    queryFn: () => apiCall('GET /api/donations/lightning-address'),
   });
 }
 
 export function useSetDonationAddress() {
   return useDonationMutation((request: SetDonationAddressRequest) =>
-    apiRequest<DonationAddressAnswer>('/donations/lightning-address', { method: 'PUT', body: request }),
+    apiCall('PUT /api/donations/lightning-address', { body: request }),
   );
 }
 
 export function useRemoveDonationAddress() {
-  return useDonationMutation(() => apiRequest<void>('/donations/lightning-address', { method: 'DELETE' }));
+  return useDonationMutation(() => apiCall('DELETE /api/donations/lightning-address'));
 }
 
-/** The public donation page: no session. */
+/**
+ * The public donation page: no session. Its path is the one the page's head asks for early
+ * (`PUBLIC_EARLY_PAGES.donation`), so the early answer is taken.
+ */
 export function usePublicDonationLink(id: string) {
   return useQuery({
     queryKey: ['public-donation-link', id],
-    queryFn: () => apiRequest<PublicDonationLink>(publicEarlyPath('donation', id), { auth: false }),
+    queryFn: () => apiCall('GET /api/public/donation-links/:id', { params: { id }, auth: false }),
     retry: false,
   });
 }
@@ -88,10 +78,6 @@ export function usePublicDonationLink(id: string) {
 export function useCreateDonationInvoice(id: string) {
   return useMutation({
     mutationFn: (request: CreateDonationInvoiceRequest) =>
-      apiRequest<DonationInvoice>(`/public/donation-links/${encodeURIComponent(id)}/invoices`, {
-        method: 'POST',
-        body: request,
-        auth: false,
-      }),
+      apiCall('POST /api/public/donation-links/:id/invoices', { params: { id }, body: request, auth: false }),
   });
 }

@@ -3,6 +3,7 @@ import { brandingCalls } from './branding.ts';
 import { checkoutProtectionCalls } from './checkout-protection.ts';
 import { checkoutCalls } from './checkouts.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
+import { donationCalls } from './donations.ts';
 import { kybCalls } from './kyb.ts';
 import { languageCalls } from './language.ts';
 import { passwordCalls } from './password.ts';
@@ -37,6 +38,7 @@ export const contract = {
   ...bankingInfoCalls,
   ...brandingCalls,
   ...kybCalls,
+  ...donationCalls,
 } as const;
 
 export type Contract = typeof contract;
