@@ -35,6 +35,7 @@ const routeFilesNotYetMigrated = [
   'payouts/payouts-onchain.routes.ts',
   'payouts/payouts.routes.ts',
   'rates/rates.routes.ts',
+  // Its PDF is not a JSON answer; its other calls are in the contract.
   'receipts/receipts.routes.ts',
   'refunds/refunds.routes.ts',
   'settings/branding.routes.ts',

@@ -1,12 +1,12 @@
-import type { EmailReceiptRequest, Language, Receipt, ReceiptLink } from '@rayo/shared';
+import type { EmailReceiptRequest, Language } from '@rayo/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 /** Receipts are public: the token in the link is all a reader needs. */
 export function usePublicReceipt(token: string) {
   return useQuery({
     queryKey: ['public-receipt', token],
-    queryFn: () => apiRequest<Receipt>(`/public/receipts/${encodeURIComponent(token)}`, { auth: false }),
+    queryFn: () => apiCall('GET /api/public/receipts/:token', { params: { token }, auth: false }),
     retry: false,
   });
 }
@@ -15,7 +15,7 @@ export function usePublicReceipt(token: string) {
 export function useInvoiceReceiptLink(invoiceId: string) {
   return useQuery({
     queryKey: ['invoice-receipt', invoiceId],
-    queryFn: () => apiRequest<ReceiptLink>(`/invoices/${encodeURIComponent(invoiceId)}/receipt`, { auth: false }),
+    queryFn: () => apiCall('GET /api/invoices/:id/receipt', { params: { id: invoiceId }, auth: false }),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -23,7 +23,7 @@ export function useInvoiceReceiptLink(invoiceId: string) {
 export function useEmailReceipt() {
   return useMutation({
     mutationFn: ({ token, ...body }: EmailReceiptRequest & { token: string }) =>
-      apiRequest<void>(`/public/receipts/${encodeURIComponent(token)}/email`, { method: 'POST', body, auth: false }),
+      apiCall('POST /api/public/receipts/:token/email', { params: { token }, body, auth: false }),
   });
 }
 

@@ -11,11 +11,13 @@ import { paymentLinkCalls } from './payment-links.ts';
 import { payoutAddressCalls } from './payout-addresses.ts';
 import { payoutDestinationChangeCalls } from './payout-destination-changes.ts';
 import { payoutSplitCalls } from './payout-split.ts';
+import { receiptCalls } from './receipts.ts';
 import { storeCheckoutCalls } from './store-checkouts.ts';
 import { virtualBptCalls } from './virtual-bpts.ts';
 import { webhookCalls } from './webhooks.ts';
 
 export * from './call.ts';
+export { ReceiptTokenParamsSchema } from './receipts.ts';
 export * from './webhook-events.ts';
 
 /**
@@ -39,6 +41,7 @@ export const contract = {
   ...brandingCalls,
   ...kybCalls,
   ...donationCalls,
+  ...receiptCalls,
 } as const;
 
 export type Contract = typeof contract;

@@ -1,6 +1,7 @@
-import { EmailReceiptRequestSchema, ReceiptLanguageQuerySchema, ReceiptLinkSchema, ReceiptSchema } from '@rayo/shared';
-import { z } from 'zod';
+import { ReceiptLanguageQuerySchema } from '@rayo/shared';
+import { ReceiptTokenParamsSchema } from '@rayo/shared/contract';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { sha256Hex } from '../auth/tokens.ts';
 import {
@@ -10,11 +11,6 @@ import {
   type ReceiptDeps,
   renderReceiptPdf,
 } from './receipts.service.ts';
-
-const tags = ['receipts'];
-const InvoiceParamsSchema = z.object({ id: z.uuid() });
-/** Any text: a token of the wrong shape is as unknown as a right-shaped one nobody issued (404). */
-const TokenParamsSchema = z.object({ token: z.string().max(128) });
 
 /** A receipt is a public page: each address reads a budget of them, as checkout pages are read. */
 const readsPerIp: RateLimitRule = { name: 'receipt-read-ip', limit: 60, windowSeconds: 60 };
@@ -31,45 +27,24 @@ const mailsPerReceipt: RateLimitRule = { name: 'receipt-mail-receipt', limit: 5,
 const mailsPerAddress: RateLimitRule = { name: 'receipt-mail-address', limit: 5, windowSeconds: 60 * 60 };
 
 export function registerReceiptRoutes(app: App, deps: ReceiptDeps & RateLimitDeps): void {
-  app.get(
-    '/api/invoices/:id/receipt',
-    {
-      schema: {
-        tags,
-        summary: "The receipt link of a paid invoice's sale (404 while unpaid), for the paid screen",
-        params: InvoiceParamsSchema,
-        response: { 200: ReceiptLinkSchema },
-      },
-    },
-    async (request, reply) => {
-      await enforceRateLimit(deps, reply, readsPerIp, clientOf(request));
-      return getInvoiceReceiptLink(deps.db, request.params.id);
-    },
-  );
+  registerCall(app, 'GET /api/invoices/:id/receipt', async (request, reply) => {
+    await enforceRateLimit(deps, reply, readsPerIp, clientOf(request));
+    return getInvoiceReceiptLink(deps.db, request.params.id);
+  });
 
-  app.get(
-    '/api/public/receipts/:token',
-    {
-      schema: {
-        tags,
-        summary: 'A paid sale’s receipt, by the token of its link',
-        params: TokenParamsSchema,
-        response: { 200: ReceiptSchema },
-      },
-    },
-    async (request, reply) => {
-      await enforceRateLimit(deps, reply, readsPerIp, clientOf(request));
-      return getReceipt(deps.db, request.params.token);
-    },
-  );
+  registerCall(app, 'GET /api/public/receipts/:token', async (request, reply) => {
+    await enforceRateLimit(deps, reply, readsPerIp, clientOf(request));
+    return getReceipt(deps.db, request.params.token);
+  });
 
+  // A PDF is not a JSON answer, which the contract describes; it stays registered here.
   app.get(
     '/api/public/receipts/:token/pdf',
     {
       schema: {
-        tags,
+        tags: ['receipts'],
         summary: 'The receipt as a PDF on an 80 mm roll, in `language` or else the merchant’s',
-        params: TokenParamsSchema,
+        params: ReceiptTokenParamsSchema,
         querystring: ReceiptLanguageQuerySchema,
       },
     },
@@ -84,24 +59,12 @@ export function registerReceiptRoutes(app: App, deps: ReceiptDeps & RateLimitDep
     },
   );
 
-  app.post(
-    '/api/public/receipts/:token/email',
-    {
-      schema: {
-        tags,
-        summary: 'Mails the receipt to the address typed on the paid screen; the address is not kept',
-        params: TokenParamsSchema,
-        body: EmailReceiptRequestSchema,
-      },
-    },
-    async (request, reply) => {
-      const { token } = request.params;
-      await enforceRateLimit(deps, reply, mailsPerIp, clientOf(request));
-      await enforceRateLimit(deps, reply, mailsPerReceipt, sha256Hex(token));
-      // Counted by a hash, so the limit's table does not keep the address either.
-      await enforceRateLimit(deps, reply, mailsPerAddress, sha256Hex(request.body.email.toLowerCase()));
-      await emailReceipt(deps, token, request.body);
-      return reply.code(204).send();
-    },
-  );
+  registerCall(app, 'POST /api/public/receipts/:token/email', async (request, reply) => {
+    const { token } = request.params;
+    await enforceRateLimit(deps, reply, mailsPerIp, clientOf(request));
+    await enforceRateLimit(deps, reply, mailsPerReceipt, sha256Hex(token));
+    // Counted by a hash, so the limit's table does not keep the address either.
+    await enforceRateLimit(deps, reply, mailsPerAddress, sha256Hex(request.body.email.toLowerCase()));
+    await emailReceipt(deps, token, request.body);
+  });
 }
