@@ -23,7 +23,7 @@ const routeFilesNotYetMigrated = [
   'dashboard/dashboard.routes.ts',
   'day-close/day-close.routes.ts',
   'devnet/devnet.routes.ts',
-  // LNURL-pay answers a refusal as 200 `{ status: 'ERROR', reason }` (LUD-01), not `{ code, message }`,
+  // LNURL answers a refusal as 200 `{ status: 'ERROR', reason }` (LUD-01), not `{ code, message }`,
   // and serves the Lightning address at `/.well-known/lnurlp/:name`, outside `/api`.
   'donations/lnurlp.routes.ts',
   'invoices/invoices.routes.ts',
@@ -37,6 +37,7 @@ const routeFilesNotYetMigrated = [
   'rates/rates.routes.ts',
   // Its PDF is not a JSON answer; its other calls are in the contract.
   'receipts/receipts.routes.ts',
+  // The refund links' LNURL-withdraw service answers as LNURL does (above); the rest is in the contract.
   'refunds/refunds.routes.ts',
   'settings/branding.routes.ts',
   'settings/kyb.routes.ts',

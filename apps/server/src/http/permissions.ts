@@ -131,9 +131,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/close': dashboard,
   'GET /api/close/csv': dashboard,
   'GET /api/close/pdf': dashboard,
-  // Managers see a sale's refunds on their linked accounts; only admins make them (issue 30).
-  'GET /api/transactions/:id/refunds': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
-  'POST /api/transactions/:id/refunds': { who: admins, scope: { param: 'id', within: 'organization' } },
   'GET /api/close/schedules': { who: admins },
   'POST /api/close/schedules': { who: admins, scope: { param: 'account', within: 'organization', outside: 400 } },
   'DELETE /api/close/schedules/:id': { who: admins, scope: { param: 'id', within: 'organization' } },

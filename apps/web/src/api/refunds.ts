@@ -1,6 +1,6 @@
-import { MFA_CODE_HEADER, type Refund, type SaleRefunds } from '@rayo/shared';
+import { MFA_CODE_HEADER } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const refundsKey = (transactionId: string) => ['refunds', transactionId] as const;
 
@@ -8,7 +8,7 @@ const refundsKey = (transactionId: string) => ['refunds', transactionId] as cons
 export function useSaleRefunds(transactionId: string) {
   return useQuery({
     queryKey: refundsKey(transactionId),
-    queryFn: () => apiRequest<SaleRefunds>(`/transactions/${transactionId}/refunds`),
+    queryFn: () => apiCall('GET /api/transactions/:id/refunds', { params: { id: transactionId } }),
   });
 }
 
@@ -31,8 +31,8 @@ export function useRefundSale(transactionId: string) {
       destination?: string;
       mfaCode?: string;
     }) =>
-      apiRequest<Refund>(`/transactions/${transactionId}/refunds`, {
-        method: 'POST',
+      apiCall('POST /api/transactions/:id/refunds', {
+        params: { id: transactionId },
         body: { amountMsat, idempotencyKey, ...(destination ? { destination } : {}) },
         ...(mfaCode ? { headers: { [MFA_CODE_HEADER]: mfaCode } } : {}),
       }),

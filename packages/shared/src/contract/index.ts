@@ -12,6 +12,7 @@ import { payoutAddressCalls } from './payout-addresses.ts';
 import { payoutDestinationChangeCalls } from './payout-destination-changes.ts';
 import { payoutSplitCalls } from './payout-split.ts';
 import { receiptCalls } from './receipts.ts';
+import { refundCalls } from './refunds.ts';
 import { storeCheckoutCalls } from './store-checkouts.ts';
 import { virtualBptCalls } from './virtual-bpts.ts';
 import { webhookCalls } from './webhooks.ts';
@@ -42,6 +43,7 @@ export const contract = {
   ...kybCalls,
   ...donationCalls,
   ...receiptCalls,
+  ...refundCalls,
 } as const;
 
 export type Contract = typeof contract;
