@@ -21,6 +21,7 @@ const routeFilesNotYetMigrated = [
   'bpts/bpts.routes.ts',
   'countries/countries.routes.ts',
   'dashboard/dashboard.routes.ts',
+  // Its CSV and PDF are files; its JSON calls are in the contract.
   'day-close/day-close.routes.ts',
   'devnet/devnet.routes.ts',
   // LNURL answers a refusal as 200 `{ status: 'ERROR', reason }` (LUD-01), not `{ code, message }`,

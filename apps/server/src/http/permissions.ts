@@ -128,12 +128,8 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/dashboard/transactions/sum/:account': dashboard,
   'GET /api/dashboard/transactions/series': dashboard,
   'GET /api/dashboard/transactions/csv': dashboard,
-  'GET /api/close': dashboard,
   'GET /api/close/csv': dashboard,
   'GET /api/close/pdf': dashboard,
-  'GET /api/close/schedules': { who: admins },
-  'POST /api/close/schedules': { who: admins, scope: { param: 'account', within: 'organization', outside: 400 } },
-  'DELETE /api/close/schedules/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
 
   // Back office (SPEC §7): every organization, their verification and blocking, notices, the audit log.
   'GET /api/back-office/organizations': { who: backOffice },

@@ -1,20 +1,22 @@
-import type { CloseSchedule, CloseScheduleInput, CloseScheduleList, DayClose } from '@rayo/shared';
+import type { CloseScheduleInput } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiRequest, apiResponse } from './client.ts';
+import { apiCall, apiResponse } from './client.ts';
 
 export type CloseFilter = { day: string; account: string; bpt: string };
 
+function closeFilterQuery(filter: CloseFilter): { day: string; account: string; bpt?: string } {
+  return { day: filter.day, account: filter.account, ...(filter.bpt !== 'all' && { bpt: filter.bpt }) };
+}
+
 function closeQuery(filter: CloseFilter): string {
-  const params = new URLSearchParams({ day: filter.day, account: filter.account });
-  if (filter.bpt !== 'all') params.set('bpt', filter.bpt);
-  return params.toString();
+  return new URLSearchParams(closeFilterQuery(filter)).toString();
 }
 
 export function useDayClose(filter: CloseFilter | null) {
   return useQuery({
     queryKey: ['close', filter],
-    queryFn: () => apiRequest<DayClose>(`/close?${closeQuery(filter as CloseFilter)}`),
+    queryFn: () => apiCall('GET /api/close', { query: closeFilterQuery(filter as CloseFilter) }),
     enabled: filter !== null,
   });
 }
@@ -33,7 +35,7 @@ const schedulesKey = ['close', 'schedules'] as const;
 export function useCloseSchedules(enabled: boolean) {
   return useQuery({
     queryKey: schedulesKey,
-    queryFn: () => apiRequest<CloseScheduleList>('/close/schedules'),
+    queryFn: () => apiCall('GET /api/close/schedules'),
     enabled,
   });
 }
@@ -41,8 +43,7 @@ export function useCloseSchedules(enabled: boolean) {
 export function useAddCloseSchedule() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: CloseScheduleInput) =>
-      apiRequest<CloseSchedule>('/close/schedules', { method: 'POST', body: input }),
+    mutationFn: (input: CloseScheduleInput) => apiCall('POST /api/close/schedules', { body: input }),
     onSuccess: () => client.invalidateQueries({ queryKey: schedulesKey }),
   });
 }
@@ -50,7 +51,7 @@ export function useAddCloseSchedule() {
 export function useRemoveCloseSchedule() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest<void>(`/close/schedules/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => apiCall('DELETE /api/close/schedules/:id', { params: { id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: schedulesKey }),
   });
 }

@@ -2,6 +2,7 @@ import { bankingInfoCalls } from './banking-info.ts';
 import { brandingCalls } from './branding.ts';
 import { checkoutProtectionCalls } from './checkout-protection.ts';
 import { checkoutCalls } from './checkouts.ts';
+import { dayCloseCalls } from './day-close.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
 import { donationCalls } from './donations.ts';
 import { kybCalls } from './kyb.ts';
@@ -44,6 +45,7 @@ export const contract = {
   ...donationCalls,
   ...receiptCalls,
   ...refundCalls,
+  ...dayCloseCalls,
 } as const;
 
 export type Contract = typeof contract;

@@ -1,16 +1,9 @@
-import {
-  CloseScheduleInputSchema,
-  CloseScheduleListSchema,
-  CloseScheduleSchema,
-  DayCloseQuerySchema,
-  DayCloseSchema,
-  LanguageSchema,
-} from '@rayo/shared';
-import { z } from 'zod';
+import { DayCloseQuerySchema, LanguageSchema } from '@rayo/shared';
 import type { Db, ReadDb } from '../../db/database.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import { createCloseSchedule, listCloseSchedulesOf, removeCloseSchedule } from './close-schedules.service.ts';
 import { exportDayCloseCsv, exportDayClosePdf, getDayClose } from './day-close.service.ts';
 
@@ -19,19 +12,11 @@ const DayClosePdfQuerySchema = DayCloseQuerySchema.extend({ language: LanguageSc
 
 /** The close is read from `readDb`, the replica when there is one, like the dashboard. */
 export function registerDayCloseRoutes(app: App, deps: { db: Db; readDb: ReadDb; clock: Clock }): void {
-  app.get(
-    '/api/close',
-    {
-      schema: {
-        tags: ['dashboard'],
-        summary: 'The end-of-day close of a local day: totals by account, terminal, payment method and hour',
-        querystring: DayCloseQuerySchema,
-        response: { 200: DayCloseSchema },
-      },
-    },
-    async (request) => getDayClose(deps.db, deps.readDb, callerOf(request), request.query),
+  registerCall(app, 'GET /api/close', async (request) =>
+    getDayClose(deps.db, deps.readDb, callerOf(request), request.query),
   );
 
+  // The CSV and the PDF are files, not the JSON answers the contract describes: registered here.
   app.get(
     '/api/close/csv',
     {
@@ -71,38 +56,13 @@ export function registerDayCloseRoutes(app: App, deps: { db: Db; readDb: ReadDb;
     },
   );
 
-  app.get(
-    '/api/close/schedules',
-    {
-      schema: {
-        tags: ['dashboard'],
-        summary: "The organization's mailed close schedules",
-        response: { 200: CloseScheduleListSchema },
-      },
-    },
-    async (request) => listCloseSchedulesOf(deps.db, callerOf(request)),
+  registerCall(app, 'GET /api/close/schedules', async (request) => listCloseSchedulesOf(deps.db, callerOf(request)));
+
+  registerCall(app, 'POST /api/close/schedules', async (request) =>
+    createCloseSchedule(callerOf(request), deps.db, request.body, deps.clock()),
   );
 
-  app.post(
-    '/api/close/schedules',
-    {
-      schema: {
-        tags: ['dashboard'],
-        summary: 'Has the close mailed to the caller at closing time, daily, weekly or monthly',
-        body: CloseScheduleInputSchema,
-        response: { 201: CloseScheduleSchema },
-      },
-    },
-    async (request, reply) =>
-      reply.status(201).send(await createCloseSchedule(callerOf(request), deps.db, request.body, deps.clock())),
-  );
-
-  app.delete(
-    '/api/close/schedules/:id',
-    { schema: { tags: ['dashboard'], summary: 'Stops a mailed close', params: z.object({ id: z.uuid() }) } },
-    async (request, reply) => {
-      await removeCloseSchedule(callerOf(request), deps.db, request.params.id);
-      return reply.status(204).send();
-    },
+  registerCall(app, 'DELETE /api/close/schedules/:id', async (request) =>
+    removeCloseSchedule(callerOf(request), deps.db, request.params.id),
   );
 }
