@@ -35,7 +35,6 @@ const routeFilesNotYetMigrated = [
   'payouts/payout-cancel.routes.ts',
   'payouts/payouts-onchain.routes.ts',
   'payouts/payouts.routes.ts',
-  'rates/rates.routes.ts',
   // Its PDF is not a JSON answer; its other calls are in the contract.
   'receipts/receipts.routes.ts',
   // The refund links' LNURL-withdraw service answers as LNURL does (above); the rest is in the contract.

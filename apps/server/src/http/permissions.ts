@@ -44,8 +44,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/ready': anyone,
   'GET /api/public-config': anyone,
   'GET /api/countries': anyone,
-  'GET /api/currencies': signedIn,
-
   'POST /api/auth/signin': anyone,
   'POST /api/auth/refresh-access-token': anyone,
   'POST /api/auth/logout': anyone,

@@ -12,6 +12,7 @@ import { paymentLinkCalls } from './payment-links.ts';
 import { payoutAddressCalls } from './payout-addresses.ts';
 import { payoutDestinationChangeCalls } from './payout-destination-changes.ts';
 import { payoutSplitCalls } from './payout-split.ts';
+import { rateCalls } from './rates.ts';
 import { receiptCalls } from './receipts.ts';
 import { refundCalls } from './refunds.ts';
 import { storeCheckoutCalls } from './store-checkouts.ts';
@@ -46,6 +47,7 @@ export const contract = {
   ...receiptCalls,
   ...refundCalls,
   ...dayCloseCalls,
+  ...rateCalls,
 } as const;
 
 export type Contract = typeof contract;
