@@ -19,7 +19,6 @@ const routeFilesNotYetMigrated = [
   'back-office/back-office-payments.routes.ts',
   'back-office/back-office.routes.ts',
   'bpts/bpts.routes.ts',
-  'countries/countries.routes.ts',
   'dashboard/dashboard.routes.ts',
   // Its CSV and PDF are files; its JSON calls are in the contract.
   'day-close/day-close.routes.ts',

@@ -43,7 +43,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/health': anyone,
   'GET /api/ready': anyone,
   'GET /api/public-config': anyone,
-  'GET /api/countries': anyone,
   'POST /api/auth/signin': anyone,
   'POST /api/auth/refresh-access-token': anyone,
   'POST /api/auth/logout': anyone,

@@ -2,6 +2,7 @@ import { bankingInfoCalls } from './banking-info.ts';
 import { brandingCalls } from './branding.ts';
 import { checkoutProtectionCalls } from './checkout-protection.ts';
 import { checkoutCalls } from './checkouts.ts';
+import { countryCalls } from './countries.ts';
 import { dayCloseCalls } from './day-close.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
 import { donationCalls } from './donations.ts';
@@ -47,6 +48,7 @@ export const contract = {
   ...receiptCalls,
   ...refundCalls,
   ...dayCloseCalls,
+  ...countryCalls,
   ...rateCalls,
 } as const;
 
