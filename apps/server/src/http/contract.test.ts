@@ -28,7 +28,6 @@ const routeFilesNotYetMigrated = [
   'donations/lnurlp.routes.ts',
   'invoices/invoices.routes.ts',
   'managers/managers.routes.ts',
-  'meta/meta.routes.ts',
   'mfa/mfa.routes.ts',
   'organizations/organizations.routes.ts',
   'payouts/payout-cancel.routes.ts',

@@ -1,7 +1,6 @@
-import type { Readiness } from '@rayo/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 /** How often a screen asks whether the demo's sales are recorded yet. */
 const DEMO_DATA_POLL_MS = 3000;
@@ -14,7 +13,7 @@ export function useDemoDataPreparing(): boolean {
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: ['ready'],
-    queryFn: () => apiRequest<Readiness>('/ready', { auth: false }),
+    queryFn: () => apiCall('GET /api/ready', { auth: false }),
     refetchInterval: (current) => (current.state.data?.demoData === 'preparing' ? DEMO_DATA_POLL_MS : false),
   });
   const preparing = query.data?.demoData === 'preparing';

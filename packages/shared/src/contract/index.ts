@@ -8,6 +8,7 @@ import { developerTokenCalls } from './developer-tokens.ts';
 import { donationCalls } from './donations.ts';
 import { kybCalls } from './kyb.ts';
 import { languageCalls } from './language.ts';
+import { metaCalls } from './meta.ts';
 import { passwordCalls } from './password.ts';
 import { paymentLinkCalls } from './payment-links.ts';
 import { payoutAddressCalls } from './payout-addresses.ts';
@@ -49,6 +50,7 @@ export const contract = {
   ...refundCalls,
   ...dayCloseCalls,
   ...countryCalls,
+  ...metaCalls,
   ...rateCalls,
 } as const;
 
