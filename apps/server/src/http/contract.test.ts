@@ -29,7 +29,6 @@ const routeFilesNotYetMigrated = [
   'invoices/invoices.routes.ts',
   'managers/managers.routes.ts',
   'mfa/mfa.routes.ts',
-  'organizations/organizations.routes.ts',
   'payouts/payout-cancel.routes.ts',
   'payouts/payouts-onchain.routes.ts',
   'payouts/payouts.routes.ts',

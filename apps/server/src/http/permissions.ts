@@ -47,8 +47,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'POST /api/auth/confirm-email': anyone,
   'POST /api/auth/forgot-password': anyone,
   'POST /api/auth/confirm-forgot-password': anyone,
-  // Only an admin who signed up has no organization yet; the service refuses anyone else.
-  'POST /api/onboard': { who: ['admin'], scope: { within: 'no-organization', outside: 409 } },
 
   'GET /api/settings/mfa': signedIn,
   'POST /api/settings/mfa/enable': signedIn,
@@ -62,8 +60,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   // Sign-in's second step: the MFA challenge in the body is the credential.
   'POST /api/auth/signin/mfa': anyone,
   'POST /api/settings/mfa/recover': anyone,
-
-  'GET /api/organization/current': { who: members },
 
   'GET /api/account/all': { who: members },
   'GET /api/accounts': { who: members },

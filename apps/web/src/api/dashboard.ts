@@ -1,5 +1,4 @@
 import {
-  type CurrentOrganization,
   type CustomDays,
   type PeriodPreset,
   type PeriodRange,
@@ -14,8 +13,7 @@ import {
 } from '@rayo/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiRequest, apiResponse } from './client.ts';
-import { CURRENT_ORGANIZATION_PATH } from './early-requests.ts';
+import { apiCall, apiRequest, apiResponse } from './client.ts';
 
 /** What every dashboard call is filtered by: a period and `all` or one account id. */
 export type DashboardFilter = PeriodRange & { account: string };
@@ -48,7 +46,8 @@ export function dashboardFilter(
 
 export const currentOrganizationQuery = queryOptions({
   queryKey: ['organization', 'current'],
-  queryFn: () => apiRequest<CurrentOrganization>(CURRENT_ORGANIZATION_PATH),
+  // The page's head asks for it early when home opens (`HOME_EARLY_PATHS`).
+  queryFn: () => apiCall('GET /api/organization/current'),
   staleTime: 5 * 60_000,
 });
 

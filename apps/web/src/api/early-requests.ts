@@ -10,10 +10,11 @@
 /** The window property the head's script keeps its requests under, by API path. */
 export const EARLY_REQUESTS_KEY = 'rayoEarlyRequests';
 
-export const CURRENT_ORGANIZATION_PATH = '/organization/current';
-
-/** What the head asks for early when a signed-in visitor opens `/`. */
-export const HOME_EARLY_PATHS = [CURRENT_ORGANIZATION_PATH];
+/**
+ * What the head asks for early when a signed-in visitor opens `/`: the path `apiCall` sends
+ * `GET /api/organization/current` to.
+ */
+export const HOME_EARLY_PATHS = ['/organization/current'];
 
 /**
  * Public pages whose one call the head starts: a page at `page` + id reads `api` + id (the id

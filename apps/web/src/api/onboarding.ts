@@ -1,12 +1,6 @@
-import type {
-  ConfirmForgotPasswordRequest,
-  OnboardRequest,
-  OnboardResponse,
-  SignInResponse,
-  SignUpRequest,
-} from '@rayo/shared';
+import type { ConfirmForgotPasswordRequest, OnboardRequest, SignInResponse, SignUpRequest } from '@rayo/shared';
 import { sessionStore } from '../session/session-store.ts';
-import { apiRequest } from './client.ts';
+import { apiCall, apiRequest } from './client.ts';
 
 export function signUp(request: SignUpRequest): Promise<void> {
   return apiRequest<void>('/auth/signup', { method: 'POST', body: request, auth: false });
@@ -19,7 +13,7 @@ export function confirmEmail(request: { code: string; password: string }) {
 }
 
 export function onboard(request: OnboardRequest) {
-  return apiRequest<OnboardResponse>('/onboard', { method: 'POST', body: request });
+  return apiCall('POST /api/onboard', { body: request });
 }
 
 export function requestPasswordReset(email: string): Promise<void> {

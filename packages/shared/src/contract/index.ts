@@ -9,6 +9,7 @@ import { donationCalls } from './donations.ts';
 import { kybCalls } from './kyb.ts';
 import { languageCalls } from './language.ts';
 import { metaCalls } from './meta.ts';
+import { organizationCalls } from './organizations.ts';
 import { passwordCalls } from './password.ts';
 import { paymentLinkCalls } from './payment-links.ts';
 import { payoutAddressCalls } from './payout-addresses.ts';
@@ -51,6 +52,7 @@ export const contract = {
   ...dayCloseCalls,
   ...countryCalls,
   ...metaCalls,
+  ...organizationCalls,
   ...rateCalls,
 } as const;
 
