@@ -61,12 +61,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'POST /api/auth/signin/mfa': anyone,
   'POST /api/settings/mfa/recover': anyone,
 
-  'GET /api/account/all': { who: members },
-  'GET /api/accounts': { who: members },
-  'POST /api/accounts': { who: admins },
-  'PATCH /api/accounts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'DELETE /api/accounts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-
   // A manager's password opens the organization to whoever chose it, and outlives any token: people only.
   'GET /api/managers': { who: admins },
   'POST /api/managers': {

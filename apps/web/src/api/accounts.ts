@@ -1,6 +1,6 @@
-import type { Account, CreateAccountRequest, UpdateAccountRequest } from '@rayo/shared';
+import type { CreateAccountRequest, UpdateAccountRequest } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 /**
  * Every account query lives under the `accounts` key, so one invalidation after a change also
@@ -10,7 +10,7 @@ const accountsKey = ['accounts'] as const;
 
 /** The organization's accounts with their internal codes, for the Accounts screen. */
 export function useAccountList() {
-  return useQuery({ queryKey: [...accountsKey, 'details'], queryFn: () => apiRequest<Account[]>('/accounts') });
+  return useQuery({ queryKey: [...accountsKey, 'details'], queryFn: () => apiCall('GET /api/accounts') });
 }
 
 function useAccountMutation<Variables>(call: (variables: Variables) => Promise<unknown>) {
@@ -22,19 +22,15 @@ function useAccountMutation<Variables>(call: (variables: Variables) => Promise<u
 }
 
 export function useCreateAccount() {
-  return useAccountMutation((request: CreateAccountRequest) =>
-    apiRequest<Account>('/accounts', { method: 'POST', body: request }),
-  );
+  return useAccountMutation((request: CreateAccountRequest) => apiCall('POST /api/accounts', { body: request }));
 }
 
 export function useUpdateAccount() {
   return useAccountMutation(({ id, ...request }: UpdateAccountRequest & { id: string }) =>
-    apiRequest<Account>(`/accounts/${encodeURIComponent(id)}`, { method: 'PATCH', body: request }),
+    apiCall('PATCH /api/accounts/:id', { params: { id }, body: request }),
   );
 }
 
 export function useDeleteAccount() {
-  return useAccountMutation((id: string) =>
-    apiRequest<void>(`/accounts/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  );
+  return useAccountMutation((id: string) => apiCall('DELETE /api/accounts/:id', { params: { id } }));
 }

@@ -1,3 +1,4 @@
+import { accountCalls } from './accounts.ts';
 import { bankingInfoCalls } from './banking-info.ts';
 import { brandingCalls } from './branding.ts';
 import { checkoutProtectionCalls } from './checkout-protection.ts';
@@ -50,6 +51,7 @@ export const contract = {
   ...receiptCalls,
   ...refundCalls,
   ...dayCloseCalls,
+  ...accountCalls,
   ...countryCalls,
   ...metaCalls,
   ...organizationCalls,

@@ -1,14 +1,7 @@
-import {
-  AccountListSchema,
-  AccountSchema,
-  AccountSummaryListSchema,
-  CreateAccountRequestSchema,
-  UpdateAccountRequestSchema,
-} from '@rayo/shared';
-import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import {
   createAccount,
   deleteAccount,
@@ -17,46 +10,18 @@ import {
   updateAccount,
 } from './accounts.service.ts';
 
-const IdParamsSchema = z.object({ id: z.uuid() });
-
 export function registerAccountRoutes(app: App, deps: { db: Db }): void {
-  app.get(
-    '/api/account/all',
-    { schema: { tags: ['accounts'], response: { 200: AccountSummaryListSchema } } },
-    async (request) => listVisibleAccounts(deps.db, callerOf(request)),
+  registerCall(app, 'GET /api/account/all', async (request) => listVisibleAccounts(deps.db, callerOf(request)));
+
+  registerCall(app, 'GET /api/accounts', async (request) => listAccountDetails(deps.db, callerOf(request)));
+
+  registerCall(app, 'POST /api/accounts', async (request) => createAccount(deps.db, callerOf(request), request.body));
+
+  registerCall(app, 'PATCH /api/accounts/:id', async (request) =>
+    updateAccount(deps.db, callerOf(request), request.params.id, request.body),
   );
 
-  app.get('/api/accounts', { schema: { tags: ['accounts'], response: { 200: AccountListSchema } } }, async (request) =>
-    listAccountDetails(deps.db, callerOf(request)),
-  );
-
-  app.post(
-    '/api/accounts',
-    {
-      schema: { tags: ['accounts'], body: CreateAccountRequestSchema, response: { 201: AccountSchema } },
-    },
-    async (request, reply) => reply.status(201).send(await createAccount(deps.db, callerOf(request), request.body)),
-  );
-
-  app.patch(
-    '/api/accounts/:id',
-    {
-      schema: {
-        tags: ['accounts'],
-        params: IdParamsSchema,
-        body: UpdateAccountRequestSchema,
-        response: { 200: AccountSchema },
-      },
-    },
-    async (request) => updateAccount(deps.db, callerOf(request), request.params.id, request.body),
-  );
-
-  app.delete(
-    '/api/accounts/:id',
-    { schema: { tags: ['accounts'], params: IdParamsSchema } },
-    async (request, reply) => {
-      await deleteAccount(deps.db, callerOf(request), request.params.id);
-      return reply.status(204).send();
-    },
+  registerCall(app, 'DELETE /api/accounts/:id', async (request) =>
+    deleteAccount(deps.db, callerOf(request), request.params.id),
   );
 }
