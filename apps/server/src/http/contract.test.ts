@@ -26,7 +26,6 @@ const routeFilesNotYetMigrated = [
   // and serves the Lightning address at `/.well-known/lnurlp/:name`, outside `/api`.
   'donations/lnurlp.routes.ts',
   'invoices/invoices.routes.ts',
-  'managers/managers.routes.ts',
   'mfa/mfa.routes.ts',
   'payouts/payout-cancel.routes.ts',
   'payouts/payouts-onchain.routes.ts',

@@ -61,16 +61,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'POST /api/auth/signin/mfa': anyone,
   'POST /api/settings/mfa/recover': anyone,
 
-  // A manager's password opens the organization to whoever chose it, and outlives any token: people only.
-  'GET /api/managers': { who: admins },
-  'POST /api/managers': {
-    who: admins,
-    scope: { param: 'accountIds', within: 'organization', outside: 400 },
-    developerScopes: person,
-  },
-  'PATCH /api/managers/:id': { who: admins, scope: { param: 'id', within: 'organization' }, developerScopes: person },
-  'DELETE /api/managers/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-
   'GET /api/bpts': { who: members },
   'POST /api/bpts': { who: admins, scope: { param: 'accountId', within: 'organization', outside: 400 } },
   'PATCH /api/bpts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },

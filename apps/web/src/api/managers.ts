@@ -1,11 +1,11 @@
-import { type CreateManagerRequest, type Manager, MFA_CODE_HEADER, type UpdateManagerRequest } from '@rayo/shared';
+import { type CreateManagerRequest, MFA_CODE_HEADER, type UpdateManagerRequest } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const managersKey = ['managers'] as const;
 
 export function useManagerList() {
-  return useQuery({ queryKey: managersKey, queryFn: () => apiRequest<Manager[]>('/managers') });
+  return useQuery({ queryKey: managersKey, queryFn: () => apiCall('GET /api/managers') });
 }
 
 function useManagerMutation<Variables>(call: (variables: Variables) => Promise<unknown>) {
@@ -23,22 +23,16 @@ function mfaHeaders(mfaCode: string | undefined) {
 
 export function useCreateManager() {
   return useManagerMutation(({ mfaCode, ...request }: CreateManagerRequest & { mfaCode?: string }) =>
-    apiRequest<Manager>('/managers', { method: 'POST', body: request, ...mfaHeaders(mfaCode) }),
+    apiCall('POST /api/managers', { body: request, ...mfaHeaders(mfaCode) }),
   );
 }
 
 export function useUpdateManager() {
   return useManagerMutation(({ id, mfaCode, ...request }: UpdateManagerRequest & { id: string; mfaCode?: string }) =>
-    apiRequest<Manager>(`/managers/${encodeURIComponent(id)}`, {
-      method: 'PATCH',
-      body: request,
-      ...mfaHeaders(mfaCode),
-    }),
+    apiCall('PATCH /api/managers/:id', { params: { id }, body: request, ...mfaHeaders(mfaCode) }),
   );
 }
 
 export function useDeleteManager() {
-  return useManagerMutation((id: string) =>
-    apiRequest<void>(`/managers/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  );
+  return useManagerMutation((id: string) => apiCall('DELETE /api/managers/:id', { params: { id } }));
 }

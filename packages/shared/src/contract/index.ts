@@ -9,6 +9,7 @@ import { developerTokenCalls } from './developer-tokens.ts';
 import { donationCalls } from './donations.ts';
 import { kybCalls } from './kyb.ts';
 import { languageCalls } from './language.ts';
+import { managerCalls } from './managers.ts';
 import { metaCalls } from './meta.ts';
 import { organizationCalls } from './organizations.ts';
 import { passwordCalls } from './password.ts';
@@ -53,6 +54,7 @@ export const contract = {
   ...dayCloseCalls,
   ...accountCalls,
   ...countryCalls,
+  ...managerCalls,
   ...metaCalls,
   ...organizationCalls,
   ...rateCalls,
