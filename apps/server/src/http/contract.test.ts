@@ -17,7 +17,6 @@ const routeFilesNotYetMigrated = [
   'auth/signup.routes.ts',
   'back-office/back-office-payments.routes.ts',
   'back-office/back-office.routes.ts',
-  'bpts/bpts.routes.ts',
   'dashboard/dashboard.routes.ts',
   // Its CSV and PDF are files; its JSON calls are in the contract.
   'day-close/day-close.routes.ts',

@@ -61,24 +61,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'POST /api/auth/signin/mfa': anyone,
   'POST /api/settings/mfa/recover': anyone,
 
-  'GET /api/bpts': { who: members },
-  'POST /api/bpts': { who: admins, scope: { param: 'accountId', within: 'organization', outside: 400 } },
-  'PATCH /api/bpts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'DELETE /api/bpts/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'POST /api/bpts/:id/share-token': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'GET /api/bpts/:id/terminal': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
-  'POST /api/bpts/:id/invoices': {
-    who: admins,
-    scope: { param: 'id', within: 'organization' },
-    userCheckedOnWrite: true,
-  },
-  'GET /api/bpts/:id/transactions': { who: members, scope: { param: 'id', within: 'linked-accounts' } },
-
-  // A shareable terminal's random token is its credential.
-  'GET /api/terminal/:token': anyone,
-  'POST /api/terminal/:token/invoices': anyone,
-  'GET /api/terminal/:token/transactions': anyone,
-
   // A logo is shown on the organization's public pages.
   'GET /api/public/organizations/:id/logo': anyone,
 

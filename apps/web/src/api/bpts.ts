@@ -1,11 +1,11 @@
-import { type Bpt, type CreateBptRequest, type Currency, SATS, type UpdateBptRequest } from '@rayo/shared';
+import { type CreateBptRequest, SATS, type UpdateBptRequest } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const bptsKey = ['bpts'] as const;
 
 export function useBpts() {
-  return useQuery({ queryKey: bptsKey, queryFn: () => apiRequest<Bpt[]>('/bpts') });
+  return useQuery({ queryKey: bptsKey, queryFn: () => apiCall('GET /api/bpts') });
 }
 
 /** The currencies a BPT may price in, SAT first. */
@@ -13,7 +13,7 @@ export function useCurrencies() {
   return useQuery({
     queryKey: ['currencies'],
     queryFn: async () => {
-      const currencies = await apiRequest<Currency[]>('/currencies');
+      const currencies = await apiCall('GET /api/currencies');
       return [...currencies].sort((a, b) => Number(b.code === SATS) - Number(a.code === SATS));
     },
     staleTime: Number.POSITIVE_INFINITY,
@@ -29,24 +29,22 @@ function useBptMutation<Variables>(call: (variables: Variables) => Promise<unkno
 }
 
 export function useCreateBpt() {
-  return useBptMutation((request: CreateBptRequest) => apiRequest<Bpt>('/bpts', { method: 'POST', body: request }));
+  return useBptMutation((request: CreateBptRequest) => apiCall('POST /api/bpts', { body: request }));
 }
 
 export function useUpdateBpt() {
   return useBptMutation(({ id, ...request }: UpdateBptRequest & { id: string }) =>
-    apiRequest<Bpt>(`/bpts/${encodeURIComponent(id)}`, { method: 'PATCH', body: request }),
+    apiCall('PATCH /api/bpts/:id', { params: { id }, body: request }),
   );
 }
 
 export function useDeleteBpt() {
-  return useBptMutation((id: string) => apiRequest<void>(`/bpts/${encodeURIComponent(id)}`, { method: 'DELETE' }));
+  return useBptMutation((id: string) => apiCall('DELETE /api/bpts/:id', { params: { id } }));
 }
 
 /** A new share token for a shareable BPT; the old link stops working. */
 export function useRotateShareToken() {
-  return useBptMutation((id: string) =>
-    apiRequest<Bpt>(`/bpts/${encodeURIComponent(id)}/share-token`, { method: 'POST' }),
-  );
+  return useBptMutation((id: string) => apiCall('POST /api/bpts/:id/share-token', { params: { id } }));
 }
 
 /** The public link of a shareable BPT's terminal. */

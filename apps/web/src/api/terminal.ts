@@ -1,7 +1,6 @@
-import type { CreateInvoiceRequest, Invoice, TerminalInfo, TerminalSale } from '@rayo/shared';
+import type { CreateInvoiceRequest } from '@rayo/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
-import { publicEarlyPath } from './early-requests.ts';
+import { apiCall } from './client.ts';
 
 /** A terminal is opened by a signed-in user by BPT id, or by anyone holding a shareable BPT's token. */
 export type TerminalSource = { kind: 'bpt'; id: string } | { kind: 'shared'; token: string };
@@ -10,40 +9,38 @@ const LATEST_TRANSACTIONS = 10;
 /** Rates move; the "≈ sats" line follows them while the terminal stays open. */
 const RATE_REFRESH_MS = 60_000;
 
-function endpoints(source: TerminalSource) {
-  if (source.kind === 'bpt') {
-    const base = `/bpts/${encodeURIComponent(source.id)}`;
-    return { info: `${base}/terminal`, invoices: `${base}/invoices`, transactions: `${base}/transactions`, auth: true };
-  }
-  const base = publicEarlyPath('terminal', source.token);
-  return { info: base, invoices: `${base}/invoices`, transactions: `${base}/transactions`, auth: false };
-}
-
 export function terminalKey(source: TerminalSource) {
   return ['terminal', source.kind, source.kind === 'bpt' ? source.id : source.token] as const;
 }
 
+/** A shared terminal's path is the one the page's head asks for early (`PUBLIC_EARLY_PAGES.terminal`). */
 export function useTerminalInfo(source: TerminalSource) {
-  const { info, auth } = endpoints(source);
   return useQuery({
     queryKey: [...terminalKey(source), 'info'],
-    queryFn: () => apiRequest<TerminalInfo>(info, { auth }),
+    queryFn: () =>
+      source.kind === 'bpt'
+        ? apiCall('GET /api/bpts/:id/terminal', { params: { id: source.id } })
+        : apiCall('GET /api/terminal/:token', { params: { token: source.token }, auth: false }),
     refetchInterval: RATE_REFRESH_MS,
   });
 }
 
 export function useLatestTransactions(source: TerminalSource) {
-  const { transactions, auth } = endpoints(source);
+  const query = { limit: LATEST_TRANSACTIONS };
   return useQuery({
     queryKey: [...terminalKey(source), 'transactions'],
-    queryFn: () => apiRequest<TerminalSale[]>(`${transactions}?limit=${LATEST_TRANSACTIONS}`, { auth }),
+    queryFn: () =>
+      source.kind === 'bpt'
+        ? apiCall('GET /api/bpts/:id/transactions', { params: { id: source.id }, query })
+        : apiCall('GET /api/terminal/:token/transactions', { params: { token: source.token }, query, auth: false }),
   });
 }
 
 export function useCreateInvoice(source: TerminalSource) {
-  const { invoices, auth } = endpoints(source);
   return useMutation({
-    mutationFn: (request: CreateInvoiceRequest) =>
-      apiRequest<Invoice>(invoices, { method: 'POST', body: request, auth }),
+    mutationFn: (body: CreateInvoiceRequest) =>
+      source.kind === 'bpt'
+        ? apiCall('POST /api/bpts/:id/invoices', { params: { id: source.id }, body })
+        : apiCall('POST /api/terminal/:token/invoices', { params: { token: source.token }, body, auth: false }),
   });
 }

@@ -1,5 +1,6 @@
 import { accountCalls } from './accounts.ts';
 import { bankingInfoCalls } from './banking-info.ts';
+import { bptCalls } from './bpts.ts';
 import { brandingCalls } from './branding.ts';
 import { checkoutProtectionCalls } from './checkout-protection.ts';
 import { checkoutCalls } from './checkouts.ts';
@@ -53,6 +54,7 @@ export const contract = {
   ...refundCalls,
   ...dayCloseCalls,
   ...accountCalls,
+  ...bptCalls,
   ...countryCalls,
   ...managerCalls,
   ...metaCalls,
