@@ -4,9 +4,8 @@ import { type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { poolOf, type ReadDb } from '../../db/database.ts';
+import { LEDGER_SQL, type LedgerRow, selectLedger, toDisburseColumns } from '../../db/ledger-sql.ts';
 import { LEDGER_CSV_COLUMNS } from '../../domain/transactions-csv.ts';
-import { toDisburseColumns } from '../ledger/ledger.repo.ts';
-import { LEDGER_SQL, type LedgerRow, selectLedger } from '../transactions/transactions.repo.ts';
 
 /**
  * Which sales a dashboard call reads: one organization, its accounts (`null` for all of them),

@@ -1,5 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { toDisburseColumns } from '../../db/ledger-sql.ts';
 import type { TransactionsTable } from '../../db/schema.ts';
 
 /**
@@ -13,19 +14,6 @@ export type NewTransaction = Insertable<TransactionsTable>;
 
 export async function insertTransaction(db: Db, transaction: NewTransaction): Promise<{ id: string }> {
   return db.insertInto('transactions').values(transaction).returning('id').executeTakeFirstOrThrow();
-}
-
-/**
- * What of a sale is still to pay out, over a `transactions` row aliased `t`. The bitcoin: its
- * on-chain and Lightning shares less those in sent payouts (a trigger of migration 0028 takes
- * them off `transaction_daily` when a payout is sent). The fiat: all of it until back office
- * marks the sale paid (`disbursed`), which pays the fiat share only.
- */
-export function toDisburseColumns(t: string): string {
-  return `${t}.onchain_msat + ${t}.lightning_msat - coalesce((select sum(pt.amount_msat) from payout_transactions pt
-      join payouts p on p.id = pt.payout_id where pt.transaction_id = ${t}.id and p.state = 'sent'), 0)
-      as bitcoin_to_disburse_msat,
-    case when ${t}.disbursed then 0 else ${t}.fiat_income_minor end as fiat_to_disburse_minor`;
 }
 
 /**

@@ -5,8 +5,7 @@ import type { Db } from '../../db/database.ts';
 import type { OnchainBatchState, OnchainPayoutBatchesTable } from '../../db/schema.ts';
 import type { WalletUtxo } from '../../domain/onchain-batch.ts';
 import { statesBefore } from '../../domain/payout-state.ts';
-import { chargeRefundsToOnchainPayout } from '../refunds/refunds.repo.ts';
-import { unpaidShares } from './payouts.repo.ts';
+import { insertPayoutShares, unpaidShares } from './payouts.repo.ts';
 import { listDepositAddresses } from './payouts-onchain-wallet.repo.ts';
 
 export type BatchRow = Selectable<OnchainPayoutBatchesTable>;
@@ -140,21 +139,20 @@ export type NewBatch = BatchTransaction & {
     amountMsat: bigint;
     feeMsat: bigint;
     shares: Array<{ id: string; onchainMsat: bigint }>;
-    /** The refunds whose on-chain parts the payout is smaller by. */
-    refundIds: string[];
   }>;
 };
 
 /**
- * The batch, its payouts (pending, sharing its txid), the shares each carries and the refunds each
- * takes, in the caller's transaction.
+ * The batch, its payouts (pending, sharing its txid) and the shares each carries, in the caller's
+ * transaction. The payouts' ids come back in the order they were given.
  */
-export async function insertBatch(trx: Db, batch: NewBatch): Promise<BatchRow> {
+export async function insertBatch(trx: Db, batch: NewBatch): Promise<{ batch: BatchRow; payoutIds: string[] }> {
   const row = await trx
     .insertInto('onchain_payout_batches')
     .values({ ...transactionColumns(batch), state: batch.state })
     .returningAll()
     .executeTakeFirstOrThrow();
+  const payoutIds: string[] = [];
   for (const payout of batch.payouts) {
     const inserted = await trx
       .insertInto('payouts')
@@ -170,20 +168,15 @@ export async function insertBatch(trx: Db, batch: NewBatch): Promise<BatchRow> {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('payout_transactions')
-      .values(
-        payout.shares.map((share) => ({
-          transaction_id: share.id,
-          kind: 'onchain' as const,
-          payout_id: inserted.id,
-          amount_msat: share.onchainMsat,
-        })),
-      )
-      .execute();
-    await chargeRefundsToOnchainPayout(trx, payout.refundIds, inserted.id);
+    await insertPayoutShares(
+      trx,
+      inserted.id,
+      'onchain',
+      payout.shares.map((share) => ({ id: share.id, amountMsat: share.onchainMsat })),
+    );
+    payoutIds.push(inserted.id);
   }
-  return row;
+  return { batch: row, payoutIds };
 }
 
 /** Batches the job still follows: not on the chain yet, or not deep enough yet. */

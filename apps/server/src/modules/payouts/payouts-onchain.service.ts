@@ -20,7 +20,7 @@ import type { ActorContext } from '../../http/request-context.ts';
 import { payoutsSent } from '../../metrics.ts';
 import { audit } from '../audit/audit.service.ts';
 import { notifyBackOffice } from '../notifications/notifications.service.ts';
-import { lockOnchainRefundsOwed } from '../refunds/refund-charges.service.ts';
+import { chargeRefundsToOnchainPayout, lockOnchainRefundsOwed } from '../refunds/refund-charges.service.ts';
 import { findPayoutDestinationHolds } from '../settings/payout-destination-holds.service.ts';
 import { recordFailedPayoutAttempt, retryPolicy } from './payouts.service.ts';
 import {
@@ -290,7 +290,7 @@ export async function buildOnchainBatch(
     }
     if (!built) return finish(null);
     const fees = splitFee(built.feeSats, paid.length);
-    const batch = await insertBatch(trx, {
+    const { batch, payoutIds } = await insertBatch(trx, {
       ...(await takeBatchTransaction(deps, trx, wallet, built, feeRate, changeIndex)),
       payouts: paid.map((recipient, index) => ({
         organizationId: recipient.organizationId,
@@ -298,9 +298,11 @@ export async function buildOnchainBatch(
         amountMsat: recipient.sats * 1000n,
         feeMsat: (fees[index] as bigint) * 1000n,
         shares: recipient.shares,
-        refundIds: recipient.refundIds,
       })),
     });
+    for (const [index, recipient] of paid.entries()) {
+      await chargeRefundsToOnchainPayout(trx, recipient.refundIds, payoutIds[index] as string);
+    }
     await audit(ctx, trx, 'payout.onchain_batch_built', {
       target: `onchain_payout_batch:${batch.id}`,
       after: {
@@ -361,10 +363,11 @@ export async function buildRefundBatch(
     if (error instanceof RangeError) throw unavailable('The chain source gives no usable fee rate now');
     throw error;
   }
-  return insertBatch(trx, {
+  const { batch } = await insertBatch(trx, {
     ...(await takeBatchTransaction(deps, trx, wallet, built, feeRate, changeIndex)),
     payouts: [],
   });
+  return batch;
 }
 
 /** Records the batch seen on the chain, counting the payouts it marked sent. */

@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { PayoutKind } from '../../db/schema.ts';
 import { statesBefore } from '../../domain/payout-state.ts';
-import { chargeRefundsToPayout, lockRefundsOwed } from '../refunds/refunds.repo.ts';
 
 export type PayoutRow = {
   id: string;
@@ -122,75 +121,76 @@ export async function listOrganizationsDueLightningPayout(db: Db, minMsat: bigin
 }
 
 /**
- * In one database transaction: the organization's unpaid Lightning shares become one pending
- * payout to its address. The organization row is locked first, so two processes batching at once
- * take turns and the second finds nothing left; the primary key of payout_transactions would
- * refuse a share counted twice in any case. `mayPay` is asked with the row locked, so an address
- * changed since the organization was found due is judged as it is now. Null when nothing is due
- * any more, or the address may not be paid.
+ * The organization's Lightning address and whether it is blocked, its row locked until the
+ * caller's transaction ends: two processes making its payout at once take turns, and the second
+ * finds nothing left to pay.
  */
-export async function createLightningPayout(
-  db: Db,
+export async function lockOrganizationForLightningPayout(
+  trx: Db,
+  organizationId: string,
+): Promise<{ lightningAddress: string | null; blocked: boolean } | undefined> {
+  const row = await trx
+    .selectFrom('organizations')
+    .select(['lightning_address', 'blocked'])
+    .where('id', '=', organizationId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row && { lightningAddress: row.lightning_address, blocked: row.blocked };
+}
+
+/** The organization's sales whose Lightning share no payout carries yet, locked until the caller's transaction ends. */
+export async function lockUnpaidLightningShares(
+  trx: Db,
+  organizationId: string,
+): Promise<{ id: string; amountMsat: bigint }[]> {
+  const rows = await unpaidShares(trx, 'lightning')
+    .where('t.organization_id', '=', organizationId)
+    .select(['t.id', 't.lightning_msat'])
+    .forUpdate()
+    .execute();
+  return rows.map((row) => ({ id: row.id, amountMsat: BigInt(row.lightning_msat) }));
+}
+
+/** A pending Lightning payout and the shares it carries, in the caller's transaction. */
+export async function insertLightningPayout(
+  trx: Db,
   input: {
     organizationId: string;
-    minMsat: bigint;
+    destination: string;
+    amountMsat: bigint;
     idempotencyKey: string;
-    mayPay: (trx: Db) => Promise<boolean>;
-    /** Writes what else goes with the payout (its audit entry) in the payout's transaction. */
-    record: (trx: Db, payout: PayoutRow) => Promise<void>;
+    shares: { id: string; amountMsat: bigint }[];
   },
-): Promise<PayoutRow | null> {
-  return db.transaction().execute(async (trx) => {
-    const organization = await trx
-      .selectFrom('organizations')
-      .select(['lightning_address', 'blocked'])
-      .where('id', '=', input.organizationId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!organization?.lightning_address || organization.blocked) return null;
-    if (!(await input.mayPay(trx))) return null;
-    const shares = await unpaidShares(trx, 'lightning')
-      .where('t.organization_id', '=', input.organizationId)
-      .select(['t.id', 't.lightning_msat'])
-      .forUpdate()
-      .execute();
-    // A refund is taken from the next payout, whether its sale's share is in it or was paid before.
-    const owed = await lockRefundsOwed(trx, input.organizationId);
-    const sharesTotal = shares.reduce((sum, share) => sum + BigInt(share.lightning_msat), 0n);
-    const total = owed.reduce((sum, refund) => sum - refund.amountMsat, sharesTotal);
-    if (shares.length === 0 || total < input.minMsat) return null;
-    const payout = await trx
-      .insertInto('payouts')
-      .values({
-        organization_id: input.organizationId,
-        kind: 'lightning',
-        destination: organization.lightning_address,
-        amount_msat: total,
-        fee_msat: 0n,
-        idempotency_key: input.idempotencyKey,
-      })
-      .returning(COLUMNS)
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('payout_transactions')
-      .values(
-        shares.map((share) => ({
-          transaction_id: share.id,
-          kind: 'lightning' as const,
-          payout_id: payout.id,
-          amount_msat: share.lightning_msat,
-        })),
-      )
-      .execute();
-    await chargeRefundsToPayout(
-      trx,
-      owed.map((refund) => refund.id),
-      payout.id,
-    );
-    const created = toPayout(payout as Selected);
-    await input.record(trx, created);
-    return created;
-  });
+): Promise<PayoutRow> {
+  const payout = await trx
+    .insertInto('payouts')
+    .values({
+      organization_id: input.organizationId,
+      kind: 'lightning',
+      destination: input.destination,
+      amount_msat: input.amountMsat,
+      fee_msat: 0n,
+      idempotency_key: input.idempotencyKey,
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  await insertPayoutShares(trx, payout.id, 'lightning', input.shares);
+  return toPayout(payout as Selected);
+}
+
+/** The sales' shares a payout carries; the primary key of payout_transactions refuses a share counted twice. */
+export async function insertPayoutShares(
+  trx: Db,
+  payoutId: string,
+  kind: PayoutKind,
+  shares: { id: string; amountMsat: bigint }[],
+): Promise<void> {
+  await trx
+    .insertInto('payout_transactions')
+    .values(
+      shares.map((share) => ({ transaction_id: share.id, kind, payout_id: payoutId, amount_msat: share.amountMsat })),
+    )
+    .execute();
 }
 
 /** Lightning payouts the job should work on now, oldest first. */

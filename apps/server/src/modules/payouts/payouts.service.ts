@@ -15,18 +15,20 @@ import { organizationOf } from '../accounts/accounts.service.ts';
 import { audit } from '../audit/audit.service.ts';
 import type { AccessClaims } from '../auth/tokens.ts';
 import { notifyBackOffice } from '../notifications/notifications.service.ts';
-import { releasePayoutRefunds } from '../refunds/refund-charges.service.ts';
+import { chargeRefundsToPayout, lockRefundsOwed, releasePayoutRefunds } from '../refunds/refund-charges.service.ts';
 import {
   findPayoutDestinationHolds,
   listOrganizationPayoutHolds,
 } from '../settings/payout-destination-holds.service.ts';
 import { replacePayoutByParts } from './payout-oversize.repo.ts';
 import {
-  createLightningPayout,
   findPayout,
+  insertLightningPayout,
   listDueLightningPayouts,
   listOrganizationPayouts,
   listOrganizationsDueLightningPayout,
+  lockOrganizationForLightningPayout,
+  lockUnpaidLightningShares,
   markPayoutSent,
   type PayoutRow,
   postponePayout,
@@ -348,22 +350,61 @@ export async function batchLightningPayouts(
   const held = await findPayoutDestinationHolds(deps.db, 'lightning', due, now);
   for (const organizationId of due) {
     if (held.has(organizationId)) continue;
-    const payout = await createLightningPayout(deps.db, {
+    const payout = await createLightningPayout(ctx, deps.db, {
       organizationId,
       minMsat: deps.config.payouts.minMsat,
       idempotencyKey: `lightning:${randomUUID()}`,
-      mayPay: async (trx) =>
-        !(await findPayoutDestinationHolds(trx, 'lightning', [organizationId], now)).has(organizationId),
-      record: (trx, payout) =>
-        audit(ctx, trx, 'payout.created', {
-          organizationId,
-          target: `payout:${payout.id}`,
-          after: { kind: payout.kind, destination: payout.destination, amountMsat: payout.amountMsat.toString() },
-        }),
+      now,
     });
     if (payout) created.push(payout);
   }
   return created;
+}
+
+/**
+ * In one database transaction: the organization's unpaid Lightning shares, less the refunds it
+ * owes, become one pending payout to its address. The organization row is locked first, so two
+ * processes batching at once take turns and the second finds nothing left. The destination hold
+ * is asked with the row locked, so an address changed since the organization was found due is
+ * judged as it is now. Null when nothing is due any more, or the address may not be paid.
+ */
+async function createLightningPayout(
+  ctx: ActorContext,
+  db: Db,
+  input: { organizationId: string; minMsat: bigint; idempotencyKey: string; now: Date },
+): Promise<PayoutRow | null> {
+  const { organizationId } = input;
+  return db.transaction().execute(async (trx) => {
+    const organization = await lockOrganizationForLightningPayout(trx, organizationId);
+    if (!organization?.lightningAddress || organization.blocked) return null;
+    if ((await findPayoutDestinationHolds(trx, 'lightning', [organizationId], input.now)).has(organizationId)) {
+      return null;
+    }
+    const shares = await lockUnpaidLightningShares(trx, organizationId);
+    // A refund is taken from the next payout, whether its sale's share is in it or was paid before.
+    const owed = await lockRefundsOwed(trx, organizationId);
+    const sharesTotal = shares.reduce((sum, share) => sum + share.amountMsat, 0n);
+    const total = owed.reduce((sum, refund) => sum - refund.amountMsat, sharesTotal);
+    if (shares.length === 0 || total < input.minMsat) return null;
+    const payout = await insertLightningPayout(trx, {
+      organizationId,
+      destination: organization.lightningAddress,
+      amountMsat: total,
+      idempotencyKey: input.idempotencyKey,
+      shares,
+    });
+    await chargeRefundsToPayout(
+      trx,
+      owed.map((refund) => refund.id),
+      payout.id,
+    );
+    await audit(ctx, trx, 'payout.created', {
+      organizationId,
+      target: `payout:${payout.id}`,
+      after: { kind: payout.kind, destination: payout.destination, amountMsat: payout.amountMsat.toString() },
+    });
+    return payout;
+  });
 }
 
 /** The payout pass: new batches first, then one attempt at every payout that is due. */

@@ -15,6 +15,24 @@ export async function lockOnchainRefundsOwed(
   return refunds.lockOnchainRefundsOwed(trx);
 }
 
+/**
+ * The organization's refunds whose Lightning part no Lightning payout has taken yet, locked until
+ * the caller's transaction ends, for the payout being made to be smaller by them.
+ */
+export async function lockRefundsOwed(trx: Db, organizationId: string): Promise<{ id: string; amountMsat: bigint }[]> {
+  return refunds.lockRefundsOwed(trx, organizationId);
+}
+
+/** The refunds a new Lightning payout is smaller by are taken by it, in the payout's transaction. */
+export async function chargeRefundsToPayout(trx: Db, refundIds: string[], payoutId: string): Promise<void> {
+  await refunds.chargeRefundsToPayout(trx, refundIds, payoutId);
+}
+
+/** The refunds a new on-chain payout is smaller by are taken by it, in the batch's transaction. */
+export async function chargeRefundsToOnchainPayout(trx: Db, refundIds: string[], payoutId: string): Promise<void> {
+  await refunds.chargeRefundsToOnchainPayout(trx, refundIds, payoutId);
+}
+
 /** What the refunds of the dashboard filter's sales still take from their "to disburse". */
 export async function sumRefundsNotDisbursed(
   db: ReadDb,

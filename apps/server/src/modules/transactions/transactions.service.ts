@@ -1,9 +1,9 @@
 import type { OrganizationTransaction, TerminalSale, Transaction, UnpaidTransaction } from '@rayo/shared';
 import { civilDateAt, formatMinor, satsPerUnit, startOfDay } from '@rayo/shared';
 import type { Db, ReadDb } from '../../db/database.ts';
+import type { LedgerRow } from '../../db/ledger-sql.ts';
 import {
   countOrganizationTransactions,
-  type LedgerRow,
   listLatestTerminalSales,
   listOrganizationTransactionsPage,
   listUnpaidTransactions,
