@@ -12,22 +12,30 @@ export type ProviderOptions = {
   route?: string;
   /** Rendered beside `ui` inside Mantine, outside the query client (`<Notifications />`, say). */
   beside?: ReactNode;
+  /** Mantine's test mode: no transitions and no portals, so a menu's items are there, in place, once it opens. */
+  withoutTransitions?: boolean;
 };
 
 /**
  * Renders `ui` inside what the app wraps every screen in: Mantine, the texts in `language`, a
  * query client of its own that does not retry (a refused call shows at once) and, with `route`,
- * a router at that address.
+ * a router at that address. A `rerender` keeps them.
  */
 export async function renderWithProviders(ui: ReactNode, options: ProviderOptions = {}) {
   const i18n = initI18n();
   await i18n.changeLanguage(options.language ?? 'en');
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const routed = options.route === undefined ? ui : <MemoryRouter initialEntries={[options.route]}>{ui}</MemoryRouter>;
-  return render(
-    <MantineProvider>
+  const Wrapper = ({ children }: { children: ReactNode }) => (
+    <MantineProvider env={options.withoutTransitions ? 'test' : 'default'}>
       {options.beside}
-      <QueryClientProvider client={client}>{routed}</QueryClientProvider>
-    </MantineProvider>,
+      <QueryClientProvider client={client}>
+        {options.route === undefined ? (
+          children
+        ) : (
+          <MemoryRouter initialEntries={[options.route]}>{children}</MemoryRouter>
+        )}
+      </QueryClientProvider>
+    </MantineProvider>
   );
+  return render(ui, { wrapper: Wrapper });
 }

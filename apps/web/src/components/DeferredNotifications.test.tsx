@@ -1,16 +1,12 @@
-import { MantineProvider } from '@mantine/core';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { renderWithProviders } from '../test-render.tsx';
 import { DeferredNotifications } from './DeferredNotifications.tsx';
 import { notifications } from './notifications.ts';
 
 describe('DeferredNotifications', () => {
   it('mounts nothing until a notification is shown, then shows the ones shown, in order', async () => {
-    render(
-      <MantineProvider>
-        <DeferredNotifications />
-      </MantineProvider>,
-    );
+    await renderWithProviders(<DeferredNotifications />);
     expect(document.querySelector('[class*="Notifications-root"]')).toBeNull();
     notifications.show({ message: 'Email copied to clipboard.' });
     notifications.show({ message: 'Account deleted.' });

@@ -1,7 +1,6 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../i18n/index.ts';
+import { renderWithProviders } from '../test-render.tsx';
 import { FormatCountryContext, useFormatLocale } from './format-locale.ts';
 import { formatMoney } from './money-format.ts';
 
@@ -16,15 +15,14 @@ describe('useFormatLocale on a screen that names its country', () => {
   it('writes as Guatemala does for a visitor without a session, asking the server nothing', async () => {
     const fetch = vi.fn();
     vi.stubGlobal('fetch', fetch);
-    const i18n = initI18n();
-    await i18n.changeLanguage('es');
-    render(
-      <QueryClientProvider client={new QueryClient()}>
+    await renderWithProviders(
+      <>
         <FormatCountryContext.Provider value="GT">
           <Amount />
         </FormatCountryContext.Provider>
         <Amount />
-      </QueryClientProvider>,
+      </>,
+      { language: 'es' },
     );
     const [named, plain] = screen.getAllByTestId('amount');
     expect(named?.textContent).toBe('GTQ\u00a02,321.94');

@@ -1,24 +1,23 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '../test-render.tsx';
 import { MfaRequiredRedirect } from './MfaRequiredRedirect.tsx';
 import { sessionStore } from './session-store.ts';
 
-function renderAt(path: string, status: { hasMfa: boolean; required: boolean }) {
+async function renderAt(path: string, status: { hasMfa: boolean; required: boolean }) {
   const fetch = vi.fn(async () => Response.json(status));
   vi.stubGlobal('fetch', fetch);
   sessionStore.signIn({ accessToken: 'access', refreshToken: 'refresh', role: 'back_office', language: 'en' }, false);
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <MemoryRouter initialEntries={[path]}>
-        <MfaRequiredRedirect />
-        <Routes>
-          <Route path="/back-office" element={<p>Back office</p>} />
-          <Route path="/settings/security" element={<p>Security</p>} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
+  await renderWithProviders(
+    <>
+      <MfaRequiredRedirect />
+      <Routes>
+        <Route path="/back-office" element={<p>Back office</p>} />
+        <Route path="/settings/security" element={<p>Security</p>} />
+      </Routes>
+    </>,
+    { route: path },
   );
   return fetch;
 }
@@ -30,7 +29,7 @@ describe('MfaRequiredRedirect', () => {
   });
 
   it('sends back office without MFA to Settings → Security when the platform requires it', async () => {
-    renderAt('/back-office', { hasMfa: false, required: true });
+    await renderAt('/back-office', { hasMfa: false, required: true });
     expect(await screen.findByText('Security')).toBeInTheDocument();
     expect(screen.queryByText('Back office')).not.toBeInTheDocument();
   });
@@ -40,7 +39,7 @@ describe('MfaRequiredRedirect', () => {
       { hasMfa: true, required: true },
       { hasMfa: false, required: false },
     ]) {
-      const fetch = renderAt('/back-office', status);
+      const fetch = await renderAt('/back-office', status);
       await waitFor(() => expect(fetch).toHaveBeenCalled());
       // The answer is read before the next check: still on back office.
       await waitFor(() => expect(fetch.mock.results[0]?.type).toBe('return'));

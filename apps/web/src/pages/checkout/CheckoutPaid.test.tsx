@@ -1,9 +1,7 @@
-import { MantineProvider } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { CheckoutPaid, STORE_POLL_MS, STORE_WAIT_MS } from './CheckoutPaid.tsx';
 
 const paid: PublicCheckout = {
@@ -34,15 +32,7 @@ const paid: PublicCheckout = {
 afterEach(() => vi.useRealTimers());
 
 async function show(checkout: PublicCheckout, onRecheck = () => {}) {
-  const i18n = initI18n();
-  await i18n.changeLanguage('en');
-  return render(
-    <QueryClientProvider client={new QueryClient()}>
-      <MantineProvider>
-        <CheckoutPaid checkout={checkout} accent={null} onRecheck={onRecheck} />
-      </MantineProvider>
-    </QueryClientProvider>,
-  );
+  return renderWithProviders(<CheckoutPaid checkout={checkout} accent={null} onRecheck={onRecheck} />);
 }
 
 describe('the way back to a shop', () => {
@@ -56,11 +46,7 @@ describe('the way back to a shop', () => {
     await act(() => vi.advanceTimersByTimeAsync(STORE_POLL_MS * 2));
     expect(onRecheck).toHaveBeenCalledTimes(2);
 
-    view.rerender(
-      <MantineProvider>
-        <CheckoutPaid checkout={{ ...paid, storeNotified: true }} accent={null} onRecheck={onRecheck} />
-      </MantineProvider>,
-    );
+    view.rerender(<CheckoutPaid checkout={{ ...paid, storeNotified: true }} accent={null} onRecheck={onRecheck} />);
     expect(screen.getByRole('link', { name: 'Return to the store' })).toHaveAttribute(
       'href',
       'https://shop.example/orders/1001',

@@ -1,9 +1,8 @@
-import { MantineProvider } from '@mantine/core';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { initI18n } from '../../i18n/index.ts';
+import { renderWithProviders } from '../../test-render.tsx';
 import { ColumnChooser } from './ColumnChooser.tsx';
 import {
   COLUMNS_STORAGE_KEY,
@@ -69,13 +68,7 @@ function PersistedChooser() {
 }
 
 async function renderChooser(language: 'en' | 'es') {
-  const i18n = initI18n();
-  await i18n.changeLanguage(language);
-  return render(
-    <MantineProvider env="test">
-      <PersistedChooser />
-    </MantineProvider>,
-  );
+  return renderWithProviders(<PersistedChooser />, { language, withoutTransitions: true });
 }
 
 describe('ColumnChooser', () => {

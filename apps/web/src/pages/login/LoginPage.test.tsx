@@ -1,10 +1,8 @@
-import { MantineProvider } from '@mantine/core';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LanguageSelect } from '../../components/LanguageSelect.tsx';
-import { followSessionLanguage, initI18n } from '../../i18n/index.ts';
+import { followSessionLanguage } from '../../i18n/index.ts';
 import { sessionStore } from '../../session/session-store.ts';
 import { renderWithProviders } from '../../test-render.tsx';
 import { LoginPage, validateLogin } from './LoginPage.tsx';
@@ -83,15 +81,13 @@ describe('a language picked on the login page', () => {
         : new Response(null, { status: 204 }),
     );
     vi.stubGlobal('fetch', fetch);
-    initI18n('en');
     const stopFollowing = followSessionLanguage();
-    render(
-      <MantineProvider>
-        <MemoryRouter initialEntries={['/login']}>
-          <LanguageSelect />
-          <LoginPage />
-        </MemoryRouter>
-      </MantineProvider>,
+    await renderWithProviders(
+      <>
+        <LanguageSelect />
+        <LoginPage />
+      </>,
+      { route: '/login' },
     );
     await userEvent.click(screen.getByText('Español'));
     await userEvent.type(await screen.findByRole('textbox', { name: 'Correo electrónico' }), 'bo@example.com');
