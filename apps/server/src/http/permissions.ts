@@ -1,5 +1,5 @@
 import { adminRoles, backOfficeRoles, type DeveloperTokenScope, organizationRoles } from '@rayo/shared';
-import { type Call, contract, type Permission } from '@rayo/shared/contract';
+import { type Call, contract, type Permission, person } from '@rayo/shared/contract';
 
 export type { Permission, Scope } from '@rayo/shared/contract';
 
@@ -26,9 +26,6 @@ export type { Permission, Scope } from '@rayo/shared/contract';
  *   do. Outside its scope a resource answers 404, as if it did not exist, so other
  *   organizations' ids cannot be probed; `outside` names the routes that answer otherwise.
  */
-/** What only a person does, never a program holding a developer token. */
-const person = [] as const;
-
 const anyone = { who: 'public' } as const;
 const signedIn = { who: 'signed-in' } as const;
 const members = organizationRoles;

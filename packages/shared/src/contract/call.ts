@@ -37,6 +37,9 @@ export type Permission = {
   developerScopes?: readonly DeveloperTokenScope[];
 };
 
+/** The `developerScopes` of what only a person does, never a program holding a developer token. */
+export const person = [] as const;
+
 export type Scope =
   | {
       /** The path, query or body parameter naming the resource. */

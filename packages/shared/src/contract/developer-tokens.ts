@@ -4,7 +4,7 @@ import {
   DeveloperTokenListSchema,
 } from '../developer-tokens.ts';
 import { adminRoles } from '../roles.ts';
-import { defineCalls } from './call.ts';
+import { defineCalls, person } from './call.ts';
 import { IdParamsSchema, mfaRefusals } from './common.ts';
 
 const tags = ['developer-tokens'];
@@ -32,7 +32,7 @@ export const developerTokenCalls = defineCalls({
     answer: CreatedDeveloperTokenSchema,
     statuses: [201],
     who: adminRoles,
-    developerScopes: [],
+    developerScopes: person,
     refusals: ['DeveloperTokenLimit', ...mfaRefusals],
   },
   'DELETE /api/settings/developer-tokens/:id': {
@@ -43,7 +43,7 @@ export const developerTokenCalls = defineCalls({
     params: IdParamsSchema,
     who: adminRoles,
     scope: { param: 'id', within: 'organization' },
-    developerScopes: [],
+    developerScopes: person,
     refusals: [],
   },
 });

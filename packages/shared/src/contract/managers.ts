@@ -5,13 +5,10 @@ import {
   UpdateManagerRequestSchema,
 } from '../managers.ts';
 import { adminRoles } from '../roles.ts';
-import { defineCalls } from './call.ts';
+import { defineCalls, person } from './call.ts';
 import { IdParamsSchema, mfaRefusals } from './common.ts';
 
 const tags = ['managers'];
-
-/** What only a person does, never a program holding a developer token. */
-const person = [] as const;
 
 /**
  * Managers (SPEC §6): people who read the organization's figures for the accounts linked to
