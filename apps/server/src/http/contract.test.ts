@@ -26,9 +26,8 @@ const routeFilesNotYetMigrated = [
   'donations/lnurlp.routes.ts',
   'invoices/invoices.routes.ts',
   'mfa/mfa.routes.ts',
-  'payouts/payout-cancel.routes.ts',
+  // A batch's PSBT is a file; its other calls are in the contract.
   'payouts/payouts-onchain.routes.ts',
-  'payouts/payouts.routes.ts',
   // Its PDF is not a JSON answer; its other calls are in the contract.
   'receipts/receipts.routes.ts',
   // The refund links' LNURL-withdraw service answers as LNURL does (above); the rest is in the contract.

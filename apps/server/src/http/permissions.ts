@@ -53,7 +53,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   // KYB papers are the organization's legal documents: its admins only, not its managers.
   'POST /api/settings/kyb-documents': { who: admins },
   'GET /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-  'GET /api/settings/payouts': { who: members },
   // Sign-in's second step: the MFA challenge in the body is the credential.
   'POST /api/auth/signin/mfa': anyone,
   'POST /api/settings/mfa/recover': anyone,
@@ -97,19 +96,11 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/back-office/organization/:id/unpaid-transactions': { who: backOffice },
   'POST /api/back-office/pay-transactions': { who: backOffice },
   'GET /api/back-office/organization/:id/transactions': { who: backOffice },
-  'GET /api/back-office/organization/:id/payouts': { who: backOffice },
-  'POST /api/back-office/payouts/:id/cancel': { who: backOffice },
   'GET /api/back-office/country/report': { who: backOffice },
   'GET /api/back-office/country/:id/report': { who: backOffice },
   'GET /api/back-office/country/report/csv': { who: backOffice },
   'GET /api/back-office/country/:id/report/csv': { who: backOffice },
-  'GET /api/back-office/onchain-wallet': { who: backOffice },
-  'POST /api/back-office/onchain-wallet/deposit-address': { who: backOffice },
-  'POST /api/back-office/onchain-wallet/run': { who: backOffice },
-  'GET /api/back-office/onchain-payouts': { who: backOffice },
   'GET /api/back-office/onchain-payouts/:id/psbt': { who: backOffice },
-  'POST /api/back-office/onchain-payouts/:id/signed': { who: backOffice },
-  'POST /api/back-office/onchain-payouts/:id/bump': { who: backOffice },
 
   // Shops (docs/integrations.md): the admin connects a Shopify or Ecwid store; the shopper's
   // entries are public, priced only from what the store says.

@@ -1,6 +1,5 @@
-import type { Payout, PayoutPage } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const payoutsKey = ['back-office', 'payouts'] as const;
 
@@ -9,9 +8,10 @@ export function useOrganizationPayouts(organizationId: string, page: number, pag
   return useQuery({
     queryKey: [...payoutsKey, organizationId, page, pageSize],
     queryFn: () =>
-      apiRequest<PayoutPage>(
-        `/back-office/organization/${encodeURIComponent(organizationId)}/payouts?page=${page}&pageSize=${pageSize}`,
-      ),
+      apiCall('GET /api/back-office/organization/:id/payouts', {
+        params: { id: organizationId },
+        query: { page, pageSize },
+      }),
     placeholderData: keepPreviousData,
   });
 }
@@ -20,8 +20,7 @@ export function useOrganizationPayouts(organizationId: string, page: number, pag
 export function useCancelPayout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (payoutId: string) =>
-      apiRequest<Payout>(`/back-office/payouts/${encodeURIComponent(payoutId)}/cancel`, { method: 'POST' }),
+    mutationFn: (payoutId: string) => apiCall('POST /api/back-office/payouts/:id/cancel', { params: { id: payoutId } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: payoutsKey }),
   });
 }

@@ -3,15 +3,12 @@ import type {
   BackOfficeOrganizationPage,
   BackOfficeOrganizationsQuery,
   BlockedRequest,
-  DepositAddress,
-  OnchainPayoutBatch,
-  OnchainWalletSummary,
   OrganizationAdminRecord,
   Verification,
 } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiRequest, apiResponse } from './client.ts';
+import { apiCall, apiRequest, apiResponse } from './client.ts';
 import { filenameFromDisposition } from './dashboard.ts';
 
 const backOfficeKey = ['back-office'] as const;
@@ -117,7 +114,7 @@ const onchainWalletKey = [...backOfficeKey, 'onchain-wallet'] as const;
 export function useOnchainWallet() {
   return useQuery({
     queryKey: onchainWalletKey,
-    queryFn: () => apiRequest<OnchainWalletSummary>('/back-office/onchain-wallet'),
+    queryFn: () => apiCall('GET /api/back-office/onchain-wallet'),
   });
 }
 
@@ -125,7 +122,7 @@ export function useOnchainWallet() {
 export function useRunOnchainPayouts() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest<OnchainWalletSummary>('/back-office/onchain-wallet/run', { method: 'POST' }),
+    mutationFn: () => apiCall('POST /api/back-office/onchain-wallet/run'),
     onSuccess: (summary) => {
       queryClient.setQueryData(onchainWalletKey, summary);
       return Promise.all([
@@ -141,8 +138,8 @@ export function useBumpBatchFee() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, feeRate }: { id: string; feeRate?: number }) =>
-      apiRequest<OnchainPayoutBatch>(`/back-office/onchain-payouts/${encodeURIComponent(id)}/bump`, {
-        method: 'POST',
+      apiCall('POST /api/back-office/onchain-payouts/:id/bump', {
+        params: { id },
         body: feeRate === undefined ? {} : { feeRate },
       }),
     onSuccess: () =>
@@ -157,7 +154,7 @@ export function useBumpBatchFee() {
 export function useCreateDepositAddress() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest<DepositAddress>('/back-office/onchain-wallet/deposit-address', { method: 'POST' }),
+    mutationFn: () => apiCall('POST /api/back-office/onchain-wallet/deposit-address'),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: onchainWalletKey }),
   });
 }
@@ -165,7 +162,7 @@ export function useCreateDepositAddress() {
 export function useOnchainPayoutBatches() {
   return useQuery({
     queryKey: onchainBatchesKey,
-    queryFn: () => apiRequest<OnchainPayoutBatch[]>('/back-office/onchain-payouts'),
+    queryFn: () => apiCall('GET /api/back-office/onchain-payouts'),
   });
 }
 
@@ -180,10 +177,7 @@ export function useSubmitSignedBatch() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, transaction }: { id: string; transaction: string }) =>
-      apiRequest<OnchainPayoutBatch>(`/back-office/onchain-payouts/${encodeURIComponent(id)}/signed`, {
-        method: 'POST',
-        body: { transaction },
-      }),
+      apiCall('POST /api/back-office/onchain-payouts/:id/signed', { params: { id }, body: { transaction } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: onchainBatchesKey }),
   });
 }

@@ -1,12 +1,12 @@
-import { type CancelledDestinationChange, MFA_CODE_HEADER, type PayoutPage } from '@rayo/shared';
+import { type CancelledDestinationChange, MFA_CODE_HEADER } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiCall, apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 /** The organization's payouts, a page at a time, its fiat share by bank transfer, and what waits. */
 export function usePayouts(page: number, pageSize: number) {
   return useQuery({
     queryKey: ['settings', 'payouts', page, pageSize],
-    queryFn: () => apiRequest<PayoutPage>(`/settings/payouts?page=${page}&pageSize=${pageSize}`),
+    queryFn: () => apiCall('GET /api/settings/payouts', { query: { page, pageSize } }),
     placeholderData: keepPreviousData,
   });
 }

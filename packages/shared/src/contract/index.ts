@@ -18,6 +18,7 @@ import { paymentLinkCalls } from './payment-links.ts';
 import { payoutAddressCalls } from './payout-addresses.ts';
 import { payoutDestinationChangeCalls } from './payout-destination-changes.ts';
 import { payoutSplitCalls } from './payout-split.ts';
+import { payoutCalls } from './payouts.ts';
 import { rateCalls } from './rates.ts';
 import { receiptCalls } from './receipts.ts';
 import { refundCalls } from './refunds.ts';
@@ -60,6 +61,7 @@ export const contract = {
   ...metaCalls,
   ...organizationCalls,
   ...rateCalls,
+  ...payoutCalls,
 } as const;
 
 export type Contract = typeof contract;

@@ -1,17 +1,10 @@
-import {
-  BumpBatchFeeRequestSchema,
-  DepositAddressSchema,
-  OnchainPayoutBatchListSchema,
-  OnchainPayoutBatchSchema,
-  OnchainWalletSummarySchema,
-  SignedBatchRequestSchema,
-} from '@rayo/shared';
 import { z } from 'zod';
 import { createChainBackend } from '../../adapters/chain/index.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import {
   bumpBatchFee,
   exportBatchPsbt,
@@ -28,64 +21,26 @@ const BatchParamsSchema = z.object({ id: z.uuid() });
  * the batches, the PSBT for the operator's wallet, and its signed return.
  */
 export function registerOnchainPayoutRoutes(app: App, deps: { db: Db; config: Config }): void {
-  const tags = ['back-office'];
   const chain = createChainBackend(deps.config, deps.db);
 
-  app.get(
-    '/api/back-office/onchain-wallet',
-    {
-      schema: {
-        tags,
-        summary:
-          'The platform wallet: what the organizations are owed on-chain, what it holds, who waits and why, where to fund it',
-        response: { 200: OnchainWalletSummarySchema },
-      },
-    },
-    async () => getOnchainWalletSummary({ ...deps, chain }),
+  registerCall(app, 'GET /api/back-office/onchain-wallet', async () => getOnchainWalletSummary({ ...deps, chain }));
+
+  registerCall(app, 'POST /api/back-office/onchain-wallet/deposit-address', async (request) =>
+    createDepositAddress(callerOf(request), deps),
   );
 
-  app.post(
-    '/api/back-office/onchain-wallet/deposit-address',
-    {
-      schema: {
-        tags,
-        summary: 'A fresh receive address of the platform wallet, to fund it; payments to it are not sales',
-        response: { 200: DepositAddressSchema },
-      },
-    },
-    async (request) => createDepositAddress(callerOf(request), deps),
+  registerCall(app, 'POST /api/back-office/onchain-wallet/run', async (request) =>
+    runOnchainPayoutsNow(callerOf(request), { ...deps, chain }, request.log),
   );
 
-  app.post(
-    '/api/back-office/onchain-wallet/run',
-    {
-      schema: {
-        tags,
-        summary:
-          'Runs the on-chain payout pass now (as the job does every PAYOUT_INTERVAL_SECONDS); answers the wallet after it',
-        response: { 200: OnchainWalletSummarySchema },
-      },
-    },
-    async (request) => runOnchainPayoutsNow(callerOf(request), { ...deps, chain }, request.log),
-  );
+  registerCall(app, 'GET /api/back-office/onchain-payouts', async () => listOnchainBatches(deps));
 
-  app.get(
-    '/api/back-office/onchain-payouts',
-    {
-      schema: {
-        tags,
-        summary: 'The on-chain payout batches, newest first (at most 100)',
-        response: { 200: OnchainPayoutBatchListSchema },
-      },
-    },
-    async () => listOnchainBatches(deps),
-  );
-
+  // A PSBT file, not JSON: registered by hand.
   app.get(
     '/api/back-office/onchain-payouts/:id/psbt',
     {
       schema: {
-        tags,
+        tags: ['back-office'],
         summary: "The batch's unsigned transaction as a BIP 174 PSBT file, for the operator's wallet to sign",
         params: BatchParamsSchema,
         produces: ['application/octet-stream'],
@@ -100,40 +55,11 @@ export function registerOnchainPayoutRoutes(app: App, deps: { db: Db; config: Co
     },
   );
 
-  app.post(
-    '/api/back-office/onchain-payouts/:id/signed',
-    {
-      schema: {
-        tags,
-        summary: 'The signed batch (PSBT in base64 or raw transaction in hex): stored and broadcast',
-        params: BatchParamsSchema,
-        body: SignedBatchRequestSchema,
-        response: { 200: OnchainPayoutBatchSchema },
-      },
-    },
-    async (request) =>
-      submitSignedBatch(
-        callerOf(request),
-        { ...deps, chain },
-        request.params.id,
-        request.body.transaction,
-        request.log,
-      ),
+  registerCall(app, 'POST /api/back-office/onchain-payouts/:id/signed', async (request) =>
+    submitSignedBatch(callerOf(request), { ...deps, chain }, request.params.id, request.body.transaction, request.log),
   );
 
-  app.post(
-    '/api/back-office/onchain-payouts/:id/bump',
-    {
-      schema: {
-        tags,
-        summary:
-          'Raises the fee of a batch no block has taken yet: a replacement (BIP 125) pays the same organizations at a higher fee',
-        params: BatchParamsSchema,
-        body: BumpBatchFeeRequestSchema,
-        response: { 200: OnchainPayoutBatchSchema },
-      },
-    },
-    async (request) =>
-      bumpBatchFee(callerOf(request), { ...deps, chain }, request.params.id, request.body.feeRate, request.log),
+  registerCall(app, 'POST /api/back-office/onchain-payouts/:id/bump', async (request) =>
+    bumpBatchFee(callerOf(request), { ...deps, chain }, request.params.id, request.body.feeRate, request.log),
   );
 }
