@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
-import { apiAs, demo, openSignedIn, paidSale, signInViaUi } from './support.ts';
+import { apiAs, demo, openSignedIn, paidSale } from './support.ts';
 
 type Sums = { msatsToDisburse: number; receiveMsat: number; fiatToDisburse: string; receiveFiat: string };
 type TransactionPage = { transactions: { transactionId: string; billAmount: string }[]; total: number };
@@ -247,7 +247,7 @@ test.describe('from a browser in Tokyo', () => {
 });
 
 test('opening home signed in asks for each thing once, the organization from the page’s head', async ({ page }) => {
-  await signInViaUi(page, demo.admin);
+  await openSignedIn(page, demo.admin);
   await expect(page.getByTestId('metric-receiveMsat')).toBeVisible();
   // Only the reloaded page's calls count, not the late ones of the page before it.
   let reloaded = false;

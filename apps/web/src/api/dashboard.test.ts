@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { csvRowCounter, dashboardQuery, filenameFromDisposition } from './dashboard.ts';
+import type { TransactionPage } from '@rayo/shared';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { csvRowCounter, dashboardQuery, filenameFromDisposition, transactionPageQuery } from './dashboard.ts';
 
 describe('dashboardQuery', () => {
   it('sends the period bounds only when there are some', () => {
@@ -32,5 +34,42 @@ describe('csvRowCounter', () => {
     expect(count('id,note\r\n1,"two\nlines"\r')).toBe(1);
     expect(count('\n2,"a ""quoted"" ')).toBe(2);
     expect(count('word"\r\n')).toBe(3);
+  });
+});
+
+describe('transactionPageQuery', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is asked for once when a part mounts with a page another part shows, however late', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let asked = 0;
+    const options = {
+      ...transactionPageQuery({ start: 0, end: 86_400, account: 'all' }, 1, 10),
+      queryFn: async (): Promise<TransactionPage> => {
+        asked += 1;
+        return { transactions: [], total: asked };
+      },
+    };
+    const client = new QueryClient();
+    const csvButton = new QueryObserver(client, options);
+    const stopCsvButton = csvButton.subscribe(() => {});
+    await vi.waitFor(() => expect(csvButton.getCurrentResult().data?.total).toBe(1));
+
+    // Home's table mounts a minute later, as on a machine too busy to load its code sooner.
+    vi.setSystemTime(Date.now() + 60_000);
+    const table = new QueryObserver(client, options);
+    const stopTable = table.subscribe(() => {});
+    expect(table.getCurrentResult()).toMatchObject({ isFetching: false, data: { total: 1 } });
+    stopTable();
+    stopCsvButton();
+
+    // Home opened again, where nothing shows that page any more: it is asked for again.
+    const again = new QueryObserver(client, options);
+    const stopAgain = again.subscribe(() => {});
+    await vi.waitFor(() => expect(again.getCurrentResult().data?.total).toBe(2));
+    stopAgain();
+    client.clear();
   });
 });

@@ -56,15 +56,42 @@ export function useCurrentOrganization(options: { enabled?: boolean } = {}) {
 }
 
 /**
- * Figures just asked for are not asked for again when another part of the page mounts with the
- * same question (home's first figures are asked for before the page renders, and its table
- * loads after the CSV button asked for the same first page); anything older is.
+ * Figures just asked for are not asked for again when a part of the page mounts with that
+ * question: home's first figures are asked for before the page renders.
  */
 const JUST_ASKED_MS = 2000;
+
+/**
+ * A part of the page that mounts with a question another part already shows takes that answer,
+ * however long ago it came (home's table loads after the CSV button asked for the same first
+ * page, later still on a busy machine); a question nobody shows is asked again once stale. The
+ * count includes the part mounting.
+ */
+function unlessShownElsewhere(query: { getObserversCount(): number }): boolean {
+  return query.getObserversCount() <= 1;
+}
 
 /** Dashboard figures are only asked for once the organization's time zone has placed the period. */
 export type TableSort = { column: TransactionSort; order: SortOrder };
 const NEWEST_SETTLED: TableSort = { column: 'settledAt', order: 'desc' };
+
+export function transactionPageQuery(
+  filter: DashboardFilter | null,
+  page: number,
+  limit: number,
+  sort: TableSort = NEWEST_SETTLED,
+  narrowing: SaleNarrowing = {},
+) {
+  return queryOptions({
+    queryKey: ['dashboard', 'transactions', filter, page, limit, sort.column, sort.order, narrowing],
+    queryFn: () =>
+      apiRequest<TransactionPage>(
+        `/dashboard/transactions?${dashboardQuery(filter as DashboardFilter, { page, limit, sort: sort.column, order: sort.order, ...narrowing })}`,
+      ),
+    staleTime: JUST_ASKED_MS,
+    refetchOnMount: unlessShownElsewhere,
+  });
+}
 
 export function useTransactionPage(
   filter: DashboardFilter | null,
@@ -74,14 +101,9 @@ export function useTransactionPage(
   narrowing: SaleNarrowing = {},
 ) {
   return useQuery({
-    queryKey: ['dashboard', 'transactions', filter, page, limit, sort.column, sort.order, narrowing],
-    queryFn: () =>
-      apiRequest<TransactionPage>(
-        `/dashboard/transactions?${dashboardQuery(filter as DashboardFilter, { page, limit, sort: sort.column, order: sort.order, ...narrowing })}`,
-      ),
+    ...transactionPageQuery(filter, page, limit, sort, narrowing),
     enabled: filter !== null,
     placeholderData: keepPreviousData,
-    staleTime: JUST_ASKED_MS,
   });
 }
 
@@ -91,6 +113,7 @@ export function transactionSumsQuery(filter: DashboardFilter | null) {
     queryFn: () =>
       apiRequest<TransactionSums>(`/dashboard/transactions/sum?${dashboardQuery(filter as DashboardFilter)}`),
     staleTime: JUST_ASKED_MS,
+    refetchOnMount: unlessShownElsewhere,
   });
 }
 
