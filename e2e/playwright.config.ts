@@ -74,6 +74,8 @@ export default defineConfig({
       // a loaded machine paying from the devnet wallet page can take half a minute. The expiry
       // journey does not wait for one: it asks the devnet node to let its invoice run out.
       INVOICE_EXPIRY_SECONDS: '60',
+      // The on-chain journeys wait for the chain watch after every block they mine (2 s on devnet).
+      CHAIN_POLL_SECONDS: '1',
       // The payout settings spec serves Lightning addresses on 127.0.0.1.
       LNURL_ALLOW_PRIVATE_HOSTS: 'true',
       // The webhooks spec's receiver listens on 127.0.0.1, over plain HTTP.
