@@ -2,7 +2,7 @@ import { type APIRequestContext, type Browser, expect, type Locator, type Page, 
 import { ALL_COUNTRIES_ID } from '@rayo/shared';
 import { E2E_ECWID_CDN } from '../playwright.config.ts';
 import { expectAccessible } from './axe.ts';
-import { DEMO_PASSWORD, demo, sendJson, signInViaUi, signUpShop } from './support.ts';
+import { DEMO_PASSWORD, demo, openSignedIn, sendJson, signUpShop } from './support.ts';
 
 /**
  * Every screen of the router, signed out and as each role that sees different ones, in English and
@@ -60,14 +60,13 @@ async function inLanguage(page: Page, language: Language) {
   await page.evaluate((lang) => localStorage.setItem('language', lang), language);
 }
 
-async function signedInPage(browser: Browser, email: string, password = DEMO_PASSWORD): Promise<Page> {
+/** Signed in at `path`: the form's own screens are checked signed out, and this file checks what follows. */
+async function signedInPage(browser: Browser, email: string, path: string, password = DEMO_PASSWORD): Promise<Page> {
   const context = await browser.newContext({ viewport: DESKTOP });
   // Ecwid's SDK comes from its CDN, which this machine cannot reach; the page works without it.
   await context.route(`${E2E_ECWID_CDN}/**`, (route) => route.abort());
   const page = await context.newPage();
-  await page.goto('/login');
-  await inLanguage(page, 'en');
-  await signInViaUi(page, email, { password });
+  await openSignedIn(page, email, path, { password, language: 'en' });
   return page;
 }
 
@@ -230,7 +229,7 @@ test('the admin screens meet WCAG 2.1 AA, in English and Spanish', async ({ brow
   const [account] = await getJson<{ id: string }[]>(request, '/api/account/all', token);
   const [bpt] = await getJson<{ id: string }[]>(request, '/api/bpts', token);
   expect(account && bpt).toBeTruthy();
-  const page = await signedInPage(browser, demo.admin);
+  const page = await signedInPage(browser, demo.admin, '/');
   const screens: Screen[] = [
     // The signed-in header with its menu button, a phone's charts, and a table that scrolls.
     { path: '/', name: 'home', ready: (p) => p.getByRole('table').first(), phone: true },
@@ -271,7 +270,7 @@ test('the admin screens meet WCAG 2.1 AA, in English and Spanish', async ({ brow
 });
 
 test('the admin dialogs meet WCAG 2.1 AA', async ({ browser }) => {
-  const page = await signedInPage(browser, demo.admin);
+  const page = await signedInPage(browser, demo.admin, '/accounts');
   // A form of each kind (new account, BPT, manager) and a confirmation (deleting an account).
   const dialogs = [
     { path: '/accounts', open: (p: Page) => p.getByRole('button', { name: 'New account' }), name: 'new account' },
@@ -297,7 +296,7 @@ test('the admin dialogs meet WCAG 2.1 AA', async ({ browser }) => {
 
 test('the integrations, payment links and shop screens meet WCAG 2.1 AA', async ({ browser, request }) => {
   const { email, virtualBptId } = await theShop(request);
-  const page = await signedInPage(browser, email, PASSWORD);
+  const page = await signedInPage(browser, email, '/integrations', PASSWORD);
   const screens: Screen[] = [
     // Phone-only lines in the virtual BPTs' table.
     { path: '/integrations', name: 'integrations', phone: true },
@@ -313,7 +312,7 @@ test('the integrations, payment links and shop screens meet WCAG 2.1 AA', async 
 });
 
 test('the manager and back-office screens meet WCAG 2.1 AA, in English and Spanish', async ({ browser, request }) => {
-  const manager = await signedInPage(browser, demo.manager);
+  const manager = await signedInPage(browser, demo.manager, '/');
   await expectScreensAccessible(
     manager,
     'manager',
@@ -335,7 +334,7 @@ test('the manager and back-office screens meet WCAG 2.1 AA, in English and Spani
   );
   const organizationId = organizations[0]?.id;
   expect(organizationId).toBeTruthy();
-  const page = await signedInPage(browser, demo.backOffice);
+  const page = await signedInPage(browser, demo.backOffice, '/back-office');
   await expectScreensAccessible(
     page,
     'back office',

@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from './axe.ts';
-import { payOnDevnetWallet, sendJson, signInViaUi, signUpShop } from './support.ts';
+import { openSignedIn, payOnDevnetWallet, sendJson, signUpShop } from './support.ts';
 
 const PASSWORD = 'Cadena-2026!';
 const PHONE = { width: 390, height: 844 };
@@ -262,8 +262,9 @@ for (const language of ['en', 'es'] as const) {
     // The merchant's list says Underpaid, with the amounts.
     const merchant = await browser.newContext({ viewport: DESKTOP });
     const screen = await merchant.newPage();
-    await signInViaUi(screen, store.email, { password: PASSWORD });
-    await screen.goto(`/integrations/payment-links/${store.virtualBptId}`);
+    await openSignedIn(screen, store.email, `/integrations/payment-links/${store.virtualBptId}`, {
+      password: PASSWORD,
+    });
     const card = screen.getByTestId('payment-link').filter({ hasText: 'Torta de cumpleaños' });
     await onChain(card.getByText(words.listUnderpaid, { exact: true })).toBeVisible();
     await expect(card.getByTestId('payment-link-underpaid')).toHaveText(words.listAmounts);

@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { tinyPng } from '../../apps/server/test/upload-files.ts';
-import { payOnDevnetWallet, sendJson, signInViaUi, signUpShop } from './support.ts';
+import { openSignedIn, payOnDevnetWallet, sendJson, signUpShop } from './support.ts';
 
 const PASSWORD = 'Donar-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine, where 20 s has not always been enough. */
@@ -153,9 +153,7 @@ for (const language of ['en', 'es'] as const) {
     test.slow();
     const t = texts[language];
     const shop = await openShop(request);
-    await signInViaUi(page, shop.email, { password: PASSWORD });
-    await page.evaluate((lang) => localStorage.setItem('language', lang), language);
-    await page.goto('/integrations');
+    await openSignedIn(page, shop.email, '/integrations', { password: PASSWORD, language });
     const section = page.getByRole('region', { name: t.section });
     await afterNavigation(section).toBeVisible();
 

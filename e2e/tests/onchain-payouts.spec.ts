@@ -3,7 +3,7 @@ import { type APIRequestContext, type Browser, expect, type Page, test } from '@
 import pg from 'pg';
 import { runningClusterUrl } from '../../apps/server/src/db/embedded-postgres.ts';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
-import { demo, sendJson, signInViaUi, signUpShop } from './support.ts';
+import { demo, openSignedIn, sendJson, signUpShop } from './support.ts';
 
 const PASSWORD = 'Orilla-2026!';
 const DESKTOP = { width: 1280, height: 900 };
@@ -129,18 +129,20 @@ const texts = {
 
 type Words = (typeof texts)[keyof typeof texts];
 
-/** A page in `language`, signed in as `email`. */
-async function signedIn(browser: Browser, email: string, language: 'en' | 'es', password?: string): Promise<Page> {
+/** A page at `path` in `language`, signed in as `email`. */
+async function signedIn(
+  browser: Browser,
+  email: string,
+  path: string,
+  options: { language: 'en' | 'es'; password?: string },
+): Promise<Page> {
   const context = await browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();
-  await signInViaUi(page, email, password ? { password } : {});
-  // The interface's language, as the switch in Settings sets it.
-  await page.evaluate((lang) => localStorage.setItem('language', lang), language);
+  await openSignedIn(page, email, path, options);
   return page;
 }
 
-async function openOnchainTab(page: Page, words: Words) {
-  await page.goto('/back-office/onchain');
+async function onchainTabShown(page: Page, words: Words) {
   await afterNavigation(page.getByRole('tab', { name: words.tab, selected: true })).toBeVisible();
   await afterNavigation(page.getByTestId('wallet-owed')).toBeVisible();
 }
@@ -176,8 +178,8 @@ for (const language of ['en', 'es'] as const) {
     await sell(request, shop);
 
     // The wallet cannot cover the shop: it waits, back office is told, and the merchant reads why.
-    const office = await signedIn(browser, demo.backOffice, language);
-    await openOnchainTab(office, words);
+    const office = await signedIn(browser, demo.backOffice, '/back-office/onchain', { language });
+    await onchainTabShown(office, words);
     await runPayouts(office, words);
     const row = office.getByTestId('onchain-waiting').getByRole('row').filter({ hasText: shop.name });
     await expect(row).toContainText(words.waitsForFunds);
@@ -192,8 +194,7 @@ for (const language of ['en', 'es'] as const) {
       .filter({ hasText: words.notice });
     await afterNavigation(notice).toBeVisible();
 
-    const merchant = await signedIn(browser, shop.email, language, PASSWORD);
-    await merchant.goto('/settings/payouts');
+    const merchant = await signedIn(browser, shop.email, '/settings/payouts', { language, password: PASSWORD });
     const waiting = merchant.getByTestId('onchain-waiting');
     await afterNavigation(waiting).toBeVisible();
     await expect(waiting).toContainText(words.waitingTitle);

@@ -1,5 +1,5 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { payFromDevnetWallet, sendJson, signInViaUi, signUpShop } from './support.ts';
+import { openSignedIn, payFromDevnetWallet, sendJson, signUpShop } from './support.ts';
 
 const PASSWORD = 'Enlace-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -101,9 +101,7 @@ for (const language of ['en', 'es'] as const) {
     test.setTimeout(240_000);
     const shop = await openShop(request, language);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await signInViaUi(page, shop.email, { password: PASSWORD });
-
-    await page.goto('/integrations');
+    await openSignedIn(page, shop.email, '/integrations', { password: PASSWORD });
     const section = page.getByRole('region', { name: words.virtualBpts });
     await afterNavigation(section).toBeVisible();
     await section.getByRole('textbox', { name: words.name }).fill('Web shop');

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { tinyPdf, tinyPng } from '../../apps/server/test/upload-files.ts';
-import { sendJson, signInViaUi, signUpShop } from './support.ts';
+import { openSignedIn, sendJson, signUpShop } from './support.ts';
 
 const PASSWORD = 'Marca-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -57,11 +57,6 @@ const texts = {
   },
 } as const;
 
-async function openSettings(page: Page, language: 'en' | 'es') {
-  await page.evaluate((lang) => localStorage.setItem('language', lang), language);
-  await openSection(page, 'branding', texts[language].branding);
-}
-
 /** Each Settings section has its own address. */
 async function openSection(page: Page, section: 'branding' | 'verification' | 'developers', title: string) {
   await page.goto(`/settings/${section}`);
@@ -76,8 +71,8 @@ for (const language of ['en', 'es'] as const) {
     test.slow();
     const t = texts[language];
     const shop = await openShop(request);
-    await signInViaUi(page, shop.email, { password: PASSWORD });
-    await openSettings(page, language);
+    await openSignedIn(page, shop.email, '/settings/branding', { password: PASSWORD, language });
+    await afterNavigation(page.getByRole('region', { name: t.branding })).toBeVisible();
 
     const branding = page.getByRole('region', { name: t.branding });
     await branding
@@ -135,9 +130,9 @@ test('a manager sees the logo, colour and checkout protection read-only, and no 
     { name: 'Marta Manager', email: manager, password: PASSWORD, accountIds: [] },
     shop.token,
   );
-  await signInViaUi(page, manager, { password: PASSWORD });
-  await openSettings(page, 'en');
+  await openSignedIn(page, manager, '/settings/branding', { password: PASSWORD, language: 'en' });
   const branding = page.getByRole('region', { name: 'Logo and colour' });
+  await afterNavigation(branding).toBeVisible();
   await expect(branding.getByText('Only an administrator can change the logo and colour.')).toBeVisible();
   await expect(branding.getByText('#0a7d5a')).toBeVisible();
   await expect(branding.getByRole('button', { name: 'Upload logo' })).toHaveCount(0);

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { sendJson, signInViaUi, signUpShop } from './support.ts';
+import { openSignedIn, sendJson, signUpShop } from './support.ts';
 
 const PASSWORD = 'Desarrollo-2026!';
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
@@ -37,8 +37,7 @@ test('an admin creates a developer token, a script uses it, and revoking it stop
 }) => {
   const base = baseURL as string;
   const shop = await openShop(request);
-  await signInViaUi(page, shop.email, { password: PASSWORD });
-  await page.goto('/settings/developers');
+  await openSignedIn(page, shop.email, '/settings/developers', { password: PASSWORD });
   const section = page.getByRole('region', { name: 'Developer token' });
   await afterNavigation(section).toBeVisible();
   await expect(section.getByText('No developer tokens yet.')).toBeVisible();
@@ -86,8 +85,7 @@ test('an admin creates a developer token, a script uses it, and revoking it stop
 
 test('an admin switches Settings to Español, which stays for the next sign-in', async ({ page, request }) => {
   const shop = await openShop(request);
-  await signInViaUi(page, shop.email, { password: PASSWORD });
-  await page.goto('/settings');
+  await openSignedIn(page, shop.email, '/settings', { password: PASSWORD });
   const language = page.getByRole('region', { name: 'Language' });
   await afterNavigation(language).toBeVisible();
   const saved = page.waitForResponse((response) => response.url().endsWith('/api/settings/language'));
@@ -109,8 +107,7 @@ test('a manager sees no developer token section and may not list the tokens', as
   const shop = await openShop(request);
   const email = `manager-${Date.now().toString(36)}@desarrollo.example`;
   await sendJson(request, '/api/managers', { name: 'Lucía', email, password: PASSWORD, accountIds: [] }, shop.token);
-  await signInViaUi(page, email, { password: PASSWORD });
-  await page.goto('/settings/developers');
+  await openSignedIn(page, email, '/settings/developers', { password: PASSWORD });
   await afterNavigation(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Checkout protection' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Developer token' })).toHaveCount(0);

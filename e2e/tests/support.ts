@@ -41,7 +41,7 @@ export async function openSignedIn(
   page: Page,
   email: string,
   path = '/',
-  options: { password?: string } = {},
+  options: { password?: string; language?: 'en' | 'es' } = {},
 ): Promise<void> {
   const session = await sendJson<SignInResponse>(page.request, '/api/auth/signin', {
     email,
@@ -49,13 +49,17 @@ export async function openSignedIn(
   });
   // A file of the app's origin that does not start the app, to write the origin's storage.
   await page.goto('/favicon.svg');
-  await page.evaluate(({ accessToken, role, language }) => {
-    localStorage.setItem('accessToken', accessToken);
-    localStorage.removeItem('refreshToken');
-    localStorage.setItem('role', role);
-    localStorage.setItem('language', language);
-    localStorage.setItem('remember', 'false');
-  }, session);
+  // `language` stands for the interface's language switch, which only this browser keeps.
+  await page.evaluate(
+    ({ accessToken, role, language }) => {
+      localStorage.setItem('accessToken', accessToken);
+      localStorage.removeItem('refreshToken');
+      localStorage.setItem('role', role);
+      localStorage.setItem('language', language);
+      localStorage.setItem('remember', 'false');
+    },
+    { ...session, language: options.language ?? session.language },
+  );
   await page.goto(path);
 }
 
