@@ -108,6 +108,33 @@ function importMantineFromEachModule(): Plugin {
   };
 }
 
+const TABLER_ICONS = path.join(path.dirname(require.resolve('@tabler/icons-react')), '../esm/icons');
+const IMPORT_FROM_TABLER = /import\s*\{([^}]*)\}\s*from\s*["']@tabler\/icons-react["'];?/g;
+
+/**
+ * `import { IconBolt } from '@tabler/icons-react'` becomes an import of the icon's own module,
+ * for the reason importMantineFromEachModule gives: through the package's index, which every
+ * screen imports, each icon of the app was awaited by every public page's first paint, and
+ * firstPaintChunkName put all of them (some fifty) into the chunk the public pages share with
+ * home. Each icon is a module of its own named after it, exported as its default.
+ */
+function importIconsFromEachModule(): Plugin {
+  return {
+    name: 'rayo:import-icons-from-each-module',
+    apply: 'build',
+    transform(code, id) {
+      if (!/[\\/]apps[\\/]web[\\/]src[\\/]/.test(id) || !code.includes('@tabler/icons-react')) return null;
+      const rewritten = code.replace(IMPORT_FROM_TABLER, (_whole, list: string) =>
+        specifiers(list)
+          .map(([name, alias]) => `import ${alias} from ${JSON.stringify(path.join(TABLER_ICONS, `${name}.mjs`))};`)
+          // On one line, so that the lines after it keep their numbers.
+          .join(' '),
+      );
+      return { code: rewritten, map: null };
+    },
+  };
+}
+
 const COMPRESSIBLE = /^assets\/.*\.(js|css|svg)$/;
 
 /** Writes a brotli and a gzip copy beside every built asset, which the server sends as they are. */
@@ -316,6 +343,7 @@ export default defineConfig({
   plugins: [
     react(),
     importMantineFromEachModule(),
+    importIconsFromEachModule(),
     mantineStylesWithComponents(),
     preloadWhatTheVisitorNeeds(),
     precompressAssets(),
@@ -346,6 +374,8 @@ export default defineConfig({
               // A group's module pulls nothing in: what it imports has its own group already.
               includeDependenciesRecursively: false,
             },
+            // The signed-in screens' icons, in one file rather than one each (importIconsFromEachModule).
+            { name: 'icons', test: /@tabler[\\/]icons-react[\\/]/, priority: 0 },
           ],
         },
       },

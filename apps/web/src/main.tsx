@@ -2,7 +2,7 @@
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { DeferredNotifications } from './components/DeferredNotifications.tsx';
@@ -32,13 +32,18 @@ followSessionLanguage();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <ThemeProvider>
-      <DeferredNotifications />
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
-    </ThemeProvider>
-  </StrictMode>,
+// In a transition, which React renders in slices of a few milliseconds: the first render of the
+// whole app (and of each lazy screen as it arrives) was one long task that kept a phone from
+// responding (docs/benchmarks.md).
+startTransition(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <ThemeProvider>
+        <DeferredNotifications />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </ThemeProvider>
+    </StrictMode>,
+  ),
 );

@@ -1,6 +1,7 @@
 import { Alert, Loader, Stack, Tabs, Text } from '@mantine/core';
 import type { PublicCheckout } from '@rayo/shared';
 import { IconBolt, IconClockX, IconCurrencyBitcoin } from '@tabler/icons-react';
+import { useDeferredValue } from 'react';
 import { useParams } from 'react-router';
 import { useCheckoutStatus, usePublicCheckout } from '../../api/checkouts.ts';
 import { ApiError } from '../../api/client.ts';
@@ -30,23 +31,26 @@ export function CheckoutPage() {
   useCheckoutStatus(checkout.data ? id : null, () => void checkout.refetch());
   const notFound =
     checkout.error instanceof ApiError && (checkout.error.status === 404 || checkout.error.status === 400);
+  // Drawn in a transition, which React renders in slices of a few milliseconds: rendered as the
+  // answer lands, the page was one long task that kept a phone from responding (docs/benchmarks.md).
+  const shown = useDeferredValue(checkout.data);
 
   return (
     <Stack maw={480} w="100%" mx="auto" gap="md">
       <BrandedTitle
-        name={checkout.data?.merchant.name ?? t('pages.checkout')}
-        branding={checkout.data?.merchant}
+        name={shown?.merchant.name ?? t('pages.checkout')}
+        branding={shown?.merchant}
         logoTestId="terminal-logo"
       />
-      {checkout.isPending && <Loader aria-label={t('common.loading')} />}
+      {!shown && !checkout.isError && <Loader aria-label={t('common.loading')} />}
       {checkout.isError && (
         <Alert color={notFound ? 'yellow' : 'red'} role="alert">
           {notFound ? t('checkout.notFound') : publicErrorMessage(t, checkout.error)}
         </Alert>
       )}
-      {checkout.data && (
-        <FormatCountryContext.Provider value={checkout.data.countryCode}>
-          <Checkout checkout={checkout.data} onChanged={() => void checkout.refetch()} />
+      {shown && (
+        <FormatCountryContext.Provider value={shown.countryCode}>
+          <Checkout checkout={shown} onChanged={() => void checkout.refetch()} />
         </FormatCountryContext.Provider>
       )}
     </Stack>

@@ -24,10 +24,9 @@ export function LightningPayment({
   onTimeUp: () => void;
 }) {
   const { t } = useTranslation();
-  useInvoiceCountdown(invoice.expiresAt, onTimeUp);
-
   return (
     <Stack gap="md">
+      <InvoiceTimer expiresAt={invoice.expiresAt} onTimeUp={onTimeUp} />
       <LightningQr paymentRequest={invoice.paymentRequest} alt={t('checkout.qrAlt')} size={300} />
       <Text ta="center" size="sm" c="dimmed">
         {t('checkout.scan')}
@@ -60,4 +59,13 @@ function Countdown({ deadline }: { deadline: string }) {
   const { t } = useTranslation();
   const secondsLeft = useSecondsLeft(deadline);
   return t('checkout.expiresIn', { time: mmss(secondsLeft) });
+}
+
+/**
+ * Calls `onTimeUp` when the invoice runs out. Its own component, so that the second it ticks
+ * re-renders nothing else: in the panel, it drew the whole panel again every second.
+ */
+function InvoiceTimer({ expiresAt, onTimeUp }: { expiresAt: string; onTimeUp: () => void }) {
+  useInvoiceCountdown(expiresAt, onTimeUp);
+  return null;
 }

@@ -1,6 +1,6 @@
 import { Alert, Loader, Stack, Text, Title } from '@mantine/core';
 import type { DonationInvoice, PublicDonationLink } from '@rayo/shared';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { usePublicDonationLink } from '../../api/donations.ts';
@@ -83,20 +83,22 @@ export function DonationPage() {
   const link = usePublicDonationLink(id);
   useOrganizationLanguage(link.data?.language);
   const notFound = link.error instanceof ApiError && (link.error.status === 404 || link.error.status === 400);
+  // Drawn in a transition, in slices, rather than in one long task as the answer lands (CheckoutPage).
+  const shown = useDeferredValue(link.data);
   return (
     <Stack maw={480} w="100%" mx="auto" gap="md">
       <BrandedTitle
-        name={link.data?.merchant.name ?? t('pages.donation')}
-        branding={link.data?.merchant}
+        name={shown?.merchant.name ?? t('pages.donation')}
+        branding={shown?.merchant}
         logoTestId="donation-logo"
       />
-      {link.isPending && <Loader aria-label={t('common.loading')} />}
+      {!shown && !link.isError && <Loader aria-label={t('common.loading')} />}
       {link.isError && (
         <Alert color="red" role="alert">
           {notFound ? t('donations.page.notFound') : publicErrorMessage(t, link.error)}
         </Alert>
       )}
-      {link.data && <Donation link={link.data} />}
+      {shown && <Donation link={shown} />}
     </Stack>
   );
 }

@@ -1,6 +1,7 @@
 import { Loader, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { msatToWholeSats, parseAmount, type TerminalSale } from '@rayo/shared';
+import { useDeferredValue } from 'react';
 import { type TerminalSource, useLatestTransactions } from '../../api/terminal.ts';
 import { useDateTimeFormat } from '../../components/date-time.ts';
 import { useFormatLocale } from '../../components/format-locale.ts';
@@ -86,17 +87,19 @@ export function LatestTransactions({ source }: { source: TerminalSource }) {
   const transactions = useLatestTransactions(source);
   const shared = source.kind === 'shared';
   const phone = useMediaQuery(PHONE_QUERY) ?? false;
+  // Drawn in a transition, in slices, rather than in one long task as the answer lands (CheckoutPage).
+  const sales = useDeferredValue(transactions.data);
   return (
     <section aria-labelledby="latest-transactions">
       <Title order={2} size="h4" mb="sm" id="latest-transactions">
         {t(shared ? 'terminal.latestToday' : 'terminal.latest')}
       </Title>
-      {transactions.isPending && <Loader size="sm" aria-label={t('common.loading')} />}
+      {!sales && !transactions.isError && <Loader size="sm" aria-label={t('common.loading')} />}
       {transactions.isError && <Text c="dimmed">{t('terminal.transactionsFailed')}</Text>}
-      {transactions.data?.length === 0 && (
+      {sales?.length === 0 && (
         <Text c="dimmed">{t(shared ? 'terminal.noTransactionsToday' : 'terminal.noTransactions')}</Text>
       )}
-      {transactions.data && transactions.data.length > 0 && (
+      {sales && sales.length > 0 && (
         <Table.ScrollContainer minWidth={phone ? 0 : TABLE_MIN_WIDTH_PX}>
           <Table striped={!phone} verticalSpacing="xs" horizontalSpacing={phone ? 2 : 'sm'} fz={phone ? 'xs' : 'sm'}>
             <Table.Thead>
@@ -110,7 +113,7 @@ export function LatestTransactions({ source }: { source: TerminalSource }) {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {transactions.data.map((transaction) => (
+              {sales.map((transaction) => (
                 <Row key={transaction.id} transaction={transaction} phone={phone} />
               ))}
             </Table.Tbody>

@@ -13,7 +13,7 @@ import {
 } from '@rayo/shared';
 import { IconClockX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { currentOrganizationQuery } from '../../api/dashboard.ts';
@@ -293,34 +293,36 @@ export function TerminalPage({ source, canCharge }: { source: TerminalSource; ca
   const { t } = useTranslation();
   const info = useTerminalInfo(source);
   useOrganizationLanguage(info.data?.language);
+  // Drawn in a transition, in slices, rather than in one long task as the answer lands (CheckoutPage).
+  const shown = useDeferredValue(info.data);
   return (
     // Numbers are written as the organization's country writes them, with or without a session.
-    <FormatCountryContext.Provider value={info.data?.countryCode}>
-      <TimeZoneContext.Provider value={info.data?.timeZone}>
+    <FormatCountryContext.Provider value={shown?.countryCode}>
+      <TimeZoneContext.Provider value={shown?.timeZone}>
         <Stack gap="xl">
           <Stack maw={480} w="100%" mx="auto" gap="md">
             <BrandedTitle
-              name={info.data?.bpt.name ?? t('pages.terminal')}
-              branding={info.data?.branding}
+              name={shown?.bpt.name ?? t('pages.terminal')}
+              branding={shown?.branding}
               logoTestId="terminal-logo"
             />
-            {info.isPending && <Loader aria-label={t('common.loading')} />}
-            {info.isError && !info.data && <LoadProblem error={info.error} onRetry={() => info.refetch()} />}
-            {info.data && (
+            {!shown && !info.isError && <Loader aria-label={t('common.loading')} />}
+            {info.isError && !shown && <LoadProblem error={info.error} onRetry={() => info.refetch()} />}
+            {shown && (
               <BrandedPanel
-                accent={info.data.branding.accentColor}
+                accent={shown.branding.accentColor}
                 p={{ base: 'sm', xs: 'lg' }}
                 data-testid="terminal-panel"
               >
                 {canCharge ? (
-                  <Register info={info.data} source={source} />
+                  <Register info={shown} source={source} />
                 ) : (
                   <Text c="dimmed">{t('terminal.viewOnly')}</Text>
                 )}
               </BrandedPanel>
             )}
           </Stack>
-          {info.data && (
+          {shown && (
             <Box maw={760} w="100%" mx="auto">
               <LatestTransactions source={source} />
             </Box>
