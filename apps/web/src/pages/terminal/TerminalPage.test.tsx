@@ -64,6 +64,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/**
+ * The terminal and its sales are drawn in transitions, which React renders in slices between
+ * other work; beside other test files on a busy machine that can take past Testing Library's
+ * one second.
+ */
+const DRAWN_WITHIN_MS = 10_000;
+
 async function renderTerminal() {
   await renderWithProviders(
     <>
@@ -73,14 +80,14 @@ async function renderTerminal() {
     </>,
     { route: '/t/token' },
   );
-  return await screen.findByRole('group', { name: 'Keypad' });
+  return await screen.findByRole('group', { name: 'Keypad' }, { timeout: DRAWN_WITHIN_MS });
 }
 
 describe('the terminal', () => {
   it("shows its latest sales at the organization's time, not the browser's", async () => {
     expect(Intl.DateTimeFormat().resolvedOptions().timeZone).toBe('Europe/Madrid');
     await renderTerminal();
-    const table = await screen.findByRole('table');
+    const table = await screen.findByRole('table', {}, { timeout: DRAWN_WITHIN_MS });
     // Written as every screen writes a day, not in the short numeric form (3/15/26).
     expect(within(table).getByText('Mar 15, 2026, 11:30 PM')).toBeInTheDocument();
     // Whole sats, rounded down: 1,739,726.5 sats.
@@ -96,7 +103,7 @@ describe('the terminal', () => {
       Response.json(url.endsWith('/transactions?limit=10') ? [...refunds, sale] : info),
     );
     await renderTerminal();
-    const table = await screen.findByRole('table');
+    const table = await screen.findByRole('table', {}, { timeout: DRAWN_WITHIN_MS });
     expect(
       within(table)
         .getAllByTestId('sale-refunded')
