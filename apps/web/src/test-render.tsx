@@ -16,16 +16,16 @@ export type ProviderOptions = {
   withoutTransitions?: boolean;
 };
 
-/**
- * Renders `ui` inside what the app wraps every screen in: Mantine, the texts in `language`, a
- * query client of its own that does not retry (a refused call shows at once) and, with `route`,
- * a router at that address. A `rerender` keeps them.
- */
-export async function renderWithProviders(ui: ReactNode, options: ProviderOptions = {}) {
-  const i18n = initI18n();
-  await i18n.changeLanguage(options.language ?? 'en');
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const Wrapper = ({ children }: { children: ReactNode }) => (
+function Providers({
+  client,
+  options,
+  children,
+}: {
+  client: QueryClient;
+  options: ProviderOptions;
+  children: ReactNode;
+}) {
+  return (
     <MantineProvider env={options.withoutTransitions ? 'test' : 'default'}>
       {options.beside}
       <QueryClientProvider client={client}>
@@ -37,5 +37,22 @@ export async function renderWithProviders(ui: ReactNode, options: ProviderOption
       </QueryClientProvider>
     </MantineProvider>
   );
-  return render(ui, { wrapper: Wrapper });
+}
+
+/**
+ * Renders `ui` inside what the app wraps every screen in: Mantine, the texts in `language`, a
+ * query client of its own that does not retry (a refused call shows at once) and, with `route`,
+ * a router at that address. A `rerender` keeps them.
+ */
+export async function renderWithProviders(ui: ReactNode, options: ProviderOptions = {}) {
+  const i18n = initI18n();
+  await i18n.changeLanguage(options.language ?? 'en');
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const wrap = (node: ReactNode) => (
+    <Providers client={client} options={options}>
+      {node}
+    </Providers>
+  );
+  const view = render(wrap(ui));
+  return { ...view, rerender: (next: ReactNode) => view.rerender(wrap(next)) };
 }
