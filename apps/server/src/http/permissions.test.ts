@@ -106,6 +106,9 @@ async function freePort(): Promise<number> {
 async function createFixtures() {
   const orgA = await createTestOrganization(t.db, 'Org A');
   const orgB = await createTestOrganization(t.db, 'Org B');
+  // Of the users the sign-in samples make: a payout destination change of A mails each of A's
+  // admins, one SMTP session each, so A keeps only the admins the callers are.
+  const orgC = await createTestOrganization(t.db, 'Org C');
   const account = await createTestAccount(t.db, orgA.id, 'Main counter');
   const otherAccount = await createTestAccount(t.db, orgA.id, 'Terrace');
   await createTestAccount(t.db, orgB.id, 'B counter');
@@ -151,6 +154,7 @@ async function createFixtures() {
 
   return {
     orgA,
+    orgC,
     account,
     bpt,
     invoice: await newInvoice(),
@@ -189,9 +193,9 @@ async function mfaFor(headers: Record<string, string>, validate: boolean) {
   return { nextCode: totp.generate({ timestamp: Date.now() + 30_000 }), currentCode, recoveryCode: recoveryCodes[0] };
 }
 
-/** The sign-in challenge of a new user of A with MFA on, and what answers it. */
+/** The sign-in challenge of a new admin (of C) with MFA on, and what answers it. */
 async function mfaSignIn() {
-  const user = await createTestUser(t.db, { role: 'admin', organizationId: f.orgA.id });
+  const user = await createTestUser(t.db, { role: 'admin', organizationId: f.orgC.id });
   const codes = await mfaFor(await f.token(user), true);
   const payload = { email: user.email, password: TEST_PASSWORD };
   const challenge = await t.app.inject({ method: 'POST', url: '/api/auth/signin', payload });
@@ -528,7 +532,7 @@ const samples: Record<string, (caller: Caller) => Sample | Promise<Sample>> = {
   'POST /api/auth/forgot-password': () => ({ body: { email: f.users.admin.email } }),
   'POST /api/auth/confirm-forgot-password': async () => {
     const { email, text } = await mailTo(async (email) => {
-      await createTestUser(t.db, { role: 'admin', organizationId: f.orgA.id, email });
+      await createTestUser(t.db, { role: 'admin', organizationId: f.orgC.id, email });
       return post('/api/auth/forgot-password', { email });
     });
     return { body: { email, code: /\b(\d{6})\b/.exec(text)?.[1], password: TEST_PASSWORD } };
