@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BACK_OFFICE_EXPORT_PAGE_SIZE } from './constants.ts';
+import { ALL_COUNTRIES_ID, BACK_OFFICE_EXPORT_PAGE_SIZE } from './constants.ts';
 import { TransactionSchema } from './payments.ts';
 
 /**
@@ -14,6 +14,11 @@ export const UnpaidTransactionSchema = TransactionSchema.extend({
 });
 export type UnpaidTransaction = z.infer<typeof UnpaidTransactionSchema>;
 export const UnpaidTransactionListSchema = z.array(UnpaidTransactionSchema);
+
+/** A country's id, or SPEC §3's -1 for all of them. */
+export const CountryReportParamsSchema = z.object({
+  id: z.coerce.number().int().min(ALL_COUNTRIES_ID).max(2_147_483_647),
+});
 
 export const PayTransactionsRequestSchema = z.object({
   transactionsIds: z.array(z.uuid()).max(PAY_TRANSACTIONS_LIMIT),

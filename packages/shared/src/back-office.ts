@@ -46,8 +46,6 @@ export const BackOfficeOrganizationPageSchema = z.object({
 });
 export type BackOfficeOrganizationPage = z.infer<typeof BackOfficeOrganizationPageSchema>;
 
-export const OrganizationIdParamsSchema = z.object({ id: z.uuid() });
-
 export const KybDocumentParamsSchema = z.object({ id: z.uuid(), documentId: z.uuid() });
 
 export const OrganizationAdminUserSchema = z.object({
@@ -133,8 +131,6 @@ export const BackOfficeNotificationPageSchema = z.object({
   total: z.number().int(),
 });
 export type BackOfficeNotificationPage = z.infer<typeof BackOfficeNotificationPageSchema>;
-
-export const NotificationIdParamsSchema = z.object({ id: z.uuid() });
 
 /** The longest period one audit export covers (a year and a day, for leap years). */
 export const AUDIT_EXPORT_MAX_SECONDS = 366 * 24 * 60 * 60;

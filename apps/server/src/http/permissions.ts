@@ -83,21 +83,9 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/close/csv': dashboard,
   'GET /api/close/pdf': dashboard,
 
-  // Back office (SPEC §7): every organization, their verification and blocking, notices, the audit log.
-  'GET /api/back-office/organizations': { who: backOffice },
-  'GET /api/back-office/organization/:id/admin': { who: backOffice },
-  'PUT /api/back-office/organization/:id/verification': { who: backOffice },
-  'PUT /api/back-office/organization/:id/blocked': { who: backOffice },
+  // Back office's files (SPEC §7): a KYB document, the audit log, country reports, a payout batch's PSBT.
   'GET /api/back-office/organization/:id/kyb-documents/:documentId': { who: backOffice },
-  'GET /api/back-office/notification': { who: backOffice },
-  'DELETE /api/back-office/notification/:id': { who: backOffice },
   'GET /api/back-office/audit/csv': { who: backOffice },
-  // Back office's money (SPEC §7): unpaid fiat, mark as paid, the ledger export, country reports.
-  'GET /api/back-office/organization/:id/unpaid-transactions': { who: backOffice },
-  'POST /api/back-office/pay-transactions': { who: backOffice },
-  'GET /api/back-office/organization/:id/transactions': { who: backOffice },
-  'GET /api/back-office/country/report': { who: backOffice },
-  'GET /api/back-office/country/:id/report': { who: backOffice },
   'GET /api/back-office/country/report/csv': { who: backOffice },
   'GET /api/back-office/country/:id/report/csv': { who: backOffice },
   'GET /api/back-office/onchain-payouts/:id/psbt': { who: backOffice },

@@ -1,38 +1,32 @@
 import {
   BACK_OFFICE_EXPORT_PAGE_SIZE,
-  type CountryReport,
   dayAt,
   type OrganizationTransaction,
   PAY_TRANSACTIONS_LIMIT,
   type PayTransactionsRequest,
-  type PayTransactionsResponse,
   transactionCsvLine,
   transactionsCsvHeader,
-  type UnpaidTransaction,
 } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiRequest, apiResponse } from './client.ts';
+import { apiCall, apiResponse, callUrl } from './client.ts';
 import { filenameFromDisposition } from './dashboard.ts';
 
 const paymentsKey = ['back-office', 'payments'] as const;
-
-function organizationPath(organizationId: string): string {
-  return `/back-office/organization/${encodeURIComponent(organizationId)}`;
-}
 
 /** SPEC §8: a failed load is only logged; the list is then empty and the sums zero. */
 export function useUnpaidTransactions(organizationId: string) {
   return useQuery({
     queryKey: [...paymentsKey, 'unpaid', organizationId],
-    queryFn: () => apiRequest<UnpaidTransaction[]>(`${organizationPath(organizationId)}/unpaid-transactions`),
+    queryFn: () =>
+      apiCall('GET /api/back-office/organization/:id/unpaid-transactions', { params: { id: organizationId } }),
   });
 }
 
 export function useCountryReport(countryId: number) {
   return useQuery({
     queryKey: [...paymentsKey, 'country-report', countryId],
-    queryFn: () => apiRequest<CountryReport>(`/back-office/country/${countryId}/report`),
+    queryFn: () => apiCall('GET /api/back-office/country/:id/report', { params: { id: countryId } }),
   });
 }
 
@@ -50,8 +44,7 @@ export function usePayTransactions() {
           transactionsIds: ids.slice(start, start + PAY_TRANSACTIONS_LIMIT),
           ...(withoutBankAccount.length > 0 && { withoutBankAccount }),
         };
-        paid += (await apiRequest<PayTransactionsResponse>('/back-office/pay-transactions', { method: 'POST', body }))
-          .paid;
+        paid += (await apiCall('POST /api/back-office/pay-transactions', { body })).paid;
       }
       return paid;
     },
@@ -97,9 +90,12 @@ export async function exportOrganizationTransactions(
   let total = 0;
   let rows = 0;
   for (let page = 1; ; page += 1) {
-    const response = await apiResponse(
-      `${organizationPath(organizationId)}/transactions?page=${page}&limit=${BACK_OFFICE_EXPORT_PAGE_SIZE}`,
-    );
+    // Read as a response, not through `apiCall`, for its X-Total-Count header.
+    const url = callUrl('GET /api/back-office/organization/:id/transactions', {
+      params: { id: organizationId },
+      query: { page, limit: BACK_OFFICE_EXPORT_PAGE_SIZE },
+    });
+    const response = await apiResponse(url.slice('/api'.length));
     total = Number(response.headers.get('x-total-count') ?? total) || total;
     const transactions = (await response.json()) as OrganizationTransaction[];
     if (transactions.length === 0) break;

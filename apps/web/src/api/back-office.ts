@@ -1,28 +1,16 @@
-import type {
-  BackOfficeNotificationPage,
-  BackOfficeOrganizationPage,
-  BackOfficeOrganizationsQuery,
-  BlockedRequest,
-  OrganizationAdminRecord,
-  Verification,
-} from '@rayo/shared';
+import type { BackOfficeOrganizationsQuery, BlockedRequest, Verification } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiCall, apiRequest, apiResponse } from './client.ts';
+import { apiCall, apiResponse } from './client.ts';
 import { filenameFromDisposition } from './dashboard.ts';
 
 const backOfficeKey = ['back-office'] as const;
 
 export function useBackOfficeOrganizations(query: BackOfficeOrganizationsQuery) {
-  const params = new URLSearchParams({
-    country: String(query.country),
-    page: String(query.page),
-    limit: String(query.limit),
-    ...(query.search ? { search: query.search } : {}),
-  });
+  const { search, ...rest } = query;
   return useQuery({
     queryKey: [...backOfficeKey, 'organizations', query],
-    queryFn: () => apiRequest<BackOfficeOrganizationPage>(`/back-office/organizations?${params}`),
+    queryFn: () => apiCall('GET /api/back-office/organizations', { query: { ...rest, ...(search ? { search } : {}) } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -35,8 +23,7 @@ function adminRecordKey(organizationId: string) {
 export function useOrganizationAdminRecord(organizationId: string) {
   return useQuery({
     queryKey: adminRecordKey(organizationId),
-    queryFn: () =>
-      apiRequest<OrganizationAdminRecord>(`/back-office/organization/${encodeURIComponent(organizationId)}/admin`),
+    queryFn: () => apiCall('GET /api/back-office/organization/:id/admin', { params: { id: organizationId } }),
   });
 }
 
@@ -44,10 +31,7 @@ export function useSetVerification(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: { field: Verification; verified: boolean }) =>
-      apiRequest<OrganizationAdminRecord>(
-        `/back-office/organization/${encodeURIComponent(organizationId)}/verification`,
-        { method: 'PUT', body: request },
-      ),
+      apiCall('PUT /api/back-office/organization/:id/verification', { params: { id: organizationId }, body: request }),
     onSuccess: (record) => {
       queryClient.setQueryData(adminRecordKey(organizationId), record);
       void queryClient.invalidateQueries({ queryKey: [...backOfficeKey, 'organizations'] });
@@ -59,10 +43,7 @@ export function useSetBlocked(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: BlockedRequest) =>
-      apiRequest<OrganizationAdminRecord>(`/back-office/organization/${encodeURIComponent(organizationId)}/blocked`, {
-        method: 'PUT',
-        body: request,
-      }),
+      apiCall('PUT /api/back-office/organization/:id/blocked', { params: { id: organizationId }, body: request }),
     onSuccess: (record) => {
       queryClient.setQueryData(adminRecordKey(organizationId), record);
       void queryClient.invalidateQueries({ queryKey: [...backOfficeKey, 'organizations'] });
@@ -86,7 +67,7 @@ const notificationsKey = [...backOfficeKey, 'notifications'] as const;
 export function useBackOfficeNotifications(page: number, limit: number) {
   return useQuery({
     queryKey: [...notificationsKey, page, limit],
-    queryFn: () => apiRequest<BackOfficeNotificationPage>(`/back-office/notification?page=${page}&limit=${limit}`),
+    queryFn: () => apiCall('GET /api/back-office/notification', { query: { page, limit } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -95,8 +76,7 @@ export function useBackOfficeNotifications(page: number, limit: number) {
 export function useDeleteNotification() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiRequest<void>(`/back-office/notification/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => apiCall('DELETE /api/back-office/notification/:id', { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationsKey }),
   });
 }

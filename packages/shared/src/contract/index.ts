@@ -1,4 +1,5 @@
 import { accountCalls } from './accounts.ts';
+import { backOfficeCalls } from './back-office.ts';
 import { bankingInfoCalls } from './banking-info.ts';
 import { bptCalls } from './bpts.ts';
 import { brandingCalls } from './branding.ts';
@@ -62,6 +63,7 @@ export const contract = {
   ...organizationCalls,
   ...rateCalls,
   ...payoutCalls,
+  ...backOfficeCalls,
 } as const;
 
 export type Contract = typeof contract;

@@ -1,19 +1,8 @@
-import {
-  AuditCsvQuerySchema,
-  BackOfficeNotificationPageSchema,
-  BackOfficeOrganizationPageSchema,
-  BackOfficeOrganizationsQuerySchema,
-  BlockedRequestSchema,
-  KybDocumentParamsSchema,
-  NotificationIdParamsSchema,
-  NotificationQuerySchema,
-  OrganizationAdminRecordSchema,
-  OrganizationIdParamsSchema,
-  VerificationRequestSchema,
-} from '@rayo/shared';
+import { AuditCsvQuerySchema, KybDocumentParamsSchema } from '@rayo/shared';
 import type { Db, ReadDb } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import { attachmentDisposition } from '../../http/upload.ts';
 import {
   deleteNotification,
@@ -28,63 +17,25 @@ import {
 
 const tags = ['back-office'];
 
-/** SPEC §7 `/back-office/*`: organizations, their verification and blocking, notifications, the audit log. */
+/**
+ * SPEC §7 `/back-office/*`: organizations, their verification and blocking, notifications, the
+ * audit log. A KYB document and the audit CSV are files, so those two are registered by hand.
+ */
 export function registerBackOfficeRoutes(app: App, deps: { db: Db; readDb: ReadDb }): void {
   const { db, readDb } = deps;
 
-  app.get(
-    '/api/back-office/organizations',
-    {
-      schema: {
-        tags,
-        summary: 'Organizations by name: search (name or id prefix), country (-1 = all), page, limit',
-        querystring: BackOfficeOrganizationsQuerySchema,
-        response: { 200: BackOfficeOrganizationPageSchema },
-      },
-    },
-    async (request) => listOrganizations(db, request.query),
+  registerCall(app, 'GET /api/back-office/organizations', async (request) => listOrganizations(db, request.query));
+
+  registerCall(app, 'GET /api/back-office/organization/:id/admin', async (request) =>
+    getOrganizationAdminRecord(db, request.params.id),
   );
 
-  app.get(
-    '/api/back-office/organization/:id/admin',
-    {
-      schema: {
-        tags,
-        summary: 'The organization admin record',
-        params: OrganizationIdParamsSchema,
-        response: { 200: OrganizationAdminRecordSchema },
-      },
-    },
-    async (request) => getOrganizationAdminRecord(db, request.params.id),
+  registerCall(app, 'PUT /api/back-office/organization/:id/verification', async (request) =>
+    setVerification(callerOf(request), db, request.params.id, request.body),
   );
 
-  app.put(
-    '/api/back-office/organization/:id/verification',
-    {
-      schema: {
-        tags,
-        summary:
-          'Verifies or invalidates one field (bank, crypto, disbursementAddress, conversionAddress, kyb); a field with nothing entered cannot be verified',
-        params: OrganizationIdParamsSchema,
-        body: VerificationRequestSchema,
-        response: { 200: OrganizationAdminRecordSchema },
-      },
-    },
-    async (request) => setVerification(callerOf(request), db, request.params.id, request.body),
-  );
-
-  app.put(
-    '/api/back-office/organization/:id/blocked',
-    {
-      schema: {
-        tags,
-        summary: 'Blocks (no invoice creation) or unblocks the organization',
-        params: OrganizationIdParamsSchema,
-        body: BlockedRequestSchema,
-        response: { 200: OrganizationAdminRecordSchema },
-      },
-    },
-    async (request) => setBlocked(callerOf(request), db, request.params.id, request.body),
+  registerCall(app, 'PUT /api/back-office/organization/:id/blocked', async (request) =>
+    setBlocked(callerOf(request), db, request.params.id, request.body),
   );
 
   app.get(
@@ -104,26 +55,10 @@ export function registerBackOfficeRoutes(app: App, deps: { db: Db; readDb: ReadD
     },
   );
 
-  app.get(
-    '/api/back-office/notification',
-    {
-      schema: {
-        tags,
-        summary: 'Notifications, newest first',
-        querystring: NotificationQuerySchema,
-        response: { 200: BackOfficeNotificationPageSchema },
-      },
-    },
-    async (request) => listNotifications(db, request.query),
-  );
+  registerCall(app, 'GET /api/back-office/notification', async (request) => listNotifications(db, request.query));
 
-  app.delete(
-    '/api/back-office/notification/:id',
-    { schema: { tags, summary: 'Deletes a notification', params: NotificationIdParamsSchema } },
-    async (request, reply) => {
-      await deleteNotification(callerOf(request), db, request.params.id);
-      return reply.status(204).send();
-    },
+  registerCall(app, 'DELETE /api/back-office/notification/:id', async (request) =>
+    deleteNotification(callerOf(request), db, request.params.id),
   );
 
   app.get(
