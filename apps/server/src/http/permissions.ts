@@ -60,12 +60,8 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   // A logo is shown on the organization's public pages.
   'GET /api/public/organizations/:id/logo': anyone,
 
-  // An invoice's random id is handed only to whoever created it.
-  'GET /api/invoices/:id': anyone,
-  'GET /api/invoices/:id/events': anyone,
   // A receipt's random token (192 bits) is its link: whoever was handed it may read and mail it.
   'GET /api/public/receipts/:token/pdf': anyone,
-  'POST /api/invoices/:id/lnurl-withdraw': anyone,
 
   // A donation link's random id is its public address; wallets call LNURL-pay without a session.
   'GET /api/lnurlp/:id': anyone,

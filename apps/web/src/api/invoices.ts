@@ -1,23 +1,19 @@
-import { type Invoice, type InvoiceStatus, invoiceStatuses } from '@rayo/shared';
+import { type InvoiceStatus, invoiceStatuses } from '@rayo/shared';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useEffectEvent } from 'react';
-import { apiRequest } from './client.ts';
+import { apiCall, callUrl } from './client.ts';
 import { readStatusEvent } from './status-event.ts';
 
 /** Invoice calls are public: whoever shows an invoice may follow it. */
 export function getInvoice(id: string) {
-  return apiRequest<Invoice>(`/invoices/${encodeURIComponent(id)}`, { auth: false });
+  return apiCall('GET /api/invoices/:id', { params: { id }, auth: false });
 }
 
 /** Pays an invoice from an LNURL-withdraw link, e.g. the one a Bolt Card holds. */
 export function useLnurlWithdraw() {
   return useMutation({
     mutationFn: ({ invoiceId, lnurl }: { invoiceId: string; lnurl: string }) =>
-      apiRequest<Invoice>(`/invoices/${encodeURIComponent(invoiceId)}/lnurl-withdraw`, {
-        method: 'POST',
-        body: { lnurl },
-        auth: false,
-      }),
+      apiCall('POST /api/invoices/:id/lnurl-withdraw', { params: { id: invoiceId }, body: { lnurl }, auth: false }),
   });
 }
 
@@ -59,7 +55,7 @@ export function useInvoiceStatus(
       notify(status, invoiceId);
     };
     const open = () => {
-      source = new EventSource(`/api/invoices/${encodeURIComponent(invoiceId)}/events`);
+      source = new EventSource(callUrl('GET /api/invoices/:id/events', { params: { id: invoiceId } }));
       source.addEventListener('status', onMessage);
       source.addEventListener('open', check);
       source.addEventListener('error', () => {

@@ -9,6 +9,7 @@ import { countryCalls } from './countries.ts';
 import { dayCloseCalls } from './day-close.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
 import { donationCalls } from './donations.ts';
+import { invoiceCalls } from './invoices.ts';
 import { kybCalls } from './kyb.ts';
 import { languageCalls } from './language.ts';
 import { managerCalls } from './managers.ts';
@@ -52,6 +53,7 @@ export const contract = {
   ...brandingCalls,
   ...kybCalls,
   ...donationCalls,
+  ...invoiceCalls,
   ...receiptCalls,
   ...refundCalls,
   ...dayCloseCalls,

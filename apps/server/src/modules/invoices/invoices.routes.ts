@@ -1,13 +1,11 @@
-import { InvoiceSchema, type InvoiceStatus, LnurlWithdrawRequestSchema } from '@rayo/shared';
-import { z } from 'zod';
+import type { InvoiceStatus } from '@rayo/shared';
 import type { App } from '../../http/app-type.ts';
 import { createConcurrencyLimit } from '../../http/concurrency.ts';
+import { registerCall } from '../../http/contract.ts';
 import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { openEventStream } from '../../http/sse.ts';
 import type { InvoiceEventHub } from '../ledger/invoice-events.ts';
 import { getInvoice, type InvoiceDeps, payInvoiceWithLnurlWithdraw } from './invoices.service.ts';
-
-const IdParamsSchema = z.object({ id: z.uuid() });
 
 /**
  * Paying by LNURL-withdraw makes the server fetch a link anyone may send: bounded per client and
@@ -39,67 +37,41 @@ export function registerInvoiceRoutes(app: App, deps: InvoiceDeps & { events: In
     total: 'Too many card payments at once, try again shortly',
   });
 
-  app.get(
-    '/api/invoices/:id',
-    {
-      schema: { tags: ['invoices'], params: IdParamsSchema, response: { 200: InvoiceSchema } },
-    },
-    async (request) => getInvoice(deps.db, request.params.id),
-  );
+  registerCall(app, 'GET /api/invoices/:id', async (request) => getInvoice(deps.db, request.params.id));
 
-  app.get(
-    '/api/invoices/:id/events',
-    {
-      schema: {
-        tags: ['invoices'],
-        params: IdParamsSchema,
-        description: 'Server-Sent Events: `status` events with `{id, status}` (pending, settled, expired, cancelled).',
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      await getInvoice(deps.db, id);
-      const stream = openEventStream(request, reply);
-      let last: InvoiceStatus | undefined;
-      // A read that started before an event may finish after it: never step back from a later status.
-      const publish = (status: InvoiceStatus) => {
-        if (last !== undefined && statusRank[status] <= statusRank[last]) return;
-        last = status;
-        stream.send('status', { id, status });
-        const ending = endsAfterMs(status, deps.config.eventStreamGraceSeconds);
-        if (ending !== undefined) stream.end(ending);
-      };
-      const reread = () =>
-        getInvoice(deps.db, id).then(
-          (invoice) => publish(invoice.status),
-          (error: unknown) =>
-            request.log.warn(
-              { err: error },
-              'could not read an invoice for its event stream; the page gets it at its next change',
-            ),
-        );
-      stream.onClose(deps.events.subscribe(id, (status) => (status ? publish(status) : reread())));
-      await reread();
-    },
-  );
-
-  app.post(
-    '/api/invoices/:id/lnurl-withdraw',
-    {
-      schema: {
-        tags: ['invoices'],
-        params: IdParamsSchema,
-        body: LnurlWithdrawRequestSchema,
-        response: { 200: InvoiceSchema },
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      await enforceRateLimit(deps, reply, lnurlWithdrawPerIp, clientOf(request));
-      await enforceRateLimit(deps, reply, lnurlWithdrawPerInvoice, id);
-      return withWithdrawSlot(clientOf(request), () =>
-        payInvoiceWithLnurlWithdraw(deps, id, request.body.lnurl, request.log),
+  registerCall(app, 'GET /api/invoices/:id/events', async (request, reply) => {
+    const { id } = request.params;
+    await getInvoice(deps.db, id);
+    const stream = openEventStream(request, reply);
+    let last: InvoiceStatus | undefined;
+    // A read that started before an event may finish after it: never step back from a later status.
+    const publish = (status: InvoiceStatus) => {
+      if (last !== undefined && statusRank[status] <= statusRank[last]) return;
+      last = status;
+      stream.send('status', { id, status });
+      const ending = endsAfterMs(status, deps.config.eventStreamGraceSeconds);
+      if (ending !== undefined) stream.end(ending);
+    };
+    const reread = () =>
+      getInvoice(deps.db, id).then(
+        (invoice) => publish(invoice.status),
+        (error: unknown) =>
+          request.log.warn(
+            { err: error },
+            'could not read an invoice for its event stream; the page gets it at its next change',
+          ),
       );
-    },
-  );
+    stream.onClose(deps.events.subscribe(id, (status) => (status ? publish(status) : reread())));
+    await reread();
+    return reply;
+  });
+
+  registerCall(app, 'POST /api/invoices/:id/lnurl-withdraw', async (request, reply) => {
+    const { id } = request.params;
+    await enforceRateLimit(deps, reply, lnurlWithdrawPerIp, clientOf(request));
+    await enforceRateLimit(deps, reply, lnurlWithdrawPerInvoice, id);
+    return withWithdrawSlot(clientOf(request), () =>
+      payInvoiceWithLnurlWithdraw(deps, id, request.body.lnurl, request.log),
+    );
+  });
 }
