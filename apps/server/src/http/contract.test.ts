@@ -26,7 +26,6 @@ const routeFilesNotYetMigrated = [
   // LNURL answers a refusal as 200 `{ status: 'ERROR', reason }` (LUD-01), not `{ code, message }`,
   // and serves the Lightning address at `/.well-known/lnurlp/:name`, outside `/api`.
   'donations/lnurlp.routes.ts',
-  'mfa/mfa.routes.ts',
   // A batch's PSBT is a file; its other calls are in the contract.
   'payouts/payouts-onchain.routes.ts',
   // Its PDF is not a JSON answer; its other calls are in the contract.

@@ -46,6 +46,7 @@ function schemaOf(call: Call): FastifySchema {
     ...(call.params && { params: call.params }),
     ...(call.query && { querystring: call.query }),
     ...(call.body && { body: call.body }),
+    ...(call.headers && { headers: call.headers }),
     ...(call.answer && { response: Object.fromEntries(statuses.map((status) => [status, call.answer])) }),
   } as FastifySchema;
 }

@@ -22,7 +22,7 @@ export const OPENAPI_VERSION = '3.1.0';
 /** What a call's permission and schemas refuse with, before its own refusals. */
 function impliedRefusals(call: Call): ErrorCode[] {
   const codes: ErrorCode[] = [];
-  if (call.params || call.query || call.body) codes.push('InvalidInput');
+  if (call.params || call.query || call.body || call.headers) codes.push('InvalidInput');
   if (call.who !== 'public') codes.push('Unauthorized');
   if (Array.isArray(call.who)) {
     codes.push('Forbidden');

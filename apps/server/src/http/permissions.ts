@@ -27,7 +27,6 @@ export type { Permission, Scope } from '@rayo/shared/contract';
  *   organizations' ids cannot be probed; `outside` names the routes that answer otherwise.
  */
 const anyone = { who: 'public' } as const;
-const signedIn = { who: 'signed-in' } as const;
 const members = organizationRoles;
 const admins = adminRoles;
 const backOffice = backOfficeRoles;
@@ -44,18 +43,10 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'POST /api/auth/confirm-email': anyone,
   'POST /api/auth/forgot-password': anyone,
   'POST /api/auth/confirm-forgot-password': anyone,
-
-  'GET /api/settings/mfa': signedIn,
-  'POST /api/settings/mfa/enable': signedIn,
-  'POST /api/settings/mfa/validate': signedIn,
-  'POST /api/settings/mfa/disable': signedIn,
   'PUT /api/settings/branding/logo': { who: admins },
   // KYB papers are the organization's legal documents: its admins only, not its managers.
   'POST /api/settings/kyb-documents': { who: admins },
   'GET /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
-  // Sign-in's second step: the MFA challenge in the body is the credential.
-  'POST /api/auth/signin/mfa': anyone,
-  'POST /api/settings/mfa/recover': anyone,
 
   // A logo is shown on the organization's public pages.
   'GET /api/public/organizations/:id/logo': anyone,

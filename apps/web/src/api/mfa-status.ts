@@ -1,6 +1,5 @@
-import type { MfaStatus } from '@rayo/shared';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 /**
  * Apart from `mfa.ts`'s changes, so that the main layout, which asks whether MFA is required,
@@ -10,5 +9,5 @@ export const mfaKey = ['settings', 'mfa'] as const;
 
 /** SPEC §4: the switch shows what the server says, never a flag kept here. */
 export function useMfaStatus() {
-  return useQuery({ queryKey: mfaKey, queryFn: () => apiRequest<MfaStatus>('/settings/mfa') });
+  return useQuery({ queryKey: mfaKey, queryFn: () => apiCall('GET /api/settings/mfa') });
 }

@@ -1,13 +1,12 @@
 import {
   MFA_CODE_HEADER,
-  type MfaEnrollment,
   type MfaSignInRequest,
   type MfaStatus,
   type RecoverMfaRequest,
   type SignInResponse,
 } from '@rayo/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 import { mfaKey } from './mfa-status.ts';
 
 export { useMfaStatus } from './mfa-status.ts';
@@ -15,7 +14,7 @@ export { useMfaStatus } from './mfa-status.ts';
 /** A new secret and recovery codes; MFA stays off until `useValidateMfa` succeeds. */
 export function useEnableMfa() {
   return useMutation({
-    mutationFn: () => apiRequest<MfaEnrollment>('/settings/mfa/enable', { method: 'POST' }),
+    mutationFn: () => apiCall('POST /api/settings/mfa/enable'),
   });
 }
 
@@ -30,13 +29,13 @@ function useMfaChange(call: (code: string) => Promise<unknown>, hasMfa: boolean)
 }
 
 export function useValidateMfa() {
-  return useMfaChange((code) => apiRequest<void>('/settings/mfa/validate', { method: 'POST', body: { code } }), true);
+  return useMfaChange((code) => apiCall('POST /api/settings/mfa/validate', { body: { code } }), true);
 }
 
 /** SPEC §7: an empty body, and the code in the `mfa-code` header. */
 export function useDisableMfa() {
   return useMfaChange(
-    (code) => apiRequest<void>('/settings/mfa/disable', { method: 'POST', headers: { [MFA_CODE_HEADER]: code } }),
+    (code) => apiCall('POST /api/settings/mfa/disable', { headers: { [MFA_CODE_HEADER]: code } }),
     false,
   );
 }
@@ -44,9 +43,9 @@ export function useDisableMfa() {
 // Sign-in's second step runs before there is a session, so it sends no token.
 
 export function signInWithMfaCode(request: MfaSignInRequest): Promise<SignInResponse> {
-  return apiRequest<SignInResponse>('/auth/signin/mfa', { method: 'POST', body: request, auth: false });
+  return apiCall('POST /api/auth/signin/mfa', { body: request, auth: false });
 }
 
 export function signInWithRecoveryCode(request: RecoverMfaRequest): Promise<SignInResponse> {
-  return apiRequest<SignInResponse>('/settings/mfa/recover', { method: 'POST', body: request, auth: false });
+  return apiCall('POST /api/settings/mfa/recover', { body: request, auth: false });
 }

@@ -59,6 +59,8 @@ export type Call = Permission & {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** The request headers the call reads, checked like its params (the web sends them as `headers`). */
+  headers?: z.ZodType;
   /** The JSON answer; a call without one answers 204 with no body, unless it `streams`. */
   answer?: z.ZodType;
   /** The statuses answered with `answer`, the first by default; 200 when not given. */

@@ -14,6 +14,7 @@ import { kybCalls } from './kyb.ts';
 import { languageCalls } from './language.ts';
 import { managerCalls } from './managers.ts';
 import { metaCalls } from './meta.ts';
+import { mfaCalls } from './mfa.ts';
 import { organizationCalls } from './organizations.ts';
 import { passwordCalls } from './password.ts';
 import { paymentLinkCalls } from './payment-links.ts';
@@ -49,6 +50,7 @@ export const contract = {
   ...payoutAddressCalls,
   ...payoutDestinationChangeCalls,
   ...passwordCalls,
+  ...mfaCalls,
   ...bankingInfoCalls,
   ...brandingCalls,
   ...kybCalls,
