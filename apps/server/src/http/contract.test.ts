@@ -19,6 +19,7 @@ const routeFilesNotYetMigrated = [
   'back-office/back-office-payments.routes.ts',
   // A KYB document and the audit log's CSV are files; the other calls are in the contract.
   'back-office/back-office.routes.ts',
+  // Its ledger CSV is a file; its JSON calls are in the contract.
   'dashboard/dashboard.routes.ts',
   // Its CSV and PDF are files; its JSON calls are in the contract.
   'day-close/day-close.routes.ts',

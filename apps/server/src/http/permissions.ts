@@ -62,10 +62,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/lnurlp/:id/callback': anyone,
   'GET /api/lnurlp/addresses/:name/callback': anyone,
 
-  'GET /api/dashboard/transactions': dashboard,
-  'GET /api/dashboard/transactions/sum': dashboard,
-  'GET /api/dashboard/transactions/sum/:account': dashboard,
-  'GET /api/dashboard/transactions/series': dashboard,
   'GET /api/dashboard/transactions/csv': dashboard,
   'GET /api/close/csv': dashboard,
   'GET /api/close/pdf': dashboard,

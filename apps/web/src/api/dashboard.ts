@@ -6,14 +6,12 @@ import {
   type SaleSource,
   type SeriesBucket,
   type SortOrder,
-  type TransactionPage,
-  type TransactionSeries,
   type TransactionSort,
   type TransactionSums,
 } from '@rayo/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiCall, apiRequest, apiResponse } from './client.ts';
+import { apiCall, apiResponse } from './client.ts';
 
 /** What every dashboard call is filtered by: a period and `all` or one account id. */
 export type DashboardFilter = PeriodRange & { account: string };
@@ -85,9 +83,9 @@ export function transactionPageQuery(
   return queryOptions({
     queryKey: ['dashboard', 'transactions', filter, page, limit, sort.column, sort.order, narrowing],
     queryFn: () =>
-      apiRequest<TransactionPage>(
-        `/dashboard/transactions?${dashboardQuery(filter as DashboardFilter, { page, limit, sort: sort.column, order: sort.order, ...narrowing })}`,
-      ),
+      apiCall('GET /api/dashboard/transactions', {
+        query: { ...(filter as DashboardFilter), page, limit, sort: sort.column, order: sort.order, ...narrowing },
+      }),
     staleTime: JUST_ASKED_MS,
     refetchOnMount: unlessShownElsewhere,
   });
@@ -110,8 +108,7 @@ export function useTransactionPage(
 export function transactionSumsQuery(filter: DashboardFilter | null) {
   return queryOptions({
     queryKey: ['dashboard', 'sums', filter],
-    queryFn: () =>
-      apiRequest<TransactionSums>(`/dashboard/transactions/sum?${dashboardQuery(filter as DashboardFilter)}`),
+    queryFn: () => apiCall('GET /api/dashboard/transactions/sum', { query: filter as DashboardFilter }),
     staleTime: JUST_ASKED_MS,
     refetchOnMount: unlessShownElsewhere,
   });
@@ -124,10 +121,8 @@ export function useTransactionSums(filter: DashboardFilter | null) {
 export function useTransactionSeries(filter: DashboardFilter | null, bucket: SeriesBucket) {
   return useQuery({
     queryKey: ['dashboard', 'series', filter, bucket],
-    queryFn: (): Promise<TransactionSeries> =>
-      apiRequest<TransactionSeries>(
-        `/dashboard/transactions/series?${dashboardQuery(filter as DashboardFilter, { bucket })}`,
-      ),
+    queryFn: () =>
+      apiCall('GET /api/dashboard/transactions/series', { query: { ...(filter as DashboardFilter), bucket } }),
     enabled: filter !== null,
     placeholderData: keepPreviousData,
   });

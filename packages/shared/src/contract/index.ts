@@ -6,6 +6,7 @@ import { brandingCalls } from './branding.ts';
 import { checkoutProtectionCalls } from './checkout-protection.ts';
 import { checkoutCalls } from './checkouts.ts';
 import { countryCalls } from './countries.ts';
+import { dashboardCalls } from './dashboard.ts';
 import { dayCloseCalls } from './day-close.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
 import { donationCalls } from './donations.ts';
@@ -58,6 +59,7 @@ export const contract = {
   ...invoiceCalls,
   ...receiptCalls,
   ...refundCalls,
+  ...dashboardCalls,
   ...dayCloseCalls,
   ...accountCalls,
   ...bptCalls,
