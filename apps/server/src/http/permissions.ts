@@ -39,10 +39,6 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'POST /api/auth/signin': anyone,
   'POST /api/auth/refresh-access-token': anyone,
   'POST /api/auth/logout': anyone,
-  'POST /api/auth/signup': anyone,
-  'POST /api/auth/confirm-email': anyone,
-  'POST /api/auth/forgot-password': anyone,
-  'POST /api/auth/confirm-forgot-password': anyone,
   'PUT /api/settings/branding/logo': { who: admins },
   // KYB papers are the organization's legal documents: its admins only, not its managers.
   'POST /api/settings/kyb-documents': { who: admins },

@@ -1,15 +1,15 @@
-import type { ConfirmForgotPasswordRequest, OnboardRequest, SignInResponse, SignUpRequest } from '@rayo/shared';
+import type { ConfirmForgotPasswordRequest, OnboardRequest, SignUpRequest } from '@rayo/shared';
 import { sessionStore } from '../session/session-store.ts';
-import { apiCall, apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 export function signUp(request: SignUpRequest): Promise<void> {
-  return apiRequest<void>('/auth/signup', { method: 'POST', body: request, auth: false });
+  return apiCall('POST /api/auth/signup', { body: request, auth: false });
 }
 
 /** The session lasts as long as this browser's "remember me" says, as a sign-in would. */
 export function confirmEmail(request: { code: string; password: string }) {
   const body = { ...request, remember: sessionStore.get().remember };
-  return apiRequest<SignInResponse>('/auth/confirm-email', { method: 'POST', body, auth: false });
+  return apiCall('POST /api/auth/confirm-email', { body, auth: false });
 }
 
 export function onboard(request: OnboardRequest) {
@@ -17,9 +17,9 @@ export function onboard(request: OnboardRequest) {
 }
 
 export function requestPasswordReset(email: string): Promise<void> {
-  return apiRequest<void>('/auth/forgot-password', { method: 'POST', body: { email }, auth: false });
+  return apiCall('POST /api/auth/forgot-password', { body: { email }, auth: false });
 }
 
 export function resetPassword(request: ConfirmForgotPasswordRequest): Promise<void> {
-  return apiRequest<void>('/auth/confirm-forgot-password', { method: 'POST', body: request, auth: false });
+  return apiCall('POST /api/auth/confirm-forgot-password', { body: request, auth: false });
 }

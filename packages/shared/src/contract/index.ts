@@ -1,4 +1,5 @@
 import { accountCalls } from './accounts.ts';
+import { signUpCalls } from './auth.ts';
 import { backOfficeCalls } from './back-office.ts';
 import { bankingInfoCalls } from './banking-info.ts';
 import { bptCalls } from './bpts.ts';
@@ -50,6 +51,7 @@ export const contract = {
   ...payoutSplitCalls,
   ...payoutAddressCalls,
   ...payoutDestinationChangeCalls,
+  ...signUpCalls,
   ...passwordCalls,
   ...mfaCalls,
   ...bankingInfoCalls,

@@ -1,12 +1,6 @@
-import {
-  ConfirmEmailRequestSchema,
-  ConfirmForgotPasswordRequestSchema,
-  ForgotPasswordRequestSchema,
-  SignInResponseSchema,
-  SignUpRequestSchema,
-} from '@rayo/shared';
 import { publicContextOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
 import { type AccountMailDeps, confirmEmail, signUp } from './signup.service.ts';
@@ -17,71 +11,27 @@ export function registerSignUpRoutes(app: App, deps: AccountMailDeps & RateLimit
   const perIp = (name: string): RateLimitRule => ({ name, limit: deps.config.signInLimitPerIp, windowSeconds });
   const perEmail = (name: string): RateLimitRule => ({ name, limit: deps.config.signInLimitPerEmail, windowSeconds });
 
-  app.post(
-    '/api/auth/signup',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Creates an admin account and mails the link that confirms the address',
-        body: SignUpRequestSchema,
-      },
-    },
-    async (request, reply) => {
-      await enforceRateLimit(deps, reply, perIp('signup-ip'), clientOf(request));
-      await enforceRateLimit(deps, reply, perEmail('signup-email'), request.body.email.toLowerCase());
-      await signUp(publicContextOf(request), deps, request.body);
-      return reply.status(204).send();
-    },
-  );
+  registerCall(app, 'POST /api/auth/signup', async (request, reply) => {
+    await enforceRateLimit(deps, reply, perIp('signup-ip'), clientOf(request));
+    await enforceRateLimit(deps, reply, perEmail('signup-email'), request.body.email.toLowerCase());
+    await signUp(publicContextOf(request), deps, request.body);
+  });
 
-  app.post(
-    '/api/auth/confirm-email',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Confirms the address with the emailed code and signs the user in',
-        body: ConfirmEmailRequestSchema,
-        response: { 200: SignInResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      await enforceRateLimit(deps, reply, perIp('confirm-email-ip'), clientOf(request));
-      return confirmEmail(publicContextOf(request), deps, request.body);
-    },
-  );
+  registerCall(app, 'POST /api/auth/confirm-email', async (request, reply) => {
+    await enforceRateLimit(deps, reply, perIp('confirm-email-ip'), clientOf(request));
+    return confirmEmail(publicContextOf(request), deps, request.body);
+  });
 
-  app.post(
-    '/api/auth/forgot-password',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Mails a single-use code for a new password',
-        body: ForgotPasswordRequestSchema,
-      },
-    },
-    async (request, reply) => {
-      await enforceRateLimit(deps, reply, perIp('reset-ip'), clientOf(request));
-      await enforceRateLimit(deps, reply, perEmail('reset-email'), request.body.email.toLowerCase());
-      await requestPasswordReset(publicContextOf(request), deps, request.body);
-      return reply.status(204).send();
-    },
-  );
+  registerCall(app, 'POST /api/auth/forgot-password', async (request, reply) => {
+    await enforceRateLimit(deps, reply, perIp('reset-ip'), clientOf(request));
+    await enforceRateLimit(deps, reply, perEmail('reset-email'), request.body.email.toLowerCase());
+    await requestPasswordReset(publicContextOf(request), deps, request.body);
+  });
 
-  app.post(
-    '/api/auth/confirm-forgot-password',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Sets a new password with the emailed code and ends every session',
-        body: ConfirmForgotPasswordRequestSchema,
-      },
-    },
-    async (request, reply) => {
-      await enforceRateLimit(deps, reply, perIp('reset-confirm-ip'), clientOf(request));
-      // Guesses at one user's code from many addresses are bounded too.
-      await enforceRateLimit(deps, reply, perEmail('reset-confirm-email'), request.body.email.toLowerCase());
-      await resetPassword(publicContextOf(request), deps, request.body);
-      return reply.status(204).send();
-    },
-  );
+  registerCall(app, 'POST /api/auth/confirm-forgot-password', async (request, reply) => {
+    await enforceRateLimit(deps, reply, perIp('reset-confirm-ip'), clientOf(request));
+    // Guesses at one user's code from many addresses are bounded too.
+    await enforceRateLimit(deps, reply, perEmail('reset-confirm-email'), request.body.email.toLowerCase());
+    await resetPassword(publicContextOf(request), deps, request.body);
+  });
 }
