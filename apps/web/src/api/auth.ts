@@ -1,10 +1,10 @@
 import type { SignInRequest, SignInResponse, SignInResult } from '@rayo/shared';
 import { sessionStore } from '../session/session-store.ts';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 /** A session, or, for a user with MFA on, the challenge that sign-in's second step answers. */
 export function signIn(request: SignInRequest): Promise<SignInResult> {
-  return apiRequest<SignInResult>('/auth/signin', { method: 'POST', body: request, auth: false });
+  return apiCall('POST /api/auth/signin', { body: request, auth: false });
 }
 
 /**
@@ -15,7 +15,7 @@ export function signIn(request: SignInRequest): Promise<SignInResult> {
 export function startSession(session: SignInResponse, remember: boolean): void {
   const chosen = sessionStore.signIn(session, remember);
   if (chosen) {
-    apiRequest<void>('/settings/language', { method: 'PUT', body: { language: chosen } }).catch((error: unknown) =>
+    apiCall('PUT /api/settings/language', { body: { language: chosen } }).catch((error: unknown) =>
       console.warn('Could not save the language chosen at sign-in', error),
     );
   }
@@ -26,7 +26,7 @@ export function logout(): void {
   const { refreshToken } = sessionStore.get();
   sessionStore.logout();
   if (refreshToken) {
-    apiRequest<void>('/auth/logout', { method: 'POST', body: { refreshToken }, auth: false }).catch((error: unknown) =>
+    apiCall('POST /api/auth/logout', { body: { refreshToken }, auth: false }).catch((error: unknown) =>
       console.warn('Could not revoke the refresh token', error),
     );
   }

@@ -1,4 +1,11 @@
-import { SignInResponseSchema } from '../auth.ts';
+import {
+  LogoutRequestSchema,
+  RefreshAccessTokenRequestSchema,
+  RefreshAccessTokenResponseSchema,
+  SignInRequestSchema,
+  SignInResponseSchema,
+  SignInResultSchema,
+} from '../auth.ts';
 import {
   ConfirmEmailRequestSchema,
   ConfirmForgotPasswordRequestSchema,
@@ -53,5 +60,44 @@ export const signUpCalls = defineCalls({
     body: ConfirmForgotPasswordRequestSchema,
     who: 'public',
     refusals: ['TooManyRequests', 'InvalidCode', 'ServiceUnavailable'],
+  },
+});
+
+/**
+ * Sign-in, the access token's refresh and sign-out. Sign-in failures are limited per address, per
+ * email and address and per email; a browser that signed in to the account before counts on its
+ * own budget, kept in a cookie sign-in sets.
+ */
+export const authCalls = defineCalls({
+  'POST /api/auth/signin': {
+    operationId: 'signIn',
+    tags,
+    summary: 'Signs in with email and password: a session, or an MFA challenge for a user with MFA on',
+    description:
+      'A user with MFA on is answered `{ mfaRequired: true, mfaToken }`, exchanged with a code at `POST /api/auth/signin/mfa`. Only failures count against the limits. Sets the cookie that marks this browser as known to the account.',
+    body: SignInRequestSchema,
+    answer: SignInResultSchema,
+    who: 'public',
+    refusals: ['TooManyRequests', 'WrongAuth', 'EmailNotConfirmed', 'ServiceUnavailable'],
+  },
+  'POST /api/auth/refresh-access-token': {
+    operationId: 'refreshAccessToken',
+    tags,
+    summary: 'Exchanges a refresh token, or a developer token, for an access token',
+    description:
+      'A refresh token works once and is answered with the one that replaces it; one used twice ends its whole session. A developer token does not rotate and is answered with itself. Limited per address.',
+    body: RefreshAccessTokenRequestSchema,
+    answer: RefreshAccessTokenResponseSchema,
+    who: 'public',
+    refusals: ['TooManyRequests', 'Unauthorized'],
+  },
+  'POST /api/auth/logout': {
+    operationId: 'logout',
+    tags,
+    summary: 'Revokes the refresh token sent, if any; the access token lapses on its own',
+    // Fastify validates an absent body as null, so `optional()` alone would refuse it.
+    body: LogoutRequestSchema.nullish(),
+    who: 'public',
+    refusals: [],
   },
 });

@@ -1,5 +1,5 @@
 import { accountCalls } from './accounts.ts';
-import { signUpCalls } from './auth.ts';
+import { authCalls, signUpCalls } from './auth.ts';
 import { backOfficeCalls } from './back-office.ts';
 import { bankingInfoCalls } from './banking-info.ts';
 import { bptCalls } from './bpts.ts';
@@ -51,6 +51,7 @@ export const contract = {
   ...payoutSplitCalls,
   ...payoutAddressCalls,
   ...payoutDestinationChangeCalls,
+  ...authCalls,
   ...signUpCalls,
   ...passwordCalls,
   ...mfaCalls,

@@ -1,12 +1,6 @@
-import {
-  LogoutRequestSchema,
-  RefreshAccessTokenRequestSchema,
-  RefreshAccessTokenResponseSchema,
-  SignInRequestSchema,
-  SignInResultSchema,
-} from '@rayo/shared';
 import { publicContextOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import { clientOf, enforceRateLimit, forgiveRateLimitHits, type RateLimitDeps } from '../../http/rate-limit.ts';
 import { type AuthDeps, logout, refreshAccessToken, signIn } from './auth.service.ts';
 import { hasSignedInAs, knownDeviceOf, rememberDevice } from './known-device.ts';
@@ -24,52 +18,26 @@ export function registerAuthRoutes(app: App, deps: AuthDeps & RateLimitDeps): vo
   const secureCookie = deps.config.publicUrl.startsWith('https:');
   const refreshPerIp = { name: 'refresh-ip', limit: deps.config.refreshLimitPerIp, windowSeconds: 60 };
 
-  app.post(
-    '/api/auth/signin',
-    {
-      schema: { tags: ['auth'], body: SignInRequestSchema, response: { 200: SignInResultSchema } },
-    },
-    async (request, reply) => {
-      const email = request.body.email.toLowerCase();
-      const device = await knownDeviceOf(deps.tokens, request);
-      const hits = hasSignedInAs(device, email)
-        ? [await enforceRateLimit(deps, reply, perKnownDevice, `${device.id} ${email}`)]
-        : [
-            await enforceRateLimit(deps, reply, perIp, clientOf(request)),
-            await enforceRateLimit(deps, reply, perEmailAndIp, `${email} ${clientOf(request)}`),
-            await enforceRateLimit(deps, reply, perEmail, email),
-          ];
-      const result = await signIn(publicContextOf(request), deps, request.body);
-      await forgiveRateLimitHits(deps.db, hits);
-      await rememberDevice(deps.tokens, reply, device, email, secureCookie);
-      return result;
-    },
-  );
+  registerCall(app, 'POST /api/auth/signin', async (request, reply) => {
+    const email = request.body.email.toLowerCase();
+    const device = await knownDeviceOf(deps.tokens, request);
+    const hits = hasSignedInAs(device, email)
+      ? [await enforceRateLimit(deps, reply, perKnownDevice, `${device.id} ${email}`)]
+      : [
+          await enforceRateLimit(deps, reply, perIp, clientOf(request)),
+          await enforceRateLimit(deps, reply, perEmailAndIp, `${email} ${clientOf(request)}`),
+          await enforceRateLimit(deps, reply, perEmail, email),
+        ];
+    const result = await signIn(publicContextOf(request), deps, request.body);
+    await forgiveRateLimitHits(deps.db, hits);
+    await rememberDevice(deps.tokens, reply, device, email, secureCookie);
+    return result;
+  });
 
-  app.post(
-    '/api/auth/refresh-access-token',
-    {
-      schema: {
-        tags: ['auth'],
-        body: RefreshAccessTokenRequestSchema,
-        response: { 200: RefreshAccessTokenResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      await enforceRateLimit(deps, reply, refreshPerIp, clientOf(request));
-      return refreshAccessToken(publicContextOf(request), deps, request.body.refreshToken);
-    },
-  );
+  registerCall(app, 'POST /api/auth/refresh-access-token', async (request, reply) => {
+    await enforceRateLimit(deps, reply, refreshPerIp, clientOf(request));
+    return refreshAccessToken(publicContextOf(request), deps, request.body.refreshToken);
+  });
 
-  app.post(
-    '/api/auth/logout',
-    {
-      // Fastify validates an absent body as null, so `optional()` alone would refuse it.
-      schema: { tags: ['auth'], body: LogoutRequestSchema.nullish() },
-    },
-    async (request, reply) => {
-      await logout(deps, request.body?.refreshToken);
-      return reply.status(204).send();
-    },
-  );
+  registerCall(app, 'POST /api/auth/logout', async (request) => logout(deps, request.body?.refreshToken));
 }
