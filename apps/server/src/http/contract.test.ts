@@ -31,7 +31,9 @@ const routeFilesNotYetMigrated = [
   'receipts/receipts.routes.ts',
   // The refund links' LNURL-withdraw service answers as LNURL does (above); the rest is in the contract.
   'refunds/refunds.routes.ts',
+  // Its logo upload is multipart and the public logo is the image's bytes; its JSON calls are in the contract.
   'settings/branding.routes.ts',
+  // Its upload is multipart and its download the document's bytes; its JSON calls are in the contract.
   'settings/kyb.routes.ts',
   'shops/shopify-webhooks.routes.ts',
   'shops/shops.routes.ts',
