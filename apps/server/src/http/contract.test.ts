@@ -35,7 +35,9 @@ const routeFilesNotYetMigrated = [
   'settings/branding.routes.ts',
   // Its upload is multipart and its download the document's bytes; its JSON calls are in the contract.
   'settings/kyb.routes.ts',
+  // Shopify signs its webhooks over the raw bytes of the body, which this route alone receives unparsed.
   'shops/shopify-webhooks.routes.ts',
+  // The shopper's entries (the Shopify pay link, Ecwid's payment form) answer redirects; the admin's calls are in the contract.
   'shops/shops.routes.ts',
 ];
 

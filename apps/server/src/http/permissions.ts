@@ -66,14 +66,8 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/back-office/country/:id/report/csv': { who: backOffice },
   'GET /api/back-office/onchain-payouts/:id/psbt': { who: backOffice },
 
-  // Shops (docs/integrations.md): the admin connects a Shopify or Ecwid store; the shopper's
-  // entries are public, priced only from what the store says.
-  'GET /api/shops/shopify': { who: admins },
-  'PUT /api/shops/shopify': { who: admins, scope: { param: 'virtualBptId', within: 'organization', outside: 400 } },
-  'DELETE /api/shops/shopify': { who: admins },
-  'GET /api/shops/ecwid': { who: admins },
-  'PUT /api/shops/ecwid': { who: admins, scope: { param: 'virtualBptId', within: 'organization', outside: 400 } },
-  'DELETE /api/shops/ecwid': { who: admins },
+  // Shops (docs/integrations.md): the shopper's entries and Shopify's webhooks are public,
+  // priced only from what the store says.
   'GET /api/public/shopify/pay': anyone,
   'POST /api/public/shopify/webhooks': anyone,
   'POST /api/ecwid/payment': anyone,

@@ -1,20 +1,13 @@
-import {
-  type ConnectEcwidRequest,
-  type ConnectShopifyRequest,
-  MFA_CODE_HEADER,
-  type ShopConnection,
-  type ShopConnectionState,
-  type ShopPlatform,
-} from '@rayo/shared';
+import { type ConnectEcwidRequest, type ConnectShopifyRequest, MFA_CODE_HEADER, type ShopPlatform } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const shopKey = (platform: ShopPlatform) => ['shops', platform] as const;
 
 export function useShopConnection(platform: ShopPlatform) {
   return useQuery({
     queryKey: shopKey(platform),
-    queryFn: () => apiRequest<ShopConnectionState>(`/shops/${platform}`),
+    queryFn: () => apiCall(`GET /api/shops/${platform}`),
   });
 }
 
@@ -31,8 +24,7 @@ function useShopMutation<Variables>(platform: ShopPlatform, call: (variables: Va
 /** Shopify checks the token before Rayo saves it; with MFA on the code goes in the `mfa-code` header. */
 export function useConnectShopify() {
   return useShopMutation('shopify', ({ mfaCode, ...request }: WithMfa<ConnectShopifyRequest>) =>
-    apiRequest<ShopConnection>('/shops/shopify', {
-      method: 'PUT',
+    apiCall('PUT /api/shops/shopify', {
       body: request,
       headers: mfaCode ? { [MFA_CODE_HEADER]: mfaCode } : undefined,
     }),
@@ -41,8 +33,7 @@ export function useConnectShopify() {
 
 export function useConnectEcwid() {
   return useShopMutation('ecwid', ({ mfaCode, ...request }: WithMfa<ConnectEcwidRequest>) =>
-    apiRequest<ShopConnection>('/shops/ecwid', {
-      method: 'PUT',
+    apiCall('PUT /api/shops/ecwid', {
       body: request,
       headers: mfaCode ? { [MFA_CODE_HEADER]: mfaCode } : undefined,
     }),
@@ -50,5 +41,5 @@ export function useConnectEcwid() {
 }
 
 export function useDisconnectShop(platform: ShopPlatform) {
-  return useShopMutation(platform, () => apiRequest<void>(`/shops/${platform}`, { method: 'DELETE' }));
+  return useShopMutation(platform, () => apiCall(`DELETE /api/shops/${platform}`));
 }

@@ -27,6 +27,7 @@ import { payoutCalls } from './payouts.ts';
 import { rateCalls } from './rates.ts';
 import { receiptCalls } from './receipts.ts';
 import { refundCalls } from './refunds.ts';
+import { shopCalls } from './shops.ts';
 import { storeCheckoutCalls } from './store-checkouts.ts';
 import { virtualBptCalls } from './virtual-bpts.ts';
 import { webhookCalls } from './webhooks.ts';
@@ -73,6 +74,7 @@ export const contract = {
   ...rateCalls,
   ...payoutCalls,
   ...backOfficeCalls,
+  ...shopCalls,
 } as const;
 
 export type Contract = typeof contract;

@@ -1,15 +1,9 @@
-import {
-  ConnectEcwidRequestSchema,
-  ConnectShopifyRequestSchema,
-  MFA_CODE_HEADER,
-  ShopConnectionSchema,
-  ShopConnectionStateSchema,
-  ShopifyPayQuerySchema,
-} from '@rayo/shared';
+import { ShopifyPayQuerySchema } from '@rayo/shared';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
+import { registerCall } from '../../http/contract.ts';
 import { requireMfaCode } from '../../http/mfa-code.ts';
 import {
   clientOf,
@@ -52,55 +46,28 @@ const EcwidPaymentBodySchema = z.object({
 
 export function registerShopRoutes(app: App, deps: ShopDeps & RateLimitDeps): void {
   for (const platform of ['shopify', 'ecwid'] as const) {
-    app.get(
-      `/api/shops/${platform}`,
-      {
-        schema: {
-          tags,
-          summary: `The organization's connected ${platform === 'shopify' ? 'Shopify' : 'Ecwid'} store, without its secret`,
-          response: { 200: ShopConnectionStateSchema },
-        },
-      },
-      async (request) => getShopConnection(deps, callerOf(request), platform),
+    registerCall(app, `GET /api/shops/${platform}`, async (request) =>
+      getShopConnection(deps, callerOf(request), platform),
     );
-    app.delete(
-      `/api/shops/${platform}`,
-      { schema: { tags, summary: 'Disconnects the store: its pay links stop opening checkouts' } },
-      async (request, reply) => {
-        await disconnectShop(callerOf(request), deps, platform);
-        return reply.status(204).send();
-      },
+    registerCall(app, `DELETE /api/shops/${platform}`, async (request) =>
+      disconnectShop(callerOf(request), deps, platform),
     );
   }
 
-  app.put(
-    '/api/shops/shopify',
-    {
-      preHandler: requireMfaCode(deps),
-      schema: {
-        tags,
-        summary: `Connects a Shopify store with its custom app's Admin API token, checked with Shopify first. With MFA on, needs a code in the ${MFA_CODE_HEADER} header`,
-        body: ConnectShopifyRequestSchema,
-        response: { 200: ShopConnectionSchema },
-      },
-    },
+  registerCall(
+    app,
+    'PUT /api/shops/shopify',
     async (request) => connectShopify(callerOf(request), deps, request.body),
-  );
-
-  app.put(
-    '/api/shops/ecwid',
     {
-      preHandler: requireMfaCode(deps),
-      schema: {
-        tags,
-        summary: `Connects an Ecwid store with its payment app's client secret, after Ecwid answers the store's profile to the app's secret token. With MFA on, needs a code in the ${MFA_CODE_HEADER} header`,
-        body: ConnectEcwidRequestSchema,
-        response: { 200: ShopConnectionSchema },
-      },
+      preHandler: [requireMfaCode(deps)],
     },
-    async (request) => connectEcwid(callerOf(request), deps, request.body),
   );
 
+  registerCall(app, 'PUT /api/shops/ecwid', async (request) => connectEcwid(callerOf(request), deps, request.body), {
+    preHandler: [requireMfaCode(deps)],
+  });
+
+  // The shopper's entries answer redirects, not JSON: registered by hand.
   app.get(
     '/api/public/shopify/pay',
     {
