@@ -21,6 +21,7 @@ const routeFilesNotYetMigrated = [
   'dashboard/dashboard.routes.ts',
   // Its CSV and PDF are files; its JSON calls are in the contract.
   'day-close/day-close.routes.ts',
+  // Its Bolt Card service answers as LNURL does (below); the wallet's other calls are in the contract.
   'devnet/devnet.routes.ts',
   // LNURL answers a refusal as 200 `{ status: 'ERROR', reason }` (LUD-01), not `{ code, message }`,
   // and serves the Lightning address at `/.well-known/lnurlp/:name`, outside `/api`.

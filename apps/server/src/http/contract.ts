@@ -27,6 +27,8 @@ export type CallRequest<C> = FastifyRequest<{ Params: CallParams<C>; Querystring
 export type CallHandler<C> = (request: CallRequest<C>, reply: FastifyReply) => Promise<CallAnswerIn<C> | FastifyReply>;
 
 export type CallOptions<C> = {
+  /** Run as the request arrives, before its body is read (a check of where it comes from). */
+  onRequest?: readonly ((request: FastifyRequest) => Promise<void>)[];
   /** Run after access control, before the body is handled (an MFA code, an early refusal). */
   preHandler?: readonly ((request: CallRequest<C>, reply: FastifyReply) => Promise<void>)[];
 };
@@ -64,6 +66,7 @@ export function registerCall<K extends ContractKey>(
     method,
     url,
     schema: schemaOf(call),
+    ...(options.onRequest && { onRequest: options.onRequest as never }),
     ...(options.preHandler && { preHandler: options.preHandler as never }),
     handler: async (request, reply) => {
       const answer = await handler(request as never, reply);

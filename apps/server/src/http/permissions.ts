@@ -72,17 +72,9 @@ export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
   'POST /api/public/shopify/webhooks': anyone,
   'POST /api/ecwid/payment': anyone,
 
-  // Registered only with the devnet Lightning backend, whose money is not real.
-  'POST /api/devnet/pay': anyone,
-  'POST /api/devnet/expire': anyone,
-  'POST /api/devnet/lnurl-withdraw': anyone,
-  'POST /api/devnet/withdraw': anyone,
+  // The devnet wallet's Bolt Card service, registered only with the devnet Lightning backend.
   'GET /api/devnet/lnurlw/:k1': anyone,
   'GET /api/devnet/lnurlw/:k1/callback': anyone,
-  // With the devnet chain too.
-  'GET /api/devnet/chain': anyone,
-  'POST /api/devnet/mine': anyone,
-  'POST /api/devnet/send-onchain': anyone,
 };
 
 /** A contract call's line: its permission fields, nothing else. */

@@ -1,19 +1,10 @@
-import {
-  type DevnetChainTip,
-  type DevnetMineResponse,
-  type DevnetPayResponse,
-  type DevnetSendResponse,
-  type DevnetWithdrawLink,
-  type DevnetWithdrawLinkRequest,
-  DevnetWithdrawLinkRequestSchema,
-} from '@rayo/shared';
+import { type DevnetWithdrawLinkRequest, DevnetWithdrawLinkRequestSchema } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 export function useDevnetPay() {
   return useMutation({
-    mutationFn: (paymentRequest: string) =>
-      apiRequest<DevnetPayResponse>('/devnet/pay', { method: 'POST', body: { paymentRequest }, auth: false }),
+    mutationFn: (paymentRequest: string) => apiCall('POST /api/devnet/pay', { body: { paymentRequest }, auth: false }),
   });
 }
 
@@ -21,8 +12,7 @@ export function useDevnetPay() {
 export function useDevnetWithdrawLink() {
   return useMutation({
     mutationFn: (request: DevnetWithdrawLinkRequest) =>
-      apiRequest<DevnetWithdrawLink>('/devnet/lnurl-withdraw', {
-        method: 'POST',
+      apiCall('POST /api/devnet/lnurl-withdraw', {
         body: DevnetWithdrawLinkRequestSchema.parse(request),
         auth: false,
       }),
@@ -33,7 +23,7 @@ export function useDevnetWithdrawLink() {
 export function useDevnetChainTip() {
   return useQuery({
     queryKey: ['devnet-chain'],
-    queryFn: () => apiRequest<DevnetChainTip>('/devnet/chain', { auth: false }),
+    queryFn: () => apiCall('GET /api/devnet/chain', { auth: false }),
     retry: false,
   });
 }
@@ -41,8 +31,7 @@ export function useDevnetChainTip() {
 export function useDevnetMine() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (blocks: number) =>
-      apiRequest<DevnetMineResponse>('/devnet/mine', { method: 'POST', body: { blocks }, auth: false }),
+    mutationFn: (blocks: number) => apiCall('POST /api/devnet/mine', { body: { blocks }, auth: false }),
     onSuccess: (tip) => queryClient.setQueryData(['devnet-chain'], tip),
   });
 }
@@ -51,6 +40,6 @@ export function useDevnetMine() {
 export function useDevnetSendOnchain() {
   return useMutation({
     mutationFn: (payment: { address: string; sats: number }) =>
-      apiRequest<DevnetSendResponse>('/devnet/send-onchain', { method: 'POST', body: payment, auth: false }),
+      apiCall('POST /api/devnet/send-onchain', { body: payment, auth: false }),
   });
 }

@@ -10,6 +10,7 @@ import { countryCalls } from './countries.ts';
 import { dashboardCalls } from './dashboard.ts';
 import { dayCloseCalls } from './day-close.ts';
 import { developerTokenCalls } from './developer-tokens.ts';
+import { devnetCalls } from './devnet.ts';
 import { donationCalls } from './donations.ts';
 import { invoiceCalls } from './invoices.ts';
 import { kybCalls } from './kyb.ts';
@@ -75,6 +76,7 @@ export const contract = {
   ...payoutCalls,
   ...backOfficeCalls,
   ...shopCalls,
+  ...devnetCalls,
 } as const;
 
 export type Contract = typeof contract;

@@ -1,15 +1,4 @@
 import {
-  DevnetChainTipSchema,
-  DevnetMineRequestSchema,
-  DevnetMineResponseSchema,
-  DevnetPayRequestSchema,
-  DevnetPayResponseSchema,
-  DevnetSendRequestSchema,
-  DevnetSendResponseSchema,
-  DevnetWithdrawLinkRequestSchema,
-  DevnetWithdrawLinkSchema,
-  DevnetWithdrawRequestSchema,
-  DevnetWithdrawResponseSchema,
   LnurlErrorSchema,
   LnurlOkSchema,
   LnurlWithdrawCallbackQuerySchema,
@@ -17,6 +6,7 @@ import {
 } from '@rayo/shared';
 import { z } from 'zod';
 import type { App } from '../../http/app-type.ts';
+import { type CallOptions, registerCall } from '../../http/contract.ts';
 import { onlyFromThisMachine } from '../../http/local-only.ts';
 import {
   createDevnetWithdrawLink,
@@ -41,65 +31,41 @@ const K1ParamsSchema = z.object({ k1: z.string().max(128) });
  * invoices. The caller registers these only when the devnet Lightning backend is configured.
  */
 export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
-  const localOnly = onlyFromThisMachine(deps.config.devnetPublic);
-  app.post(
-    '/api/devnet/pay',
-    {
-      onRequest: localOnly,
-      schema: { tags: ['devnet'], body: DevnetPayRequestSchema, response: { 200: DevnetPayResponseSchema } },
-    },
+  const localOnly = { onRequest: [onlyFromThisMachine(deps.config.devnetPublic)] };
+  registerCall(
+    app,
+    'POST /api/devnet/pay',
     async (request) => payFromDevnetWallet(deps.db, request.body.paymentRequest),
+    localOnly,
   );
 
-  app.post(
-    '/api/devnet/expire',
-    {
-      onRequest: localOnly,
-      schema: {
-        tags: ['devnet'],
-        summary: 'The devnet node lets an unpaid invoice run out now, and Rayo records it expired',
-        body: DevnetPayRequestSchema,
-      },
-    },
-    async (request, reply) => {
-      await expireDevnetInvoiceEarly(deps.db, request.body.paymentRequest);
-      return reply.status(204).send();
-    },
+  registerCall(
+    app,
+    'POST /api/devnet/expire',
+    async (request) => expireDevnetInvoiceEarly(deps.db, request.body.paymentRequest),
+    localOnly,
   );
 
-  app.post(
-    '/api/devnet/lnurl-withdraw',
-    {
-      onRequest: localOnly,
-      schema: {
-        tags: ['devnet'],
-        body: DevnetWithdrawLinkRequestSchema,
-        response: { 200: DevnetWithdrawLinkSchema },
-      },
-    },
+  registerCall(
+    app,
+    'POST /api/devnet/lnurl-withdraw',
     async (request) => {
       const { maxMsat } = request.body;
       return createDevnetWithdrawLink(deps, maxMsat === undefined ? undefined : BigInt(maxMsat));
     },
+    localOnly,
   );
 
-  app.post(
-    '/api/devnet/withdraw',
-    {
-      onRequest: localOnly,
-      schema: {
-        tags: ['devnet'],
-        summary: "The devnet wallet withdraws amountMsat from an LNURL-withdraw link, such as a refund's",
-        body: DevnetWithdrawRequestSchema,
-        response: { 200: DevnetWithdrawResponseSchema },
-      },
-    },
+  registerCall(
+    app,
+    'POST /api/devnet/withdraw',
     async (request) =>
       withdrawToDevnetWallet(
         deps,
         { lnurl: request.body.lnurl, amountMsat: BigInt(request.body.amountMsat) },
         request.log,
       ),
+    localOnly,
   );
 
   if (deps.config.chain.backend === 'devnet') registerDevnetChainRoutes(app, deps, localOnly);
@@ -108,7 +74,7 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
   app.get(
     '/api/devnet/lnurlw/:k1',
     {
-      onRequest: localOnly,
+      ...localOnly,
       schema: {
         tags: ['devnet'],
         params: K1ParamsSchema,
@@ -124,7 +90,7 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
   app.get(
     '/api/devnet/lnurlw/:k1/callback',
     {
-      onRequest: localOnly,
+      ...localOnly,
       schema: {
         tags: ['devnet'],
         params: K1ParamsSchema,
@@ -140,32 +106,20 @@ export function registerDevnetRoutes(app: App, deps: DevnetDeps): void {
 }
 
 /** The devnet chain's tools: its tip, mining blocks, and paying an address from the devnet wallet. */
-function registerDevnetChainRoutes(
-  app: App,
-  deps: DevnetDeps,
-  localOnly: ReturnType<typeof onlyFromThisMachine>,
-): void {
-  app.get(
-    '/api/devnet/chain',
-    { onRequest: localOnly, schema: { tags: ['devnet'], response: { 200: DevnetChainTipSchema } } },
-    async () => getDevnetChainTip(deps.db),
-  );
+function registerDevnetChainRoutes(app: App, deps: DevnetDeps, localOnly: CallOptions<unknown>): void {
+  registerCall(app, 'GET /api/devnet/chain', async () => getDevnetChainTip(deps.db), localOnly);
 
-  app.post(
-    '/api/devnet/mine',
-    {
-      onRequest: localOnly,
-      schema: { tags: ['devnet'], body: DevnetMineRequestSchema, response: { 200: DevnetMineResponseSchema } },
-    },
+  registerCall(
+    app,
+    'POST /api/devnet/mine',
     async (request) => mineDevnetChain(deps.db, request.body.blocks),
+    localOnly,
   );
 
-  app.post(
-    '/api/devnet/send-onchain',
-    {
-      onRequest: localOnly,
-      schema: { tags: ['devnet'], body: DevnetSendRequestSchema, response: { 200: DevnetSendResponseSchema } },
-    },
+  registerCall(
+    app,
+    'POST /api/devnet/send-onchain',
     async (request) => sendOnchainFromDevnetWallet(deps.db, request.body.address, request.body.sats),
+    localOnly,
   );
 }
