@@ -103,20 +103,23 @@ export async function createTestAccount(db: Db, organizationId: string, name: st
   return insertAccount(db, { organizationId, name, internalCode: null });
 }
 
+/**
+ * The cost of TEST_PASSWORD's stored hash. Signing in verifies a hash at the cost stored with it,
+ * so sign-ins of test users still run scrypt and compare, without the production cost (0.1–0.4 s
+ * of CPU each on these machines; a run signs in thousands of times). Passwords set through the
+ * API (sign-up, resets, managers, password changes) are hashed at the production cost, which
+ * passwords.test.ts checks.
+ */
+const TEST_PASSWORD_COST = { n: 16, r: 1, p: 1 };
 let testPasswordHash: Promise<string> | undefined;
 
-/**
- * A user with TEST_PASSWORD. The password is hashed once per file, as the demo seed does, and
- * stored for every user it makes: a scrypt at the production cost takes about 0.1 s of CPU, and
- * a run makes thousands of users. Signing in still verifies the hash at full cost, and users made
- * through the API hash their own.
- */
+/** A user with TEST_PASSWORD, hashed once per file and stored for every user it makes. */
 export async function createTestUser(
   db: Db,
   input: { role: Role; organizationId: string | null; email?: string; language?: Language; accountIds?: string[] },
 ) {
   const email = input.email ?? `${input.role}-${randomBytes(4).toString('hex')}@example.com`;
-  testPasswordHash ??= hashPassword(TEST_PASSWORD);
+  testPasswordHash ??= hashPassword(TEST_PASSWORD, TEST_PASSWORD_COST);
   const user = await insertUser(db, {
     organization_id: input.organizationId,
     email: email.toLowerCase(),

@@ -1,12 +1,14 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@rayo/shared';
 
-// scrypt cost parameters are stored with each hash so they can be raised without a migration.
-const N = 2 ** 15;
-const R = 8;
-const P = 1;
+/** scrypt's cost parameters: CPU/memory cost, block size, parallelism. */
+export type ScryptCost = { n: number; r: number; p: number };
+
+// The cost is stored with each hash, so it can be raised without a migration and a hash is
+// verified at the cost it was made with.
+const COST: ScryptCost = { n: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
-const MAX_MEMORY = 256 * N * R;
+const MAX_MEMORY = 256 * COST.n * COST.r;
 
 /**
  * Each scrypt takes 32 MB and tens of milliseconds on libuv's thread pool (4 threads by default),
@@ -44,11 +46,11 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number)
   );
 }
 
-/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
-export async function hashPassword(password: string): Promise<string> {
+/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url; `cost` is for tests' own stored users only. */
+export async function hashPassword(password: string, cost: ScryptCost = COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, N, R, P);
-  return ['scrypt', N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, cost.n, cost.r, cost.p);
+  return ['scrypt', cost.n, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -60,4 +62,4 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** A hash no password matches, verified against when an email is unknown so both paths cost the same. */
-export const unmatchableHash = `scrypt$${N}$${R}$${P}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(KEY_LENGTH).toString('base64url')}`;
+export const unmatchableHash = `scrypt$${COST.n}$${COST.r}$${COST.p}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(KEY_LENGTH).toString('base64url')}`;
