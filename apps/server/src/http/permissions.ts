@@ -8,8 +8,9 @@ export type { Permission, Scope } from '@rayo/shared/contract';
  *
  * A call of the shared route contract (`@rayo/shared/contract`, docs/architecture.md "Route
  * contract") carries its own line: `who`, `scope`, `userCheckedOnWrite` and `developerScopes`
- * there mean what they mean here, and the table below takes them from it. The routes not yet
- * moved to the contract keep a hand-written line in `unmigratedPermissions`, keyed
+ * there mean what they mean here, and the table below takes them from it. The routes the
+ * contract does not describe (files, uploads, redirects, LNURL answers, Shopify's webhooks) keep
+ * a hand-written line in `handWrittenPermissions`, keyed
  * `'METHOD /api/path/:param'` exactly as the route is registered; `permissions.test.ts` calls
  * every registered route as every kind of caller and fails on a route missing from the table or
  * a line without a route, and a route missing here answers 403 to everyone. Routes outside
@@ -34,8 +35,8 @@ const backOffice = backOfficeRoles;
 /** The dashboard's account filter; see `scopeOf` in dashboard.service.ts for why it answers 403. */
 const dashboard = { who: members, scope: { param: 'account', within: 'linked-accounts', outside: 403 } } as const;
 
-/** The lines of the routes not yet defined in the shared contract; it only shrinks. */
-export const unmigratedPermissions: Readonly<Record<string, Permission>> = {
+/** The lines of the routes outside the shared contract, each listed with its reason in contract.test.ts. */
+export const handWrittenPermissions: Readonly<Record<string, Permission>> = {
   'PUT /api/settings/branding/logo': { who: admins },
   // KYB papers are the organization's legal documents: its admins only, not its managers.
   'POST /api/settings/kyb-documents': { who: admins },
@@ -88,7 +89,7 @@ function permissionOfCall({ who, scope, userCheckedOnWrite, developerScopes }: C
 }
 
 export const permissions: Readonly<Record<string, Permission>> = {
-  ...unmigratedPermissions,
+  ...handWrittenPermissions,
   ...Object.fromEntries(Object.entries(contract).map(([key, call]) => [key, permissionOfCall(call)])),
 };
 
