@@ -30,9 +30,20 @@ async function deliveryRow(db: Db, id: string) {
 }
 
 async function pendingJob(db: Db, deliveryId: string) {
-  const { rows } = await sql<{ attempts: number; run_at: Date }>`
-    select attempts, run_at from graphile_worker._private_jobs where key = ${deliveryId}`.execute(db);
+  const { rows } = await sql<{ attempts: number; run_at: Date; locked_at: Date | null }>`
+    select attempts, run_at, locked_at from graphile_worker._private_jobs where key = ${deliveryId}`.execute(db);
   return rows[0];
+}
+
+/**
+ * The delivery's job once it waits in the queue again. The task writes the delivery's row before
+ * it returns, and only then does graphile-worker release the job, rescheduled after a failure.
+ */
+function queuedJob(db: Db, deliveryId: string) {
+  return waitFor(async () => {
+    const job = await pendingJob(db, deliveryId);
+    return job?.locked_at === null ? job : undefined;
+  });
 }
 
 let t: TestApp;
@@ -214,8 +225,9 @@ describe('webhook delivery', () => {
       return r.delivered_at ? r : undefined;
     });
     expect(row).toMatchObject({ attempts: 1, last_status: 200, last_error: null, next_attempt_at: null });
-    // No job is left to send it again, so what arrived is all that ever will.
-    expect(await pendingJob(t.db, id)).toBeUndefined();
+    // Its job leaves the queue once the task has returned: nothing is left to send it again, so
+    // what arrived is all that ever will.
+    await waitFor(async () => ((await pendingJob(t.db, id)) === undefined ? true : undefined));
     expect(receiver.received.slice(before).filter((r) => r.deliveryId === id)).toHaveLength(1);
   });
 
@@ -236,7 +248,7 @@ describe('webhook delivery', () => {
     // Compared with the event's time, not the clock now, which a loaded machine may have moved past it.
     const backoffFloor = first.created_at.getTime() + 2_000;
     expect(first.next_attempt_at?.getTime()).toBeGreaterThan(backoffFloor);
-    const job = await waitFor(() => pendingJob(t.db, id));
+    const job = await queuedJob(t.db, id);
     expect(job.run_at.getTime()).toBeGreaterThan(backoffFloor);
 
     // Then it is not there at all: the connection is refused.
@@ -253,7 +265,7 @@ describe('webhook delivery', () => {
     // Back up: the next retry delivers, once.
     receiver.answerWith(200);
     await receiver.start();
-    await waitFor(() => pendingJob(t.db, id));
+    await queuedJob(t.db, id);
     await makeJobDue(t.db, id);
     const delivered = await waitFor(async () => {
       const r = await deliveryRow(t.db, id);
@@ -339,6 +351,7 @@ describe('webhook delivery', () => {
     await waitFor(async () => ((await deliveryRow(t.db, id)).attempts === 1 ? true : undefined));
     receiver.answerWith(200);
     await t.app.inject({ method: 'DELETE', url: `/api/webhooks/${endpoint.id}`, headers: admin });
+    await queuedJob(t.db, id);
     await makeJobDue(t.db, id);
     await waitFor(async () => ((await pendingJob(t.db, id)) === undefined ? true : undefined));
     expect(receiver.received.filter((r) => r.deliveryId === id)).toHaveLength(0);
