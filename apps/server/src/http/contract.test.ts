@@ -14,9 +14,7 @@ import { handWrittenPermissions } from './permissions.ts';
  * the list.
  */
 const routeFilesByHand = [
-  // The country reports' CSV are files; the other calls are in the contract.
-  'back-office/back-office-payments.routes.ts',
-  // A KYB document and the audit log's CSV are files; the other calls are in the contract.
+  // A KYB document is answered in the media type it was uploaded in; the other calls are in the contract.
   'back-office/back-office.routes.ts',
   // Its ledger CSV is a file; its JSON calls are in the contract.
   'dashboard/dashboard.routes.ts',
@@ -27,8 +25,6 @@ const routeFilesByHand = [
   // LNURL answers a refusal as 200 `{ status: 'ERROR', reason }` (LUD-01), not `{ code, message }`,
   // and serves the Lightning address at `/.well-known/lnurlp/:name`, outside `/api`.
   'donations/lnurlp.routes.ts',
-  // A batch's PSBT is a file; its other calls are in the contract.
-  'payouts/payouts-onchain.routes.ts',
   // Its PDF is not a JSON answer; its other calls are in the contract.
   'receipts/receipts.routes.ts',
   // The refund links' LNURL-withdraw service answers as LNURL does (above); the rest is in the contract.

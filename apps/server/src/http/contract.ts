@@ -22,9 +22,12 @@ export type CallRequest<C> = FastifyRequest<{ Params: CallParams<C>; Querystring
 
 /**
  * Answers with the call's answer, sent with its first status (204 without an answer); a handler
- * that chooses among the call's statuses sends the reply itself and returns it.
+ * that chooses among the call's statuses sends the reply itself and returns it. A call that
+ * answers a `file` always sends it through `reply`: its name and headers are the handler's.
  */
-export type CallHandler<C> = (request: CallRequest<C>, reply: FastifyReply) => Promise<CallAnswerIn<C> | FastifyReply>;
+export type CallHandler<C> = C extends { file: object }
+  ? (request: CallRequest<C>, reply: FastifyReply) => Promise<FastifyReply>
+  : (request: CallRequest<C>, reply: FastifyReply) => Promise<CallAnswerIn<C> | FastifyReply>;
 
 export type CallOptions<C> = {
   /** Run as the request arrives, before its body is read (a check of where it comes from). */
@@ -49,6 +52,7 @@ function schemaOf(call: Call): FastifySchema {
     ...(call.query && { querystring: call.query }),
     ...(call.body && { body: call.body }),
     ...(call.headers && { headers: call.headers }),
+    ...(call.file && { produces: [call.file.mediaType] }),
     ...(call.answer && { response: Object.fromEntries(statuses.map((status) => [status, call.answer])) }),
   } as FastifySchema;
 }
@@ -69,7 +73,7 @@ export function registerCall<K extends ContractKey>(
     ...(options.onRequest && { onRequest: options.onRequest as never }),
     ...(options.preHandler && { preHandler: options.preHandler as never }),
     handler: async (request, reply) => {
-      const answer = await handler(request as never, reply);
+      const answer: unknown = await handler(request as never, reply);
       if (answer === reply || reply.sent) return reply;
       if (!call.answer) return reply.status(204).send();
       return reply.status(status).send(answer);

@@ -13,6 +13,7 @@ import { refusalsOf } from './openapi.ts';
 
 type Response = {
   description?: string;
+  headers?: Record<string, unknown>;
   content?: Record<string, { schema?: { properties?: Record<string, { enum?: string[] }> } }>;
 };
 type Operation = {
@@ -71,7 +72,10 @@ describe('the OpenAPI document', () => {
     expect(operation.description?.length).toBeGreaterThan(10);
     const statuses = Object.keys(operation.responses);
     if (call.answer) for (const status of call.statuses ?? [200]) expect(statuses).toContain(String(status));
-    else if (!call.streams) {
+    else if (call.file) {
+      expect(Object.keys(operation.responses[200]?.content ?? {})).toEqual([call.file.mediaType]);
+      expect(Object.keys(operation.responses[200]?.headers ?? {})).toEqual(['Content-Disposition']);
+    } else if (!call.streams) {
       expect(statuses).toContain('204');
       expect(statuses).not.toContain('200');
     }

@@ -14,7 +14,7 @@ import { splitCallKey } from './contract.ts';
 /**
  * The API document (served under /api/docs) says what the contract says beyond the schemas
  * @fastify/swagger reads from the routes: each call's refusals as `{ code, message }` with their
- * codes, 204 for calls without an answer, and the webhook events Rayo sends (OpenAPI 3.1 `webhooks`).
+ * codes, 204 for calls without an answer, a file's media type, and the webhook events Rayo sends (OpenAPI 3.1 `webhooks`).
  */
 
 export const OPENAPI_VERSION = '3.1.0';
@@ -68,7 +68,19 @@ function refusalResponse(codes: readonly ErrorCode[]) {
 
 function responsesOf(call: Call, generated: Record<string, unknown> = {}): Record<string, unknown> {
   const responses: Record<string, unknown> = call.answer ? { ...generated } : {};
-  if (call.streams) {
+  if (call.file) {
+    const { mediaType, disposition } = call.file;
+    responses[200] = {
+      description: call.description ?? call.summary,
+      headers: {
+        'Content-Disposition': {
+          description: `\`${disposition}; filename="…"\`: the file's name`,
+          schema: { type: 'string' },
+        },
+      },
+      content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } },
+    };
+  } else if (call.streams) {
     responses[200] = {
       description: call.description ?? call.summary,
       content: { [call.streams]: { schema: { type: 'string' } } },

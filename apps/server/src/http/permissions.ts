@@ -60,12 +60,8 @@ export const handWrittenPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/close/csv': dashboard,
   'GET /api/close/pdf': dashboard,
 
-  // Back office's files (SPEC §7): a KYB document, the audit log, country reports, a payout batch's PSBT.
+  // Back office's copy of an organization's KYB document (SPEC §7).
   'GET /api/back-office/organization/:id/kyb-documents/:documentId': { who: backOffice },
-  'GET /api/back-office/audit/csv': { who: backOffice },
-  'GET /api/back-office/country/report/csv': { who: backOffice },
-  'GET /api/back-office/country/:id/report/csv': { who: backOffice },
-  'GET /api/back-office/onchain-payouts/:id/psbt': { who: backOffice },
 
   // Shops (docs/integrations.md): the shopper's entries and Shopify's webhooks are public,
   // priced only from what the store says.

@@ -9,7 +9,7 @@ import {
 } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiCall, apiResponse, callUrl } from './client.ts';
+import { apiCall, apiFile, apiResponse, callUrl } from './client.ts';
 import { filenameFromDisposition } from './dashboard.ts';
 
 const paymentsKey = ['back-office', 'payments'] as const;
@@ -109,7 +109,7 @@ export async function exportOrganizationTransactions(
 
 /** The server's CSV of a country report, saved under the name it gives. */
 export async function downloadCountryReportCsv(countryId: number): Promise<void> {
-  const response = await apiResponse(`/back-office/country/${countryId}/report/csv`);
+  const response = await apiFile('GET /api/back-office/country/:id/report/csv', { params: { id: countryId } });
   const file = filenameFromDisposition(response.headers.get('content-disposition'), 'country_report.csv');
   saveBlob(await response.blob(), file);
 }

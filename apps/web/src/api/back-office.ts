@@ -1,7 +1,7 @@
 import type { BackOfficeOrganizationsQuery, BlockedRequest, Verification } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiCall, apiResponse } from './client.ts';
+import { apiCall, apiFile, apiResponse } from './client.ts';
 import { filenameFromDisposition } from './dashboard.ts';
 
 const backOfficeKey = ['back-office'] as const;
@@ -83,7 +83,7 @@ export function useDeleteNotification() {
 
 /** Unix seconds, `start` inclusive and `end` exclusive; saved under the name the server gives (its days). */
 export async function downloadAuditCsv(start: number, end: number): Promise<void> {
-  const response = await apiResponse(`/back-office/audit/csv?start=${start}&end=${end}`);
+  const response = await apiFile('GET /api/back-office/audit/csv', { query: { start, end } });
   saveBlob(await response.blob(), filenameFromDisposition(response.headers.get('content-disposition'), 'audit.csv'));
 }
 
@@ -148,7 +148,7 @@ export function useOnchainPayoutBatches() {
 
 /** The unsigned batch as a BIP 174 file, for the operator's wallet to sign. */
 export async function downloadBatchPsbt(batch: { id: string; txid: string }): Promise<void> {
-  const response = await apiResponse(`/back-office/onchain-payouts/${encodeURIComponent(batch.id)}/psbt`);
+  const response = await apiFile('GET /api/back-office/onchain-payouts/:id/psbt', { params: { id: batch.id } });
   saveBlob(await response.blob(), `payout-batch-${batch.txid.slice(0, 12)}.psbt`);
 }
 

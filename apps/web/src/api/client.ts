@@ -172,3 +172,17 @@ export function apiCall<K extends ContractKey>(
     ...(headers && { headers }),
   });
 }
+
+/** The contract's calls that answer a file rather than JSON. */
+export type FileCallKey = { [K in ContractKey]: Contract[K] extends { file: object } ? K : never }[ContractKey];
+
+/**
+ * The response of a call that answers a file, body unread, sent with the session's token (a
+ * plain link would carry none) under `apiResponse`'s rules, for the page to save.
+ */
+export function apiFile<K extends FileCallKey>(
+  key: K,
+  ...[input]: object extends CallInput<Contract[K]> ? [CallInput<Contract[K]>?] : [CallInput<Contract[K]>]
+): Promise<Response> {
+  return apiResponse(callUrl(key, input ?? ({} as CallInput<Contract[K]>)).slice('/api'.length));
+}

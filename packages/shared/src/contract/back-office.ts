@@ -1,4 +1,5 @@
 import {
+  AuditCsvQuerySchema,
   BackOfficeNotificationPageSchema,
   BackOfficeOrganizationPageSchema,
   BackOfficeOrganizationsQuerySchema,
@@ -133,5 +134,31 @@ export const backOfficeCalls = defineCalls({
     answer: CountryReportSchema,
     who,
     refusals: ['NotFound'],
+  },
+  'GET /api/back-office/country/report/csv': {
+    operationId: 'exportAllCountriesReportCsv',
+    tags,
+    summary: 'The report of all countries as CSV',
+    file: { mediaType: 'text/csv', disposition: 'attachment' },
+    who,
+    refusals: [],
+  },
+  'GET /api/back-office/country/:id/report/csv': {
+    operationId: 'exportCountryReportCsv',
+    tags,
+    summary: "A country's report as CSV (-1: all countries)",
+    params: CountryReportParamsSchema,
+    file: { mediaType: 'text/csv', disposition: 'attachment' },
+    who,
+    refusals: ['NotFound'],
+  },
+  'GET /api/back-office/audit/csv': {
+    operationId: 'exportAuditLogCsv',
+    tags,
+    summary: 'The audit log of [start, end) (unix seconds, at most a year) as CSV, streamed',
+    query: AuditCsvQuerySchema,
+    file: { mediaType: 'text/csv', disposition: 'attachment' },
+    who,
+    refusals: [],
   },
 });

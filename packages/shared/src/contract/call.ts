@@ -50,6 +50,9 @@ export type Scope =
     }
   | { within: 'no-organization'; outside: 409 };
 
+/** The media types of the files the API answers with. */
+export type FileMediaType = 'text/csv' | 'application/pdf' | 'application/octet-stream';
+
 export type Call = Permission & {
   /** Unique across the API; the OpenAPI document's `operationId`. */
   operationId: string;
@@ -61,12 +64,18 @@ export type Call = Permission & {
   body?: z.ZodType;
   /** The request headers the call reads, checked like its params (the web sends them as `headers`). */
   headers?: z.ZodType;
-  /** The JSON answer; a call without one answers 204 with no body, unless it `streams`. */
+  /** The JSON answer; a call without one answers 204 with no body, unless it `streams` or answers a `file`. */
   answer?: z.ZodType;
   /** The statuses answered with `answer`, the first by default; 200 when not given. */
   statuses?: readonly [200 | 201 | 202, ...(200 | 201 | 202)[]];
   /** An answer that is not JSON, described in `description`. */
   streams?: 'text/event-stream';
+  /**
+   * The answer is a file of `mediaType` (200), named in its `Content-Disposition`: `attachment`
+   * is saved, `inline` shown. The handler sends the bytes or the stream through `reply` itself,
+   * with the headers only it knows (the file's name, caching).
+   */
+  file?: { mediaType: FileMediaType; disposition: 'attachment' | 'inline' };
   /**
    * The codes the call refuses with besides those its permission implies (401, 403, the scope's
    * 404, 400 `InvalidInput` for a request that does not match its schemas).

@@ -86,6 +86,17 @@ export const payoutCalls = defineCalls({
     who: backOfficeRoles,
     refusals: [],
   },
+  'GET /api/back-office/onchain-payouts/:id/psbt': {
+    operationId: 'exportPayoutBatchPsbt',
+    tags: ['back-office'],
+    summary: "The batch's unsigned transaction as a BIP 174 PSBT file, for the operator's wallet to sign",
+    description:
+      "The PSBT's binary form (not base64), named `payout-batch-<first 12 hex digits of the txid>.psbt`. Audit-logged.",
+    params: IdParamsSchema,
+    file: { mediaType: 'application/octet-stream', disposition: 'attachment' },
+    who: backOfficeRoles,
+    refusals: ['NotFound'],
+  },
   'POST /api/back-office/onchain-payouts/:id/signed': {
     operationId: 'submitSignedPayoutBatch',
     tags: ['back-office'],

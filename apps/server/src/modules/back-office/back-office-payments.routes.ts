@@ -1,4 +1,4 @@
-import { ALL_COUNTRIES_ID, CountryReportParamsSchema } from '@rayo/shared';
+import { ALL_COUNTRIES_ID } from '@rayo/shared';
 import type { FastifyReply } from 'fastify';
 import type { Db, ReadDb } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
@@ -24,11 +24,9 @@ async function sendCountryReportCsv(reply: FastifyReply, db: Db, readDb: ReadDb,
  * Back office's money calls (SPEC §7): unpaid fiat, mark as paid, the ledger export, country
  * reports. The ledger export and the reports' CSV read from `readDb`; what back office pays from
  * (the unpaid list, the report on screen) reads the primary, as it reloads right after paying.
- * The reports' CSV are files, so those two are registered by hand.
  */
 export function registerBackOfficePaymentRoutes(app: App, deps: { db: Db; readDb: ReadDb }): void {
   const { db, readDb } = deps;
-  const tags = ['back-office'];
 
   registerCall(app, 'GET /api/back-office/organization/:id/unpaid-transactions', async (request) =>
     listOrganizationUnpaidTransactions(db, request.params.id),
@@ -50,22 +48,11 @@ export function registerBackOfficePaymentRoutes(app: App, deps: { db: Db; readDb
     getCountryReport(db, request.params.id),
   );
 
-  app.get(
-    '/api/back-office/country/report/csv',
-    { schema: { tags, summary: 'The report of all countries as CSV', produces: ['text/csv'] } },
-    async (_request, reply) => sendCountryReportCsv(reply, db, readDb, ALL_COUNTRIES_ID),
+  registerCall(app, 'GET /api/back-office/country/report/csv', async (_request, reply) =>
+    sendCountryReportCsv(reply, db, readDb, ALL_COUNTRIES_ID),
   );
 
-  app.get(
-    '/api/back-office/country/:id/report/csv',
-    {
-      schema: {
-        tags,
-        summary: "A country's report as CSV (-1: all countries)",
-        params: CountryReportParamsSchema,
-        produces: ['text/csv'],
-      },
-    },
-    async (request, reply) => sendCountryReportCsv(reply, db, readDb, request.params.id),
+  registerCall(app, 'GET /api/back-office/country/:id/report/csv', async (request, reply) =>
+    sendCountryReportCsv(reply, db, readDb, request.params.id),
   );
 }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { createChainBackend } from '../../adapters/chain/index.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
@@ -13,8 +12,6 @@ import {
   submitSignedBatch,
 } from './payouts-onchain-batches.service.ts';
 import { createDepositAddress, getOnchainWalletSummary } from './payouts-onchain-wallet.service.ts';
-
-const BatchParamsSchema = z.object({ id: z.uuid() });
 
 /**
  * Back office's on-chain payouts: the platform wallet (owed, held, waiting, a deposit address),
@@ -35,25 +32,13 @@ export function registerOnchainPayoutRoutes(app: App, deps: { db: Db; config: Co
 
   registerCall(app, 'GET /api/back-office/onchain-payouts', async () => listOnchainBatches(deps));
 
-  // A PSBT file, not JSON: registered by hand.
-  app.get(
-    '/api/back-office/onchain-payouts/:id/psbt',
-    {
-      schema: {
-        tags: ['back-office'],
-        summary: "The batch's unsigned transaction as a BIP 174 PSBT file, for the operator's wallet to sign",
-        params: BatchParamsSchema,
-        produces: ['application/octet-stream'],
-      },
-    },
-    async (request, reply) => {
-      const { psbt, fileName } = await exportBatchPsbt(callerOf(request), deps, request.params.id);
-      return reply
-        .type('application/octet-stream')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .send(Buffer.from(psbt));
-    },
-  );
+  registerCall(app, 'GET /api/back-office/onchain-payouts/:id/psbt', async (request, reply) => {
+    const { psbt, fileName } = await exportBatchPsbt(callerOf(request), deps, request.params.id);
+    return reply
+      .type('application/octet-stream')
+      .header('content-disposition', `attachment; filename="${fileName}"`)
+      .send(Buffer.from(psbt));
+  });
 
   registerCall(app, 'POST /api/back-office/onchain-payouts/:id/signed', async (request) =>
     submitSignedBatch(callerOf(request), { ...deps, chain }, request.params.id, request.body.transaction, request.log),
