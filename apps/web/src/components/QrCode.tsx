@@ -12,9 +12,26 @@ const MARGIN = 2;
  */
 const MASK = 0;
 
+/** What QR's alphanumeric mode holds: digits, upper-case letters, space and `$%*+-./:`. */
+const ALPHANUMERIC = /^[0-9A-Z $%*+\-./:]*$/;
+
+/**
+ * `value` as one segment: alphanumeric where it fits (an upper-cased invoice or address URI), else
+ * bytes. Given a bare string, the library searches every way of splitting it into segments for
+ * the shortest, the next largest piece of the checkout's work on a phone; for these values one
+ * segment is as short or nearly.
+ */
+function segmentOf(value: string): QRCode.QRCodeSegment[] {
+  return [
+    ALPHANUMERIC.test(value)
+      ? { data: value, mode: 'alphanumeric' }
+      : { data: new TextEncoder().encode(value), mode: 'byte' },
+  ];
+}
+
 /** The dark modules of `value`'s QR code as one SVG path, a run of modules per subpath, and the side in modules. */
 function qrCodePath(value: string): { path: string; side: number } {
-  const { modules } = QRCode.create(value, { errorCorrectionLevel: 'M', maskPattern: MASK });
+  const { modules } = QRCode.create(segmentOf(value), { errorCorrectionLevel: 'M', maskPattern: MASK });
   const runs: string[] = [];
   for (let row = 0; row < modules.size; row += 1) {
     let col = 0;
