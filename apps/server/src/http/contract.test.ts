@@ -8,25 +8,19 @@ import { handWrittenPermissions } from './permissions.ts';
 
 /**
  * Every API route is defined in the shared contract (docs/architecture.md "Route contract"),
- * except the routes of the files listed here, each with the reason it stays by hand: files,
- * uploads, redirects, LNURL answers and Shopify's raw-body webhooks, which keep hand-written
+ * except the routes of the files listed here, each with the reason it stays by hand: files in
+ * the media type they were uploaded in, uploads, redirects, LNURL answers and Shopify's raw-body webhooks, which keep hand-written
  * lines in the permission table. A file whose last such route moves to the contract must leave
  * the list.
  */
 const routeFilesByHand = [
   // A KYB document is answered in the media type it was uploaded in; the other calls are in the contract.
   'back-office/back-office.routes.ts',
-  // Its ledger CSV is a file; its JSON calls are in the contract.
-  'dashboard/dashboard.routes.ts',
-  // Its CSV and PDF are files; its JSON calls are in the contract.
-  'day-close/day-close.routes.ts',
   // Its Bolt Card service answers as LNURL does (below); the wallet's other calls are in the contract.
   'devnet/devnet.routes.ts',
   // LNURL answers a refusal as 200 `{ status: 'ERROR', reason }` (LUD-01), not `{ code, message }`,
   // and serves the Lightning address at `/.well-known/lnurlp/:name`, outside `/api`.
   'donations/lnurlp.routes.ts',
-  // Its PDF is not a JSON answer; its other calls are in the contract.
-  'receipts/receipts.routes.ts',
   // The refund links' LNURL-withdraw service answers as LNURL does (above); the rest is in the contract.
   'refunds/refunds.routes.ts',
   // Its logo upload is multipart and the public logo is the image's bytes; its JSON calls are in the contract.

@@ -1,4 +1,4 @@
-import { adminRoles, backOfficeRoles, type DeveloperTokenScope, organizationRoles } from '@rayo/shared';
+import { adminRoles, backOfficeRoles, type DeveloperTokenScope } from '@rayo/shared';
 import { type Call, contract, type Permission, person } from '@rayo/shared/contract';
 
 export type { Permission, Scope } from '@rayo/shared/contract';
@@ -9,7 +9,7 @@ export type { Permission, Scope } from '@rayo/shared/contract';
  * A call of the shared route contract (`@rayo/shared/contract`, docs/architecture.md "Route
  * contract") carries its own line: `who`, `scope`, `userCheckedOnWrite` and `developerScopes`
  * there mean what they mean here, and the table below takes them from it. The routes the
- * contract does not describe (files, uploads, redirects, LNURL answers, Shopify's webhooks) keep
+ * contract does not describe (uploaded files, uploads, redirects, LNURL answers, Shopify's webhooks) keep
  * a hand-written line in `handWrittenPermissions`, keyed
  * `'METHOD /api/path/:param'` exactly as the route is registered; `permissions.test.ts` calls
  * every registered route as every kind of caller and fails on a route missing from the table or
@@ -28,12 +28,8 @@ export type { Permission, Scope } from '@rayo/shared/contract';
  *   organizations' ids cannot be probed; `outside` names the routes that answer otherwise.
  */
 const anyone = { who: 'public' } as const;
-const members = organizationRoles;
 const admins = adminRoles;
 const backOffice = backOfficeRoles;
-
-/** The dashboard's account filter; see `scopeOf` in dashboard.service.ts for why it answers 403. */
-const dashboard = { who: members, scope: { param: 'account', within: 'linked-accounts', outside: 403 } } as const;
 
 /** The lines of the routes outside the shared contract, each listed with its reason in contract.test.ts. */
 export const handWrittenPermissions: Readonly<Record<string, Permission>> = {
@@ -45,9 +41,6 @@ export const handWrittenPermissions: Readonly<Record<string, Permission>> = {
   // A logo is shown on the organization's public pages.
   'GET /api/public/organizations/:id/logo': anyone,
 
-  // A receipt's random token (192 bits) is its link: whoever was handed it may read and mail it.
-  'GET /api/public/receipts/:token/pdf': anyone,
-
   // A donation link's random id is its public address; wallets call LNURL-pay without a session.
   'GET /api/lnurlp/:id': anyone,
   // A refund link's k1 is 256 random bits handed only to the customer being refunded.
@@ -55,10 +48,6 @@ export const handWrittenPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/lnurlw/refunds/:k1/callback': anyone,
   'GET /api/lnurlp/:id/callback': anyone,
   'GET /api/lnurlp/addresses/:name/callback': anyone,
-
-  'GET /api/dashboard/transactions/csv': dashboard,
-  'GET /api/close/csv': dashboard,
-  'GET /api/close/pdf': dashboard,
 
   // Back office's copy of an organization's KYB document (SPEC §7).
   'GET /api/back-office/organization/:id/kyb-documents/:documentId': { who: backOffice },

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore, storageKeys } from '../session/session-store.ts';
-import { apiRequest } from './client.ts';
+import { apiRequest, callUrl } from './client.ts';
 import { EARLY_REQUESTS_KEY } from './early-requests.ts';
 
 const json = (status: number, body: unknown) =>
@@ -24,6 +24,19 @@ function fakeServer(options: { onData?: () => void } = {}) {
 }
 
 const getData = () => apiRequest<{ ok: boolean }>('/data');
+
+describe('callUrl', () => {
+  it('fills the path and sends only the query values there are', () => {
+    expect(
+      callUrl('GET /api/dashboard/transactions/csv', {
+        query: { start: 10, end: undefined, account: 'all', source: 'terminal' },
+      }),
+    ).toBe('/api/dashboard/transactions/csv?start=10&account=all&source=terminal');
+    expect(callUrl('GET /api/public/receipts/:token/pdf', { params: { token: 'a/b' }, query: {} })).toBe(
+      '/api/public/receipts/a%2Fb/pdf',
+    );
+  });
+});
 
 describe('refreshing the access token', () => {
   beforeEach(() => {

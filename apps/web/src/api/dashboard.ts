@@ -11,19 +11,10 @@ import {
 } from '@rayo/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiCall, apiResponse } from './client.ts';
+import { apiCall, apiFile } from './client.ts';
 
 /** What every dashboard call is filtered by: a period and `all` or one account id. */
 export type DashboardFilter = PeriodRange & { account: string };
-
-export function dashboardQuery(filter: DashboardFilter, extra: Record<string, string | number> = {}): string {
-  const params = new URLSearchParams();
-  if (filter.start !== undefined) params.set('start', String(filter.start));
-  if (filter.end !== undefined) params.set('end', String(filter.end));
-  params.set('account', filter.account);
-  for (const [key, value] of Object.entries(extra)) params.set(key, String(value));
-  return params.toString();
-}
 
 /**
  * What the table and the CSV narrow to besides the period and account, as the API's query:
@@ -177,7 +168,7 @@ export async function downloadTransactionsCsv(
   narrowing: SaleNarrowing,
   onProgress: (progress: CsvProgress) => void,
 ): Promise<{ file: string; rows: number }> {
-  const response = await apiResponse(`/dashboard/transactions/csv?${dashboardQuery(filter, narrowing)}`);
+  const response = await apiFile('GET /api/dashboard/transactions/csv', { query: { ...filter, ...narrowing } });
   const file = filenameFromDisposition(response.headers.get('content-disposition'), 'transactions.csv');
   const parts: BlobPart[] = [];
   const countRows = csvRowCounter();

@@ -1,16 +1,12 @@
-import type { CloseScheduleInput } from '@rayo/shared';
+import type { CloseScheduleInput, Language } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiCall, apiResponse } from './client.ts';
+import { apiCall, apiFile } from './client.ts';
 
 export type CloseFilter = { day: string; account: string; bpt: string };
 
 function closeFilterQuery(filter: CloseFilter): { day: string; account: string; bpt?: string } {
   return { day: filter.day, account: filter.account, ...(filter.bpt !== 'all' && { bpt: filter.bpt }) };
-}
-
-function closeQuery(filter: CloseFilter): string {
-  return new URLSearchParams(closeFilterQuery(filter)).toString();
 }
 
 export function useDayClose(filter: CloseFilter | null) {
@@ -22,9 +18,12 @@ export function useDayClose(filter: CloseFilter | null) {
 }
 
 /** Downloads the close as the server writes it (CSV, or a PDF in the language on screen), named as the server names it. */
-export async function downloadClose(filter: CloseFilter, format: 'csv' | 'pdf', language: string): Promise<string> {
-  const query = format === 'pdf' ? `${closeQuery(filter)}&language=${language}` : closeQuery(filter);
-  const response = await apiResponse(`/close/${format}?${query}`);
+export async function downloadClose(filter: CloseFilter, format: 'csv' | 'pdf', language: Language): Promise<string> {
+  const query = closeFilterQuery(filter);
+  const response =
+    format === 'pdf'
+      ? await apiFile('GET /api/close/pdf', { query: { ...query, language } })
+      : await apiFile('GET /api/close/csv', { query });
   const file = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `close.${format}`;
   saveBlob(await response.blob(), file);
   return file;

@@ -1,6 +1,6 @@
 import type { EmailReceiptRequest, Language } from '@rayo/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { apiCall } from './client.ts';
+import { apiCall, callUrl } from './client.ts';
 
 /** Receipts are public: the token in the link is all a reader needs. */
 export function usePublicReceipt(token: string) {
@@ -29,5 +29,5 @@ export function useEmailReceipt() {
 
 /** Where the browser downloads the receipt as a PDF on an 80 mm roll. */
 export function receiptPdfUrl(token: string, language: Language): string {
-  return `/api/public/receipts/${encodeURIComponent(token)}/pdf?language=${language}`;
+  return callUrl('GET /api/public/receipts/:token/pdf', { params: { token }, query: { language } });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   AccountFilterSchema,
+  LedgerQuerySchema,
   PeriodQuerySchema,
   SeriesQuerySchema,
   TransactionPageQuerySchema,
@@ -26,7 +27,7 @@ const dashboard = {
 // SPEC §7: `/sum/all` is the path form of `account=all`, every account the caller may see.
 const AccountParamsSchema = z.object({ account: AccountFilterSchema.unwrap() });
 
-/** Home's figures (SPEC §3). The ledger's CSV is a file, registered by hand beside these. */
+/** Home's figures (SPEC §3) and the ledger's CSV. */
 export const dashboardCalls = defineCalls({
   'GET /api/dashboard/transactions': {
     operationId: 'listTransactions',
@@ -66,6 +67,15 @@ export const dashboardCalls = defineCalls({
     summary: 'Sales per hour, day or month in the organization time zone, and per account',
     query: SeriesQuerySchema,
     answer: TransactionSeriesSchema,
+    ...dashboard,
+    refusals: ['NotFound'],
+  },
+  'GET /api/dashboard/transactions/csv': {
+    operationId: 'exportTransactionsCsv',
+    tags,
+    summary: 'The whole filtered ledger as CSV (RFC 4180, header row), streamed',
+    query: LedgerQuerySchema,
+    file: { mediaType: 'text/csv', disposition: 'attachment' },
     ...dashboard,
     refusals: ['NotFound'],
   },

@@ -1,3 +1,4 @@
+import { LanguageSchema } from '../auth.ts';
 import {
   CloseScheduleInputSchema,
   CloseScheduleListSchema,
@@ -10,6 +11,14 @@ import { defineCalls } from './call.ts';
 import { IdParamsSchema } from './common.ts';
 
 const tags = ['dashboard'];
+
+// The PDF's language is the reader's, as the web app shows it.
+const DayClosePdfQuerySchema = DayCloseQuerySchema.extend({ language: LanguageSchema.default('en') });
+
+const dayClose = {
+  who: organizationRoles,
+  scope: { param: 'account', within: 'linked-accounts', outside: 403 },
+} as const;
 
 /**
  * The end-of-day close and its mailed schedules. The close filters by account as the dashboard
@@ -25,8 +34,25 @@ export const dayCloseCalls = defineCalls({
       "The day is local to the organization's time zone. `account` is `all` or one account; `bpt` narrows it to one terminal, whose account must be within `account`.",
     query: DayCloseQuerySchema,
     answer: DayCloseSchema,
-    who: organizationRoles,
-    scope: { param: 'account', within: 'linked-accounts', outside: 403 },
+    ...dayClose,
+    refusals: [],
+  },
+  'GET /api/close/csv': {
+    operationId: 'exportDayCloseCsv',
+    tags,
+    summary: 'The end-of-day close of a local day as CSV (RFC 4180, header row)',
+    query: DayCloseQuerySchema,
+    file: { mediaType: 'text/csv', disposition: 'attachment' },
+    ...dayClose,
+    refusals: [],
+  },
+  'GET /api/close/pdf': {
+    operationId: 'exportDayClosePdf',
+    tags,
+    summary: 'The end-of-day close of a local day as an A4 PDF, in English or Spanish',
+    query: DayClosePdfQuerySchema,
+    file: { mediaType: 'application/pdf', disposition: 'attachment' },
+    ...dayClose,
     refusals: [],
   },
   'GET /api/close/schedules': {

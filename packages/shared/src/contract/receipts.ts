@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { EmailReceiptRequestSchema, ReceiptLinkSchema, ReceiptSchema } from '../receipts.ts';
+import {
+  EmailReceiptRequestSchema,
+  ReceiptLanguageQuerySchema,
+  ReceiptLinkSchema,
+  ReceiptSchema,
+} from '../receipts.ts';
 import { defineCalls } from './call.ts';
 import { IdParamsSchema } from './common.ts';
 
@@ -31,6 +36,18 @@ export const receiptCalls = defineCalls({
     description: 'Reads are limited per address; an unknown token answers 404.',
     params: ReceiptTokenParamsSchema,
     answer: ReceiptSchema,
+    who: 'public',
+    refusals: ['NotFound', 'TooManyRequests'],
+  },
+  'GET /api/public/receipts/:token/pdf': {
+    operationId: 'getReceiptPdf',
+    tags,
+    summary: 'The receipt as a PDF on an 80 mm roll, in `language` or else the merchant’s',
+    description:
+      'Shown in the browser (`inline`) and cached privately for 5 minutes. PDFs are limited per address; an unknown token answers 404.',
+    params: ReceiptTokenParamsSchema,
+    query: ReceiptLanguageQuerySchema,
+    file: { mediaType: 'application/pdf', disposition: 'inline' },
     who: 'public',
     refusals: ['NotFound', 'TooManyRequests'],
   },

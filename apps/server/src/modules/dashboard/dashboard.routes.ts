@@ -1,4 +1,3 @@
-import { LedgerQuerySchema } from '@rayo/shared';
 import type { Db, ReadDb } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
@@ -23,27 +22,15 @@ export function registerDashboardRoutes(app: App, deps: { db: Db; readDb: ReadDb
     chartTransactions(deps.db, deps.readDb, callerOf(request), request.query),
   );
 
-  // A file, not a JSON answer: registered by hand (docs/architecture.md "Route contract").
-  app.get(
-    '/api/dashboard/transactions/csv',
-    {
-      schema: {
-        tags: ['dashboard'],
-        summary: 'The whole filtered ledger as CSV (RFC 4180, header row), streamed',
-        querystring: LedgerQuerySchema,
-        produces: ['text/csv'],
-      },
-    },
-    async (request, reply) => {
-      const csv = await exportTransactionsCsv(deps.db, deps.readDb, callerOf(request), request.query);
-      // A client that goes away mid-download must stop the COPY and free its connection.
-      reply.raw.on('close', () => {
-        if (!csv.stream.readableEnded) csv.stream.destroy();
-      });
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${csv.filename}"`)
-        .send(csv.stream);
-    },
-  );
+  registerCall(app, 'GET /api/dashboard/transactions/csv', async (request, reply) => {
+    const csv = await exportTransactionsCsv(deps.db, deps.readDb, callerOf(request), request.query);
+    // A client that goes away mid-download must stop the COPY and free its connection.
+    reply.raw.on('close', () => {
+      if (!csv.stream.readableEnded) csv.stream.destroy();
+    });
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${csv.filename}"`)
+      .send(csv.stream);
+  });
 }

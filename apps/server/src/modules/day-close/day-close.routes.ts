@@ -1,4 +1,3 @@
-import { DayCloseQuerySchema, LanguageSchema } from '@rayo/shared';
 import type { Db, ReadDb } from '../../db/database.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { callerOf } from '../../http/access.ts';
@@ -7,54 +6,28 @@ import { registerCall } from '../../http/contract.ts';
 import { createCloseSchedule, listCloseSchedulesOf, removeCloseSchedule } from './close-schedules.service.ts';
 import { exportDayCloseCsv, exportDayClosePdf, getDayClose } from './day-close.service.ts';
 
-// The PDF's language is the reader's, as the web app shows it.
-const DayClosePdfQuerySchema = DayCloseQuerySchema.extend({ language: LanguageSchema.default('en') });
-
 /** The close is read from `readDb`, the replica when there is one, like the dashboard. */
 export function registerDayCloseRoutes(app: App, deps: { db: Db; readDb: ReadDb; clock: Clock }): void {
   registerCall(app, 'GET /api/close', async (request) =>
     getDayClose(deps.db, deps.readDb, callerOf(request), request.query),
   );
 
-  // The CSV and the PDF are files, not the JSON answers the contract describes: registered here.
-  app.get(
-    '/api/close/csv',
-    {
-      schema: {
-        tags: ['dashboard'],
-        summary: 'The end-of-day close of a local day as CSV (RFC 4180, header row)',
-        querystring: DayCloseQuerySchema,
-        produces: ['text/csv'],
-      },
-    },
-    async (request, reply) => {
-      const csv = await exportDayCloseCsv(deps.db, deps.readDb, callerOf(request), request.query);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${csv.filename}"`)
-        .send(csv.text);
-    },
-  );
+  registerCall(app, 'GET /api/close/csv', async (request, reply) => {
+    const csv = await exportDayCloseCsv(deps.db, deps.readDb, callerOf(request), request.query);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${csv.filename}"`)
+      .send(csv.text);
+  });
 
-  app.get(
-    '/api/close/pdf',
-    {
-      schema: {
-        tags: ['dashboard'],
-        summary: 'The end-of-day close of a local day as an A4 PDF, in English or Spanish',
-        querystring: DayClosePdfQuerySchema,
-        produces: ['application/pdf'],
-      },
-    },
-    async (request, reply) => {
-      const { language, ...query } = request.query;
-      const pdf = await exportDayClosePdf(deps.db, deps.readDb, callerOf(request), query, language);
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `attachment; filename="${pdf.filename}"`)
-        .send(pdf.bytes);
-    },
-  );
+  registerCall(app, 'GET /api/close/pdf', async (request, reply) => {
+    const { language, ...query } = request.query;
+    const pdf = await exportDayClosePdf(deps.db, deps.readDb, callerOf(request), query, language);
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${pdf.filename}"`)
+      .send(pdf.bytes);
+  });
 
   registerCall(app, 'GET /api/close/schedules', async (request) => listCloseSchedulesOf(deps.db, callerOf(request)));
 

@@ -1,5 +1,3 @@
-import { ReceiptLanguageQuerySchema } from '@rayo/shared';
-import { ReceiptTokenParamsSchema } from '@rayo/shared/contract';
 import type { App } from '../../http/app-type.ts';
 import { registerCall } from '../../http/contract.ts';
 import { clientOf, enforceRateLimit, type RateLimitDeps, type RateLimitRule } from '../../http/rate-limit.ts';
@@ -37,27 +35,15 @@ export function registerReceiptRoutes(app: App, deps: ReceiptDeps & RateLimitDep
     return getReceipt(deps.db, request.params.token);
   });
 
-  // A PDF is not a JSON answer, which the contract describes; it stays registered here.
-  app.get(
-    '/api/public/receipts/:token/pdf',
-    {
-      schema: {
-        tags: ['receipts'],
-        summary: 'The receipt as a PDF on an 80 mm roll, in `language` or else the merchant’s',
-        params: ReceiptTokenParamsSchema,
-        querystring: ReceiptLanguageQuerySchema,
-      },
-    },
-    async (request, reply) => {
-      await enforceRateLimit(deps, reply, pdfsPerIp, clientOf(request));
-      const { pdf, fileName } = await renderReceiptPdf(deps, request.params.token, request.query.language);
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `inline; filename="${fileName}"`)
-        .header('cache-control', 'private, max-age=300')
-        .send(pdf);
-    },
-  );
+  registerCall(app, 'GET /api/public/receipts/:token/pdf', async (request, reply) => {
+    await enforceRateLimit(deps, reply, pdfsPerIp, clientOf(request));
+    const { pdf, fileName } = await renderReceiptPdf(deps, request.params.token, request.query.language);
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `inline; filename="${fileName}"`)
+      .header('cache-control', 'private, max-age=300')
+      .send(pdf);
+  });
 
   registerCall(app, 'POST /api/public/receipts/:token/email', async (request, reply) => {
     const { token } = request.params;

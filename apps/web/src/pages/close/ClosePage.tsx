@@ -21,6 +21,7 @@ import {
   dayAt,
   formatDecimalMoney,
   formatMsatAsSats,
+  type Language,
 } from '@rayo/shared';
 import { IconDownload, IconTrash } from '@tabler/icons-react';
 import { type ReactNode, useMemo, useState } from 'react';
@@ -205,7 +206,7 @@ export function ClosePage() {
     if (!filter) return;
     setCsv('running');
     try {
-      setCsv(await downloadClose(filter, format, i18n.language));
+      setCsv(await downloadClose(filter, format, i18n.language as Language));
     } catch (error) {
       console.error(error);
       setCsv('failed');
