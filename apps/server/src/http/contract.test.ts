@@ -8,14 +8,12 @@ import { handWrittenPermissions } from './permissions.ts';
 
 /**
  * Every API route is defined in the shared contract (docs/architecture.md "Route contract"),
- * except the routes of the files listed here, each with the reason it stays by hand: files in
- * the media type they were uploaded in, uploads, redirects, LNURL answers and Shopify's raw-body webhooks, which keep hand-written
+ * except the routes of the files listed here, each with the reason it stays by hand: uploads,
+ * the public logo (no disposition, 304 to its ETag), redirects, LNURL answers and Shopify's raw-body webhooks, which keep hand-written
  * lines in the permission table. A file whose last such route moves to the contract must leave
  * the list.
  */
 const routeFilesByHand = [
-  // A KYB document is answered in the media type it was uploaded in; the other calls are in the contract.
-  'back-office/back-office.routes.ts',
   // Its Bolt Card service answers as LNURL does (below); the wallet's other calls are in the contract.
   'devnet/devnet.routes.ts',
   // LNURL answers a refusal as 200 `{ status: 'ERROR', reason }` (LUD-01), not `{ code, message }`,
@@ -23,9 +21,10 @@ const routeFilesByHand = [
   'donations/lnurlp.routes.ts',
   // The refund links' LNURL-withdraw service answers as LNURL does (above); the rest is in the contract.
   'refunds/refunds.routes.ts',
-  // Its logo upload is multipart and the public logo is the image's bytes; its JSON calls are in the contract.
+  // Its logo upload is multipart and the public logo, an image shown with no disposition, answers 304 to its
+  // ETag; its JSON calls are in the contract.
   'settings/branding.routes.ts',
-  // Its upload is multipart and its download the document's bytes; its JSON calls are in the contract.
+  // Its upload is multipart; its other calls are in the contract.
   'settings/kyb.routes.ts',
   // Shopify signs its webhooks over the raw bytes of the body, which this route alone receives unparsed.
   'shops/shopify-webhooks.routes.ts',

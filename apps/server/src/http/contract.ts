@@ -7,6 +7,7 @@ import {
   type Contract,
   type ContractKey,
   contract,
+  fileMediaTypes,
   type Method,
 } from '@rayo/shared/contract';
 import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
@@ -52,7 +53,7 @@ function schemaOf(call: Call): FastifySchema {
     ...(call.query && { querystring: call.query }),
     ...(call.body && { body: call.body }),
     ...(call.headers && { headers: call.headers }),
-    ...(call.file && { produces: [call.file.mediaType] }),
+    ...(call.file && { produces: [...fileMediaTypes(call.file)] }),
     ...(call.answer && { response: Object.fromEntries(statuses.map((status) => [status, call.answer])) }),
   } as FastifySchema;
 }

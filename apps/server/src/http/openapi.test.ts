@@ -1,5 +1,5 @@
 import { errorStatus, WEBHOOK_DELIVERY_HEADER, WEBHOOK_EVENT_HEADER, WEBHOOK_SIGNATURE_HEADER } from '@rayo/shared';
-import { type Call, contract, webhookEvents } from '@rayo/shared/contract';
+import { type Call, contract, fileMediaTypes, webhookEvents } from '@rayo/shared/contract';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
@@ -73,7 +73,7 @@ describe('the OpenAPI document', () => {
     const statuses = Object.keys(operation.responses);
     if (call.answer) for (const status of call.statuses ?? [200]) expect(statuses).toContain(String(status));
     else if (call.file) {
-      expect(Object.keys(operation.responses[200]?.content ?? {})).toEqual([call.file.mediaType]);
+      expect(Object.keys(operation.responses[200]?.content ?? {})).toEqual(fileMediaTypes(call.file));
       expect(Object.keys(operation.responses[200]?.headers ?? {})).toEqual(['Content-Disposition']);
     } else if (!call.streams) {
       expect(statuses).toContain('204');

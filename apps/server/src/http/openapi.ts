@@ -7,7 +7,7 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   type WebhookDeliveryType,
 } from '@rayo/shared';
-import { type Call, contract, webhookEventSchema, webhookEvents } from '@rayo/shared/contract';
+import { type Call, contract, fileMediaTypes, webhookEventSchema, webhookEvents } from '@rayo/shared/contract';
 import { z } from 'zod';
 import { splitCallKey } from './contract.ts';
 
@@ -69,7 +69,7 @@ function refusalResponse(codes: readonly ErrorCode[]) {
 function responsesOf(call: Call, generated: Record<string, unknown> = {}): Record<string, unknown> {
   const responses: Record<string, unknown> = call.answer ? { ...generated } : {};
   if (call.file) {
-    const { mediaType, disposition } = call.file;
+    const { disposition } = call.file;
     responses[200] = {
       description: call.description ?? call.summary,
       headers: {
@@ -78,7 +78,9 @@ function responsesOf(call: Call, generated: Record<string, unknown> = {}): Recor
           schema: { type: 'string' },
         },
       },
-      content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } },
+      content: Object.fromEntries(
+        fileMediaTypes(call.file).map((mediaType) => [mediaType, { schema: { type: 'string', format: 'binary' } }]),
+      ),
     };
   } else if (call.streams) {
     responses[200] = {

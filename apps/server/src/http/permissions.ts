@@ -1,4 +1,4 @@
-import { adminRoles, backOfficeRoles, type DeveloperTokenScope } from '@rayo/shared';
+import { adminRoles, type DeveloperTokenScope } from '@rayo/shared';
 import { type Call, contract, type Permission, person } from '@rayo/shared/contract';
 
 export type { Permission, Scope } from '@rayo/shared/contract';
@@ -29,14 +29,12 @@ export type { Permission, Scope } from '@rayo/shared/contract';
  */
 const anyone = { who: 'public' } as const;
 const admins = adminRoles;
-const backOffice = backOfficeRoles;
 
 /** The lines of the routes outside the shared contract, each listed with its reason in contract.test.ts. */
 export const handWrittenPermissions: Readonly<Record<string, Permission>> = {
   'PUT /api/settings/branding/logo': { who: admins },
   // KYB papers are the organization's legal documents: its admins only, not its managers.
   'POST /api/settings/kyb-documents': { who: admins },
-  'GET /api/settings/kyb-documents/:id': { who: admins, scope: { param: 'id', within: 'organization' } },
 
   // A logo is shown on the organization's public pages.
   'GET /api/public/organizations/:id/logo': anyone,
@@ -48,9 +46,6 @@ export const handWrittenPermissions: Readonly<Record<string, Permission>> = {
   'GET /api/lnurlw/refunds/:k1/callback': anyone,
   'GET /api/lnurlp/:id/callback': anyone,
   'GET /api/lnurlp/addresses/:name/callback': anyone,
-
-  // Back office's copy of an organization's KYB document (SPEC §7).
-  'GET /api/back-office/organization/:id/kyb-documents/:documentId': { who: backOffice },
 
   // Shops (docs/integrations.md): the shopper's entries and Shopify's webhooks are public,
   // priced only from what the store says.

@@ -1,7 +1,7 @@
 import type { BackOfficeOrganizationsQuery, BlockedRequest, Verification } from '@rayo/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiCall, apiFile, apiResponse } from './client.ts';
+import { apiCall, apiFile } from './client.ts';
 import { filenameFromDisposition } from './dashboard.ts';
 
 const backOfficeKey = ['back-office'] as const;
@@ -56,9 +56,9 @@ export async function downloadOrganizationKybDocument(
   organizationId: string,
   document: { id: string; fileName: string },
 ): Promise<void> {
-  const response = await apiResponse(
-    `/back-office/organization/${encodeURIComponent(organizationId)}/kyb-documents/${encodeURIComponent(document.id)}`,
-  );
+  const response = await apiFile('GET /api/back-office/organization/:id/kyb-documents/:documentId', {
+    params: { id: organizationId, documentId: document.id },
+  });
   saveBlob(await response.blob(), document.fileName);
 }
 

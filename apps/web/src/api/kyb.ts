@@ -1,7 +1,7 @@
 import type { KybDocument } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiCall, apiRequest, apiResponse } from './client.ts';
+import { apiCall, apiFile, apiRequest } from './client.ts';
 
 const kybKey = ['settings', 'kyb-documents'] as const;
 
@@ -38,6 +38,6 @@ export function useDeleteKybDocument() {
 
 /** Fetched with the session's token (a plain link would carry none), then saved under its name. */
 export async function downloadKybDocument(document: KybDocument): Promise<void> {
-  const response = await apiResponse(`/settings/kyb-documents/${encodeURIComponent(document.id)}`);
+  const response = await apiFile('GET /api/settings/kyb-documents/:id', { params: { id: document.id } });
   saveBlob(await response.blob(), document.fileName);
 }

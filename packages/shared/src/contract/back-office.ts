@@ -4,6 +4,7 @@ import {
   BackOfficeOrganizationPageSchema,
   BackOfficeOrganizationsQuerySchema,
   BlockedRequestSchema,
+  KybDocumentParamsSchema,
   NotificationQuerySchema,
   OrganizationAdminRecordSchema,
   VerificationRequestSchema,
@@ -17,6 +18,7 @@ import {
   PayTransactionsResponseSchema,
   UnpaidTransactionListSchema,
 } from '../back-office-payments.ts';
+import { KYB_TYPES } from '../kyb.ts';
 import { backOfficeRoles } from '../roles.ts';
 import { defineCalls } from './call.ts';
 import { IdParamsSchema } from './common.ts';
@@ -38,6 +40,16 @@ export const backOfficeCalls = defineCalls({
     answer: BackOfficeOrganizationPageSchema,
     who,
     refusals: [],
+  },
+  'GET /api/back-office/organization/:id/kyb-documents/:documentId': {
+    operationId: 'downloadOrganizationKybDocument',
+    tags,
+    summary: 'Downloads a KYB document of the organization',
+    description: 'As in Settings: the bytes as uploaded, in their type, to be saved, never shown in our origin.',
+    params: KybDocumentParamsSchema,
+    file: { mediaType: KYB_TYPES, disposition: 'attachment' },
+    who,
+    refusals: ['NotFound'],
   },
   'GET /api/back-office/organization/:id/admin': {
     operationId: 'getOrganizationAdminRecord',

@@ -51,7 +51,12 @@ export type Scope =
   | { within: 'no-organization'; outside: 409 };
 
 /** The media types of the files the API answers with. */
-export type FileMediaType = 'text/csv' | 'application/pdf' | 'application/octet-stream';
+export type FileMediaType = 'text/csv' | 'application/pdf' | 'application/octet-stream' | 'image/png' | 'image/jpeg';
+
+/** The media types a `file` call may answer in, as a list. */
+export function fileMediaTypes(file: NonNullable<Call['file']>): readonly FileMediaType[] {
+  return typeof file.mediaType === 'string' ? [file.mediaType] : file.mediaType;
+}
 
 export type Call = Permission & {
   /** Unique across the API; the OpenAPI document's `operationId`. */
@@ -71,11 +76,12 @@ export type Call = Permission & {
   /** An answer that is not JSON, described in `description`. */
   streams?: 'text/event-stream';
   /**
-   * The answer is a file of `mediaType` (200), named in its `Content-Disposition`: `attachment`
-   * is saved, `inline` shown. The handler sends the bytes or the stream through `reply` itself,
-   * with the headers only it knows (the file's name, caching).
+   * The answer is a file of `mediaType` (200), or of one of them where the file is served in the
+   * type it was uploaded in, named in its `Content-Disposition`: `attachment` is saved, `inline`
+   * shown. The handler sends the bytes or the stream through `reply` itself, with the headers
+   * only it knows (the file's name, its type among several, caching).
    */
-  file?: { mediaType: FileMediaType; disposition: 'attachment' | 'inline' };
+  file?: { mediaType: FileMediaType | readonly FileMediaType[]; disposition: 'attachment' | 'inline' };
   /**
    * The codes the call refuses with besides those its permission implies (401, 403, the scope's
    * 404, 400 `InvalidInput` for a request that does not match its schemas).

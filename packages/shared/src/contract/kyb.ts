@@ -1,4 +1,4 @@
-import { KybDocumentListSchema } from '../kyb.ts';
+import { KYB_TYPES, KybDocumentListSchema } from '../kyb.ts';
 import { adminRoles } from '../roles.ts';
 import { defineCalls } from './call.ts';
 import { IdParamsSchema } from './common.ts';
@@ -7,8 +7,7 @@ const tags = ['settings'];
 
 /**
  * The organization's KYB documents (SPEC §2 Settings): its legal papers, so its admins only, not
- * its managers. The upload (multipart/form-data) and the download (the file's bytes) are not JSON
- * calls and are registered by hand in kyb.routes.ts.
+ * its managers. The upload (multipart/form-data) is registered by hand in kyb.routes.ts.
  */
 export const kybCalls = defineCalls({
   'GET /api/settings/kyb-documents': {
@@ -17,6 +16,18 @@ export const kybCalls = defineCalls({
     summary: "The organization's KYB documents",
     answer: KybDocumentListSchema,
     who: adminRoles,
+    refusals: [],
+  },
+  'GET /api/settings/kyb-documents/:id': {
+    operationId: 'downloadKybDocument',
+    tags,
+    summary: 'Downloads a KYB document of the organization',
+    description:
+      'The bytes as uploaded, in their type, to be saved: never shown in our origin (`nosniff`, a sandboxing CSP, no caching).',
+    params: IdParamsSchema,
+    file: { mediaType: KYB_TYPES, disposition: 'attachment' },
+    who: adminRoles,
+    scope: { param: 'id', within: 'organization' },
     refusals: [],
   },
   'DELETE /api/settings/kyb-documents/:id': {

@@ -1,4 +1,3 @@
-import { KybDocumentParamsSchema } from '@rayo/shared';
 import type { Db, ReadDb } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
@@ -15,11 +14,9 @@ import {
   setVerification,
 } from './back-office.service.ts';
 
-const tags = ['back-office'];
-
 /**
  * SPEC §7 `/back-office/*`: organizations, their verification and blocking, notifications, the
- * audit log. A KYB document is answered in the type it was uploaded in, so it is registered by hand.
+ * audit log.
  */
 export function registerBackOfficeRoutes(app: App, deps: { db: Db; readDb: ReadDb }): void {
   const { db, readDb } = deps;
@@ -38,22 +35,18 @@ export function registerBackOfficeRoutes(app: App, deps: { db: Db; readDb: ReadD
     setBlocked(callerOf(request), db, request.params.id, request.body),
   );
 
-  app.get(
-    '/api/back-office/organization/:id/kyb-documents/:documentId',
-    { schema: { tags, summary: 'Downloads a KYB document of the organization', params: KybDocumentParamsSchema } },
-    async (request, reply) => {
-      const { id, documentId } = request.params;
-      const document = await downloadOrganizationKybDocument(callerOf(request), db, id, documentId);
-      // As in Settings: a document is only ever saved, never shown in our origin.
-      return reply
-        .header('content-type', document.contentType)
-        .header('content-disposition', attachmentDisposition(document.fileName))
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .header('cache-control', 'private, no-store')
-        .send(document.bytes);
-    },
-  );
+  registerCall(app, 'GET /api/back-office/organization/:id/kyb-documents/:documentId', async (request, reply) => {
+    const { id, documentId } = request.params;
+    const document = await downloadOrganizationKybDocument(callerOf(request), db, id, documentId);
+    // As in Settings: a document is only ever saved, never shown in our origin.
+    return reply
+      .header('content-type', document.contentType)
+      .header('content-disposition', attachmentDisposition(document.fileName))
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('cache-control', 'private, no-store')
+      .send(document.bytes);
+  });
 
   registerCall(app, 'GET /api/back-office/notification', async (request) => listNotifications(db, request.query));
 

@@ -1,5 +1,4 @@
 import { KYB_MAX_BYTES, KybDocumentSchema } from '@rayo/shared';
-import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
@@ -8,19 +7,30 @@ import { attachmentDisposition, readSingleUpload } from '../../http/upload.ts';
 import { deleteKybDocument, downloadKybDocument, listKybDocuments, uploadKybDocument } from './kyb.service.ts';
 
 const tags = ['settings'];
-const IdParamsSchema = z.object({ id: z.uuid() });
 
 export function registerKybRoutes(app: App, deps: { db: Db }): void {
   const { db } = deps;
 
   registerCall(app, 'GET /api/settings/kyb-documents', async (request) => listKybDocuments(db, callerOf(request)));
 
+  registerCall(app, 'GET /api/settings/kyb-documents/:id', async (request, reply) => {
+    const document = await downloadKybDocument(db, callerOf(request), request.params.id);
+    // A document is only ever saved, never shown in our origin: no sniffing, no script, no caching.
+    return reply
+      .header('content-type', document.contentType)
+      .header('content-disposition', attachmentDisposition(document.fileName))
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('cache-control', 'private, no-store')
+      .send(document.bytes);
+  });
+
   registerCall(app, 'DELETE /api/settings/kyb-documents/:id', async (request) =>
     deleteKybDocument(callerOf(request), db, request.params.id),
   );
 
-  // The upload is multipart/form-data and the download is the file's bytes: the contract
-  // defines JSON calls only, so these two stay registered here with their permission lines.
+  // The upload is multipart/form-data, which the contract does not describe: it stays
+  // registered here with its permission line.
   app.post(
     '/api/settings/kyb-documents',
     {
@@ -34,22 +44,6 @@ export function registerKybRoutes(app: App, deps: { db: Db }): void {
       const caller = callerOf(request);
       const upload = await readSingleUpload(request, KYB_MAX_BYTES);
       return reply.status(201).send(await uploadKybDocument(caller, db, upload));
-    },
-  );
-
-  app.get(
-    '/api/settings/kyb-documents/:id',
-    { schema: { tags, summary: 'Downloads a KYB document of the organization', params: IdParamsSchema } },
-    async (request, reply) => {
-      const document = await downloadKybDocument(db, callerOf(request), request.params.id);
-      // A document is only ever saved, never shown in our origin: no sniffing, no script, no caching.
-      return reply
-        .header('content-type', document.contentType)
-        .header('content-disposition', attachmentDisposition(document.fileName))
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .header('cache-control', 'private, no-store')
-        .send(document.bytes);
     },
   );
 }
