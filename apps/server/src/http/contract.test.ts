@@ -8,8 +8,8 @@ import { handWrittenPermissions } from './permissions.ts';
 
 /**
  * Every API route is defined in the shared contract (docs/architecture.md "Route contract"),
- * except the routes of the files listed here, each with the reason it stays by hand: uploads,
- * the public logo (no disposition, 304 to its ETag), redirects, LNURL answers and Shopify's raw-body webhooks, which keep hand-written
+ * except the routes of the files listed here, each with the reason it stays by hand: the
+ * public logo (no disposition, 304 to its ETag), redirects, LNURL answers and Shopify's raw-body webhooks, which keep hand-written
  * lines in the permission table. A file whose last such route moves to the contract must leave
  * the list.
  */
@@ -21,11 +21,8 @@ const routeFilesByHand = [
   'donations/lnurlp.routes.ts',
   // The refund links' LNURL-withdraw service answers as LNURL does (above); the rest is in the contract.
   'refunds/refunds.routes.ts',
-  // Its logo upload is multipart and the public logo, an image shown with no disposition, answers 304 to its
-  // ETag; its JSON calls are in the contract.
+  // The public logo, an image shown with no disposition, answers 304 to its ETag; its other calls are in the contract.
   'settings/branding.routes.ts',
-  // Its upload is multipart; its other calls are in the contract.
-  'settings/kyb.routes.ts',
   // Shopify signs its webhooks over the raw bytes of the body, which this route alone receives unparsed.
   'shops/shopify-webhooks.routes.ts',
   // The shopper's entries (the Shopify pay link, Ecwid's payment form) answer redirects; the admin's calls are in the contract.

@@ -71,6 +71,7 @@ describe('the OpenAPI document', () => {
     expect(operation.operationId).toBe(call.operationId);
     expect(operation.description?.length).toBeGreaterThan(10);
     const statuses = Object.keys(operation.responses);
+    if (call.upload) expect(Object.keys(operation.requestBody?.content ?? {})).toEqual(['multipart/form-data']);
     if (call.answer) for (const status of call.statuses ?? [200]) expect(statuses).toContain(String(status));
     else if (call.file) {
       expect(Object.keys(operation.responses[200]?.content ?? {})).toEqual(fileMediaTypes(call.file));

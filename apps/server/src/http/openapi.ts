@@ -22,7 +22,7 @@ export const OPENAPI_VERSION = '3.1.0';
 /** What a call's permission and schemas refuse with, before its own refusals. */
 function impliedRefusals(call: Call): ErrorCode[] {
   const codes: ErrorCode[] = [];
-  if (call.params || call.query || call.body || call.headers) codes.push('InvalidInput');
+  if (call.params || call.query || call.body || call.headers || call.upload) codes.push('InvalidInput');
   if (call.who !== 'public') codes.push('Unauthorized');
   if (Array.isArray(call.who)) {
     codes.push('Forbidden');
@@ -48,7 +48,7 @@ export function refusalsOf(call: Call): ErrorCode[] {
   return [...new Set([...impliedRefusals(call), ...call.refusals, 'Default' as const])];
 }
 
-type Operation = { responses?: Record<string, unknown> };
+type Operation = { responses?: Record<string, unknown>; requestBody?: unknown };
 type Document = { openapi?: string; paths?: Record<string, Record<string, Operation>>; webhooks?: unknown };
 
 function refusalResponse(codes: readonly ErrorCode[]) {
@@ -95,6 +95,25 @@ function responsesOf(call: Call, generated: Record<string, unknown> = {}): Recor
     byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
   for (const [status, codes] of byStatus) responses[status] = refusalResponse(codes);
   return responses;
+}
+
+/** An upload's body: multipart/form-data with its one file in the field `file`. */
+function uploadBody({ mediaTypes, maxBytes }: NonNullable<Call['upload']>) {
+  return {
+    required: true,
+    description: `One file in the field \`file\`, of at most ${maxBytes} bytes, and nothing else`,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['file'],
+          properties: { file: { type: 'string', format: 'binary' } },
+          additionalProperties: false,
+        },
+        encoding: { file: { contentType: mediaTypes.join(', ') } },
+      },
+    },
+  };
 }
 
 /** `/api/x/:id` as OpenAPI writes it, `/api/x/{id}`. */
@@ -147,7 +166,11 @@ export function completeApiDocument<D extends object>(generated: D): D {
     if (!operation) continue;
     paths[path] = {
       ...paths[path],
-      [method.toLowerCase()]: { ...operation, responses: responsesOf(call, operation.responses) },
+      [method.toLowerCase()]: {
+        ...operation,
+        ...(call.upload && { requestBody: uploadBody(call.upload) }),
+        responses: responsesOf(call, operation.responses),
+      },
     };
   }
   const types = Object.keys(webhookEvents) as WebhookDeliveryType[];

@@ -1,4 +1,4 @@
-import { adminRoles, type DeveloperTokenScope } from '@rayo/shared';
+import type { DeveloperTokenScope } from '@rayo/shared';
 import { type Call, contract, type Permission, person } from '@rayo/shared/contract';
 
 export type { Permission, Scope } from '@rayo/shared/contract';
@@ -28,14 +28,9 @@ export type { Permission, Scope } from '@rayo/shared/contract';
  *   organizations' ids cannot be probed; `outside` names the routes that answer otherwise.
  */
 const anyone = { who: 'public' } as const;
-const admins = adminRoles;
 
 /** The lines of the routes outside the shared contract, each listed with its reason in contract.test.ts. */
 export const handWrittenPermissions: Readonly<Record<string, Permission>> = {
-  'PUT /api/settings/branding/logo': { who: admins },
-  // KYB papers are the organization's legal documents: its admins only, not its managers.
-  'POST /api/settings/kyb-documents': { who: admins },
-
   // A logo is shown on the organization's public pages.
   'GET /api/public/organizations/:id/logo': anyone,
 

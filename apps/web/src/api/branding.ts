@@ -26,7 +26,7 @@ export function useUploadLogo() {
   return useBrandingChange((file: File) => {
     const form = new FormData();
     form.append('file', file);
-    return apiRequest<Branding>('/settings/branding/logo', { method: 'PUT', body: form });
+    return apiCall('PUT /api/settings/branding/logo', { body: form });
   });
 }
 

@@ -130,10 +130,12 @@ export async function apiResponse(path: string, options: RequestOptions = {}): P
 }
 
 /** What a call of the contract takes: its params, query and body, and how to send it. */
-export type CallOptions<K extends ContractKey> = CallInput<Contract[K]> & {
-  auth?: boolean;
-  headers?: Record<string, string>;
-};
+export type CallOptions<K extends ContractKey> = CallInput<Contract[K]> &
+  // An upload's one file goes in the field `file` of a multipart form.
+  (Contract[K] extends { upload: object } ? { body: FormData } : unknown) & {
+    auth?: boolean;
+    headers?: Record<string, string>;
+  };
 
 type Input = { params?: Record<string, string>; query?: Record<string, unknown> };
 

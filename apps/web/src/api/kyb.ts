@@ -20,7 +20,7 @@ export function useUploadKybDocument() {
     mutationFn: (file: File) => {
       const form = new FormData();
       form.append('file', file);
-      return apiRequest<KybDocument>('/settings/kyb-documents', { method: 'POST', body: form });
+      return apiCall('POST /api/settings/kyb-documents', { body: form });
     },
     onSuccess: (document) =>
       queryClient.setQueryData<KybDocument[]>(kybKey, (documents = []) => [...documents, document]),

@@ -1,13 +1,12 @@
-import { BrandingSchema, SetAccentColorRequestSchema } from '../branding.ts';
+import { BrandingSchema, LOGO_MAX_BYTES, LOGO_TYPES, SetAccentColorRequestSchema } from '../branding.ts';
 import { adminRoles, organizationRoles } from '../roles.ts';
 import { defineCalls } from './call.ts';
 
 const tags = ['settings'];
 
 /**
- * The organization's branding on its public pages (SPEC §2 Settings). The logo's upload
- * (multipart/form-data) and its public download (the image's bytes) are not JSON calls and are
- * registered by hand in branding.routes.ts.
+ * The organization's branding on its public pages (SPEC §2 Settings). The public logo (the
+ * image's bytes, answering 304 to its ETag) is registered by hand in branding.routes.ts.
  */
 export const brandingCalls = defineCalls({
   'GET /api/settings/branding': {
@@ -26,6 +25,17 @@ export const brandingCalls = defineCalls({
     answer: BrandingSchema,
     who: adminRoles,
     refusals: [],
+  },
+  'PUT /api/settings/branding/logo': {
+    operationId: 'uploadLogo',
+    tags,
+    summary: 'Replaces the logo with a PNG or JPEG',
+    description:
+      'multipart/form-data with one field `file`, nothing else; the type is read from the bytes, and SVG is refused (`InvalidFileType`).',
+    upload: { mediaTypes: LOGO_TYPES, maxBytes: LOGO_MAX_BYTES },
+    answer: BrandingSchema,
+    who: adminRoles,
+    refusals: ['MissingFile', 'FileTooLarge', 'InvalidFileType'],
   },
   'DELETE /api/settings/branding/logo': {
     operationId: 'removeLogo',

@@ -69,6 +69,11 @@ export type Call = Permission & {
   body?: z.ZodType;
   /** The request headers the call reads, checked like its params (the web sends them as `headers`). */
   headers?: z.ZodType;
+  /**
+   * The request is multipart/form-data holding one file in the field `file`, of `mediaTypes`
+   * (read from its bytes) and at most `maxBytes`; the handler reads it with `readSingleUpload`.
+   */
+  upload?: { mediaTypes: readonly FileMediaType[]; maxBytes: number };
   /** The JSON answer; a call without one answers 204 with no body, unless it `streams` or answers a `file`. */
   answer?: z.ZodType;
   /** The statuses answered with `answer`, the first by default; 200 when not given. */

@@ -1,4 +1,4 @@
-import { KYB_TYPES, KybDocumentListSchema } from '../kyb.ts';
+import { KYB_MAX_BYTES, KYB_TYPES, KybDocumentListSchema, KybDocumentSchema } from '../kyb.ts';
 import { adminRoles } from '../roles.ts';
 import { defineCalls } from './call.ts';
 import { IdParamsSchema } from './common.ts';
@@ -7,7 +7,7 @@ const tags = ['settings'];
 
 /**
  * The organization's KYB documents (SPEC §2 Settings): its legal papers, so its admins only, not
- * its managers. The upload (multipart/form-data) is registered by hand in kyb.routes.ts.
+ * its managers.
  */
 export const kybCalls = defineCalls({
   'GET /api/settings/kyb-documents': {
@@ -17,6 +17,18 @@ export const kybCalls = defineCalls({
     answer: KybDocumentListSchema,
     who: adminRoles,
     refusals: [],
+  },
+  'POST /api/settings/kyb-documents': {
+    operationId: 'uploadKybDocument',
+    tags,
+    summary: 'Uploads one KYB document (a PDF, PNG or JPEG); KYB goes back to unverified',
+    description:
+      'multipart/form-data with one field `file`, nothing else; the type is read from the bytes (`InvalidFileType`). `TooManyFiles` once the organization keeps the most documents it may.',
+    upload: { mediaTypes: KYB_TYPES, maxBytes: KYB_MAX_BYTES },
+    answer: KybDocumentSchema,
+    statuses: [201],
+    who: adminRoles,
+    refusals: ['MissingFile', 'FileTooLarge', 'InvalidFileType', 'TooManyFiles'],
   },
   'GET /api/settings/kyb-documents/:id': {
     operationId: 'downloadKybDocument',

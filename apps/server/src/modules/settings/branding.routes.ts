@@ -1,4 +1,4 @@
-import { BrandingSchema, LOGO_MAX_BYTES } from '@rayo/shared';
+import { LOGO_MAX_BYTES } from '@rayo/shared';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
@@ -7,7 +7,6 @@ import { registerCall } from '../../http/contract.ts';
 import { readSingleUpload } from '../../http/upload.ts';
 import { getBranding, getPublicLogo, removeLogo, setAccentColor, uploadLogo } from './branding.service.ts';
 
-const tags = ['settings'];
 const LogoParamsSchema = z.object({ id: z.uuid() });
 const LogoQuerySchema = z.object({ v: z.string().max(64).optional() });
 
@@ -22,24 +21,14 @@ export function registerBrandingRoutes(app: App, deps: { db: Db }): void {
 
   registerCall(app, 'DELETE /api/settings/branding/logo', async (request) => removeLogo(callerOf(request), db));
 
-  // The upload is multipart/form-data and the public logo is the image's bytes: the contract
-  // defines JSON calls only, so these two stay registered here with their permission lines.
-  app.put(
-    '/api/settings/branding/logo',
-    {
-      schema: {
-        tags,
-        summary: `Replaces the logo: multipart/form-data with one field "file", a PNG or JPEG of at most ${LOGO_MAX_BYTES / 1024} KB (the type is read from the bytes; SVG is refused)`,
-        response: { 200: BrandingSchema },
-      },
-    },
-    async (request) => {
-      const caller = callerOf(request);
-      const upload = await readSingleUpload(request, LOGO_MAX_BYTES);
-      return uploadLogo(caller, db, upload);
-    },
-  );
+  registerCall(app, 'PUT /api/settings/branding/logo', async (request) => {
+    const caller = callerOf(request);
+    const upload = await readSingleUpload(request, LOGO_MAX_BYTES);
+    return uploadLogo(caller, db, upload);
+  });
 
+  // The public logo is an image shown with no disposition, answering 304 to its ETag: it stays
+  // registered here with its permission line.
   app.get(
     '/api/public/organizations/:id/logo',
     {

@@ -1,12 +1,10 @@
-import { KYB_MAX_BYTES, KybDocumentSchema } from '@rayo/shared';
+import { KYB_MAX_BYTES } from '@rayo/shared';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { registerCall } from '../../http/contract.ts';
 import { attachmentDisposition, readSingleUpload } from '../../http/upload.ts';
 import { deleteKybDocument, downloadKybDocument, listKybDocuments, uploadKybDocument } from './kyb.service.ts';
-
-const tags = ['settings'];
 
 export function registerKybRoutes(app: App, deps: { db: Db }): void {
   const { db } = deps;
@@ -29,21 +27,9 @@ export function registerKybRoutes(app: App, deps: { db: Db }): void {
     deleteKybDocument(callerOf(request), db, request.params.id),
   );
 
-  // The upload is multipart/form-data, which the contract does not describe: it stays
-  // registered here with its permission line.
-  app.post(
-    '/api/settings/kyb-documents',
-    {
-      schema: {
-        tags,
-        summary: `Uploads one KYB document: multipart/form-data with one field "file", a PDF, PNG or JPEG of at most ${KYB_MAX_BYTES / 1024 / 1024} MB (the type is read from the bytes). KYB goes back to unverified.`,
-        response: { 201: KybDocumentSchema },
-      },
-    },
-    async (request, reply) => {
-      const caller = callerOf(request);
-      const upload = await readSingleUpload(request, KYB_MAX_BYTES);
-      return reply.status(201).send(await uploadKybDocument(caller, db, upload));
-    },
-  );
+  registerCall(app, 'POST /api/settings/kyb-documents', async (request) => {
+    const caller = callerOf(request);
+    const upload = await readSingleUpload(request, KYB_MAX_BYTES);
+    return uploadKybDocument(caller, db, upload);
+  });
 }
