@@ -1,9 +1,5 @@
-import path from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import pg from 'pg';
-import { runningClusterUrl } from '../../apps/server/src/db/embedded-postgres.ts';
-import { E2E_DATA_DIR } from '../playwright.config.ts';
-import { demo, openSignedIn, sendJson, signUpShop } from './support.ts';
+import { demo, openSignedIn, sendJson, signUpShop, writeOrganization } from './support.ts';
 
 const PASSWORD = 'Orilla-2026!';
 const DESKTOP = { width: 1280, height: 900 };
@@ -38,19 +34,13 @@ async function openShop(request: APIRequestContext, language: 'en' | 'es'): Prom
     { name: 'Till', accountId: account.id, currency: 'GTQ' },
     token,
   );
-  const url = await runningClusterUrl(path.resolve(import.meta.dirname, '../..', E2E_DATA_DIR));
-  if (!url) throw new Error('The e2e server’s PostgreSQL is not running');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(
-      `update organizations set onchain_address = $2, crypto_verified = true,
-        payout_fiat_bps = 0, payout_onchain_bps = 10000, payout_lightning_bps = 0 where id = $1`,
-      [organizationId, SHOP_ADDRESS],
-    );
-  } finally {
-    await client.end();
-  }
+  await writeOrganization(organizationId, {
+    onchain_address: SHOP_ADDRESS,
+    crypto_verified: true,
+    payout_fiat_bps: 0,
+    payout_onchain_bps: 10_000,
+    payout_lightning_bps: 0,
+  });
   return { email, name, organizationId, token, bptId: bpt.id };
 }
 

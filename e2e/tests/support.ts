@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 import type { SignInResponse } from '@rayo/shared';
 import { decodeJwt, SignJWT } from 'jose';
+import pg from 'pg';
 import { runningClusterUrl } from '../../apps/server/src/db/embedded-postgres.ts';
 import { E2E_DATA_DIR, E2E_JWT_SECRET, E2E_MAIL_DIR } from '../playwright.config.ts';
 
@@ -155,12 +156,19 @@ export async function sendJson<T>(
 }
 
 /**
- * A fresh organization in Guatemala of the spec's own (never the demo one other specs share),
- * made as a merchant makes it: sign-up, the emailed confirmation link, onboarding.
+ * A fresh organization of the spec's own (never the demo one other specs share), in Guatemala
+ * unless told, made as a merchant makes it: sign-up, the emailed confirmation link, onboarding.
  */
 export async function signUpShop(
   request: APIRequestContext,
-  shop: { emailPrefix: string; emailDomain: string; name: string; password: string; language?: 'en' | 'es' },
+  shop: {
+    emailPrefix: string;
+    emailDomain: string;
+    name: string;
+    password: string;
+    language?: 'en' | 'es';
+    country?: { code: string; currency: string };
+  },
 ) {
   const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const email = `${shop.emailPrefix}-${suffix}@${shop.emailDomain}`;
@@ -174,10 +182,35 @@ export async function signUpShop(
   const { organizationId, accessToken: token } = await sendJson<{ organizationId: string; accessToken: string }>(
     request,
     '/api/onboard',
-    { name, countryCode: 'GT', language: shop.language ?? 'en', currency: 'GTQ' },
+    {
+      name,
+      countryCode: shop.country?.code ?? 'GT',
+      language: shop.language ?? 'en',
+      currency: shop.country?.currency ?? 'GTQ',
+    },
     session.accessToken,
   );
   return { email, name, suffix, organizationId, token };
+}
+
+/**
+ * Writes columns of a journey's own organization where Settings and back office's checks would,
+ * for a journey that builds on a state other journeys walk to (as the demo seed writes its own).
+ */
+export async function writeOrganization(organizationId: string, columns: Record<string, string | number | boolean>) {
+  const url = await runningClusterUrl(path.resolve(import.meta.dirname, '../..', E2E_DATA_DIR));
+  if (!url) throw new Error('The e2e server’s PostgreSQL is not running');
+  const names = Object.keys(columns);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `update organizations set ${names.map((name, index) => `${name} = $${index + 2}`).join(', ')} where id = $1`,
+      [organizationId, ...Object.values(columns)],
+    );
+  } finally {
+    await client.end();
+  }
 }
 
 /** The devnet wallet page's labels, in the language it is shown in. */
