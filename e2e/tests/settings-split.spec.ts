@@ -1,11 +1,9 @@
-import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import pg from 'pg';
-import { runningClusterUrl } from '../../apps/server/src/db/embedded-postgres.ts';
-import { E2E_DATA_DIR } from '../playwright.config.ts';
-import { openSignedIn, paidSale, sendJson, signUpShop } from './support.ts';
+import { openSignedIn, paidSale, sendJson, signUpShop, writeOrganization } from './support.ts';
 
 const PASSWORD = 'Reparto-2026!';
+/** The fields back office verifies, as the columns of their verdicts are named. */
+const VERIFIED_COLUMNS = ['bank', 'crypto', 'disbursement_address', 'conversion_address', 'kyb'];
 /** For the first look after a navigation: each screen's code loads lazily, slowly on a busy machine. */
 const afterNavigation = expect.configure({ timeout: 20_000 });
 
@@ -34,19 +32,7 @@ async function openShop(request: APIRequestContext): Promise<Shop> {
  * it: the screens that verify fields come later, so the test sets the flags in the database.
  */
 async function verifyEverything(organizationId: string): Promise<void> {
-  const url = await runningClusterUrl(path.resolve(import.meta.dirname, '../..', E2E_DATA_DIR));
-  if (!url) throw new Error('The e2e server’s PostgreSQL is not running');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(
-      `update organizations set bank_verified = true, crypto_verified = true, disbursement_address_verified = true,
-        conversion_address_verified = true, kyb_verified = true where id = $1`,
-      [organizationId],
-    );
-  } finally {
-    await client.end();
-  }
+  await verifyOnly(organizationId, VERIFIED_COLUMNS);
 }
 
 const texts = {
@@ -144,17 +130,10 @@ for (const language of ['en', 'es'] as const) {
 
 /** Sets back office's verdict on the named fields only, the rest not verified. */
 async function verifyOnly(organizationId: string, columns: readonly string[]): Promise<void> {
-  const url = await runningClusterUrl(path.resolve(import.meta.dirname, '../..', E2E_DATA_DIR));
-  if (!url) throw new Error('The e2e server’s PostgreSQL is not running');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const all = ['bank', 'crypto', 'disbursement_address', 'conversion_address', 'kyb'];
-    const sets = all.map((name) => `${name}_verified = ${columns.includes(name)}`).join(', ');
-    await client.query(`update organizations set ${sets} where id = $1`, [organizationId]);
-  } finally {
-    await client.end();
-  }
+  await writeOrganization(
+    organizationId,
+    Object.fromEntries(VERIFIED_COLUMNS.map((name) => [`${name}_verified`, columns.includes(name)])),
+  );
 }
 
 // Issue 26: a fiat-only merchant needed the on-chain and Lightning addresses verified too.
