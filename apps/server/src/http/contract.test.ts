@@ -8,9 +8,9 @@ import { handWrittenPermissions } from './permissions.ts';
 
 /**
  * Every API route is defined in the shared contract (docs/architecture.md "Route contract"),
- * except the routes of the files listed here, each with the reason it stays by hand: the
- * public logo (no disposition, 304 to its ETag), redirects, LNURL answers and Shopify's raw-body webhooks, which keep hand-written
- * lines in the permission table. A file whose last such route moves to the contract must leave
+ * except the routes of the files listed here, each with the reason it stays by hand: redirects,
+ * LNURL answers and Shopify's raw-body webhooks, which keep hand-written lines in the permission
+ * table. A file whose last such route moves to the contract must leave
  * the list.
  */
 const routeFilesByHand = [
@@ -21,8 +21,6 @@ const routeFilesByHand = [
   'donations/lnurlp.routes.ts',
   // The refund links' LNURL-withdraw service answers as LNURL does (above); the rest is in the contract.
   'refunds/refunds.routes.ts',
-  // The public logo, an image shown with no disposition, answers 304 to its ETag; its other calls are in the contract.
-  'settings/branding.routes.ts',
   // Shopify signs its webhooks over the raw bytes of the body, which this route alone receives unparsed.
   'shops/shopify-webhooks.routes.ts',
   // The shopper's entries (the Shopify pay link, Ecwid's payment form) answer redirects; the admin's calls are in the contract.

@@ -72,16 +72,19 @@ function responsesOf(call: Call, generated: Record<string, unknown> = {}): Recor
     const { disposition } = call.file;
     responses[200] = {
       description: call.description ?? call.summary,
-      headers: {
-        'Content-Disposition': {
-          description: `\`${disposition}; filename="…"\`: the file's name`,
-          schema: { type: 'string' },
-        },
-      },
+      headers: disposition
+        ? {
+            'Content-Disposition': {
+              description: `\`${disposition}; filename="…"\`: the file's name`,
+              schema: { type: 'string' },
+            },
+          }
+        : { ETag: { description: "The file's hash, quoted", schema: { type: 'string' } } },
       content: Object.fromEntries(
         fileMediaTypes(call.file).map((mediaType) => [mediaType, { schema: { type: 'string', format: 'binary' } }]),
       ),
     };
+    if (!disposition) responses[304] = { description: 'Not modified: `If-None-Match` names the current `ETag`' };
   } else if (call.streams) {
     responses[200] = {
       description: call.description ?? call.summary,

@@ -31,9 +31,6 @@ const anyone = { who: 'public' } as const;
 
 /** The lines of the routes outside the shared contract, each listed with its reason in contract.test.ts. */
 export const handWrittenPermissions: Readonly<Record<string, Permission>> = {
-  // A logo is shown on the organization's public pages.
-  'GET /api/public/organizations/:id/logo': anyone,
-
   // A donation link's random id is its public address; wallets call LNURL-pay without a session.
   'GET /api/lnurlp/:id': anyone,
   // A refund link's k1 is 256 random bits handed only to the customer being refunded.

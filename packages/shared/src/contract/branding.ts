@@ -1,13 +1,15 @@
+import { z } from 'zod';
 import { BrandingSchema, LOGO_MAX_BYTES, LOGO_TYPES, SetAccentColorRequestSchema } from '../branding.ts';
 import { adminRoles, organizationRoles } from '../roles.ts';
 import { defineCalls } from './call.ts';
+import { IdParamsSchema } from './common.ts';
 
 const tags = ['settings'];
 
-/**
- * The organization's branding on its public pages (SPEC §2 Settings). The public logo (the
- * image's bytes, answering 304 to its ETag) is registered by hand in branding.routes.ts.
- */
+/** `v`, a prefix of the logo's hash: the address of the current logo (`logoUrl`), which never changes. */
+const LogoQuerySchema = z.object({ v: z.string().max(64).optional() });
+
+/** The organization's branding on its public pages (SPEC §2 Settings), and its logo there. */
 export const brandingCalls = defineCalls({
   'GET /api/settings/branding': {
     operationId: 'getBranding',
@@ -36,6 +38,18 @@ export const brandingCalls = defineCalls({
     answer: BrandingSchema,
     who: adminRoles,
     refusals: ['MissingFile', 'FileTooLarge', 'InvalidFileType'],
+  },
+  'GET /api/public/organizations/:id/logo': {
+    operationId: 'getPublicLogo',
+    tags: ['public'],
+    summary: "An organization's logo, for its public pages",
+    description:
+      'The image as uploaded. Its `logoUrl` (with `v`, the hash) is cached for a year; any other address for 5 minutes. 404 when the organization has no logo.',
+    params: IdParamsSchema,
+    query: LogoQuerySchema,
+    file: { mediaType: LOGO_TYPES },
+    who: 'public',
+    refusals: ['NotFound'],
   },
   'DELETE /api/settings/branding/logo': {
     operationId: 'removeLogo',

@@ -83,10 +83,14 @@ export type Call = Permission & {
   /**
    * The answer is a file of `mediaType` (200), or of one of them where the file is served in the
    * type it was uploaded in, named in its `Content-Disposition`: `attachment` is saved, `inline`
-   * shown. The handler sends the bytes or the stream through `reply` itself, with the headers
-   * only it knows (the file's name, its type among several, caching).
+   * shown; without a disposition, an image for a page to show, with an `ETag` that answers 304 to
+   * `If-None-Match`. The handler sends the bytes or the stream through `reply` itself, with the
+   * headers only it knows (the file's name, its type among several, caching).
    */
-  file?: { mediaType: FileMediaType | readonly FileMediaType[]; disposition: 'attachment' | 'inline' };
+  file?: {
+    mediaType: FileMediaType | readonly FileMediaType[];
+    disposition?: 'attachment' | 'inline';
+  };
   /**
    * The codes the call refuses with besides those its permission implies (401, 403, the scope's
    * 404, 400 `InvalidInput` for a request that does not match its schemas).

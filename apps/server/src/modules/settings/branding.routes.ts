@@ -1,14 +1,10 @@
 import { LOGO_MAX_BYTES } from '@rayo/shared';
-import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { registerCall } from '../../http/contract.ts';
 import { readSingleUpload } from '../../http/upload.ts';
 import { getBranding, getPublicLogo, removeLogo, setAccentColor, uploadLogo } from './branding.service.ts';
-
-const LogoParamsSchema = z.object({ id: z.uuid() });
-const LogoQuerySchema = z.object({ v: z.string().max(64).optional() });
 
 export function registerBrandingRoutes(app: App, deps: { db: Db }): void {
   const { db } = deps;
@@ -27,32 +23,19 @@ export function registerBrandingRoutes(app: App, deps: { db: Db }): void {
     return uploadLogo(caller, db, upload);
   });
 
-  // The public logo is an image shown with no disposition, answering 304 to its ETag: it stays
-  // registered here with its permission line.
-  app.get(
-    '/api/public/organizations/:id/logo',
-    {
-      schema: {
-        tags: ['public'],
-        summary: "An organization's logo, for its public pages",
-        params: LogoParamsSchema,
-        querystring: LogoQuerySchema,
-      },
-    },
-    async (request, reply) => {
-      const logo = await getPublicLogo(db, request.params.id);
-      const etag = `"${logo.sha256}"`;
-      // The address of the current logo names its hash (`logoUrl`), so that one never changes.
-      const current =
-        request.query.v !== undefined && logo.sha256.startsWith(request.query.v) && request.query.v.length >= 16;
-      reply
-        .header('content-type', logo.content_type)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-        .header('cache-control', current ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
-        .header('etag', etag);
-      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-      return reply.send(logo.bytes);
-    },
-  );
+  registerCall(app, 'GET /api/public/organizations/:id/logo', async (request, reply) => {
+    const logo = await getPublicLogo(db, request.params.id);
+    const etag = `"${logo.sha256}"`;
+    // The address of the current logo names its hash (`logoUrl`), so that one never changes.
+    const current =
+      request.query.v !== undefined && logo.sha256.startsWith(request.query.v) && request.query.v.length >= 16;
+    reply
+      .header('content-type', logo.content_type)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+      .header('cache-control', current ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
+      .header('etag', etag);
+    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+    return reply.send(logo.bytes);
+  });
 }
