@@ -1,7 +1,8 @@
+import type { Readable } from 'node:stream';
 // For its FastifyRequest additions (isMultipart, parts), which this file uses wherever it is compiled from.
 import type {} from '@fastify/multipart';
 import { AppError } from '@rayo/shared';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type Upload = { fileName: string; bytes: Buffer };
 
@@ -73,4 +74,35 @@ export async function readSingleUpload(request: FastifyRequest, maxBytes: number
 export function attachmentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/**
+ * Sends a stored document to be saved under its name, never shown in our origin: no sniffing,
+ * no script, no caching.
+ */
+export function sendStoredDocument(
+  reply: FastifyReply,
+  document: { contentType: string; fileName: string; bytes: Uint8Array },
+): FastifyReply {
+  return reply
+    .header('content-type', document.contentType)
+    .header('content-disposition', attachmentDisposition(document.fileName))
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .header('cache-control', 'private, no-store')
+    .send(document.bytes);
+}
+
+/**
+ * Streams a CSV export as a download; a client that goes away mid-download stops the stream,
+ * and with it the COPY that feeds it, freeing its connection.
+ */
+export function sendCsvStream(reply: FastifyReply, csv: { filename: string; stream: Readable }): FastifyReply {
+  reply.raw.on('close', () => {
+    if (!csv.stream.readableEnded) csv.stream.destroy();
+  });
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${csv.filename}"`)
+    .send(csv.stream);
 }

@@ -2,7 +2,7 @@ import type { Db, ReadDb } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { registerCall } from '../../http/contract.ts';
-import { attachmentDisposition } from '../../http/upload.ts';
+import { sendCsvStream, sendStoredDocument } from '../../http/upload.ts';
 import {
   deleteNotification,
   downloadOrganizationKybDocument,
@@ -38,14 +38,7 @@ export function registerBackOfficeRoutes(app: App, deps: { db: Db; readDb: ReadD
   registerCall(app, 'GET /api/back-office/organization/:id/kyb-documents/:documentId', async (request, reply) => {
     const { id, documentId } = request.params;
     const document = await downloadOrganizationKybDocument(callerOf(request), db, id, documentId);
-    // As in Settings: a document is only ever saved, never shown in our origin.
-    return reply
-      .header('content-type', document.contentType)
-      .header('content-disposition', attachmentDisposition(document.fileName))
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('cache-control', 'private, no-store')
-      .send(document.bytes);
+    return sendStoredDocument(reply, document);
   });
 
   registerCall(app, 'GET /api/back-office/notification', async (request) => listNotifications(db, request.query));
@@ -55,13 +48,6 @@ export function registerBackOfficeRoutes(app: App, deps: { db: Db; readDb: ReadD
   );
 
   registerCall(app, 'GET /api/back-office/audit/csv', async (request, reply) => {
-    const csv = await exportAuditCsv(callerOf(request), db, readDb, request.query);
-    reply.raw.on('close', () => {
-      if (!csv.stream.readableEnded) csv.stream.destroy();
-    });
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${csv.filename}"`)
-      .send(csv.stream);
+    return sendCsvStream(reply, await exportAuditCsv(callerOf(request), db, readDb, request.query));
   });
 }

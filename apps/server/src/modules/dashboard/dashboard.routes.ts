@@ -2,6 +2,7 @@ import type { Db, ReadDb } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { registerCall } from '../../http/contract.ts';
+import { sendCsvStream } from '../../http/upload.ts';
 import { chartTransactions, exportTransactionsCsv, listTransactions, sumTransactions } from './dashboard.service.ts';
 
 /** Every dashboard read but who may see what goes to `readDb`, the replica when there is one. */
@@ -23,14 +24,6 @@ export function registerDashboardRoutes(app: App, deps: { db: Db; readDb: ReadDb
   );
 
   registerCall(app, 'GET /api/dashboard/transactions/csv', async (request, reply) => {
-    const csv = await exportTransactionsCsv(deps.db, deps.readDb, callerOf(request), request.query);
-    // A client that goes away mid-download must stop the COPY and free its connection.
-    reply.raw.on('close', () => {
-      if (!csv.stream.readableEnded) csv.stream.destroy();
-    });
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${csv.filename}"`)
-      .send(csv.stream);
+    return sendCsvStream(reply, await exportTransactionsCsv(deps.db, deps.readDb, callerOf(request), request.query));
   });
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { callerOf } from '../../http/access.ts';
 import type { App } from '../../http/app-type.ts';
 import { registerCall } from '../../http/contract.ts';
-import { attachmentDisposition, readSingleUpload } from '../../http/upload.ts';
+import { readSingleUpload, sendStoredDocument } from '../../http/upload.ts';
 import { deleteKybDocument, downloadKybDocument, listKybDocuments, uploadKybDocument } from './kyb.service.ts';
 
 export function registerKybRoutes(app: App, deps: { db: Db }): void {
@@ -13,14 +13,7 @@ export function registerKybRoutes(app: App, deps: { db: Db }): void {
 
   registerCall(app, 'GET /api/settings/kyb-documents/:id', async (request, reply) => {
     const document = await downloadKybDocument(db, callerOf(request), request.params.id);
-    // A document is only ever saved, never shown in our origin: no sniffing, no script, no caching.
-    return reply
-      .header('content-type', document.contentType)
-      .header('content-disposition', attachmentDisposition(document.fileName))
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('cache-control', 'private, no-store')
-      .send(document.bytes);
+    return sendStoredDocument(reply, document);
   });
 
   registerCall(app, 'DELETE /api/settings/kyb-documents/:id', async (request) =>
