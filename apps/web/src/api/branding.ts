@@ -1,6 +1,6 @@
 import type { Branding } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiCall, apiRequest } from './client.ts';
+import { apiCall } from './client.ts';
 
 const brandingKey = ['settings', 'branding'] as const;
 

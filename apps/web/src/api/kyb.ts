@@ -1,7 +1,7 @@
 import type { KybDocument } from '@rayo/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../components/save-blob.ts';
-import { apiCall, apiFile, apiRequest } from './client.ts';
+import { apiCall, apiFile } from './client.ts';
 
 const kybKey = ['settings', 'kyb-documents'] as const;
 
